@@ -1,0 +1,273 @@
+"""The game-independent public API: :class:`Game`, :class:`State` and :class:`Playouts`.
+
+Every game subclasses :class:`Game` and combines :class:`State` with its compiled core
+class. The core owns the rules (``legal_actions``, ``apply``, ``clone``, ``scores`` …);
+this layer adds typed moves, serialization, views and pickling, identically for all
+games.
+"""
+
+from __future__ import annotations
+
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+import msgspec
+import numpy as np
+import numpy.typing as npt
+
+from cruiselib import serialize
+from cruiselib.errors import IllegalMoveError, InvalidOptionError
+
+__all__ = ["Game", "Playouts", "State"]
+
+StateT = TypeVar("StateT", bound="State")
+
+
+@dataclass(frozen=True)
+class Playouts:
+    """Results of :meth:`Game.playouts`: one row per game.
+
+    ``scores[g, p]`` is seat p's final score in game g, ``lengths[g]`` the number of
+    actions applied, ``wins[g, p]`` 1 if seat p won game g (a shared win marks several
+    seats; a draw marks none).
+    """
+
+    scores: npt.NDArray[np.int16]
+    lengths: npt.NDArray[np.int32]
+    wins: npt.NDArray[np.int8]
+    actions: int
+
+    @property
+    def games(self) -> int:
+        return int(self.lengths.shape[0])
+
+    @property
+    def win_rates(self) -> npt.NDArray[np.float64]:
+        """Fraction of games each seat won (shared wins count for every winner)."""
+        return np.asarray(self.wins.mean(axis=0, dtype=np.float64))
+
+    @property
+    def draw_rate(self) -> float:
+        """Fraction of games without a winner."""
+        return float((self.wins.sum(axis=1) == 0).mean()) if self.games else 0.0
+
+    @property
+    def mean_scores(self) -> npt.NDArray[np.float64]:
+        return np.asarray(self.scores.mean(axis=0, dtype=np.float64))
+
+    @property
+    def mean_length(self) -> float:
+        return float(self.lengths.mean()) if self.games else 0.0
+
+
+class State:
+    """Mixin for every game's state class (combined with the game's compiled core class).
+
+    The core provides ``current_player``, ``is_over``, ``legal_actions()``,
+    ``action_mask()``, ``apply()``, ``is_legal()``, ``clone()``, ``scores()`` and
+    ``winners()``; the game provides ``_to_data()``, ``view()`` and ``resample()``.
+    """
+
+    __slots__ = ()
+
+    game: Game[Any]
+
+    # Provided by the compiled core class.
+    current_player: int
+    is_over: bool
+
+    if TYPE_CHECKING:  # provided by the core class and the game's state class
+
+        def legal_actions(self) -> list[int]: ...
+
+        def _to_data(self) -> msgspec.Struct: ...
+
+    def legal_moves(self) -> list[Any]:
+        """The legal moves as typed objects, in the order of :meth:`legal_actions`."""
+        moves = self.game._all_moves
+        return [moves[a] for a in self.legal_actions()]
+
+    def to_json(self) -> str:
+        """The full state (hidden cards and generator state included) as JSON text."""
+        return serialize.encode_json(self._to_data()).decode()
+
+    def to_msgpack(self) -> bytes:
+        """The full state as MessagePack bytes."""
+        return serialize.encode_msgpack(self._to_data())
+
+    def to_data(self) -> msgspec.Struct:
+        """The full state as its msgspec Struct (see the game's JSON Schema)."""
+        return self._to_data()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore_state, (self.game, self.to_msgpack()))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.game == other.game and self._to_data() == other._to_data()
+
+    __hash__ = None  # type: ignore[assignment]  # states are mutable
+
+    def __copy__(self) -> State:
+        return self.clone()  # type: ignore[attr-defined, no-any-return]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()  # type: ignore[attr-defined, no-any-return]
+
+    def __repr__(self) -> str:
+        where = "over" if self.is_over else f"seat {self.current_player} to move"
+        return f"<{type(self).__name__} {self.game.name}: {where}>"
+
+
+def _restore_state(game: Game[Any], data: bytes) -> State:
+    return game.load_state(data)
+
+
+class Game(ABC, Generic[StateT]):
+    """A game configuration: rules, options and action space. Create with ``cruiselib.make``."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    schema_version: ClassVar[int]
+    state_data_type: ClassVar[type[msgspec.Struct]]
+    view_type: ClassVar[type[msgspec.Struct]]
+    move_type: ClassVar[Any]
+
+    num_players: int
+    num_actions: int
+    _all_moves: tuple[Any, ...]
+
+    # --- provided by each game -------------------------------------------------
+
+    @property
+    @abstractmethod
+    def options(self) -> dict[str, Any]:
+        """The options this game was made with (what ``cruiselib.make`` accepts)."""
+
+    @abstractmethod
+    def new_state(self, seed: int | str | bytes | None = None) -> StateT:
+        """A new game. The same seed and the same actions always give the same game."""
+
+    @abstractmethod
+    def _from_data(self, data: Any) -> StateT:
+        """Validate a decoded state Struct and build the state (InvalidStateError)."""
+
+    @abstractmethod
+    def _encode_move(self, move: Any) -> int:
+        """The action id of a move object of this game (IllegalMoveError if none)."""
+
+    @abstractmethod
+    def _decode_action(self, action: int) -> Any:
+        """The move object of an in-range action id."""
+
+    @abstractmethod
+    def playouts(self, n: int, seed: int = 0) -> Playouts:
+        """Play ``n`` uniformly random games entirely in the compiled core."""
+
+    @abstractmethod
+    def render(self, state: StateT, player: int | None = None) -> str:
+        """A plain-text picture of the state as ``player`` sees it (all of it for None)."""
+
+    # --- shared ------------------------------------------------------------------
+
+    def _build_move_table(self) -> None:
+        self._all_moves = tuple(self._decode_action(a) for a in range(self.num_actions))
+        self._move_index = {m: a for a, m in enumerate(self._all_moves)}
+
+    def move_to_action(self, move: Any) -> int:
+        """The action id of ``move``. Raises IllegalMoveError for a move of no action."""
+        if isinstance(move, bool) or not isinstance(move, self.move_type):
+            if isinstance(move, int) and not isinstance(move, bool):
+                return self.check_action(move)
+            raise IllegalMoveError(f"not a {self.title} move: {move!r}")
+        try:
+            return self._move_index[move]
+        except (KeyError, TypeError):
+            return self._encode_move(move)
+
+    def action_to_move(self, action: int) -> Any:
+        """The typed move of an action id (whether or not it is legal now)."""
+        return self._all_moves[self.check_action(action)]
+
+    def check_action(self, action: Any) -> int:
+        """``action`` as an int in range, or IllegalMoveError."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalMoveError(f"an action id is an int, not {action!r}")
+        value = int(action)
+        if not 0 <= value < self.num_actions:
+            raise IllegalMoveError(f"action {value} is out of range 0..{self.num_actions - 1}")
+        return value
+
+    def check_player(self, player: Any) -> int:
+        """``player`` as a valid seat index, or InvalidOptionError."""
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+            raise InvalidOptionError(f"a seat is an int from 0 to {self.num_players - 1}, not {player!r}")
+        if not 0 <= int(player) < self.num_players:
+            raise InvalidOptionError(
+                f"seat {int(player)} does not exist: {self.name} has seats 0..{self.num_players - 1}"
+            )
+        return int(player)
+
+    def load_state(self, data: str | bytes | bytearray | memoryview | Mapping[str, Any]) -> StateT:
+        """A state from JSON text/bytes, MessagePack bytes or a mapping.
+
+        Raises :class:`cruiselib.InvalidStateError` for anything malformed, truncated,
+        tampered with, of another game, option set or schema version.
+        """
+        decoded = serialize.decode_state(data, self.state_data_type)
+        return self._from_data(decoded)
+
+    def json_schemas(self) -> dict[str, Any]:
+        """JSON Schemas of this game's state, view and move types."""
+        return {
+            "state": msgspec.json.schema(self.state_data_type),
+            "view": msgspec.json.schema(self.view_type),
+            "move": msgspec.json.schema(self.move_type),
+        }
+
+    @staticmethod
+    def _seed_or_random(seed: int | str | bytes | None) -> int | str | bytes:
+        if seed is None:
+            return secrets.randbits(64)
+        if isinstance(seed, bool) or not isinstance(seed, (int, str, bytes)):
+            raise InvalidOptionError(f"seed must be an int, str or bytes, not {seed!r}")
+        return seed
+
+    @staticmethod
+    def _new_playout_arrays(
+        n: int, players: int
+    ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int32], npt.NDArray[np.int8]]:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise InvalidOptionError(f"n must be a non-negative int, not {n!r}")
+        return (
+            np.zeros((n, players), dtype=np.int16),
+            np.zeros(n, dtype=np.int32),
+            np.zeros((n, players), dtype=np.int8),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.name == other.name and self.options == other.options
+
+    def __hash__(self) -> int:
+        return hash((self.name, repr(sorted(self.options.items()))))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        from cruiselib._registry import make
+
+        return (_make_game, (make, self.name, self.options))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"cruiselib.make({self.name!r}{', ' if opts else ''}{opts})"
+
+
+def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:
+    game: Game[Any] = make(name, **options)
+    return game
+

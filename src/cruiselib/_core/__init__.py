@@ -1,0 +1,63 @@
+"""The compiled core: one module per game plus shared kernels.
+
+Each module is plain Python written for Cython's pure-Python mode (types live in the
+``.pxd`` beside it). A normal install compiles them; the same sources run unchanged as
+Python. Setting the environment variable ``CRUISELIB_PURE_PYTHON=1`` before importing
+cruiselib loads the Python sources even where compiled modules are installed (the test
+suite runs in both modes this way).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+__all__ = ["MODULES", "compiled", "load", "pure_python_requested"]
+
+# Dependency order: a module is loaded after the modules it cimports.
+MODULES = ("rng", "sirens")
+
+
+def pure_python_requested() -> bool:
+    """Whether ``CRUISELIB_PURE_PYTHON`` asks for the Python sources."""
+    value = os.environ.get("CRUISELIB_PURE_PYTHON", "").strip().lower()
+    return value not in ("", "0", "false", "no")
+
+
+def _load_source(name: str) -> ModuleType:
+    full = f"{__name__}.{name}"
+    path = Path(__file__).with_name(name + ".py")
+    spec = importlib.util.spec_from_file_location(full, path)
+    if spec is None or spec.loader is None:  # pragma: no cover - the file ships with the package
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[full] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def load(name: str) -> ModuleType:
+    """Import core module ``name``, honouring the pure-Python switch."""
+    full = f"{__name__}.{name}"
+    if full in sys.modules:
+        return sys.modules[full]
+    if _PURE:
+        return _load_source(name)
+    return importlib.import_module(full)
+
+
+_PURE = pure_python_requested()
+if _PURE:
+    for _name in MODULES:
+        _load_source(_name)
+
+
+def _is_compiled(module: ModuleType) -> bool:
+    return not str(getattr(module, "__file__", "")).endswith(".py")
+
+
+compiled: bool = all(_is_compiled(load(name)) for name in MODULES)

@@ -1,0 +1,154 @@
+# Types for sirens.py (Cython pure-Python mode). Keep in step with sirens.py and sirens.pyi.
+cimport cython
+from cruiselib._core.rng cimport mix64
+
+cdef enum:
+    MAXC = 64        # cards in a card set
+    MAXF = 32        # distinct faces (value, crew icon) in a card set
+    NSHIP = 5
+    NSLOT = 10       # slot = ship * 2 + side (side = the seat whose side it is)
+    SIDE_MAX = 5     # cards per side (rulebook "Card limit")
+    HAND = 4
+    MAXLEGAL = 512   # bound on legal actions at once: 4*10 plays + 45*9 octopus + 5 rum + 1
+
+    PH_PICK = 0
+    PH_MAIN = 1
+    PH_AFTER = 2
+    PH_CREW = 3
+    PH_OVER = 4
+
+    RUM_HELD = -1
+    RUM_SPENT = -2
+    OCTO_HELD = -1
+    SHIP_IN_PLAY = -1
+    SHIP_REMOVED = 2
+    CREW_WON = 5     # crew[t] == CREW_WON + seat: won by that seat
+    CREW_REMOVED = 7
+
+
+cdef unsigned long long GOLDEN
+cdef unsigned long long MASK64
+
+
+cdef class SirensRules:
+    cdef readonly int num_faces
+    cdef readonly int num_cards
+    cdef readonly bint variant
+    cdef readonly int a_play, a_octo, a_rum, a_end, a_pass, a_crew, a_pick, num_actions
+    cdef readonly str digest
+    cdef int face_val[MAXF]
+    cdef bint face_crew[MAXF]
+    cdef int card_face[MAXC]
+    cdef int card_emblem[MAXC]
+    cdef int ship_val[NSHIP]
+    cdef readonly tuple action_ints
+
+
+cdef class SirensCore:
+    cdef readonly SirensRules rules
+    cdef public object game
+    cdef unsigned long long rng
+    cdef int phase, turn, cur, start, passes
+    cdef int n_alive
+    cdef int slot_cards[NSLOT * SIDE_MAX]
+    cdef int slot_n[NSLOT]
+    cdef int slot_sum[NSLOT]
+    cdef int hand[2 * HAND]
+    cdef int hand_n[2]
+    cdef int pile[2 * MAXC]
+    cdef int pile_n[2]
+    cdef int removed[MAXC]
+    cdef int removed_n
+    cdef int ship_status[NSHIP]
+    cdef int rum_on[NSHIP]
+    cdef int rum[2]
+    cdef int crew[2]
+    cdef int octo[2]
+    cdef int points[2]
+    cdef int picks[2]
+    cdef int pick_floor[2]
+    cdef int pend_ship, pend_side, pend_src, pend_draw, pend_token
+    cdef int crew_opt[2]
+    cdef int buf[MAXLEGAL]
+    # scratch of the fast random-action path (_main_count / _main_kth)
+    cdef int sc_opens[NSLOT]
+    cdef int sc_open_at[NSLOT]
+    cdef int sc_slot_moves[NSLOT]
+    cdef int sc_nopen, sc_nplay, sc_nocto, sc_nrum
+
+    cdef void _init_arrays(self) noexcept
+    @cython.locals(i=cython.int, p=cython.int)
+    cdef void _copy_into(self, SirensCore new) noexcept
+    @cython.locals(i=cython.int, j=cython.int, c=cython.int, p=cython.int, e=cython.int,
+                   R=SirensRules)
+    cdef void _setup(self, unsigned long long rng_state, int start_player) noexcept
+    @cython.locals(i=cython.int, j=cython.int, tmp=cython.int, r=cython.ulonglong)
+    cdef void _shuffle(self, int p) noexcept
+    @cython.locals(r=cython.ulonglong)
+    cdef int _below(self, int n) noexcept
+    cdef inline int _pile_of(self, int seat) noexcept
+
+    @cython.locals(n=cython.int, i=cython.int, j=cython.int, k=cython.int, f=cython.int,
+                   s=cython.int, d=cython.int, nf=cython.int, nopen=cython.int, c=cython.int,
+                   base=cython.int, F=cython.int, opp_octo=cython.int,
+                   fs=cython.int[SIDE_MAX], opens=cython.int[NSLOT], main=cython.bint,
+                   R=SirensRules)
+    cdef int _legal(self) noexcept
+    @cython.locals(n=cython.int, i=cython.int, j=cython.int, s=cython.int, f=cython.int,
+                   c=cython.int, nf=cython.int, nopen=cython.int, dests=cython.int,
+                   opp_octo=cython.int, fs=cython.int[SIDE_MAX], R=SirensRules)
+    cdef int _main_count(self) noexcept
+    @cython.locals(i=cython.int, j=cython.int, s=cython.int, f=cython.int, c=cython.int,
+                   nf=cython.int, nopen=cython.int, dests=cython.int, d=cython.int,
+                   opp_octo=cython.int, fs=cython.int[SIDE_MAX], R=SirensRules)
+    cdef int _main_kth(self, int k) noexcept
+    @cython.locals(n=cython.int)
+    cdef int _random_action(self, unsigned long long r) noexcept
+    @cython.locals(i=cython.int, s=cython.int, c=cython.int, d=cython.int, opp_octo=cython.int)
+    cdef bint _has_main(self) noexcept
+    @cython.locals(f=cython.int, s=cython.int, d=cython.int, r=cython.int, k=cython.int,
+                   i=cython.int, R=SirensRules)
+    cdef int _check(self, int a) noexcept
+    @cython.locals(i=cython.int, f=cython.int, s=cython.int, d=cython.int, r=cython.int,
+                   k=cython.int, c=cython.int, R=SirensRules)
+    cdef void _do(self, int a) noexcept
+    @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int)
+    cdef int _take_from_hand(self, int seat, int f) noexcept
+    @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, n=cython.int,
+                   opp_octo=cython.int)
+    cdef int _take_from_slot(self, int s, int f) noexcept
+    @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, p=cython.int)
+    cdef int _take_from_pile(self, int p, int f) noexcept
+    cdef void _place(self, int s, int c) noexcept
+    @cython.locals(t=cython.int, k0=cython.int, k1=cython.int, in_play=cython.int, R=SirensRules)
+    cdef void _resolve(self, int ship, int side, int card, int src, int draw) noexcept
+    cdef void _finish_placement(self, int ship, int src, int draw) noexcept
+    @cython.locals(k=cython.int)
+    cdef int _crew_dest(self, int ship, int direction, int token) noexcept
+    @cython.locals(k=cython.int)
+    cdef int _next_alive(self, int ship, int direction) noexcept
+    @cython.locals(thr=cython.int, s0=cython.int, s1=cython.int, w=cython.int)
+    cdef bint _check_score(self, int ship) noexcept
+    @cython.locals(i=cython.int, j=cython.int, s=cython.int, c=cython.int, t=cython.int,
+                   p=cython.int)
+    cdef void _score_ship(self, int ship, int winner) noexcept
+    cdef void _end_main(self) noexcept
+    cdef void _next_turn(self) noexcept
+    @cython.locals(p=cython.int, c=cython.int)
+    cdef void _draw(self) noexcept
+
+    @cython.locals(n=cython.int, i=cython.int, ints=tuple)
+    cpdef list legal_actions(self)
+    @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
+    cpdef object action_mask(self)
+    @cython.locals(a=cython.int, code=cython.int)
+    cpdef apply(self, object action, object player=*)
+    cpdef bint is_legal(self, object action)
+    cpdef SirensCore clone(self)
+
+
+@cython.locals(g=cython.longlong, n_actions=cython.longlong, steps=cython.int, nl=cython.int,
+               a=cython.int, r=cython.ulonglong, st=SirensCore)
+cpdef long long run_playouts(SirensRules rules, long long n, unsigned long long seed,
+                             short[:, ::1] scores, int[::1] lengths, signed char[:, ::1] wins,
+                             int start_player)

@@ -1,0 +1,1071 @@
+"""Sirens in Sight: the whole rules engine (compiled by Cython, runs as Python too).
+
+Rulebook: shared ``sirens-in-sight.txt``; ruling ids (S1 ... S10) are cited where they
+apply. Types live in ``sirens.pxd``. Nothing here allocates Python objects on the hot
+path (``_legal``/``_check``/``_do``/``run_playouts``); moves are small ints.
+
+Action ids, for a card set with F faces (a face is a distinct (value, crew icon) pair,
+numbered in ascending (value, crew) order):
+
+* ``a_play + face * 10 + slot``            play a card of that face to a slot
+* ``a_octo + (src * F + face) * 10 + dst``  octopus: move a card of that face from src to dst
+* ``a_rum + ship``                          put the rum mug on a ship card
+* ``a_end``                                 end the turn without using the rum mug
+* ``a_pass``                                pass: no legal main action (S4)
+* ``a_crew + ship``                         move the crew token to that ship (S5 step 2)
+* ``a_pick + face``                         pick a starting card ("bow to rear", S9)
+
+A slot is ``ship * 2 + side`` where ship 0..4 runs bow to rear and side is the seat
+whose side of the ship card it is.
+"""
+
+try:  # pragma: no cover - depends on whether Cython is installed
+    import cython
+except ImportError:  # pragma: no cover
+    from cruiselib._core import _cython_shim as cython
+
+import numpy
+
+from cruiselib._core.rng import mix64
+from cruiselib.errors import IllegalMoveError
+
+if not cython.compiled:
+    MAXC = 64
+    MAXF = 32
+    NSHIP = 5
+    NSLOT = 10
+    SIDE_MAX = 5
+    HAND = 4
+    MAXLEGAL = 512
+    PH_PICK = 0
+    PH_MAIN = 1
+    PH_AFTER = 2
+    PH_CREW = 3
+    PH_OVER = 4
+    RUM_HELD = -1
+    RUM_SPENT = -2
+    OCTO_HELD = -1
+    SHIP_IN_PLAY = -1
+    SHIP_REMOVED = 2
+    CREW_WON = 5
+    CREW_REMOVED = 7
+
+GOLDEN = 0x9E3779B97F4A7C15
+MASK64 = 0xFFFFFFFFFFFFFFFF
+
+# Python-visible copies of the layout constants (the enum names are C-only when compiled).
+LIMITS = {"max_cards": 64, "max_faces": 32, "ships": 5, "side_max": 5, "hand": 4}
+PHASES = ("pick", "main", "after", "crew", "over")
+
+# Reasons an action is illegal; _check returns the index.
+REASONS = (
+    "legal",
+    "the game is over",
+    "it is not the time for this kind of action",
+    "the player holds no card of that face",
+    "that ship card is not in play",
+    "that side of the ship card already holds 5 cards",
+    "the player's octopus is already in use",
+    "no card of that face on that side can be moved (none there, or it carries the opponent's octopus)",
+    "the octopus must move the card to another place",
+    "the player's rum mug is already used",
+    "passing is only allowed when no card can be played and the octopus cannot be used",
+    "the crew token cannot move there",
+    "no card of that face is left to pick (picks go in ascending face order)",
+    "end the turn is only possible after the main action",
+)
+
+
+class SirensRules:
+    """Immutable per-game tables: card faces, ship values, option flags, action layout."""
+
+    def __init__(self, face_values, face_crew, card_face, card_emblem, ship_values, variant, digest):
+        if not cython.compiled:
+            self.face_val = [0] * MAXF
+            self.face_crew = [False] * MAXF
+            self.card_face = [0] * MAXC
+            self.card_emblem = [0] * MAXC
+            self.ship_val = [0] * NSHIP
+        nf = len(face_values)
+        nc = len(card_face)
+        if not (0 < nf <= MAXF and len(face_crew) == nf and 0 < nc <= MAXC
+                and len(card_emblem) == nc and len(ship_values) == NSHIP):
+            raise ValueError("card tables out of range")
+        self.num_faces = nf
+        self.num_cards = nc
+        for i in range(nf):
+            self.face_val[i] = face_values[i]
+            self.face_crew[i] = bool(face_crew[i])
+        for i in range(nc):
+            self.card_face[i] = card_face[i]
+            self.card_emblem[i] = card_emblem[i]
+        for i in range(NSHIP):
+            self.ship_val[i] = ship_values[i]
+        self.variant = bool(variant)
+        self.digest = digest
+        self.a_play = 0
+        self.a_octo = nf * NSLOT
+        self.a_rum = self.a_octo + nf * NSLOT * NSLOT
+        self.a_end = self.a_rum + NSHIP
+        self.a_pass = self.a_end + 1
+        self.a_crew = self.a_pass + 1
+        self.a_pick = self.a_crew + NSHIP
+        self.num_actions = self.a_pick + nf
+        self.action_ints = tuple(range(self.num_actions))
+
+    def face_of(self, card):
+        return self.card_face[card]
+
+    def face_value(self, face):
+        return self.face_val[face]
+
+    def face_has_crew(self, face):
+        return bool(self.face_crew[face])
+
+    def emblem_of(self, card):
+        return self.card_emblem[card]
+
+    def ship_value(self, ship):
+        return self.ship_val[ship]
+
+
+class SirensCore:
+    """One game position. Subclassed by :class:`cruiselib.sirens.SirensState`."""
+
+    def __init__(self, rules, game=None):
+        self._init_arrays()
+        self.rules = rules
+        self.game = game
+
+    def _init_arrays(self):
+        if not cython.compiled:
+            self.slot_cards = [0] * (NSLOT * SIDE_MAX)
+            self.slot_n = [0] * NSLOT
+            self.slot_sum = [0] * NSLOT
+            self.hand = [0] * (2 * HAND)
+            self.hand_n = [0] * 2
+            self.pile = [0] * (2 * MAXC)
+            self.pile_n = [0] * 2
+            self.removed = [0] * MAXC
+            self.ship_status = [0] * NSHIP
+            self.rum_on = [0] * NSHIP
+            self.rum = [0] * 2
+            self.crew = [0] * 2
+            self.octo = [0] * 2
+            self.points = [0] * 2
+            self.picks = [0] * 2
+            self.pick_floor = [0] * 2
+            self.crew_opt = [0] * 2
+            self.buf = [0] * MAXLEGAL
+            self.sc_opens = [0] * NSLOT
+            self.sc_open_at = [0] * NSLOT
+            self.sc_slot_moves = [0] * NSLOT
+
+    # ------------------------------------------------------------------ setup
+
+    def _below(self, n):
+        """A uniform draw in [0, n) from the state's own generator."""
+        self.rng = (self.rng + GOLDEN) & MASK64
+        r = mix64(self.rng)
+        return ((r >> 32) * n) >> 32
+
+    def _pile_of(self, seat):
+        # Standard game: one shared draw pile. Variant (S9): each seat draws from its own.
+        return seat if self.rules.variant else 0
+
+    def _shuffle(self, p):
+        i = self.pile_n[p] - 1
+        while i > 0:
+            j = self._below(i + 1)
+            tmp = self.pile[p * MAXC + i]
+            self.pile[p * MAXC + i] = self.pile[p * MAXC + j]
+            self.pile[p * MAXC + j] = tmp
+            i -= 1
+
+    def _setup(self, rng_state, start_player):
+        """Deal a new game (S3; S9 for the variant). start_player < 0: drawn from the seed."""
+        R = self.rules
+        self.rng = rng_state & MASK64
+        for i in range(NSLOT):
+            self.slot_n[i] = 0
+            self.slot_sum[i] = 0
+        for i in range(NSHIP):
+            self.ship_status[i] = SHIP_IN_PLAY
+            self.rum_on[i] = 0
+        self.n_alive = NSHIP
+        for p in range(2):
+            self.hand_n[p] = 0
+            self.pile_n[p] = 0
+            self.rum[p] = RUM_HELD
+            self.octo[p] = OCTO_HELD
+            self.points[p] = 0
+            self.picks[p] = 0
+            self.pick_floor[p] = 0
+        # S3: captain on 30 (ship 1), mate on 34 (ship 3).
+        self.crew[0] = 1
+        self.crew[1] = 3
+        self.removed_n = 0
+        self.passes = 0
+        self.pend_ship = -1
+        self.pend_side = -1
+        self.pend_src = -1
+        self.pend_draw = 0
+        self.pend_token = -1
+        if start_player < 0:
+            start_player = self._below(2)
+        self.start = start_player
+        self.turn = start_player
+        self.cur = start_player
+        if R.variant:
+            # S9: seat 0 gets the emblem-0 set (seastar), seat 1 the emblem-1 set (shell);
+            # the sets wait unshuffled in the piles while the seats pick.
+            for c in range(R.num_cards):
+                e = R.card_emblem[c]
+                self.pile[e * MAXC + self.pile_n[e]] = c
+                self.pile_n[e] += 1
+            self.phase = PH_PICK
+        else:
+            for c in range(R.num_cards):
+                self.pile[c] = c
+            self.pile_n[0] = R.num_cards
+            self._shuffle(0)
+            # Four cards each, dealt alternately from the top, start player first.
+            for j in range(HAND):
+                for i in range(2):
+                    p = (start_player + i) % 2
+                    self.pile_n[0] -= 1
+                    self.hand[p * HAND + self.hand_n[p]] = self.pile[self.pile_n[0]]
+                    self.hand_n[p] += 1
+            self.phase = PH_MAIN
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def current_player(self):
+        """The seat to decide now, or -1 once the game is over."""
+        return -1 if self.phase == PH_OVER else self.cur
+
+    @property
+    def is_over(self):
+        return self.phase == PH_OVER
+
+    @property
+    def turn_player(self):
+        """The seat whose turn it is (differs from current_player during a crew choice)."""
+        return self.turn
+
+    @property
+    def phase_name(self):
+        return PHASES[self.phase]
+
+    def scores(self):
+        """Victory points of each seat: ship cards plus crew tokens (S8)."""
+        return [self.points[0], self.points[1]]
+
+    def winners(self):
+        """The winning seat as a 1-tuple, or () while running or after a draw (S8)."""
+        if self.phase != PH_OVER or self.points[0] == self.points[1]:
+            return ()
+        return (0,) if self.points[0] > self.points[1] else (1,)
+
+    # ------------------------------------------------------------------ legal moves
+
+    def _has_main(self):
+        """Whether the current seat has a main action (a card to play or an octopus move)."""
+        if self.hand_n[self.cur] > 0:
+            return True  # every ship in play has a side with room (5+5 would have scored)
+        if self.octo[self.cur] != OCTO_HELD:
+            return False
+        opp_octo = self.octo[1 - self.cur]
+        # A movable card exists and some other slot has room.
+        for s in range(NSLOT):
+            for i in range(self.slot_n[s]):
+                c = self.slot_cards[s * SIDE_MAX + i]
+                if c != opp_octo:
+                    for d in range(NSLOT):
+                        if d != s and self.ship_status[d >> 1] == SHIP_IN_PLAY and self.slot_n[d] < SIDE_MAX:
+                            return True
+                    break
+        return False
+
+    def _legal(self):
+        """Write the sorted legal action ids into self.buf; return their count."""
+        R = self.rules
+        n = 0
+        F = R.num_faces
+        if not cython.compiled:
+            fs = [0] * SIDE_MAX
+            opens = [0] * NSLOT
+        if self.phase == PH_MAIN:
+            nopen = 0
+            for s in range(NSLOT):
+                if self.ship_status[s >> 1] == SHIP_IN_PLAY and self.slot_n[s] < SIDE_MAX:
+                    opens[nopen] = s
+                    nopen += 1
+            # Play a card: one action per distinct face in hand (copies are interchangeable).
+            nf = 0
+            for i in range(self.hand_n[self.cur]):
+                f = R.card_face[self.hand[self.cur * HAND + i]]
+                j = nf
+                while j > 0 and fs[j - 1] > f:
+                    fs[j] = fs[j - 1]
+                    j -= 1
+                if j > 0 and fs[j - 1] == f:
+                    while j < nf:  # undo the shift: duplicate face
+                        fs[j] = fs[j + 1]
+                        j += 1
+                    continue
+                fs[j] = f
+                nf += 1
+            for i in range(nf):
+                base = R.a_play + fs[i] * NSLOT
+                for k in range(nopen):
+                    self.buf[n] = base + opens[k]
+                    n += 1
+            # Octopus (S7): any card in play without the opponent's octopus, to another slot.
+            if self.octo[self.cur] == OCTO_HELD:
+                opp_octo = self.octo[1 - self.cur]
+                for s in range(NSLOT):
+                    nf = 0
+                    for i in range(self.slot_n[s]):
+                        c = self.slot_cards[s * SIDE_MAX + i]
+                        if c == opp_octo:
+                            continue
+                        f = R.card_face[c]
+                        j = nf
+                        while j > 0 and fs[j - 1] > f:
+                            fs[j] = fs[j - 1]
+                            j -= 1
+                        if j > 0 and fs[j - 1] == f:
+                            while j < nf:
+                                fs[j] = fs[j + 1]
+                                j += 1
+                            continue
+                        fs[j] = f
+                        nf += 1
+                    for i in range(nf):
+                        base = R.a_octo + (s * F + fs[i]) * NSLOT
+                        for k in range(nopen):
+                            d = opens[k]
+                            if d != s:
+                                self.buf[n] = base + d
+                                n += 1
+            main = n > 0
+            if self.rum[self.cur] == RUM_HELD:
+                for k in range(NSHIP):
+                    if self.ship_status[k] == SHIP_IN_PLAY:
+                        self.buf[n] = R.a_rum + k
+                        n += 1
+            if not main:
+                self.buf[n] = R.a_pass
+                n += 1
+        elif self.phase == PH_AFTER:
+            for k in range(NSHIP):
+                if self.ship_status[k] == SHIP_IN_PLAY:
+                    self.buf[n] = R.a_rum + k
+                    n += 1
+            self.buf[n] = R.a_end
+            n += 1
+        elif self.phase == PH_CREW:
+            if self.crew_opt[0] < self.crew_opt[1]:
+                self.buf[n] = R.a_crew + self.crew_opt[0]
+                self.buf[n + 1] = R.a_crew + self.crew_opt[1]
+            else:
+                self.buf[n] = R.a_crew + self.crew_opt[1]
+                self.buf[n + 1] = R.a_crew + self.crew_opt[0]
+            n += 2
+        elif self.phase == PH_PICK:
+            # Faces still in the seat's set, from the floor upward (ascending picks, S9).
+            for f in range(self.pick_floor[self.cur], F):
+                for i in range(self.pile_n[self.cur]):
+                    if R.card_face[self.pile[self.cur * MAXC + i]] == f:
+                        self.buf[n] = R.a_pick + f
+                        n += 1
+                        break
+        return n
+
+    def _main_count(self):
+        """Count the legal actions of a MAIN phase without listing them (fills the scratch
+        fields that _main_kth reads). Same set and order as _legal."""
+        R = self.rules
+        if not cython.compiled:
+            fs = [0] * SIDE_MAX
+        n = 0
+        nopen = 0
+        for s in range(NSLOT):
+            self.sc_open_at[s] = -1
+            if self.ship_status[s >> 1] == SHIP_IN_PLAY and self.slot_n[s] < SIDE_MAX:
+                self.sc_open_at[s] = nopen
+                self.sc_opens[nopen] = s
+                nopen += 1
+        self.sc_nopen = nopen
+        nf = 0
+        for i in range(self.hand_n[self.cur]):
+            f = R.card_face[self.hand[self.cur * HAND + i]]
+            for j in range(nf):
+                if fs[j] == f:
+                    break
+            else:
+                fs[nf] = f
+                nf += 1
+        self.sc_nplay = nf * nopen
+        n = self.sc_nplay
+        self.sc_nocto = 0
+        if self.octo[self.cur] == OCTO_HELD:
+            opp_octo = self.octo[1 - self.cur]
+            for s in range(NSLOT):
+                nf = 0
+                for i in range(self.slot_n[s]):
+                    c = self.slot_cards[s * SIDE_MAX + i]
+                    if c == opp_octo:
+                        continue
+                    f = R.card_face[c]
+                    for j in range(nf):
+                        if fs[j] == f:
+                            break
+                    else:
+                        fs[nf] = f
+                        nf += 1
+                dests = nopen - (1 if self.sc_open_at[s] >= 0 else 0)
+                self.sc_slot_moves[s] = nf * dests
+                self.sc_nocto += nf * dests
+        n += self.sc_nocto
+        self.sc_nrum = 0
+        if self.rum[self.cur] == RUM_HELD:
+            self.sc_nrum = self.n_alive
+        n += self.sc_nrum
+        if self.sc_nplay + self.sc_nocto == 0:
+            n += 1  # pass
+        return n
+
+    def _main_kth(self, k):
+        """The k-th legal action (sorted order) of a MAIN phase, after _main_count."""
+        R = self.rules
+        if not cython.compiled:
+            fs = [0] * SIDE_MAX
+        nopen = self.sc_nopen
+        if k < self.sc_nplay:
+            # k-th in (sorted distinct hand faces) x (open slots)
+            nf = 0
+            for i in range(self.hand_n[self.cur]):
+                f = R.card_face[self.hand[self.cur * HAND + i]]
+                j = nf
+                while j > 0 and fs[j - 1] > f:
+                    fs[j] = fs[j - 1]
+                    j -= 1
+                if j > 0 and fs[j - 1] == f:
+                    while j < nf:
+                        fs[j] = fs[j + 1]
+                        j += 1
+                    continue
+                fs[j] = f
+                nf += 1
+            return R.a_play + fs[k // nopen] * NSLOT + self.sc_opens[k % nopen]
+        k -= self.sc_nplay
+        if k < self.sc_nocto:
+            for s in range(NSLOT):
+                if k >= self.sc_slot_moves[s]:
+                    k -= self.sc_slot_moves[s]
+                    continue
+                opp_octo = self.octo[1 - self.cur]
+                nf = 0
+                for i in range(self.slot_n[s]):
+                    c = self.slot_cards[s * SIDE_MAX + i]
+                    if c == opp_octo:
+                        continue
+                    f = R.card_face[c]
+                    j = nf
+                    while j > 0 and fs[j - 1] > f:
+                        fs[j] = fs[j - 1]
+                        j -= 1
+                    if j > 0 and fs[j - 1] == f:
+                        while j < nf:
+                            fs[j] = fs[j + 1]
+                            j += 1
+                        continue
+                    fs[j] = f
+                    nf += 1
+                dests = nopen - (1 if self.sc_open_at[s] >= 0 else 0)
+                d = k % dests
+                # skip the source slot among the open slots
+                if self.sc_open_at[s] >= 0 and d >= self.sc_open_at[s]:
+                    d += 1
+                return R.a_octo + (s * R.num_faces + fs[k // dests]) * NSLOT + self.sc_opens[d]
+        k -= self.sc_nocto
+        if k < self.sc_nrum:
+            for s in range(NSHIP):
+                if self.ship_status[s] == SHIP_IN_PLAY:
+                    if k == 0:
+                        return R.a_rum + s
+                    k -= 1
+        return R.a_pass
+
+    def _random_action(self, r):
+        """A uniformly random legal action, from the 64-bit random value r."""
+        if self.phase == PH_MAIN:
+            n = self._main_count()
+            return self._main_kth(((r >> 32) * n) >> 32)
+        n = self._legal()
+        return self.buf[((r >> 32) * n) >> 32]
+
+    def _fast_legal(self):
+        """Every legal action as _main_kth lists them (a test oracle for the fast path)."""
+        if self.phase != PH_MAIN:
+            return self.legal_actions()
+        n = self._main_count()
+        return [self._main_kth(k) for k in range(n)]
+
+    def legal_actions(self):
+        """The legal action ids, sorted ascending (empty once the game is over)."""
+        n = self._legal()
+        ints = self.rules.action_ints
+        return [ints[self.buf[i]] for i in range(n)]
+
+    def action_mask(self):
+        """An int8 array of shape (num_actions,): 1 where the action is legal."""
+        mask = numpy.zeros(self.rules.num_actions, dtype=numpy.int8)
+        n = self._legal()
+        mv = mask
+        for i in range(n):
+            mv[self.buf[i]] = 1
+        return mask
+
+    def _check(self, a):
+        """0 if action a is legal now, else an index into REASONS. Never mutates."""
+        R = self.rules
+        if self.phase == PH_OVER:
+            return 1
+        if a < R.a_octo:  # play a card
+            if self.phase != PH_MAIN:
+                return 2
+            f = a // NSLOT
+            s = a % NSLOT
+            for i in range(self.hand_n[self.cur]):
+                if R.card_face[self.hand[self.cur * HAND + i]] == f:
+                    break
+            else:
+                return 3
+            if self.ship_status[s >> 1] != SHIP_IN_PLAY:
+                return 4
+            if self.slot_n[s] >= SIDE_MAX:
+                return 5
+            return 0
+        if a < R.a_rum:  # octopus
+            if self.phase != PH_MAIN:
+                return 2
+            if self.octo[self.cur] != OCTO_HELD:
+                return 6
+            r = a - R.a_octo
+            d = r % NSLOT
+            r = r // NSLOT
+            f = r % R.num_faces
+            s = r // R.num_faces
+            if self.ship_status[s >> 1] != SHIP_IN_PLAY:
+                return 4
+            for i in range(self.slot_n[s]):
+                if (R.card_face[self.slot_cards[s * SIDE_MAX + i]] == f
+                        and self.slot_cards[s * SIDE_MAX + i] != self.octo[1 - self.cur]):
+                    break
+            else:
+                return 7
+            if d == s:
+                return 8
+            if self.ship_status[d >> 1] != SHIP_IN_PLAY:
+                return 4
+            if self.slot_n[d] >= SIDE_MAX:
+                return 5
+            return 0
+        if a < R.a_end:  # rum
+            if self.phase != PH_MAIN and self.phase != PH_AFTER:
+                return 2
+            if self.rum[self.cur] != RUM_HELD:
+                return 9
+            if self.ship_status[a - R.a_rum] != SHIP_IN_PLAY:
+                return 4
+            return 0
+        if a == R.a_end:
+            return 0 if self.phase == PH_AFTER else 13
+        if a == R.a_pass:
+            if self.phase != PH_MAIN:
+                return 2
+            return 10 if self._has_main() else 0
+        if a < R.a_pick:  # crew
+            if self.phase != PH_CREW:
+                return 2
+            k = a - R.a_crew
+            return 0 if k == self.crew_opt[0] or k == self.crew_opt[1] else 11
+        # pick
+        if self.phase != PH_PICK:
+            return 2
+        f = a - R.a_pick
+        if f < self.pick_floor[self.cur]:
+            return 12
+        for i in range(self.pile_n[self.cur]):
+            if R.card_face[self.pile[self.cur * MAXC + i]] == f:
+                return 0
+        return 12
+
+    def is_legal(self, action):
+        """Whether ``action`` (an action id) is legal now."""
+        if type(action) is not int or action < 0 or action >= self.rules.num_actions:
+            return False
+        return self._check(action) == 0
+
+    def apply(self, action, player=None):
+        """Apply an action id or a move. Raises IllegalMoveError and leaves the state as it was.
+
+        ``player``, when given, must be the seat to move (a guard for servers and UIs).
+        """
+        if type(action) is int:
+            a = action
+        elif isinstance(action, bool):
+            raise IllegalMoveError(f"an action id is an int, not {action!r}")
+        elif isinstance(action, (int, numpy.integer)):
+            a = int(action)
+        elif self.game is not None:
+            a = self.game.move_to_action(action)
+        else:
+            raise IllegalMoveError(f"not an action: {action!r}")
+        if player is not None and (type(player) is not int or player != self.current_player):
+            if self.phase == PH_OVER:
+                raise IllegalMoveError(f"seat {player!r} cannot move: the game is over")
+            raise IllegalMoveError(f"seat {player!r} cannot move: seat {self.cur} is to decide")
+        if a < 0 or a >= self.rules.num_actions:
+            raise IllegalMoveError(f"action {a} is out of range 0..{self.rules.num_actions - 1}")
+        code = self._check(a)
+        if code != 0:
+            raise IllegalMoveError(self._describe_illegal(a, code))
+        self._do(a)
+
+    def _describe_illegal(self, a, code):
+        label = ""
+        if self.game is not None:
+            label = f" ({self.game.action_to_move(a)})"
+        return f"action {a}{label} is not legal for seat {self.cur} now: {REASONS[code]}"
+
+    # ------------------------------------------------------------------ applying
+
+    def _take_from_hand(self, seat, f):
+        """Remove and return the lowest-id card of face f from seat's hand."""
+        best = -1
+        bi = -1
+        for i in range(self.hand_n[seat]):
+            c = self.hand[seat * HAND + i]
+            if self.rules.card_face[c] == f and (best < 0 or c < best):
+                best = c
+                bi = i
+        self.hand_n[seat] -= 1
+        self.hand[seat * HAND + bi] = self.hand[seat * HAND + self.hand_n[seat]]
+        return best
+
+    def _take_from_slot(self, s, f):
+        """Remove and return the lowest-id movable card of face f from slot s."""
+        best = -1
+        bi = -1
+        opp_octo = self.octo[1 - self.cur]
+        n = self.slot_n[s]
+        for i in range(n):
+            c = self.slot_cards[s * SIDE_MAX + i]
+            if self.rules.card_face[c] == f and c != opp_octo and (best < 0 or c < best):
+                best = c
+                bi = i
+        for i in range(bi, n - 1):  # keep the order of the rest
+            self.slot_cards[s * SIDE_MAX + i] = self.slot_cards[s * SIDE_MAX + i + 1]
+        self.slot_n[s] = n - 1
+        self.slot_sum[s] -= self.rules.face_val[f]
+        return best
+
+    def _take_from_pile(self, p, f):
+        """Remove and return the lowest-id card of face f from pile p (variant picks)."""
+        best = -1
+        bi = -1
+        for i in range(self.pile_n[p]):
+            c = self.pile[p * MAXC + i]
+            if self.rules.card_face[c] == f and (best < 0 or c < best):
+                best = c
+                bi = i
+        for i in range(bi, self.pile_n[p] - 1):
+            self.pile[p * MAXC + i] = self.pile[p * MAXC + i + 1]
+        self.pile_n[p] -= 1
+        return best
+
+    def _place(self, s, c):
+        self.slot_cards[s * SIDE_MAX + self.slot_n[s]] = c
+        self.slot_n[s] += 1
+        self.slot_sum[s] += self.rules.face_val[self.rules.card_face[c]]
+
+    def _do(self, a):
+        R = self.rules
+        if a < R.a_octo:  # play a card, then draw (S4)
+            f = a // NSLOT
+            s = a % NSLOT
+            c = self._take_from_hand(self.cur, f)
+            self._place(s, c)
+            self.passes = 0
+            self._resolve(s >> 1, s & 1, c, -1, 1)
+        elif a < R.a_rum:  # octopus (S7): no card is drawn
+            r = a - R.a_octo
+            d = r % NSLOT
+            r = r // NSLOT
+            f = r % R.num_faces
+            s = r // R.num_faces
+            c = self._take_from_slot(s, f)
+            self._place(d, c)
+            self.octo[self.cur] = c
+            self.passes = 0
+            self._resolve(d >> 1, d & 1, c, s >> 1, 0)
+        elif a < R.a_end:  # rum mug (S4, S6): +3 to the threshold, once per game
+            k = a - R.a_rum
+            self.rum[self.cur] = k
+            self.rum_on[k] += 1
+            if self.phase == PH_AFTER:
+                self._next_turn()
+        elif a == R.a_end:
+            self._next_turn()
+        elif a == R.a_pass:  # S4: two passes in a row end the game
+            self.passes += 1
+            if self.passes >= 2:
+                self.phase = PH_OVER
+            else:
+                self._next_turn()
+        elif a < R.a_pick:  # crew destination chosen by the side's owner (S5 step 2)
+            k = a - R.a_crew
+            self.crew[self.pend_token] = k
+            self.phase = PH_MAIN
+            self.cur = self.turn
+            self._finish_placement(self.pend_ship, self.pend_src, self.pend_draw)
+        else:  # pick a starting card (S9), ascending face order
+            f = a - R.a_pick
+            c = self._take_from_pile(self.cur, f)
+            self.hand[self.cur * HAND + self.hand_n[self.cur]] = c
+            self.hand_n[self.cur] += 1
+            self.pick_floor[self.cur] = f
+            self.picks[self.cur] += 1
+            if self.picks[self.cur] == HAND:
+                if self.cur == self.start:
+                    self.cur = 1 - self.start
+                else:
+                    self._shuffle(0)
+                    self._shuffle(1)
+                    self.phase = PH_MAIN
+                    self.cur = self.start
+                    self.turn = self.start
+
+    def _next_alive(self, ship, direction):
+        k = ship
+        while True:
+            k = (k + direction + NSHIP) % NSHIP
+            if self.ship_status[k] == SHIP_IN_PLAY:
+                return k
+
+    def _crew_dest(self, ship, direction, token):
+        # S2: the ring closes and removed ship cards leave no gap; S5: skip the other token.
+        k = self._next_alive(ship, direction)
+        if self.crew[1 - token] == k:
+            k = self._next_alive(k, direction)
+        return k
+
+    def _resolve(self, ship, side, card, src, draw):
+        """S5: resolve a placement on ``ship`` (card limit was checked before)."""
+        R = self.rules
+        if R.face_crew[R.card_face[card]]:
+            t = -1
+            if self.crew[0] == ship:
+                t = 0
+            elif self.crew[1] == ship:
+                t = 1
+            if t >= 0:
+                in_play = (self.crew[0] < NSHIP) + (self.crew[1] < NSHIP)
+                if self.n_alive != in_play:  # S5: no move when ships in play == crew in play
+                    k0 = self._crew_dest(ship, -1, t)
+                    k1 = self._crew_dest(ship, 1, t)
+                    if k0 == k1:
+                        self.crew[t] = k0  # one destination: nothing to decide
+                    else:
+                        self.phase = PH_CREW
+                        self.cur = side
+                        self.pend_ship = ship
+                        self.pend_side = side
+                        self.pend_src = src
+                        self.pend_draw = draw
+                        self.pend_token = t
+                        self.crew_opt[0] = k0
+                        self.crew_opt[1] = k1
+                        return
+        self._finish_placement(ship, src, draw)
+
+    def _finish_placement(self, ship, src, draw):
+        self.pend_ship = -1
+        self.pend_side = -1
+        self.pend_src = -1
+        self.pend_draw = 0
+        self.pend_token = -1
+        # S5 step 3: destination first, then the octopus' source ship.
+        if self._check_score(ship):
+            return
+        if src >= 0 and src != ship and self._check_score(src):
+            return
+        if draw:
+            self._draw()  # S4: drawn after the placement fully resolved
+        self._end_main()
+
+    def _draw(self):
+        p = self._pile_of(self.turn)
+        if self.pile_n[p] > 0 and self.hand_n[self.turn] < HAND:
+            self.pile_n[p] -= 1
+            c = self.pile[p * MAXC + self.pile_n[p]]
+            self.hand[self.turn * HAND + self.hand_n[self.turn]] = c
+            self.hand_n[self.turn] += 1
+
+    def _end_main(self):
+        # S4: the rum mug may still be used after the main action.
+        if self.rum[self.turn] == RUM_HELD:
+            self.phase = PH_AFTER
+            self.cur = self.turn
+        else:
+            self._next_turn()
+
+    def _next_turn(self):
+        self.turn = 1 - self.turn
+        self.cur = self.turn
+        self.phase = PH_MAIN
+
+    def _check_score(self, ship):
+        """S6 on one ship card; returns True when the game ended (S8)."""
+        if self.ship_status[ship] != SHIP_IN_PLAY:
+            return False
+        thr = self.rules.ship_val[ship] + 3 * self.rum_on[ship]
+        s0 = self.slot_sum[2 * ship]
+        s1 = self.slot_sum[2 * ship + 1]
+        if s0 >= thr:
+            w = 0
+        elif s1 >= thr:
+            w = 1
+        elif self.slot_n[2 * ship] == SIDE_MAX and self.slot_n[2 * ship + 1] == SIDE_MAX:
+            if s0 > s1:
+                w = 0
+            elif s1 > s0:
+                w = 1
+            else:
+                w = SHIP_REMOVED
+        else:
+            return False
+        self._score_ship(ship, w)
+        if self.n_alive == 0 or self.points[0] >= 4 or self.points[1] >= 4:
+            self.phase = PH_OVER
+            return True
+        return False
+
+    def _score_ship(self, ship, winner):
+        self.ship_status[ship] = winner
+        self.n_alive -= 1
+        if winner != SHIP_REMOVED:
+            self.points[winner] += 1
+        for t in range(2):
+            if self.crew[t] == ship:
+                if winner == SHIP_REMOVED:
+                    self.crew[t] = CREW_REMOVED
+                else:
+                    self.crew[t] = CREW_WON + winner
+                    self.points[winner] += 1
+        for p in range(2):
+            if self.rum[p] == ship:
+                self.rum[p] = RUM_SPENT
+        self.rum_on[ship] = 0
+        for j in range(2):
+            s = 2 * ship + j
+            for i in range(self.slot_n[s]):
+                c = self.slot_cards[s * SIDE_MAX + i]
+                for p in range(2):
+                    if self.octo[p] == c:
+                        self.octo[p] = OCTO_HELD  # S6: octopus returns to its owner
+                self.removed[self.removed_n] = c
+                self.removed_n += 1
+            self.slot_n[s] = 0
+            self.slot_sum[s] = 0
+
+    # ------------------------------------------------------------------ copying
+
+    def _copy_into(self, new):
+        new.rules = self.rules
+        new.game = self.game
+        new.rng = self.rng
+        new.phase = self.phase
+        new.turn = self.turn
+        new.cur = self.cur
+        new.start = self.start
+        new.passes = self.passes
+        new.n_alive = self.n_alive
+        for i in range(NSLOT):
+            new.slot_n[i] = self.slot_n[i]
+            new.slot_sum[i] = self.slot_sum[i]
+        for i in range(NSLOT * SIDE_MAX):
+            new.slot_cards[i] = self.slot_cards[i]
+        for i in range(2 * HAND):
+            new.hand[i] = self.hand[i]
+        for p in range(2):
+            new.hand_n[p] = self.hand_n[p]
+            new.pile_n[p] = self.pile_n[p]
+            for i in range(self.pile_n[p]):
+                new.pile[p * MAXC + i] = self.pile[p * MAXC + i]
+            new.rum[p] = self.rum[p]
+            new.crew[p] = self.crew[p]
+            new.octo[p] = self.octo[p]
+            new.points[p] = self.points[p]
+            new.picks[p] = self.picks[p]
+            new.pick_floor[p] = self.pick_floor[p]
+            new.crew_opt[p] = self.crew_opt[p]
+        for i in range(self.removed_n):
+            new.removed[i] = self.removed[i]
+        new.removed_n = self.removed_n
+        for i in range(NSHIP):
+            new.ship_status[i] = self.ship_status[i]
+            new.rum_on[i] = self.rum_on[i]
+        new.pend_ship = self.pend_ship
+        new.pend_side = self.pend_side
+        new.pend_src = self.pend_src
+        new.pend_draw = self.pend_draw
+        new.pend_token = self.pend_token
+
+    def clone(self):
+        """An independent copy (same class, same game)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        if not cython.compiled:
+            new._init_arrays()
+        self._copy_into(new)
+        return new
+
+    # ------------------------------------------------------------------ raw access
+    # Used by the Python layer for serialization, views and resampling; not hot.
+
+    def _get_raw(self):
+        """A dict of plain Python values describing the full state."""
+        R = self.rules
+        return {
+            "rng": self.rng,
+            "phase": self.phase,
+            "start": self.start,
+            "turn": self.turn,
+            "cur": self.cur,
+            "passes": self.passes,
+            "hands": [[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(2)],
+            "piles": [[self.pile[p * MAXC + i] for i in range(self.pile_n[p])]
+                      for p in range(2 if R.variant else 1)],
+            "sides": [[[self.slot_cards[(2 * k + j) * SIDE_MAX + i]
+                        for i in range(self.slot_n[2 * k + j])] for j in range(2)]
+                      for k in range(NSHIP)],
+            "ship_status": [self.ship_status[k] for k in range(NSHIP)],
+            "rum": [self.rum[0], self.rum[1]],
+            "crew": [self.crew[0], self.crew[1]],
+            "octo": [self.octo[0], self.octo[1]],
+            "removed": [self.removed[i] for i in range(self.removed_n)],
+            "picks": [self.picks[0], self.picks[1]],
+            "pick_floor": [self.pick_floor[0], self.pick_floor[1]],
+            "pending": None if self.phase != PH_CREW else
+            (self.pend_ship, self.pend_side, self.pend_src, self.pend_draw),
+        }
+
+    def _set_raw(self, raw):
+        """Load a raw dict (already validated by the Python layer) and derive the rest."""
+        R = self.rules
+        self.rng = raw["rng"] & MASK64
+        self.phase = raw["phase"]
+        self.start = raw["start"]
+        self.turn = raw["turn"]
+        self.cur = raw["cur"]
+        self.passes = raw["passes"]
+        for p in range(2):
+            hand = raw["hands"][p]
+            self.hand_n[p] = len(hand)
+            for i in range(len(hand)):
+                self.hand[p * HAND + i] = hand[i]
+            self.pile_n[p] = 0
+            self.rum[p] = raw["rum"][p]
+            self.crew[p] = raw["crew"][p]
+            self.octo[p] = raw["octo"][p]
+            self.picks[p] = raw["picks"][p]
+            self.pick_floor[p] = raw["pick_floor"][p]
+            self.points[p] = 0
+        piles = raw["piles"]
+        for p in range(len(piles)):
+            self.pile_n[p] = len(piles[p])
+            for i in range(len(piles[p])):
+                self.pile[p * MAXC + i] = piles[p][i]
+        self.n_alive = 0
+        for k in range(NSHIP):
+            self.ship_status[k] = raw["ship_status"][k]
+            self.rum_on[k] = 0
+            if self.ship_status[k] == SHIP_IN_PLAY:
+                self.n_alive += 1
+            elif self.ship_status[k] != SHIP_REMOVED:
+                self.points[self.ship_status[k]] += 1
+            for j in range(2):
+                s = 2 * k + j
+                cards = raw["sides"][k][j]
+                self.slot_n[s] = len(cards)
+                self.slot_sum[s] = 0
+                for i in range(len(cards)):
+                    self.slot_cards[s * SIDE_MAX + i] = cards[i]
+                    self.slot_sum[s] += R.face_val[R.card_face[cards[i]]]
+        for p in range(2):
+            if self.rum[p] >= 0:
+                self.rum_on[self.rum[p]] += 1
+            if self.crew[p] == CREW_WON or self.crew[p] == CREW_WON + 1:
+                self.points[self.crew[p] - CREW_WON] += 1
+        removed = raw["removed"]
+        self.removed_n = len(removed)
+        for i in range(len(removed)):
+            self.removed[i] = removed[i]
+        self.pend_ship = -1
+        self.pend_side = -1
+        self.pend_src = -1
+        self.pend_draw = 0
+        self.pend_token = -1
+        pending = raw["pending"]
+        if pending is not None:
+            self.pend_ship = pending[0]
+            self.pend_side = pending[1]
+            self.pend_src = pending[2]
+            self.pend_draw = pending[3]
+            self.pend_token = 0 if self.crew[0] == self.pend_ship else 1
+            self.crew_opt[0] = self._crew_dest(self.pend_ship, -1, self.pend_token)
+            self.crew_opt[1] = self._crew_dest(self.pend_ship, 1, self.pend_token)
+
+    def _crew_options(self, ship, token):
+        """The two crew destinations (toward the bow, toward the rear) from ``ship``."""
+        return (self._crew_dest(ship, -1, token), self._crew_dest(ship, 1, token))
+
+    def _side_scores(self, ship):
+        """Whether ship (in play) has a side at or over its threshold, or two full sides."""
+        thr = self.rules.ship_val[ship] + 3 * self.rum_on[ship]
+        return (self.slot_sum[2 * ship] >= thr or self.slot_sum[2 * ship + 1] >= thr
+                or (self.slot_n[2 * ship] == SIDE_MAX and self.slot_n[2 * ship + 1] == SIDE_MAX))
+
+    def _new_game(self, rng_state, start_player):
+        self._setup(rng_state, start_player)
+
+
+def run_playouts(rules, n, seed, scores, lengths, wins, start_player):
+    """Play n uniformly random games entirely in the core; return the total action count.
+
+    Game g is dealt from the generator state ``mix64(seed + g)`` so that any game of a
+    batch can be replayed alone; the random choices use a separate stream.
+    """
+    st = SirensCore(rules, None)
+    r = mix64(seed ^ 0x5851F42D4C957F2D)
+    n_actions = 0
+    for g in range(n):
+        st._setup(mix64((seed + g) & MASK64), start_player)
+        steps = 0
+        while st.phase != PH_OVER:
+            r = (r + GOLDEN) & MASK64
+            st._do(st._random_action(mix64(r)))
+            steps += 1
+        scores[g, 0] = st.points[0]
+        scores[g, 1] = st.points[1]
+        lengths[g] = steps
+        wins[g, 0] = 1 if st.points[0] > st.points[1] else 0
+        wins[g, 1] = 1 if st.points[1] > st.points[0] else 0
+        n_actions += steps
+    return n_actions

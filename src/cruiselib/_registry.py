@@ -1,0 +1,64 @@
+"""The game registry behind :func:`cruiselib.make` and :func:`cruiselib.games`."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from typing import TYPE_CHECKING, Any
+
+from cruiselib.errors import InvalidOptionError
+
+if TYPE_CHECKING:
+    from cruiselib._api import Game
+
+__all__ = ["games", "make", "register"]
+
+# name -> "module:attribute" of the Game class, imported on first use.
+_REGISTRY: dict[str, str] = {
+    "sirens": "cruiselib.sirens:SirensGame",
+}
+
+
+def register(name: str, target: str) -> None:
+    """Register a game class under ``name``; ``target`` is ``"package.module:ClassName"``."""
+    if not name.isidentifier():
+        raise InvalidOptionError(f"game name must be an identifier, not {name!r}")
+    if ":" not in target:
+        raise InvalidOptionError(f"target must look like 'package.module:ClassName', not {target!r}")
+    _REGISTRY[name] = target
+
+
+def games() -> tuple[str, ...]:
+    """The names :func:`make` accepts, sorted."""
+    return tuple(sorted(_REGISTRY))
+
+
+def game_class(name: str) -> type[Game]:
+    """The Game class registered under ``name``."""
+    try:
+        target = _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise InvalidOptionError(
+            f"unknown game {name!r}; available: {', '.join(games())}"
+        ) from None
+    module_name, _, attr = target.partition(":")
+    cls: type[Game] = getattr(importlib.import_module(module_name), attr)
+    return cls
+
+
+def make(name: str, **options: Any) -> Game:
+    """Create a game by name with validated options, e.g. ``make("sirens", variant="bow_to_rear")``.
+
+    Unknown games, unknown option names and bad option values raise
+    :class:`cruiselib.InvalidOptionError`.
+    """
+    cls = game_class(name)
+    params = inspect.signature(cls.__init__).parameters
+    accepted = [p for p in params if p != "self"]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        raise InvalidOptionError(
+            f"unknown option(s) {', '.join(map(repr, unknown))} for {name!r}; "
+            f"options: {', '.join(accepted)}"
+        )
+    return cls(**options)

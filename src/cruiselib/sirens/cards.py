@@ -1,0 +1,134 @@
+"""The Sirens in Sight card set: validated, replaceable package data (rulings S1, S2, S10).
+
+The default set ``data/standard.json`` holds the rulebook's 52 playing cards and five
+ship cards. Which cards carry the move-crew icon is not printed in the rulebook; the
+default (every card of value 0 or below) is **engine-authored** per ruling S1. Load your
+own set with :meth:`CardSet.from_file` or :meth:`CardSet.from_json` and pass it as
+``cruiselib.make("sirens", cards=...)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Literal
+
+import msgspec
+
+from cruiselib.errors import InvalidOptionError
+
+__all__ = ["Card", "CardSet", "Face"]
+
+Emblem = Literal["seastar", "shell"]
+EMBLEMS: tuple[Emblem, Emblem] = ("seastar", "shell")
+MAX_CARDS = 64
+MAX_FACES = 32
+
+
+class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One playing card: its strength, its emblem and whether it has the move-crew icon."""
+
+    value: Annotated[int, msgspec.Meta(ge=-99, le=99)]
+    emblem: Emblem
+    crew: bool
+
+
+class Face(msgspec.Struct, frozen=True, order=True):
+    """What matters for play: the value and the move-crew icon (emblems only deal the variant)."""
+
+    value: int
+    crew: bool
+
+    def __str__(self) -> str:
+        return f"{self.value}{'⚓' if self.crew else ''}"
+
+
+class CardSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
+    """A complete card set: playing cards (ids are list positions) and the ship values."""
+
+    name: str
+    cards: tuple[Card, ...]
+    ships: tuple[int, int, int, int, int]
+    description: str = ""
+    provenance: dict[str, str] = {}
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.cards) <= MAX_CARDS:
+            raise InvalidOptionError(f"a card set has 1..{MAX_CARDS} cards, not {len(self.cards)}")
+        if len(set(self.ships)) != 5 or min(self.ships) < 1 or max(self.ships) > 999:
+            raise InvalidOptionError(f"ship values must be 5 distinct values in 1..999: {self.ships}")
+        if len(self.faces) > MAX_FACES:
+            raise InvalidOptionError(
+                f"a card set has at most {MAX_FACES} distinct (value, crew) faces, not {len(self.faces)}"
+            )
+
+    # --- loading ---------------------------------------------------------------
+
+    @classmethod
+    def standard(cls) -> CardSet:
+        """The default card set (rulebook data plus rulings S1 and S2)."""
+        return _standard()
+
+    @classmethod
+    def from_json(cls, data: str | bytes) -> CardSet:
+        """Parse and validate a card set from JSON (InvalidOptionError on any problem)."""
+        try:
+            return msgspec.json.decode(data, type=cls)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise InvalidOptionError(f"invalid card set: {exc}") from None
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> CardSet:
+        """Load and validate a card set from a JSON file."""
+        try:
+            raw = Path(path).read_bytes()
+        except OSError as exc:
+            raise InvalidOptionError(f"cannot read card set {path!s}: {exc}") from None
+        return cls.from_json(raw)
+
+    def to_json(self) -> bytes:
+        return msgspec.json.encode(self)
+
+    # --- derived tables ----------------------------------------------------------
+
+    @cached_property
+    def faces(self) -> tuple[Face, ...]:
+        """Distinct faces in ascending (value, crew) order; a face's index is its action code."""
+        return tuple(sorted({Face(c.value, c.crew) for c in self.cards}))
+
+    @cached_property
+    def face_index(self) -> dict[Face, int]:
+        return {f: i for i, f in enumerate(self.faces)}
+
+    def face_of(self, card_id: int) -> Face:
+        card = self.cards[card_id]
+        return Face(card.value, card.crew)
+
+    @cached_property
+    def digest(self) -> str:
+        """A short fingerprint saved in every state, so a state only loads with its own set."""
+        canonical = msgspec.json.encode([self.cards, self.ships])
+        return hashlib.sha256(canonical).hexdigest()[:16]
+
+    def check_variant(self) -> None:
+        """S9 needs two identical emblem sets of at least 4 cards each."""
+        sets = [
+            sorted((c.value, c.crew) for c in self.cards if c.emblem == emblem) for emblem in EMBLEMS
+        ]
+        if sets[0] != sets[1] or len(sets[0]) < 4:
+            raise InvalidOptionError(
+                "the 'bow_to_rear' variant needs two identical emblem sets (seastar and shell) "
+                "of at least 4 cards each"
+            )
+
+
+_STANDARD: list[CardSet] = []
+
+
+def _standard() -> CardSet:
+    if not _STANDARD:
+        raw = resources.files("cruiselib.sirens").joinpath("data/standard.json").read_bytes()
+        _STANDARD.append(CardSet.from_json(raw))
+    return _STANDARD[0]

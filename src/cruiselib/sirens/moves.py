@@ -1,0 +1,92 @@
+"""Typed moves of Sirens in Sight (a msgspec tagged union on the field ``type``).
+
+Ships are named by their printed value (28 … 36 in the standard set); a side by the seat
+it belongs to; a card by its face: value plus move-crew icon (``crew``).
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+__all__ = ["EndTurn", "MoveCard", "MoveCrew", "Pass", "PickCard", "PlayCard", "SirensMove", "UseRum"]
+
+
+def _card(value: int, crew: bool) -> str:
+    return f"{value}{'⚓' if crew else ''}"
+
+
+class PlayCard(msgspec.Struct, frozen=True, tag="play", tag_field="type"):
+    """Play a card of this face to one side of a ship card, then draw (S4, S5)."""
+
+    value: int
+    crew: bool
+    ship: int
+    side: int
+
+    def __str__(self) -> str:
+        return f"play {_card(self.value, self.crew)} to ship {self.ship}, seat {self.side}'s side"
+
+
+class MoveCard(msgspec.Struct, frozen=True, tag="octopus", tag_field="type"):
+    """Use the octopus: move a card in play to another side of a ship card (S7)."""
+
+    value: int
+    crew: bool
+    from_ship: int
+    from_side: int
+    to_ship: int
+    to_side: int
+
+    def __str__(self) -> str:
+        return (
+            f"octopus: move {_card(self.value, self.crew)} from ship {self.from_ship}/seat "
+            f"{self.from_side} to ship {self.to_ship}/seat {self.to_side}"
+        )
+
+
+class UseRum(msgspec.Struct, frozen=True, tag="rum", tag_field="type"):
+    """Put the rum mug on a ship card in play: its threshold rises by 3 (S6)."""
+
+    ship: int
+
+    def __str__(self) -> str:
+        return f"rum on ship {self.ship}"
+
+
+class EndTurn(msgspec.Struct, frozen=True, tag="end", tag_field="type"):
+    """End the turn after the main action, keeping the rum mug (S4)."""
+
+    def __str__(self) -> str:
+        return "end turn"
+
+
+class Pass(msgspec.Struct, frozen=True, tag="pass", tag_field="type"):
+    """No card to play and no octopus move: pass (S4)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+class MoveCrew(msgspec.Struct, frozen=True, tag="crew", tag_field="type"):
+    """The owner of the played-on side moves the crew token to this ship card (S5)."""
+
+    to_ship: int
+
+    def __str__(self) -> str:
+        return f"move crew to ship {self.to_ship}"
+
+
+class PickCard(msgspec.Struct, frozen=True, tag="pick", tag_field="type"):
+    """Variant "bow to rear": pick a starting card of this face from the own set (S9)."""
+
+    value: int
+    crew: bool
+
+    def __str__(self) -> str:
+        return f"pick {_card(self.value, self.crew)}"
+
+
+SirensMove = Union[PlayCard, MoveCard, UseRum, EndTurn, Pass, MoveCrew, PickCard]
+MOVE_TYPES = (PlayCard, MoveCard, UseRum, EndTurn, Pass, MoveCrew, PickCard)
