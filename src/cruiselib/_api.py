@@ -136,6 +136,7 @@ class Game(ABC, Generic[StateT]):
     state_data_type: ClassVar[type[msgspec.Struct]]
     view_type: ClassVar[type[msgspec.Struct]]
     move_type: ClassVar[Any]
+    score_bounds: ClassVar[tuple[float, float] | None] = None
 
     num_players: int
     num_actions: int
@@ -267,7 +268,16 @@ class Game(ABC, Generic[StateT]):
         return f"cruiselib.make({self.name!r}{', ' if opts else ''}{opts})"
 
 
+_UNPICKLED_GAMES: dict[tuple[str, str], Game[Any]] = {}
+
+
 def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:
-    game: Game[Any] = make(name, **options)
+    # Games are immutable configurations: unpickling many states shares one game object.
+    key = (name, repr(sorted(options.items())))
+    game = _UNPICKLED_GAMES.get(key)
+    if game is None:
+        if len(_UNPICKLED_GAMES) > 64:
+            _UNPICKLED_GAMES.clear()
+        game = _UNPICKLED_GAMES[key] = make(name, **options)
     return game
 

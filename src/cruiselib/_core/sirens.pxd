@@ -109,6 +109,8 @@ cdef class SirensCore:
     @cython.locals(f=cython.int, s=cython.int, d=cython.int, r=cython.int, k=cython.int,
                    i=cython.int, R=SirensRules)
     cdef int _check(self, int a) noexcept
+    @cython.locals(i=cython.int, have=cython.int, above=cython.int, c=cython.int, R=SirensRules)
+    cdef bint _pick_ok(self, int f) noexcept
     @cython.locals(i=cython.int, f=cython.int, s=cython.int, d=cython.int, r=cython.int,
                    k=cython.int, c=cython.int, R=SirensRules)
     cdef void _do(self, int a) noexcept

@@ -71,7 +71,7 @@ REASONS = (
     "the player's rum mug is already used",
     "passing is only allowed when no card can be played and the octopus cannot be used",
     "the crew token cannot move there",
-    "no card of that face is left to pick (picks go in ascending face order)",
+    "that face cannot be picked: none left, below the last pick (picks go in ascending face order), or too few cards above it to finish the hand",
     "end the turn is only possible after the main action",
 )
 
@@ -375,13 +375,12 @@ class SirensCore:
                 self.buf[n + 1] = R.a_crew + self.crew_opt[0]
             n += 2
         elif self.phase == PH_PICK:
-            # Faces still in the seat's set, from the floor upward (ascending picks, S9).
+            # Faces still in the seat's set, from the floor upward (ascending picks, S9),
+            # keeping enough cards at or above the face to complete the hand.
             for f in range(self.pick_floor[self.cur], F):
-                for i in range(self.pile_n[self.cur]):
-                    if R.card_face[self.pile[self.cur * MAXC + i]] == f:
-                        self.buf[n] = R.a_pick + f
-                        n += 1
-                        break
+                if self._pick_ok(f):
+                    self.buf[n] = R.a_pick + f
+                    n += 1
         return n
 
     def _main_count(self):
@@ -598,12 +597,23 @@ class SirensCore:
         if self.phase != PH_PICK:
             return 2
         f = a - R.a_pick
-        if f < self.pick_floor[self.cur]:
+        if f < self.pick_floor[self.cur] or not self._pick_ok(f):
             return 12
+        return 0
+
+    def _pick_ok(self, f):
+        """Whether the current seat may pick face f now: one is left, and enough cards of
+        face >= f remain to finish the hand in ascending order (so picks never dead-end)."""
+        R = self.rules
+        have = 0
+        above = 0
         for i in range(self.pile_n[self.cur]):
-            if R.card_face[self.pile[self.cur * MAXC + i]] == f:
-                return 0
-        return 12
+            c = R.card_face[self.pile[self.cur * MAXC + i]]
+            if c == f:
+                have = 1
+            if c >= f:
+                above += 1
+        return have == 1 and above >= HAND - self.picks[self.cur]
 
     def is_legal(self, action):
         """Whether ``action`` (an action id) is legal now."""

@@ -92,6 +92,8 @@ class SirensGame(Game[SirensState]):
     state_data_type = SirensStateData
     view_type = SirensView
     move_type = MOVE_TYPES
+    # Scores are victory points: at most 5 ship cards + 2 crew tokens (the game ends at 4).
+    score_bounds = (0, 7)
 
     def __init__(
         self,
@@ -352,6 +354,11 @@ class SirensGame(Game[SirensState]):
                     raise bad(f"seat {p}'s pick floor must be the highest face picked")
             if d.rum != [-1, -1] or d.octopus != [-1, -1] or d.passes:
                 raise bad("nothing happens before the picks are done")
+            picker = d.current_player
+            floor = d.pick_floor[picker]
+            left = sum(1 for c in d.piles[picker] if self.rules.face_of(c) >= floor)
+            if left < HAND - d.picks[picker]:
+                raise bad(f"seat {picker} cannot complete its hand in ascending order")
         else:
             if d.picks != ([HAND, HAND] if variant else [0, 0]):
                 raise bad("picks must be [4, 4] in the variant after the pick phase, [0, 0] otherwise")
@@ -392,8 +399,10 @@ class SirensGame(Game[SirensState]):
 
     def _validate_derived(self, state: SirensState, d: SirensStateData) -> None:
         """Checks that need the derived sums: no ship card in play should already have scored."""
+        # While a crew decision is pending, the placement's ships are not scored yet (S5).
+        unresolved = () if d.pending is None else (d.pending.ship, d.pending.source)
         for k in range(NSHIP):
-            if d.ships[k] == -1 and state._side_scores(k):
+            if d.ships[k] == -1 and k not in unresolved and state._side_scores(k):
                 raise InvalidStateError(
                     f"invalid Sirens in Sight state: ship {k} is in play but would already have been scored (S6)"
                 )
