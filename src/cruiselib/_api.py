@@ -135,7 +135,8 @@ class Game(ABC, Generic[StateT]):
     schema_version: ClassVar[int]
     state_data_type: ClassVar[type[msgspec.Struct]]
     view_type: ClassVar[type[msgspec.Struct]]
-    move_type: ClassVar[Any]
+    move_type: ClassVar[Any]  # the tagged union of the game's move Structs (for schemas)
+    move_classes: ClassVar[tuple[type, ...]]  # its members
     score_bounds: ClassVar[tuple[float, float] | None] = None
 
     num_players: int
@@ -181,7 +182,7 @@ class Game(ABC, Generic[StateT]):
 
     def move_to_action(self, move: Any) -> int:
         """The action id of ``move``. Raises IllegalMoveError for a move of no action."""
-        if isinstance(move, bool) or not isinstance(move, self.move_type):
+        if isinstance(move, bool) or not isinstance(move, self.move_classes):
             if isinstance(move, int) and not isinstance(move, bool):
                 return self.check_action(move)
             raise IllegalMoveError(f"not a {self.title} move: {move!r}")

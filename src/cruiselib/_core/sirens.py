@@ -627,11 +627,17 @@ class SirensCore:
         ``player``, when given, must be the seat to move (a guard for servers and UIs).
         """
         if type(action) is int:
-            a = action
+            try:
+                a = action
+            except OverflowError:
+                raise IllegalMoveError(f"action {action} is out of range 0..{self.rules.num_actions - 1}") from None
         elif isinstance(action, bool):
             raise IllegalMoveError(f"an action id is an int, not {action!r}")
         elif isinstance(action, (int, numpy.integer)):
-            a = int(action)
+            try:
+                a = int(action)
+            except OverflowError:
+                raise IllegalMoveError(f"action {action} is out of range 0..{self.rules.num_actions - 1}") from None
         elif self.game is not None:
             a = self.game.move_to_action(action)
         else:

@@ -91,7 +91,8 @@ class SirensGame(Game[SirensState]):
     schema_version = SCHEMA_VERSION
     state_data_type = SirensStateData
     view_type = SirensView
-    move_type = MOVE_TYPES
+    move_type = SirensMove
+    move_classes = MOVE_TYPES
     # Scores are victory points: at most 5 ship cards + 2 crew tokens (the game ends at 4).
     score_bounds = (0, 7)
 
@@ -362,11 +363,13 @@ class SirensGame(Game[SirensState]):
         else:
             if d.picks != ([HAND, HAND] if variant else [0, 0]):
                 raise bad("picks must be [4, 4] in the variant after the pick phase, [0, 0] otherwise")
-            if phase in (1, 2):
+            if phase in (1, 2, 3):
                 for p in range(2):
                     pile = d.piles[p if variant else 0]
-                    if pile and len(d.hands[p]) != HAND:
-                        raise bad(f"seat {p} must hold 4 cards while its draw pile has cards")
+                    # During a crew choice the turn player's draw may still be pending (S4).
+                    pending_draw = phase == 3 and p == d.turn and d.pending is not None and d.pending.draw
+                    if pile and len(d.hands[p]) != HAND - pending_draw:
+                        raise bad(f"seat {p} must hold {HAND - pending_draw} cards while its draw pile has cards")
         if d.pending is not None:
             pend = d.pending
             if not alive[pend.ship] or pend.ship not in (crew[0], crew[1]):
