@@ -75,6 +75,7 @@ cdef class SirensCore:
     cdef int sc_open_at[NSLOT]
     cdef int sc_slot_moves[NSLOT]
     cdef int sc_nopen, sc_nplay, sc_nocto, sc_nrum
+    cdef int zone[MAXC]   # scratch of _load: where each card was seen
 
     cdef void _init_arrays(self) noexcept
     @cython.locals(i=cython.int, p=cython.int)
@@ -140,6 +141,17 @@ cdef class SirensCore:
     cdef void _draw(self) noexcept
 
     @cython.locals(n=cython.int, i=cython.int, ints=tuple)
+    @cython.locals(p=cython.int, i=cython.int, n=cython.int, k=cython.int, j=cython.int,
+                   s=cython.int, c=cython.int, z=cython.int, t=cython.int, v=cython.int,
+                   r=cython.int, o=cython.int, st=cython.int, placed=cython.int,
+                   crew_in_play=cython.int, won=cython.int, removed_ships=cython.int,
+                   phase=cython.int, cur=cython.int, top=cython.int, above=cython.int,
+                   need=cython.int, src=cython.int, variant=cython.bint, finished=cython.bint,
+                   R=SirensRules)
+    cpdef _load(self, object d)
+    @cython.locals(c=cython.int)
+    cpdef _place_checked(self, int card, int z)
+    cpdef bint _side_scores(self, int ship)
     cpdef list legal_actions(self)
     @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
     cpdef object action_mask(self)

@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover
 import numpy
 
 from cruiselib._core.rng import mix64
-from cruiselib.errors import IllegalMoveError
+from cruiselib.errors import IllegalMoveError, InvalidStateError
 
 if not cython.compiled:
     MAXC = 64
@@ -56,6 +56,8 @@ MASK64 = 0xFFFFFFFFFFFFFFFF
 # Python-visible copies of the layout constants (the enum names are C-only when compiled).
 LIMITS = {"max_cards": 64, "max_faces": 32, "ships": 5, "side_max": 5, "hand": 4}
 PHASES = ("pick", "main", "after", "crew", "over")
+CREW_NAMES = ("captain", "mate")
+_BAD = "invalid Sirens in Sight state: "
 
 # Reasons an action is illegal; _check returns the index.
 REASONS = (
@@ -160,6 +162,7 @@ class SirensCore:
             self.sc_opens = [0] * NSLOT
             self.sc_open_at = [0] * NSLOT
             self.sc_slot_moves = [0] * NSLOT
+            self.zone = [0] * MAXC
 
     # ------------------------------------------------------------------ setup
 
@@ -1047,6 +1050,264 @@ class SirensCore:
             self.pend_token = 0 if self.crew[0] == self.pend_ship else 1
             self.crew_opt[0] = self._crew_dest(self.pend_ship, -1, self.pend_token)
             self.crew_opt[1] = self._crew_dest(self.pend_ship, 1, self.pend_token)
+
+    def _zone_name(self, z):
+        if z <= 2:
+            return f"hands[{z - 1}]"
+        if z <= 4:
+            return f"piles[{z - 3}]"
+        if z == 5:
+            return "removed"
+        return f"sides[{(z - 10) >> 1}][{(z - 10) & 1}]"
+
+    def _place_checked(self, card, z):
+        if card < 0 or card >= self.rules.num_cards:
+            raise InvalidStateError(
+                f"{_BAD}card {card} in {self._zone_name(z)} does not exist "
+                f"(the card set has {self.rules.num_cards} cards)")
+        if self.zone[card] != 0:
+            raise InvalidStateError(
+                f"{_BAD}card {card} appears twice ({self._zone_name(self.zone[card])} and {self._zone_name(z)})")
+        self.zone[card] = z
+
+    def _load(self, d):
+        """Validate a decoded SirensStateData (header already checked) and load it.
+
+        Every index is checked before it is used, so a tampered state raises
+        InvalidStateError and never reaches the arrays. Derived values (sums, points,
+        rum counts) are recomputed, not trusted.
+        """
+        R = self.rules
+        variant = R.variant
+        for c in range(R.num_cards):
+            self.zone[c] = 0
+        # --- where every card is: exactly once (S1, S10) ---------------------------
+        hands = d.hands
+        piles = d.piles
+        sides = d.sides
+        if len(hands) != 2 or len(sides) != NSHIP or len(piles) != (2 if variant else 1):
+            raise InvalidStateError(f"{_BAD}wrong number of hands, piles or ships")
+        placed = 0
+        for p in range(2):
+            cards = hands[p]
+            n = len(cards)
+            if n > HAND:
+                raise InvalidStateError(f"{_BAD}hands[{p}] holds more than 4 cards")
+            for i in range(n):
+                c = cards[i]
+                self._place_checked(c, 1 + p)
+                self.hand[p * HAND + i] = c
+            self.hand_n[p] = n
+            placed += n
+            self.pile_n[p] = 0
+        for p in range(len(piles)):
+            cards = piles[p]
+            n = len(cards)
+            if n > R.num_cards:
+                raise InvalidStateError(f"{_BAD}piles[{p}] is longer than the card set")
+            for i in range(n):
+                c = cards[i]
+                self._place_checked(c, 3 + p)
+                self.pile[p * MAXC + i] = c
+            self.pile_n[p] = n
+            placed += n
+        for k in range(NSHIP):
+            if len(sides[k]) != 2:
+                raise InvalidStateError(f"{_BAD}sides[{k}] must have two sides")
+            for j in range(2):
+                s = 2 * k + j
+                cards = sides[k][j]
+                n = len(cards)
+                if n > SIDE_MAX:
+                    raise InvalidStateError(f"{_BAD}sides[{k}][{j}] holds more than 5 cards")
+                self.slot_sum[s] = 0
+                for i in range(n):
+                    c = cards[i]
+                    self._place_checked(c, 10 + s)
+                    self.slot_cards[s * SIDE_MAX + i] = c
+                    self.slot_sum[s] += R.face_val[R.card_face[c]]
+                self.slot_n[s] = n
+                placed += n
+        cards = d.removed
+        n = len(cards)
+        for i in range(n):
+            c = cards[i]
+            self._place_checked(c, 5)
+            self.removed[i] = c
+        self.removed_n = n
+        placed += n
+        if placed != R.num_cards:
+            missing = [c for c in range(R.num_cards) if self.zone[c] == 0]
+            raise InvalidStateError(f"{_BAD}card(s) {missing[:8]} are nowhere")
+        # --- ship cards, tokens, points ----------------------------------------------
+        self.n_alive = 0
+        for k in range(NSHIP):
+            st = d.ships[k]
+            if st < SHIP_IN_PLAY or st > SHIP_REMOVED:
+                raise InvalidStateError(f"{_BAD}ships[{k}] must be -1, 0, 1 or 2")
+            self.ship_status[k] = st
+            self.rum_on[k] = 0
+            if st == SHIP_IN_PLAY:
+                self.n_alive += 1
+            elif self.slot_n[2 * k] or self.slot_n[2 * k + 1]:
+                raise InvalidStateError(f"{_BAD}ship {k} is out of play but has cards beside it")
+        if variant:
+            # S9: a seat only ever holds and draws cards of its own emblem set.
+            for c in range(R.num_cards):
+                z = self.zone[c]
+                if z <= 4 and R.card_emblem[c] != (z - 1) % 2:
+                    raise InvalidStateError(
+                        f"{_BAD}{self._zone_name(z)} holds card {c} of the other seat's set (S9)")
+        for p in range(2):
+            r = d.rum[p]
+            if r < RUM_SPENT or r >= NSHIP:
+                raise InvalidStateError(f"{_BAD}rum[{p}] must be -2, -1 or a ship index")
+            if r >= 0:
+                if self.ship_status[r] != SHIP_IN_PLAY:
+                    raise InvalidStateError(f"{_BAD}seat {p}'s rum mug is on ship {r}, which is not in play")
+                self.rum_on[r] += 1
+            self.rum[p] = r
+            o = d.octopus[p]
+            if o < OCTO_HELD or o >= R.num_cards or (o >= 0 and self.zone[o] < 10):
+                raise InvalidStateError(f"{_BAD}seat {p}'s octopus sits on card {o}, which is not in play")
+            self.octo[p] = o
+        if self.octo[0] >= 0 and self.octo[0] == self.octo[1]:
+            raise InvalidStateError(f"{_BAD}both octopuses sit on the same card")
+        self.points[0] = 0
+        self.points[1] = 0
+        for k in range(NSHIP):
+            if self.ship_status[k] == 0 or self.ship_status[k] == 1:
+                self.points[self.ship_status[k]] += 1
+        crew_in_play = 0
+        for t in range(2):
+            v = d.crew[t]
+            if v < 0 or v > CREW_REMOVED:
+                raise InvalidStateError(f"{_BAD}crew[{t}] must be 0..7")
+            if v < NSHIP:
+                if self.ship_status[v] != SHIP_IN_PLAY:
+                    raise InvalidStateError(f"{_BAD}the {CREW_NAMES[t]} stands on ship {v}, which is not in play")
+                crew_in_play += 1
+            self.crew[t] = v
+        if self.crew[0] < NSHIP and self.crew[0] == self.crew[1]:
+            raise InvalidStateError(f"{_BAD}captain and mate stand on the same ship card")
+        for p in range(2):
+            won = (self.crew[0] == CREW_WON + p) + (self.crew[1] == CREW_WON + p)
+            if won > self.points[p]:  # every won token came with its own won ship card
+                raise InvalidStateError(f"{_BAD}seat {p} holds more crew tokens than ship cards")
+            self.points[p] += won
+        removed_ships = 0
+        for k in range(NSHIP):
+            removed_ships += self.ship_status[k] == SHIP_REMOVED
+        if (self.crew[0] == CREW_REMOVED) + (self.crew[1] == CREW_REMOVED) > removed_ships:
+            raise InvalidStateError(f"{_BAD}more crew tokens removed than ship cards removed")
+        # --- phase and whose decision -------------------------------------------------
+        phase = PHASES.index(d.phase)
+        self.phase = phase
+        self.start = d.start_player
+        self.turn = d.turn
+        self.passes = d.passes
+        if self.passes < 0 or self.passes > 2:
+            raise InvalidStateError(f"{_BAD}passes must be 0, 1 or 2")
+        cur = d.current_player
+        finished = self.n_alive == 0 or self.points[0] >= 4 or self.points[1] >= 4 or self.passes == 2
+        if (phase == PH_OVER) != finished:
+            raise InvalidStateError(
+                f"{_BAD}the game is over exactly when no ship is in play, a seat has 4 points, "
+                "or both seats passed (S8)")
+        if phase == PH_OVER:
+            if cur != -1:
+                raise InvalidStateError(f"{_BAD}current_player must be -1 once the game is over")
+            cur = self.turn
+        elif cur == -1:
+            raise InvalidStateError(f"{_BAD}current_player is -1 but the game is not over")
+        self.cur = cur
+        pending = d.pending
+        if (phase == PH_CREW) != (pending is not None):
+            raise InvalidStateError(f"{_BAD}a pending crew decision exists exactly in the 'crew' phase")
+        if (phase == PH_MAIN or phase == PH_AFTER) and cur != self.turn:
+            raise InvalidStateError(f"{_BAD}in the main and after phases the seat to move is the turn player")
+        if phase == PH_AFTER and self.rum[self.turn] != RUM_HELD:
+            raise InvalidStateError(f"{_BAD}the 'after' phase exists only while the turn player holds the rum mug")
+        if self.passes and phase != PH_MAIN and phase != PH_AFTER and phase != PH_OVER:
+            raise InvalidStateError(f"{_BAD}a pass is only pending in the main or after phase")
+        for p in range(2):
+            self.picks[p] = d.picks[p]
+            self.pick_floor[p] = d.pick_floor[p]
+            if self.picks[p] < 0 or self.picks[p] > HAND or self.pick_floor[p] < 0 or self.pick_floor[p] >= R.num_faces:
+                raise InvalidStateError(f"{_BAD}picks and pick floors out of range")
+        if phase == PH_PICK:
+            if not variant:
+                raise InvalidStateError(f"{_BAD}only the 'bow_to_rear' variant has a pick phase")
+            for s in range(NSLOT):
+                if self.slot_n[s]:
+                    raise InvalidStateError(f"{_BAD}no card is in play during the pick phase")
+            if self.removed_n:
+                raise InvalidStateError(f"{_BAD}no card is in play during the pick phase")
+            if self.picks[1 - self.start] and self.picks[self.start] < HAND:
+                raise InvalidStateError(f"{_BAD}the start player picks first (S9)")
+            if cur != (self.start if self.picks[self.start] < HAND else 1 - self.start) or self.turn != self.start:
+                raise InvalidStateError(f"{_BAD}the seat picking must be the start player, then the other seat")
+            for p in range(2):
+                if self.picks[p] != self.hand_n[p]:
+                    raise InvalidStateError(f"{_BAD}seat {p} picked {self.picks[p]} cards but holds {self.hand_n[p]}")
+                top = 0
+                for i in range(self.hand_n[p]):
+                    if R.card_face[self.hand[p * HAND + i]] > top:
+                        top = R.card_face[self.hand[p * HAND + i]]
+                if self.pick_floor[p] != top:
+                    raise InvalidStateError(f"{_BAD}seat {p}'s pick floor must be the highest face picked")
+            if self.rum[0] != RUM_HELD or self.rum[1] != RUM_HELD or self.octo[0] != OCTO_HELD \
+                    or self.octo[1] != OCTO_HELD or self.passes:
+                raise InvalidStateError(f"{_BAD}nothing happens before the picks are done")
+            if self.picks[cur] < HAND:
+                above = 0
+                for i in range(self.pile_n[cur]):
+                    above += R.card_face[self.pile[cur * MAXC + i]] >= self.pick_floor[cur]
+                if above < HAND - self.picks[cur]:
+                    raise InvalidStateError(f"{_BAD}seat {cur} cannot complete its hand in ascending order")
+        else:
+            for p in range(2):
+                if self.picks[p] != (HAND if variant else 0):
+                    raise InvalidStateError(
+                        f"{_BAD}picks must be [4, 4] in the variant after the pick phase, [0, 0] otherwise")
+            if phase != PH_OVER:
+                for p in range(2):
+                    # During a crew choice the turn player's draw may still be pending (S4).
+                    need = HAND
+                    if phase == PH_CREW and p == self.turn and pending.draw:
+                        need = HAND - 1
+                    if self.pile_n[self._pile_of(p)] and self.hand_n[p] != need:
+                        raise InvalidStateError(
+                            f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
+        self.pend_ship = -1
+        self.pend_side = -1
+        self.pend_src = -1
+        self.pend_draw = 0
+        self.pend_token = -1
+        if pending is not None:
+            k = pending.ship
+            if k < 0 or k >= NSHIP or self.ship_status[k] != SHIP_IN_PLAY or (self.crew[0] != k and self.crew[1] != k):
+                raise InvalidStateError(f"{_BAD}the pending crew move needs a crew token on a ship in play")
+            if pending.side != cur:
+                raise InvalidStateError(f"{_BAD}the owner of the played-on side decides the crew move (S5)")
+            src = pending.source
+            if src >= NSHIP or src < -1 or (src >= 0 and (pending.draw or self.ship_status[src] != SHIP_IN_PLAY)):
+                raise InvalidStateError(f"{_BAD}an octopus move draws no card and its source ship is in play")
+            self.pend_ship = k
+            self.pend_side = pending.side
+            self.pend_src = src
+            self.pend_draw = 1 if pending.draw else 0
+            self.pend_token = 0 if self.crew[0] == k else 1
+            self.crew_opt[0] = self._crew_dest(k, -1, self.pend_token)
+            self.crew_opt[1] = self._crew_dest(k, 1, self.pend_token)
+            if self.crew_opt[0] == self.crew_opt[1] or self.n_alive == crew_in_play:
+                raise InvalidStateError(f"{_BAD}the pending crew move has no choice to make")
+        # --- no ship card in play may already have scored (S6) -----------------------
+        for k in range(NSHIP):
+            if self.ship_status[k] == SHIP_IN_PLAY and k != self.pend_ship and k != self.pend_src \
+                    and self._side_scores(k):
+                raise InvalidStateError(f"{_BAD}ship {k} is in play but would already have been scored (S6)")
+        self.rng = d.rng & MASK64
 
     def _crew_options(self, ship, token):
         """The two crew destinations (toward the bow, toward the rear) from ``ship``."""
