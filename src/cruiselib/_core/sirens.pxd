@@ -149,6 +149,8 @@ cdef class SirensCore:
                    need=cython.int, src=cython.int, variant=cython.bint, finished=cython.bint,
                    R=SirensRules)
     cpdef _load(self, object d)
+    @cython.locals(p=cython.int, i=cython.int, j=cython.int, k=cython.int, R=SirensRules)
+    cpdef _export(self)
     @cython.locals(c=cython.int)
     cpdef _place_checked(self, int card, int z)
     cpdef bint _side_scores(self, int ship)

@@ -985,6 +985,40 @@ class SirensCore:
             (self.pend_ship, self.pend_side, self.pend_src, self.pend_draw),
         }
 
+    def _export(self):
+        """The full state as a SirensStateData Struct (built here: the hot half of to_json)."""
+        schema = _schema()
+        R = self.rules
+        pending = None
+        if self.phase == PH_CREW:
+            pending = schema.Pending(self.pend_ship, self.pend_side, self.pend_src, self.pend_draw != 0)
+        return schema.SirensStateData(
+            schema_version=schema.SCHEMA_VERSION,
+            game="sirens",
+            variant="bow_to_rear" if R.variant else "standard",
+            card_set=R.digest,
+            rng=self.rng,
+            phase=PHASES[self.phase],
+            start_player=self.start,
+            turn=self.turn,
+            current_player=-1 if self.phase == PH_OVER else self.cur,
+            hands=[[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(2)],
+            piles=[[self.pile[p * MAXC + i] for i in range(self.pile_n[p])]
+                   for p in range(2 if R.variant else 1)],
+            sides=[[[self.slot_cards[(2 * k + j) * SIDE_MAX + i]
+                     for i in range(self.slot_n[2 * k + j])] for j in range(2)]
+                   for k in range(NSHIP)],
+            ships=[self.ship_status[k] for k in range(NSHIP)],
+            rum=[self.rum[0], self.rum[1]],
+            crew=[self.crew[0], self.crew[1]],
+            octopus=[self.octo[0], self.octo[1]],
+            removed=[self.removed[i] for i in range(self.removed_n)],
+            passes=self.passes,
+            picks=[self.picks[0], self.picks[1]],
+            pick_floor=[self.pick_floor[0], self.pick_floor[1]],
+            pending=pending,
+        )
+
     def _set_raw(self, raw):
         """Load a raw dict (already validated by the Python layer) and derive the rest."""
         R = self.rules
@@ -1321,6 +1355,18 @@ class SirensCore:
 
     def _new_game(self, rng_state, start_player):
         self._setup(rng_state, start_player)
+
+
+_SCHEMA = []
+
+
+def _schema():
+    # Imported on first use: the schema module's package imports this module.
+    if not _SCHEMA:
+        from cruiselib.sirens import schema
+
+        _SCHEMA.append(schema)
+    return _SCHEMA[0]
 
 
 def run_playouts(rules, n, seed, scores, lengths, wins, start_player):

@@ -60,7 +60,7 @@ class SirensState(State, _core_mod.SirensCore):  # type: ignore[misc]
     game: SirensGame
 
     def _to_data(self) -> SirensStateData:
-        return self.game._raw_to_data(self._get_raw())
+        return self._export()  # type: ignore[no-any-return]
 
     def view(self, player: int) -> SirensView:
         """What ``player`` may see: own hand, others' hand sizes, pile sizes, the table."""
@@ -210,33 +210,6 @@ class SirensGame(Game[SirensState]):
         raise IllegalMoveError(f"{move!r} names no action")
 
     # ------------------------------------------------------------------ serialization
-
-    def _raw_to_data(self, raw: dict[str, Any]) -> SirensStateData:
-        pending = raw["pending"]
-        phase = raw["phase"]
-        return SirensStateData(
-            schema_version=SCHEMA_VERSION,
-            game="sirens",
-            variant=self.variant,  # type: ignore[arg-type]
-            card_set=self.cards.digest,
-            rng=raw["rng"],
-            phase=PHASES[phase],  # type: ignore[arg-type]
-            start_player=raw["start"],
-            turn=raw["turn"],
-            current_player=-1 if phase == 4 else raw["cur"],
-            hands=raw["hands"],
-            piles=raw["piles"],
-            sides=raw["sides"],
-            ships=raw["ship_status"],
-            rum=raw["rum"],
-            crew=raw["crew"],
-            octopus=raw["octo"],
-            removed=raw["removed"],
-            passes=raw["passes"],
-            picks=raw["picks"],
-            pick_floor=raw["pick_floor"],
-            pending=None if pending is None else Pending(pending[0], pending[1], pending[2], bool(pending[3])),
-        )
 
     def _from_data(self, data: Any) -> SirensState:
         """Check the header here; the core checks and loads the rest (InvalidStateError)."""
