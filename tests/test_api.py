@@ -103,3 +103,15 @@ def test_move_json_round_trip() -> None:
     for move in game.new_state(seed=1).legal_moves():
         data = msgspec.json.encode(move)
         assert msgspec.json.decode(data, type=SirensMove) == move
+
+
+@pytest.mark.skipif(not cruiselib.compiled, reason="needs the compiled core beside the pure one")
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_compiled_and_pure_cores_play_identical_games(name: str) -> None:
+    game = cruiselib.make(name)
+    twin = game.pure_twin()
+    a, b = game.playouts(200, seed=9), twin.playouts(200, seed=9)
+    assert np.array_equal(a.scores, b.scores) and np.array_equal(a.lengths, b.lengths)
+    state = twin.new_state(seed=4)
+    assert state.to_json() == game.new_state(seed=4).to_json()
+    assert game.load_state(state.to_json()) == game.new_state(seed=4)

@@ -8,6 +8,7 @@ games.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -175,6 +176,35 @@ class Game(ABC, Generic[StateT]):
         """A plain-text picture of the state as ``player`` sees it (all of it for None)."""
 
     # --- shared ------------------------------------------------------------------
+
+    core_module: ClassVar[str]  # name of the game's module in cruiselib._core
+
+    @abstractmethod
+    def _use_core(self, module: Any, state_class: type[StateT]) -> None:
+        """Build the core tables of this game with ``module`` and make states of ``state_class``."""
+
+    def pure_twin(self) -> Game[StateT]:
+        """This game running on the pure-Python core: same rules and moves, slower.
+
+        For debugging and for measuring compiled against pure code in one process.
+        States of the twin and of the original are interchangeable through
+        ``to_json``/``load_state``.
+        """
+        from cruiselib import _core
+
+        module = _core.pure_module(self.core_module)
+        compiled_state = self._state_class  # type: ignore[attr-defined]
+        namespace = {
+            k: v
+            for k, v in vars(compiled_state).items()
+            if k not in ("__dict__", "__weakref__", "__slots__") and not k.startswith("__pyx")
+        }
+        namespace["__slots__"] = ()
+        core_class = getattr(module, compiled_state.__mro__[2].__name__)
+        twin_state = type(compiled_state.__name__, (State, core_class), namespace)
+        twin = copy.copy(self)
+        twin._use_core(module, twin_state)
+        return twin
 
     def _build_move_table(self) -> None:
         self._all_moves = tuple(self._decode_action(a) for a in range(self.num_actions))

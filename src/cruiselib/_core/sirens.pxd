@@ -30,6 +30,12 @@ cdef unsigned long long GOLDEN
 cdef unsigned long long MASK64
 
 
+@cython.locals(n=cython.int)
+cdef inline int _popcount(unsigned int m) noexcept
+@cython.locals(f=cython.int)
+cdef inline int _kth_bit(unsigned int m, int k) noexcept
+
+
 cdef class SirensRules:
     cdef readonly int num_faces
     cdef readonly int num_cards
@@ -74,6 +80,8 @@ cdef class SirensCore:
     cdef int sc_opens[NSLOT]
     cdef int sc_open_at[NSLOT]
     cdef int sc_slot_moves[NSLOT]
+    cdef unsigned int sc_slot_mask[NSLOT]
+    cdef unsigned int sc_hand_mask
     cdef int sc_nopen, sc_nplay, sc_nocto, sc_nrum
     cdef int zone[MAXC]   # scratch of _load: where each card was seen
 
@@ -95,13 +103,11 @@ cdef class SirensCore:
                    fs=cython.int[SIDE_MAX], opens=cython.int[NSLOT], main=cython.bint,
                    R=SirensRules)
     cdef int _legal(self) noexcept
-    @cython.locals(n=cython.int, i=cython.int, j=cython.int, s=cython.int, f=cython.int,
-                   c=cython.int, nf=cython.int, nopen=cython.int, dests=cython.int,
-                   opp_octo=cython.int, fs=cython.int[SIDE_MAX], R=SirensRules)
+    @cython.locals(n=cython.int, i=cython.int, s=cython.int, c=cython.int, m=cython.uint,
+                   nopen=cython.int, dests=cython.int, opp_octo=cython.int, R=SirensRules)
     cdef int _main_count(self) noexcept
-    @cython.locals(i=cython.int, j=cython.int, s=cython.int, f=cython.int, c=cython.int,
-                   nf=cython.int, nopen=cython.int, dests=cython.int, d=cython.int,
-                   opp_octo=cython.int, fs=cython.int[SIDE_MAX], R=SirensRules)
+    @cython.locals(s=cython.int, f=cython.int, nopen=cython.int, dests=cython.int, d=cython.int,
+                   R=SirensRules)
     cdef int _main_kth(self, int k) noexcept
     @cython.locals(n=cython.int)
     cdef int _random_action(self, unsigned long long r) noexcept

@@ -78,6 +78,25 @@ REASONS = (
 )
 
 
+def _popcount(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+def _kth_bit(m, k):
+    """The index of the k-th set bit of m, counting from the lowest (k = 0)."""
+    f = 0
+    while True:
+        if (m >> f) & 1:
+            if k == 0:
+                return f
+            k -= 1
+        f += 1
+
+
 class SirensRules:
     """Immutable per-game tables: card faces, ship values, option flags, action layout."""
 
@@ -162,6 +181,7 @@ class SirensCore:
             self.sc_opens = [0] * NSLOT
             self.sc_open_at = [0] * NSLOT
             self.sc_slot_moves = [0] * NSLOT
+            self.sc_slot_mask = [0] * NSLOT
             self.zone = [0] * MAXC
 
     # ------------------------------------------------------------------ setup
@@ -388,11 +408,8 @@ class SirensCore:
 
     def _main_count(self):
         """Count the legal actions of a MAIN phase without listing them (fills the scratch
-        fields that _main_kth reads). Same set and order as _legal."""
+        fields that _main_kth reads). Same set and order as _legal; faces as bit masks."""
         R = self.rules
-        if not cython.compiled:
-            fs = [0] * SIDE_MAX
-        n = 0
         nopen = 0
         for s in range(NSLOT):
             self.sc_open_at[s] = -1
@@ -401,41 +418,26 @@ class SirensCore:
                 self.sc_opens[nopen] = s
                 nopen += 1
         self.sc_nopen = nopen
-        nf = 0
+        m = 0
         for i in range(self.hand_n[self.cur]):
-            f = R.card_face[self.hand[self.cur * HAND + i]]
-            for j in range(nf):
-                if fs[j] == f:
-                    break
-            else:
-                fs[nf] = f
-                nf += 1
-        self.sc_nplay = nf * nopen
-        n = self.sc_nplay
+            m |= 1 << R.card_face[self.hand[self.cur * HAND + i]]
+        self.sc_hand_mask = m
+        self.sc_nplay = _popcount(m) * nopen
         self.sc_nocto = 0
         if self.octo[self.cur] == OCTO_HELD:
             opp_octo = self.octo[1 - self.cur]
             for s in range(NSLOT):
-                nf = 0
+                m = 0
                 for i in range(self.slot_n[s]):
                     c = self.slot_cards[s * SIDE_MAX + i]
-                    if c == opp_octo:
-                        continue
-                    f = R.card_face[c]
-                    for j in range(nf):
-                        if fs[j] == f:
-                            break
-                    else:
-                        fs[nf] = f
-                        nf += 1
+                    if c != opp_octo:
+                        m |= 1 << R.card_face[c]
+                self.sc_slot_mask[s] = m
                 dests = nopen - (1 if self.sc_open_at[s] >= 0 else 0)
-                self.sc_slot_moves[s] = nf * dests
-                self.sc_nocto += nf * dests
-        n += self.sc_nocto
-        self.sc_nrum = 0
-        if self.rum[self.cur] == RUM_HELD:
-            self.sc_nrum = self.n_alive
-        n += self.sc_nrum
+                self.sc_slot_moves[s] = _popcount(m) * dests
+                self.sc_nocto += self.sc_slot_moves[s]
+        self.sc_nrum = self.n_alive if self.rum[self.cur] == RUM_HELD else 0
+        n = self.sc_nplay + self.sc_nocto + self.sc_nrum
         if self.sc_nplay + self.sc_nocto == 0:
             n += 1  # pass
         return n
@@ -443,56 +445,21 @@ class SirensCore:
     def _main_kth(self, k):
         """The k-th legal action (sorted order) of a MAIN phase, after _main_count."""
         R = self.rules
-        if not cython.compiled:
-            fs = [0] * SIDE_MAX
         nopen = self.sc_nopen
         if k < self.sc_nplay:
-            # k-th in (sorted distinct hand faces) x (open slots)
-            nf = 0
-            for i in range(self.hand_n[self.cur]):
-                f = R.card_face[self.hand[self.cur * HAND + i]]
-                j = nf
-                while j > 0 and fs[j - 1] > f:
-                    fs[j] = fs[j - 1]
-                    j -= 1
-                if j > 0 and fs[j - 1] == f:
-                    while j < nf:
-                        fs[j] = fs[j + 1]
-                        j += 1
-                    continue
-                fs[j] = f
-                nf += 1
-            return R.a_play + fs[k // nopen] * NSLOT + self.sc_opens[k % nopen]
+            return R.a_play + _kth_bit(self.sc_hand_mask, k // nopen) * NSLOT + self.sc_opens[k % nopen]
         k -= self.sc_nplay
         if k < self.sc_nocto:
             for s in range(NSLOT):
                 if k >= self.sc_slot_moves[s]:
                     k -= self.sc_slot_moves[s]
                     continue
-                opp_octo = self.octo[1 - self.cur]
-                nf = 0
-                for i in range(self.slot_n[s]):
-                    c = self.slot_cards[s * SIDE_MAX + i]
-                    if c == opp_octo:
-                        continue
-                    f = R.card_face[c]
-                    j = nf
-                    while j > 0 and fs[j - 1] > f:
-                        fs[j] = fs[j - 1]
-                        j -= 1
-                    if j > 0 and fs[j - 1] == f:
-                        while j < nf:
-                            fs[j] = fs[j + 1]
-                            j += 1
-                        continue
-                    fs[j] = f
-                    nf += 1
                 dests = nopen - (1 if self.sc_open_at[s] >= 0 else 0)
                 d = k % dests
-                # skip the source slot among the open slots
                 if self.sc_open_at[s] >= 0 and d >= self.sc_open_at[s]:
-                    d += 1
-                return R.a_octo + (s * R.num_faces + fs[k // dests]) * NSLOT + self.sc_opens[d]
+                    d += 1  # skip the source slot among the open slots
+                f = _kth_bit(self.sc_slot_mask[s], k // dests)
+                return R.a_octo + (s * R.num_faces + f) * NSLOT + self.sc_opens[d]
         k -= self.sc_nocto
         if k < self.sc_nrum:
             for s in range(NSHIP):

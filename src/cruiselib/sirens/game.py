@@ -86,6 +86,7 @@ class SirensGame(Game[SirensState]):
     """
 
     name = "sirens"
+    core_module = "sirens"
     title = "Sirens in Sight"
     schema_version = SCHEMA_VERSION
     state_data_type = SirensStateData
@@ -119,19 +120,25 @@ class SirensGame(Game[SirensState]):
         self.cards = card_set
         self._custom_cards = cards is not None
         self.num_players = 2
+        self._ship_index = {v: i for i, v in enumerate(card_set.ships)}
+        self._use_core(_core_mod, SirensState)
+        self.num_actions = int(self.rules.num_actions)
+        self._build_move_table()
+
+    def _use_core(self, module: Any, state_class: type[SirensState]) -> None:
+        card_set = self.cards
         faces = card_set.faces
-        self.rules = _core_mod.SirensRules(
+        self._core = module
+        self._state_class = state_class
+        self.rules = module.SirensRules(
             [f.value for f in faces],
             [f.crew for f in faces],
             [card_set.face_index[card_set.face_of(i)] for i in range(len(card_set.cards))],
             [EMBLEMS.index(c.emblem) for c in card_set.cards],
             list(card_set.ships),
-            variant == "bow_to_rear",
+            self.variant == "bow_to_rear",
             card_set.digest,
         )
-        self.num_actions = int(self.rules.num_actions)
-        self._ship_index = {v: i for i, v in enumerate(card_set.ships)}
-        self._build_move_table()
 
     @property
     def options(self) -> dict[str, Any]:
@@ -147,7 +154,7 @@ class SirensGame(Game[SirensState]):
     ) -> SirensState:
         """A new game dealt from ``seed`` (S3). ``start_player`` defaults to a seeded draw."""
         start = -1 if start_player is None else self.check_player(start_player)
-        state = SirensState(self.rules, self)
+        state = self._state_class(self.rules, self)
         state._new_game(_rng.seed_state(self._seed_or_random(seed)), start)
         return state
 
@@ -155,7 +162,7 @@ class SirensGame(Game[SirensState]):
         """``n`` uniformly random games run entirely in the core (game g is seed-replayable)."""
         scores, lengths, wins = self._new_playout_arrays(n, 2)
         base = _rng.seed_state(self._seed_or_random(seed))
-        actions = _core_mod.run_playouts(self.rules, n, base, scores, lengths, wins, -1)
+        actions = self._core.run_playouts(self.rules, n, base, scores, lengths, wins, -1)
         return Playouts(scores=scores, lengths=lengths, wins=wins, actions=int(actions))
 
     def playout_seed_state(self, seed: int, game_index: int) -> int:
@@ -232,7 +239,7 @@ class SirensGame(Game[SirensState]):
                 f"{bad}the {'variant has one pile per seat' if self.variant == 'bow_to_rear' else 'standard game has one shared pile'}"
                 f", not {len(d.piles)}"
             )
-        state = SirensState(self.rules, self)
+        state = self._state_class(self.rules, self)
         state._load(d)
         return state
 
@@ -312,7 +319,7 @@ class SirensGame(Game[SirensState]):
     def _resample(self, state: SirensState, player: int, seed: int | str | bytes | None) -> SirensState:
         """Deal every card ``player`` cannot see anew, uniformly, keeping all they can see."""
         raw = state._get_raw()
-        new = SirensState(self.rules, self)
+        new = self._state_class(self.rules, self)
         new._new_game(_rng.seed_state(self._seed_or_random(seed)), 0)  # only for its generator
         gen = np.random.default_rng(int(new._get_raw()["rng"]))
         opp = 1 - player
