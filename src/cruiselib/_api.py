@@ -311,4 +311,3 @@ def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:
             _UNPICKLED_GAMES.clear()
         game = _UNPICKLED_GAMES[key] = make(name, **options)
     return game
-

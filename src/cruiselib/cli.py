@@ -74,10 +74,16 @@ def play(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> int:
     out = rich.console.Console(highlight=False)
     game = _make_game(args)
     human = game.check_player(args.seat)
-    bots: dict[int, Bot] = {p: make_bot(args.bot, None if args.seed is None else args.seed + p) for p in range(game.num_players) if p != human}
+    bots: dict[int, Bot] = {
+        p: make_bot(args.bot, None if args.seed is None else args.seed + p)
+        for p in range(game.num_players)
+        if p != human
+    }
     state: Any = game.new_state(seed=args.seed)
-    out.print(f"[bold]{game.title}[/bold]: you are seat {human}; the others are {args.bot} bots. "
-              "Type a move's number, 'q' to quit.")
+    out.print(
+        f"[bold]{game.title}[/bold]: you are seat {human}; the others are {args.bot} bots. "
+        "Type a move's number, 'q' to quit."
+    )
     while not state.is_over:
         seat = state.current_player
         if seat != human:
@@ -102,7 +108,9 @@ def play(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> int:
     out.print()
     out.print(game.render(state, None))
     scores, winners = state.scores(), state.winners()
-    result = "a draw" if not winners else ("you win" if human in winners else f"seat(s) {', '.join(map(str, winners))} win")
+    result = (
+        "a draw" if not winners else ("you win" if human in winners else f"seat(s) {', '.join(map(str, winners))} win")
+    )
     out.print(f"[bold]game over: {result}[/bold] (scores {scores})")
     return 0
 
@@ -110,8 +118,15 @@ def play(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> int:
 # --------------------------------------------------------------------------- simulate
 
 
-def _summary_table(rich: Any, game: cruiselib.Game[Any], title: str, scores: np.ndarray, lengths: np.ndarray,
-                   wins: np.ndarray, seconds: float) -> tuple[Any, str]:
+def _summary_table(
+    rich: Any,
+    game: cruiselib.Game[Any],
+    title: str,
+    scores: np.ndarray,
+    lengths: np.ndarray,
+    wins: np.ndarray,
+    seconds: float,
+) -> tuple[Any, str]:
     """A per-seat results table and a line of totals (draws, lengths, speed)."""
     n = len(lengths)
     table = rich.table.Table(title=title)
@@ -211,8 +226,18 @@ def demo(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         result = game.playouts(args.games, seed=args.seed)
         seconds = time.perf_counter() - start
-        _print_summary(out, _summary_table(rich, game, f"{args.games:,} random games in the core", result.scores,
-                                           result.lengths, result.wins, seconds))
+        _print_summary(
+            out,
+            _summary_table(
+                rich,
+                game,
+                f"{args.games:,} random games in the core",
+                result.scores,
+                result.lengths,
+                result.wins,
+                seconds,
+            ),
+        )
         bots = [make_bot("greedy", args.seed)] + [make_bot("random", args.seed + p) for p in range(1, game.num_players)]
         n = args.bot_games
         scores = np.zeros((n, game.num_players), dtype=np.int32)
@@ -229,8 +254,12 @@ def demo(args: argparse.Namespace) -> int:
             for w in state.winners():
                 wins[g, w] = 1
         seconds = time.perf_counter() - start
-        _print_summary(out, _summary_table(rich, game, f"greedy (seat 0) against random, {n} games from Python",
-                                           scores, lengths, wins, seconds))
+        _print_summary(
+            out,
+            _summary_table(
+                rich, game, f"greedy (seat 0) against random, {n} games from Python", scores, lengths, wins, seconds
+            ),
+        )
         if state is not None:
             out.print(f"The last of those games, at its end (scores {state.scores()}):")
             out.print(game.render(state, None))
@@ -250,8 +279,14 @@ def build_parser() -> argparse.ArgumentParser:
     def game_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("game", choices=cruiselib.games())
         p.add_argument("--players", type=int, default=None, help="number of players")
-        p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
-                       help="a game option, e.g. variant=bow_to_rear (repeatable)")
+        p.add_argument(
+            "--option",
+            "-o",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a game option, e.g. variant=bow_to_rear (repeatable)",
+        )
 
     p_play = sub.add_parser("play", help="play against bots in the terminal")
     game_args(p_play)
@@ -263,8 +298,9 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(p_sim)
     p_sim.add_argument("--games", "-n", type=int, default=1000)
     p_sim.add_argument("--seed", type=int, default=0)
-    p_sim.add_argument("--bots", default="random",
-                       help="one bot for all seats or one per seat, comma-separated: random, greedy")
+    p_sim.add_argument(
+        "--bots", default="random", help="one bot for all seats or one per seat, comma-separated: random, greedy"
+    )
 
     p_demo = sub.add_parser("demo", help="a tour of every game: playouts, bots, a final position")
     p_demo.add_argument("--games", type=int, default=100_000, help="in-core random games per game")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from typing import Any, TypeVar
 
 import msgspec
@@ -28,12 +28,12 @@ encode_json = _json_encoder.encode
 encode_msgpack = _msgpack_encoder.encode
 
 
-@lru_cache(maxsize=None)
+@cache
 def _json_decoder(kind: type[T]) -> msgspec.json.Decoder[T]:
     return msgspec.json.Decoder(kind)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _msgpack_decoder(kind: type[T]) -> msgspec.msgpack.Decoder[T]:
     return msgspec.msgpack.Decoder(kind)
 

@@ -57,7 +57,7 @@ def test_golden_playthrough(variant: str, seed: int) -> None:
     expected = json.loads(path.read_text())
     game = cruiselib.make("sirens", variant=variant)
     replay = game.new_state(seed=expected["seed"])
-    for a, text in zip(expected["actions"], expected["moves"]):
+    for a, text in zip(expected["actions"], expected["moves"], strict=True):
         assert str(game.action_to_move(a)) == text
         replay.apply(a)
     assert replay.is_over
