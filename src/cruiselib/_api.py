@@ -8,6 +8,7 @@ games.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -135,7 +136,9 @@ class Game(ABC, Generic[StateT]):
     schema_version: ClassVar[int]
     state_data_type: ClassVar[type[msgspec.Struct]]
     view_type: ClassVar[type[msgspec.Struct]]
-    move_type: ClassVar[Any]
+    move_type: ClassVar[Any]  # the tagged union of the game's move Structs (for schemas)
+    move_classes: ClassVar[tuple[type, ...]]  # its members
+    score_bounds: ClassVar[tuple[float, float] | None] = None
 
     num_players: int
     num_actions: int
@@ -174,13 +177,42 @@ class Game(ABC, Generic[StateT]):
 
     # --- shared ------------------------------------------------------------------
 
+    core_module: ClassVar[str]  # name of the game's module in cruiselib._core
+
+    @abstractmethod
+    def _use_core(self, module: Any, state_class: type[StateT]) -> None:
+        """Build the core tables of this game with ``module`` and make states of ``state_class``."""
+
+    def pure_twin(self) -> Game[StateT]:
+        """This game running on the pure-Python core: same rules and moves, slower.
+
+        For debugging and for measuring compiled against pure code in one process.
+        States of the twin and of the original are interchangeable through
+        ``to_json``/``load_state``.
+        """
+        from cruiselib import _core
+
+        module = _core.pure_module(self.core_module)
+        compiled_state = self._state_class  # type: ignore[attr-defined]
+        namespace = {
+            k: v
+            for k, v in vars(compiled_state).items()
+            if k not in ("__dict__", "__weakref__", "__slots__") and not k.startswith("__pyx")
+        }
+        namespace["__slots__"] = ()
+        core_class = getattr(module, compiled_state.__mro__[2].__name__)
+        twin_state = type(compiled_state.__name__, (State, core_class), namespace)
+        twin = copy.copy(self)
+        twin._use_core(module, twin_state)
+        return twin
+
     def _build_move_table(self) -> None:
         self._all_moves = tuple(self._decode_action(a) for a in range(self.num_actions))
         self._move_index = {m: a for a, m in enumerate(self._all_moves)}
 
     def move_to_action(self, move: Any) -> int:
         """The action id of ``move``. Raises IllegalMoveError for a move of no action."""
-        if isinstance(move, bool) or not isinstance(move, self.move_type):
+        if isinstance(move, bool) or not isinstance(move, self.move_classes):
             if isinstance(move, int) and not isinstance(move, bool):
                 return self.check_action(move)
             raise IllegalMoveError(f"not a {self.title} move: {move!r}")
@@ -267,7 +299,16 @@ class Game(ABC, Generic[StateT]):
         return f"cruiselib.make({self.name!r}{', ' if opts else ''}{opts})"
 
 
+_UNPICKLED_GAMES: dict[tuple[str, str], Game[Any]] = {}
+
+
 def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:
-    game: Game[Any] = make(name, **options)
+    # Games are immutable configurations: unpickling many states shares one game object.
+    key = (name, repr(sorted(options.items())))
+    game = _UNPICKLED_GAMES.get(key)
+    if game is None:
+        if len(_UNPICKLED_GAMES) > 64:
+            _UNPICKLED_GAMES.clear()
+        game = _UNPICKLED_GAMES[key] = make(name, **options)
     return game
 
