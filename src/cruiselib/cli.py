@@ -55,7 +55,8 @@ def _parse_options(pairs: Sequence[str], players: int | None) -> dict[str, Any]:
 
 
 def _make_game(args: argparse.Namespace) -> cruiselib.Game[Any]:
-    return cruiselib.make(args.game, **_parse_options(args.option, args.players))
+    game: cruiselib.Game[Any] = cruiselib.make(args.game, **_parse_options(args.option, args.players))
+    return game
 
 
 # --------------------------------------------------------------------------- play

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -92,8 +93,8 @@ def test_a_move_for_the_wrong_seat() -> None:
 
 def test_a_move_after_the_game_is_over() -> None:
     state = finished()
-    for a in (0, GAME.num_actions - 1):
-        unchanged_after(state, lambda a=a: state.apply(a), cruiselib.IllegalMoveError, "the game is over")
+    for action in (0, GAME.num_actions - 1):
+        unchanged_after(state, partial(state.apply, action), cruiselib.IllegalMoveError, "the game is over")
     unchanged_after(state, lambda: state.apply(0, player=0), cruiselib.IllegalMoveError, "game is over")
 
 
@@ -130,7 +131,7 @@ def test_unknown_game() -> None:
 
 def test_bad_start_player_and_playout_count() -> None:
     with pytest.raises(cruiselib.InvalidOptionError):
-        GAME.new_state(seed=1, start_player=2)  # type: ignore[call-arg]
+        GAME.new_state(seed=1, start_player=2)
     with pytest.raises(cruiselib.InvalidOptionError):
         GAME.playouts(-1)
 
@@ -209,7 +210,7 @@ def test_tampered_states_raise_invalid_state_error_naming_the_problem() -> None:
 def test_a_position_that_should_have_scored_is_rejected() -> None:
     state = midgame()
     d = tamper(state)
-    cards = GAME.cards.cards  # type: ignore[attr-defined]
+    cards = GAME.cards.cards
     tens = [c for c in range(52) if cards[c].value == 10]
     for c in tens:  # gather all four tens on seat 0's side of ship 28 (40 >= 28)
         for zone in (*d["hands"], *d["piles"], d["removed"], *[s for ship in d["sides"] for s in ship]):

@@ -72,7 +72,7 @@ def perft(state: SirensState, depth: int) -> int:
     if depth == 0 or state.is_over:
         return 1
     legal = state.legal_actions()
-    assert legal == state._fast_legal()  # type: ignore[attr-defined]
+    assert legal == state._fast_legal()
     total = 0
     for a in legal:
         child = state.clone()

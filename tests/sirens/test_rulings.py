@@ -30,7 +30,7 @@ FULL = ([1, 2, 3, 4], [1, 2, 3, 4])  # four cards each (required while the pile 
 
 
 def crew_ships(state: cruiselib.State) -> dict[str, int | None]:
-    return {c.name: c.ship for c in state.view(0).crew}  # type: ignore[attr-defined]
+    return {c.name: c.ship for c in state.view(0).crew}
 
 
 # --------------------------------------------------------------------------- S1
@@ -63,7 +63,7 @@ def test_S1_a_new_game_deals_all_52_cards() -> None:
 
 
 def test_S2_ship_cards_bow_to_rear() -> None:
-    assert GAME.cards.ships == (28, 30, 32, 34, 36)  # type: ignore[attr-defined]
+    assert GAME.cards.ships == (28, 30, 32, 34, 36)
 
 
 def test_S2_ring_closes_bow_is_adjacent_to_rear() -> None:
@@ -434,7 +434,7 @@ def test_S8_equal_points_is_a_draw() -> None:
     )
     state.apply(PlayCard(2, False, 36, 0))
     assert state.is_over and state.scores() == [3, 3] and state.winners() == ()
-    assert state.returns() == [0.0, 0.0]  # type: ignore[attr-defined]
+    assert state.returns() == [0.0, 0.0]
 
 
 # --------------------------------------------------------------------------- S9
@@ -478,7 +478,7 @@ def test_S9_the_rest_is_shuffled_as_each_seats_own_draw_pile() -> None:
     for _ in range(8):
         state.apply(state.legal_actions()[0])
     piles = state.to_data().piles  # type: ignore[attr-defined]
-    cards = VARIANT.cards.cards  # type: ignore[attr-defined]
+    cards = VARIANT.cards.cards
     assert {cards[c].emblem for c in piles[0]} == {"seastar"} and {cards[c].emblem for c in piles[1]} == {"shell"}
     assert piles[0] != sorted(piles[0])  # shuffled, not in set order
     other = VARIANT.new_state(seed=5, start_player=0)
@@ -506,7 +506,7 @@ def test_S9_the_view_shows_the_own_remaining_cards_not_the_opponents() -> None:
 
 
 def test_S9_the_variant_is_an_option_default_off() -> None:
-    assert cruiselib.make("sirens").options["variant"] == "standard"  # type: ignore[attr-defined]
+    assert cruiselib.make("sirens").options["variant"] == "standard"
     with pytest.raises(cruiselib.InvalidOptionError, match="unknown variant"):
         cruiselib.make("sirens", variant="stern_to_bow")
 

@@ -7,7 +7,7 @@ adds options, typed moves, serialization with validation, views and resampling.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -51,7 +51,13 @@ SHIP_REMOVED = 2
 CREW_NAMES: tuple[Literal["captain"], Literal["mate"]] = ("captain", "mate")
 
 
-class SirensState(State, _core_mod.SirensCore):  # type: ignore[misc]
+if TYPE_CHECKING:
+    from cruiselib._core.sirens import SirensCore as _CoreState
+else:
+    _CoreState = _core_mod.SirensCore
+
+
+class SirensState(State, _CoreState):
     """A Sirens in Sight position. Create with ``game.new_state(seed)``."""
 
     __slots__ = ()
@@ -383,14 +389,14 @@ class SirensGame(Game[SirensState]):
         piles = ", ".join(str(len(p)) for p in raw["piles"])
         lines.append(f"points {score[0]}:{score[1]} · draw pile{'s' if len(raw['piles']) > 1 else ''} {piles}")
         for p in range(2):
-            rum = "rum mug held" if raw["rum"][p] == -1 else "rum mug used"
+            mug = "rum mug held" if raw["rum"][p] == -1 else "rum mug used"
             octopus = "octopus held" if octo[p] == -1 else "octopus on a card"
             if player is None or player == p:
                 cards = sorted(raw["hands"][p], key=lambda c: (self.cards.cards[c].value, c))
                 hand = " ".join(card_text(c) for c in cards) or "(empty)"
             else:
                 hand = f"{len(raw['hands'][p])} hidden cards"
-            lines.append(f"seat {p}: hand {hand} · {rum} · {octopus}")
+            lines.append(f"seat {p}: hand {hand} · {mug} · {octopus}")
         if state.is_over:
             winners = state.winners()
             lines.append("game over: " + (f"seat {winners[0]} wins" if winners else "a draw"))
