@@ -70,7 +70,8 @@ def _ask(prompt: str, stdin: TextIO, out: Any) -> str | None:
     return line.strip()
 
 
-def play(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> int:
+def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    stdin = stdin if stdin is not None else sys.stdin
     rich = _rich()
     out = rich.console.Console(highlight=False)
     game = _make_game(args)
