@@ -122,8 +122,7 @@ cdef class AtlanticCore:
     cdef int _max_legs(self, int seat) noexcept
     @cython.locals(n=cython.int)
     cdef int _random_action(self, unsigned long long r) noexcept
-    @cython.locals(i=cython.int, p=cython.int, best=cython.int, bm=cython.int, nb=cython.int,
-                   v=cython.int)
+    @cython.locals(i=cython.int, p=cython.int, best=cython.int, nb=cython.int, v=cython.int)
     cdef int _winners_mask(self) noexcept
 
     @cython.locals(n=cython.int, i=cython.int, ints=tuple)

@@ -59,8 +59,16 @@ GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = 0xFFFFFFFFFFFFFFFF
 
 # Python-visible copies of the layout constants (the enum names are C-only when compiled).
-LIMITS = {"max_ships": 256, "seas": 4, "classes": 5, "fields": 6, "max_players": 6,
-          "max_hand": 8, "keep_codes": 37, "agency": 4}
+LIMITS = {
+    "max_ships": 256,
+    "seas": 4,
+    "classes": 5,
+    "fields": 6,
+    "max_players": 6,
+    "max_hand": 8,
+    "keep_codes": 37,
+    "agency": 4,
+}
 PHASES = ("loan", "agency", "over")
 LEGS = (3, 4, 5, 6)  # A1
 # A3 (published): package operator values per sea, by operator set.
@@ -342,7 +350,6 @@ class AtlanticCore:
     def _winners_mask(self):
         """Bit mask of the winning seats: most points, then most money, else shared (A8)."""
         best = -1
-        bm = -1
         nb = 0
         for p in range(self.rules.num_players):
             v = self._points(p) * 1000000 + self.money[p]
@@ -607,7 +614,11 @@ class AtlanticCore:
                         continue
                     w = R.w[base + l]
                     if bonus:
-                        if (su & bit) and self.dpb[m ^ bit] >= 0 and self.dpb[m ^ bit] + w == self.dpb[m]:
+                        if (
+                            (su & bit)
+                            and self.dpb[m ^ bit] >= 0
+                            and self.dpb[m ^ bit] + w == self.dpb[m]
+                        ):
                             break
                     elif self.dpa[m ^ bit] >= 0 and self.dpa[m ^ bit] + w == self.dpa[m]:
                         break
@@ -938,7 +949,6 @@ class AtlanticCore:
     def loan_limit(self, seat, sea, k):
         """Largest loan (thousands) the seat may take against its k-th voyage in sea now,
         ignoring whose turn and which phase it is; 0 if none."""
-        R = self.rules
         if k >= self.done[seat * NSEA + sea] or self.loaned[seat * NSEA + sea]:
             return 0
         if self.rank_n[sea] >= NFIELD:

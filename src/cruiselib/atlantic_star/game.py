@@ -6,8 +6,9 @@ module adds options, typed moves, serialization with validation, views and resam
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -55,7 +56,13 @@ def build_rules(module: Any, players: int, ships: ShipList, board: Board) -> Any
     return module.AtlanticRules(players, mail, entries, [list(c) for c in board], ships.digest)
 
 
-class AtlanticStarState(State, _core_mod.AtlanticCore):  # type: ignore[misc]
+if TYPE_CHECKING:
+    from cruiselib._core.atlantic_star import AtlanticCore as _CoreBase
+else:
+    _CoreBase = _core_mod.AtlanticCore
+
+
+class AtlanticStarState(State, _CoreBase):
     """An Atlantic Star position. Create with ``game.new_state(seed)``."""
 
     __slots__ = ()
@@ -138,7 +145,9 @@ class AtlanticStarGame(Game[AtlanticStarState]):
         elif isinstance(ships, (str, Path)):
             ship_list = ShipList.from_file(ships)
         else:
-            raise InvalidOptionError(f"ships must be a ShipList or a path, not {type(ships).__name__}")
+            raise InvalidOptionError(
+                f"ships must be a ShipList or a path, not {type(ships).__name__}"
+            )
         self.board: Board = check_board(board)
         self._custom_board = board is not None
         self.ships = ship_list
@@ -203,7 +212,11 @@ class AtlanticStarGame(Game[AtlanticStarState]):
             if ship not in self.ships.index:
                 raise InvalidOptionError(f"no ship named {ship!r}")
             return self.ships.index[ship]
-        if isinstance(ship, bool) or not isinstance(ship, int) or not 0 <= ship < len(self.ships.ships):
+        if (
+            isinstance(ship, bool)
+            or not isinstance(ship, int)
+            or not 0 <= ship < len(self.ships.ships)
+        ):
             raise InvalidOptionError(f"no ship {ship!r}")
         return ship
 
@@ -211,7 +224,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
     def _sea_index(sea: str) -> int:
         if sea not in SEAS:
             raise InvalidOptionError(f"unknown sea {sea!r}; seas: {', '.join(SEAS)}")
-        return SEAS.index(sea)  # type: ignore[arg-type]
+        return SEAS.index(sea)
 
     # ------------------------------------------------------------------ moves
 
@@ -232,11 +245,15 @@ class AtlanticStarGame(Game[AtlanticStarState]):
     def _encode_move(self, move: Any) -> int:
         # Every well-formed move is in the move table; explain why this one is not.
         if isinstance(move, Loan) and move.voyage >= self.sets:
-            raise IllegalMoveError(f"{move}: with {self.num_players} players each sea is sailed once per seat")
+            raise IllegalMoveError(
+                f"{move}: with {self.num_players} players each sea is sailed once per seat"
+            )
         if isinstance(move, Voyage):
             keep = move.keep
             if len(keep) > 2 or len(set(keep)) != len(keep) or any(not 0 <= k < 8 for k in keep):
-                raise IllegalMoveError(f"{move}: keep names 0-2 different hand slots 0..7, not {keep}")
+                raise IllegalMoveError(
+                    f"{move}: keep names 0-2 different hand slots 0..7, not {keep}"
+                )
         raise IllegalMoveError(f"{move!r} names no action")
 
     def _annotate(self, state: AtlanticStarState, action: int) -> AtlanticStarMove:
@@ -246,18 +263,27 @@ class AtlanticStarGame(Game[AtlanticStarState]):
         p = state.current_player
         if isinstance(move, Charter):
             ship = state._get_agency(action - R.a_charter)
-            return Charter(price=move.price, ship=str(self.ships.ships[ship]) if ship >= 0 else None)
+            return Charter(
+                price=move.price, ship=str(self.ships.ships[ship]) if ship >= 0 else None
+            )
         if isinstance(move, Loan):
             s = SEAS.index(move.sea)
             value = state._plaque_value(s, p * 2 + move.voyage)
-            return Loan(sea=move.sea, amount=move.amount, voyage=move.voyage, value=value - move.amount // 1000)
+            return Loan(
+                sea=move.sea,
+                amount=move.amount,
+                voyage=move.voyage,
+                value=value - move.amount // 1000,
+            )
         if isinstance(move, Voyage):
             r, code = divmod(action - R.a_voyage, NKEEP)
             s, c = divmod(r, 5)
             return self._annotate_voyage(state, p, s, c, code)
-        return move
+        return Refresh()
 
-    def _annotate_voyage(self, state: AtlanticStarState, seat: int, sea: int, cls: int, code: int) -> Voyage:
+    def _annotate_voyage(
+        self, state: AtlanticStarState, seat: int, sea: int, cls: int, code: int
+    ) -> Voyage:
         value, _bonus, by_leg, kept = state.voyage_detail(seat, sea, code)
         names = self.ships.ships
         return Voyage(
@@ -280,11 +306,19 @@ class AtlanticStarGame(Game[AtlanticStarState]):
             for pid, value, loan, cards in sea["plaques"]:
                 if pid < NPP:
                     plaques.append(
-                        Plaque(seat=pid >> 1, voyage=pid & 1, value=value, loan=loan * 1000, ships=list(cards))
+                        Plaque(
+                            seat=pid >> 1,
+                            voyage=pid & 1,
+                            value=value,
+                            loan=loan * 1000,
+                            ships=list(cards),
+                        )
                     )
                 else:
                     plaques.append(Plaque(operator=pid - NPP, value=value))
-            seas.append(SeaData(stars=None if sea["class"] < 0 else sea["class"] + 1, plaques=plaques))
+            seas.append(
+                SeaData(stars=None if sea["class"] < 0 else sea["class"] + 1, plaques=plaques)
+            )
         return AtlanticStarStateData(
             schema_version=SCHEMA_VERSION,
             game="atlantic_star",
@@ -321,13 +355,19 @@ class AtlanticStarGame(Game[AtlanticStarState]):
         N = self.num_players
         S = self.sets
         if d.schema_version != SCHEMA_VERSION:
-            raise bad(f"schema version {d.schema_version} is not supported (this version reads {SCHEMA_VERSION})")
+            raise bad(
+                f"schema version {d.schema_version} is not supported "
+                f"(this version reads {SCHEMA_VERSION})"
+            )
         if d.rng > 0xFFFFFFFFFFFFFFFF:
             raise bad("the generator state must fit in 64 bits")
         if d.players != N:
             raise bad(f"state is for {d.players} players, the game has {N}")
         if d.ship_list != self.ships.digest:
-            raise bad(f"state was made with another ship list ({d.ship_list}, this game uses {self.ships.digest})")
+            raise bad(
+                f"state was made with another ship list ({d.ship_list}, "
+                f"this game uses {self.ships.digest})"
+            )
         if d.board != [list(c) for c in self.board]:
             raise bad("state was made with another board table (A2)")
         if len(d.money) != N or len(d.hands) != N:
@@ -350,12 +390,12 @@ class AtlanticStarGame(Game[AtlanticStarState]):
         for p, hand in enumerate(d.hands):
             for c in hand:
                 place(c, f"hands[{p}]")
-            if any(b <= a for a, b in zip(hand, hand[1:])):
+            if any(b <= a for a, b in pairwise(hand)):
                 raise bad(f"hands[{p}] must be sorted by ship id")
-        for i, c in enumerate(d.agency):
-            if c is None:
+        for i, slot in enumerate(d.agency):
+            if slot is None:
                 raise bad(f"agency space {i} is empty; the agency always offers four ships (A12)")
-            place(c, f"agency[{i}]")
+            place(slot, f"agency[{i}]")
         for c in d.deck:
             place(c, "deck")
         for c in d.discard:
@@ -381,17 +421,24 @@ class AtlanticStarGame(Game[AtlanticStarState]):
             stars_used.add(sea.stars)
             n_ops = sum(1 for pl in plaques if pl.seat is None)
             if n_ops != len(ops):
-                raise bad(f"the {name} must show {len(ops)} package operator plaque(s) once sailed (A3)")
-            rows = []
+                raise bad(
+                    f"the {name} must show {len(ops)} package operator plaque(s) once sailed (A3)"
+                )
+            rows: list[tuple[int, int, int, list[int]]] = []
             keys: set[tuple[int, int]] = set()
             for i, pl in enumerate(plaques):
                 where = f"seas[{s}].plaques[{i}]"
                 if pl.seat is None:
                     j = pl.operator
                     if j is None or j >= len(ops) or pl.loan or pl.ships or pl.voyage:
-                        raise bad(f"{where}: a package operator plaque names its set {0}..{len(ops) - 1} only")
+                        raise bad(
+                            f"{where}: a package operator plaque names its set "
+                            f"0..{len(ops) - 1} only"
+                        )
                     if pl.value != ops[j][s]:
-                        raise bad(f"{where}: operator set {j} is worth {ops[j][s]} in the {name} (A3)")
+                        raise bad(
+                            f"{where}: operator set {j} is worth {ops[j][s]} in the {name} (A3)"
+                        )
                     if (-1, j) in keys:
                         raise bad(f"{where}: operator set {j} appears twice")
                     keys.add((-1, j))
@@ -414,7 +461,9 @@ class AtlanticStarGame(Game[AtlanticStarState]):
                     raise bad(f"{where}: a loan is a multiple of 1,000 marks")
                 if pl.loan:
                     if loans[pl.seat][s]:
-                        raise bad(f"{where}: seat {pl.seat} borrowed twice in the {name} (once per sea)")
+                        raise bad(
+                            f"{where}: seat {pl.seat} borrowed twice in the {name} (once per sea)"
+                        )
                     loans[pl.seat][s] = pl.loan
                 staged = self._checked_value(pl.ships, s, where, bad)
                 if pl.value + pl.loan // 1000 != staged:
@@ -442,7 +491,9 @@ class AtlanticStarGame(Game[AtlanticStarState]):
             max_legs = max((LEGS[s] for s in range(4) if done[p][s] < S), default=0)
             limit = max_legs + 2 if left[p] else 2
             if len(d.hands[p]) > limit:
-                raise bad(f"seat {p} holds {len(d.hands[p])} ships; at most {limit} fit its voyages (A6)")
+                raise bad(
+                    f"seat {p} holds {len(d.hands[p])} ships; at most {limit} fit its voyages (A6)"
+                )
         over = sum(left) == 0
         phase = PHASES.index(d.phase)
         if (phase == 2) != over:
@@ -454,7 +505,10 @@ class AtlanticStarGame(Game[AtlanticStarState]):
             if not 0 <= d.current_player < N:
                 raise bad(f"current_player {d.current_player} is not a seat")
             if left[d.current_player] == 0:
-                raise bad(f"seat {d.current_player} has staged all its voyages and takes no more turns (A9)")
+                raise bad(
+                    f"seat {d.current_player} has staged all its voyages "
+                    "and takes no more turns (A9)"
+                )
         return {
             "rng": d.rng,
             "phase": phase,
@@ -597,9 +651,12 @@ class AtlanticStarGame(Game[AtlanticStarState]):
                     ships = "  " + ", ".join(names[c].name for c in cards)
                 lo = f" (loan {loan * 1000:,})" if loan else ""
                 out.append(f"  {i + 1}. {vp:>2} VP  {who:<10} {value:>3}{lo}{ships}")
-        out.append("agency: " + " | ".join(
-            f"{PRICES[i]:,}: {names[c] if c >= 0 else '-'}" for i, c in enumerate(raw["agency"])
-        ))
+        out.append(
+            "agency: "
+            + " | ".join(
+                f"{PRICES[i]:,}: {names[c] if c >= 0 else '-'}" for i, c in enumerate(raw["agency"])
+            )
+        )
         out.append(f"pack: {len(raw['deck'])} ships; discard pile: {len(raw['discard'])} ships")
         for p in range(self.num_players):
             mark = "*" if p == state.current_player else " "

@@ -46,6 +46,9 @@ class Loan(
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Loan) and self._key() == other._key()
 
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
     def __hash__(self) -> int:
         return hash(self._key())
 
@@ -56,12 +59,20 @@ class Loan(
 
 
 class Refresh(
-    msgspec.Struct, frozen=True, tag="refresh", tag_field="type", eq=False, forbid_unknown_fields=True
+    msgspec.Struct,
+    frozen=True,
+    tag="refresh",
+    tag_field="type",
+    eq=False,
+    forbid_unknown_fields=True,
 ):
     """Pay 2,000 marks to replace all four ships of the charter agency."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Refresh)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
 
     def __hash__(self) -> int:
         return hash(("refresh",))
@@ -71,7 +82,12 @@ class Refresh(
 
 
 class Charter(
-    msgspec.Struct, frozen=True, tag="charter", tag_field="type", eq=False, forbid_unknown_fields=True
+    msgspec.Struct,
+    frozen=True,
+    tag="charter",
+    tag_field="type",
+    eq=False,
+    forbid_unknown_fields=True,
 ):
     """Charter the ship on the agency space of this ``price`` (3000, 2000, 1000 or 0 marks).
 
@@ -84,6 +100,9 @@ class Charter(
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Charter) and self.price == other.price
 
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
     def __hash__(self) -> int:
         return hash(("charter", self.price))
 
@@ -94,7 +113,12 @@ class Charter(
 
 
 class Voyage(
-    msgspec.Struct, frozen=True, tag="voyage", tag_field="type", eq=False, forbid_unknown_fields=True
+    msgspec.Struct,
+    frozen=True,
+    tag="voyage",
+    tag_field="type",
+    eq=False,
+    forbid_unknown_fields=True,
 ):
     """Stage a voyage in ``sea`` in the ``stars`` class, playing every hand card except the
     hand slots in ``keep`` (the hand is sorted by ship id; at most 2 cards are kept, A6).
@@ -116,6 +140,9 @@ class Voyage(
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Voyage) and self._key() == other._key()
 
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
     def __hash__(self) -> int:
         return hash(self._key())
 
@@ -130,8 +157,9 @@ class Voyage(
             return text
         if not self.keep:
             return f"{head} with the whole hand"
-        return f"{head} keeping hand slot{'s' if len(self.keep) > 1 else ''} {', '.join(map(str, self.keep))}"
+        slots = ", ".join(map(str, self.keep))
+        return f"{head} keeping hand slot{'s' if len(self.keep) > 1 else ''} {slots}"
 
 
-AtlanticStarMove = Union[Loan, Refresh, Charter, Voyage]
+AtlanticStarMove = Union[Loan, Refresh, Charter, Voyage]  # noqa: UP007 - a runtime alias
 MOVE_TYPES = (Loan, Refresh, Charter, Voyage)

@@ -36,9 +36,13 @@ Phase = Literal["loan", "agency", "over"]
 class Plaque(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """A voyage record plaque on the board: a seat's voyage or a package operator's (A3)."""
 
-    seat: Annotated[int | None, Meta(description="the seat; null for a package operator")] = None
-    operator: Annotated[int | None, Meta(ge=0, le=1, description="package operator set")] = None
-    voyage: Annotated[int, Meta(ge=0, le=1, description="the seat's first (0) or second (1) voyage in this sea")] = 0
+    seat: (
+        Annotated[int, Meta(ge=0, le=5, description="the seat; null for a package operator")] | None
+    ) = None
+    operator: Annotated[int, Meta(ge=0, le=1, description="package operator set")] | None = None
+    voyage: Annotated[
+        int, Meta(ge=0, le=1, description="the seat's first (0) or second (1) voyage in this sea")
+    ] = 0
     value: Annotated[int, Meta(ge=0, le=999, description="current value (after any loan)")]
     loan: Annotated[int, Meta(ge=0, le=10000, description="marks borrowed against it")] = 0
     ships: Annotated[list[ShipId], Meta(max_length=6, description="ships by leg, leg 1 first")] = []
@@ -58,24 +62,31 @@ class AtlanticStarStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=T
     game: Literal["atlantic_star"]
     players: Annotated[int, Meta(ge=2, le=6)]
     ship_list: Annotated[str, Meta(description="fingerprint of the ship list the ids refer to")]
-    board: Annotated[list[list[int]], Meta(description="victory points per class (1★ first), top field first")]
+    board: Annotated[
+        list[list[int]], Meta(description="victory points per class (1★ first), top field first")
+    ]
     rng: Annotated[int, Meta(ge=0, description="splitmix64 generator state (64-bit unsigned)")]
     phase: Phase
     start_player: Annotated[int, Meta(ge=0, le=5)]
     current_player: Annotated[int, Meta(ge=-1, le=5)]
-    money: Annotated[list[Annotated[int, Meta(ge=0, le=999_999_000)]], Meta(min_length=2, max_length=6)]
+    money: Annotated[
+        list[Annotated[int, Meta(ge=0, le=999_999_000)]], Meta(min_length=2, max_length=6)
+    ]
     hands: Annotated[
         list[Annotated[list[ShipId], Meta(max_length=8)]],
         Meta(min_length=2, max_length=6, description="per seat, sorted by ship id"),
     ]
     agency: Annotated[
         list[ShipId | None],
-        Meta(min_length=4, max_length=4, description="ships on the 3,000 / 2,000 / 1,000 / 0 spaces"),
+        Meta(
+            min_length=4, max_length=4, description="ships on the 3,000 / 2,000 / 1,000 / 0 spaces"
+        ),
     ]
     deck: Annotated[list[ShipId], Meta(max_length=256, description="the pack, bottom first")]
     discard: Annotated[list[ShipId], Meta(max_length=256)]
     seas: Annotated[
-        list[SeaData], Meta(min_length=4, max_length=4, description="Baltic, Mediterranean, Atlantic, Pacific")
+        list[SeaData],
+        Meta(min_length=4, max_length=4, description="Baltic, Mediterranean, Atlantic, Pacific"),
     ]
 
 

@@ -57,25 +57,140 @@ TRIPLE_SPLITS = ((5, 3, 1), (4, 3, 2), (3, 3, 3), (4, 4, 1), (6, 2, 1), (5, 2, 2
 DOUBLE_SPLITS = ((7, 2), (6, 3), (5, 4), (8, 1), (6, 3), (5, 4))
 
 REGULAR_NAMES = (
-    "Aurora", "Hera", "Rhea", "Athena", "Juno", "Minerva", "Vesta", "Ceres", "Diana", "Flora",
-    "Iris", "Nike", "Selene", "Helios", "Eos", "Gaia", "Thetis", "Tethys", "Oceanus", "Nereus",
-    "Triton", "Proteus", "Poseidon", "Neptune", "Amphitrite", "Galatea", "Calypso", "Circe",
-    "Penelope", "Odysseus", "Achilles", "Ajax", "Hector", "Priam", "Cassandra", "Andromache",
-    "Electra", "Antigone", "Ariadne", "Theseus", "Perseus", "Andromeda", "Cassiopeia", "Orion",
-    "Sirius", "Vega", "Altair", "Deneb", "Rigel", "Capella", "Arcturus", "Polaris", "Canopus",
-    "Aldebaran", "Antares", "Regulus", "Spica", "Castor", "Pollux", "Atlas", "Hyperion",
-    "Titania", "Oberon", "Ariel", "Miranda", "Juliet", "Portia", "Ophelia", "Rosalind", "Viola",
-    "Imogen", "Cordelia", "Beatrice", "Isolde", "Guinevere", "Morgana", "Vivienne", "Lancelot",
-    "Galahad", "Percival", "Tristan", "Gawain", "Arthur", "Merlin", "Avalon", "Camelot",
-    "Lyonesse", "Atlantis", "Hesperia", "Arcadia", "Elysium", "Olympia", "Corinthia", "Bohemia",
-    "Carinthia", "Gallia", "Britannia", "Hibernia", "Caledonia", "Cambria", "Scandia", "Helvetia",
-    "Iberia", "Dalmatia", "Moravia", "Silesia", "Livonia", "Pomerania", "Saxonia", "Batavia",
-    "Frisia", "Numidia", "Lydia", "Phrygia", "Ionia", "Thessalia", "Boreas", "Zephyr", "Notus",
+    "Aurora",
+    "Hera",
+    "Rhea",
+    "Athena",
+    "Juno",
+    "Minerva",
+    "Vesta",
+    "Ceres",
+    "Diana",
+    "Flora",
+    "Iris",
+    "Nike",
+    "Selene",
+    "Helios",
+    "Eos",
+    "Gaia",
+    "Thetis",
+    "Tethys",
+    "Oceanus",
+    "Nereus",
+    "Triton",
+    "Proteus",
+    "Poseidon",
+    "Neptune",
+    "Amphitrite",
+    "Galatea",
+    "Calypso",
+    "Circe",
+    "Penelope",
+    "Odysseus",
+    "Achilles",
+    "Ajax",
+    "Hector",
+    "Priam",
+    "Cassandra",
+    "Andromache",
+    "Electra",
+    "Antigone",
+    "Ariadne",
+    "Theseus",
+    "Perseus",
+    "Andromeda",
+    "Cassiopeia",
+    "Orion",
+    "Sirius",
+    "Vega",
+    "Altair",
+    "Deneb",
+    "Rigel",
+    "Capella",
+    "Arcturus",
+    "Polaris",
+    "Canopus",
+    "Aldebaran",
+    "Antares",
+    "Regulus",
+    "Spica",
+    "Castor",
+    "Pollux",
+    "Atlas",
+    "Hyperion",
+    "Titania",
+    "Oberon",
+    "Ariel",
+    "Miranda",
+    "Juliet",
+    "Portia",
+    "Ophelia",
+    "Rosalind",
+    "Viola",
+    "Imogen",
+    "Cordelia",
+    "Beatrice",
+    "Isolde",
+    "Guinevere",
+    "Morgana",
+    "Vivienne",
+    "Lancelot",
+    "Galahad",
+    "Percival",
+    "Tristan",
+    "Gawain",
+    "Arthur",
+    "Merlin",
+    "Avalon",
+    "Camelot",
+    "Lyonesse",
+    "Atlantis",
+    "Hesperia",
+    "Arcadia",
+    "Elysium",
+    "Olympia",
+    "Corinthia",
+    "Bohemia",
+    "Carinthia",
+    "Gallia",
+    "Britannia",
+    "Hibernia",
+    "Caledonia",
+    "Cambria",
+    "Scandia",
+    "Helvetia",
+    "Iberia",
+    "Dalmatia",
+    "Moravia",
+    "Silesia",
+    "Livonia",
+    "Pomerania",
+    "Saxonia",
+    "Batavia",
+    "Frisia",
+    "Numidia",
+    "Lydia",
+    "Phrygia",
+    "Ionia",
+    "Thessalia",
+    "Boreas",
+    "Zephyr",
+    "Notus",
     "Eurus",
 )
 MAIL_NAMES = (
-    "Mercury", "Hermes", "Courier", "Herald", "Messenger", "Dispatch", "Postillion", "Express",
-    "Royal Packet", "Swallow", "Relay", "Tidings",
+    "Mercury",
+    "Hermes",
+    "Courier",
+    "Herald",
+    "Messenger",
+    "Dispatch",
+    "Postillion",
+    "Express",
+    "Royal Packet",
+    "Swallow",
+    "Relay",
+    "Tidings",
 )
 
 
@@ -108,8 +223,10 @@ def _shapes() -> list[tuple[tuple[int, ...], bool]]:
 
 def generate() -> dict[str, Any]:
     """The default ship list as a JSON-ready dict (deterministic)."""
-    assert len(REGULAR_NAMES) == 120 and len(set(REGULAR_NAMES)) == 120
-    assert len(MAIL_NAMES) == 12 and not set(MAIL_NAMES) & set(REGULAR_NAMES)
+    if len(set(REGULAR_NAMES)) != 120 or len(set(MAIL_NAMES)) != 12:
+        raise ValueError("the generator needs 120 regular and 12 mail names, all different")
+    if set(MAIL_NAMES) & set(REGULAR_NAMES):
+        raise ValueError("mail and regular ship names overlap")
     legs = [(s, leg) for s in range(4) for leg in range(LEGS[s])]
     count = dict.fromkeys(legs, 0)
     total = dict.fromkeys(legs, 0)
@@ -124,7 +241,9 @@ def generate() -> dict[str, Any]:
         for j, value in enumerate(sorted(values, reverse=True)):
             used_seas = {e[0] for e in entries}
             if twin and j == 1:
-                options = [(s, leg) for (s, leg) in legs if s == entries[0][0] and leg != entries[0][1]]
+                options = [
+                    (s, leg) for (s, leg) in legs if s == entries[0][0] and leg != entries[0][1]
+                ]
             else:
                 options = [(s, leg) for (s, leg) in legs if s not in used_seas]
             ties = {o: stream.next() for o in options}
@@ -139,7 +258,9 @@ def generate() -> dict[str, Any]:
     def fits(i: int) -> bool:
         ent = placed[i]
         seas = {e[0] for e in ent}
-        return len({(e[0], e[1]) for e in ent}) == len(ent) and len(seas) == len(ent) - (1 if shapes[i][1] else 0)
+        return len({(e[0], e[1]) for e in ent}) == len(ent) and len(seas) == len(ent) - (
+            1 if shapes[i][1] else 0
+        )
 
     improved = True
     while improved:
@@ -183,8 +304,14 @@ def generate() -> dict[str, Any]:
             "system and is balanced so that every leg is covered about equally."
         ),
         "provenance": {
-            "system": "ruling A4 (published system): 1-3 (sea, leg) entries whose values 1..9 sum to 9; mail ships score 1 on any leg",
-            "data": "engine-authored by cruiselib.atlantic_star.shipgen (deterministic, seed 2001); not the printed cards",
+            "system": (
+                "ruling A4 (published system): 1-3 (sea, leg) entries whose values 1..9 "
+                "sum to 9; mail ships score 1 on any leg"
+            ),
+            "data": (
+                "engine-authored by cruiselib.atlantic_star.shipgen "
+                "(deterministic, seed 2001); not the printed cards"
+            ),
         },
         "ships": ships,
     }

@@ -13,6 +13,7 @@ import hashlib
 from collections.abc import Sequence
 from functools import cached_property
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -94,15 +95,20 @@ class ShipList(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=Tru
             names.add(ship.name)
             if ship.mail:
                 if ship.legs:
-                    raise InvalidOptionError(f"mail ship {ship.name!r} lists no legs (it sails any leg)")
+                    raise InvalidOptionError(
+                        f"mail ship {ship.name!r} lists no legs (it sails any leg)"
+                    )
                 continue
             if not 1 <= len(ship.legs) <= 3:
-                raise InvalidOptionError(f"ship {ship.name!r} lists 1-3 legs (A4), not {len(ship.legs)}")
+                raise InvalidOptionError(
+                    f"ship {ship.name!r} lists 1-3 legs (A4), not {len(ship.legs)}"
+                )
             seen: set[tuple[str, int]] = set()
             for e in ship.legs:
                 if e.leg > LEGS[SEAS.index(e.sea)]:
                     raise InvalidOptionError(
-                        f"ship {ship.name!r}: the {e.sea} voyage has {LEGS[SEAS.index(e.sea)]} legs, not leg {e.leg}"
+                        f"ship {ship.name!r}: the {e.sea} voyage has "
+                        f"{LEGS[SEAS.index(e.sea)]} legs, not leg {e.leg}"
                     )
                 if (e.sea, e.leg) in seen:
                     raise InvalidOptionError(f"ship {ship.name!r} lists {e.sea} leg {e.leg} twice")
@@ -159,7 +165,9 @@ def check_board(board: object) -> Board:
     if board is None:
         return DEFAULT_BOARD
     if isinstance(board, (str, bytes)) or not isinstance(board, Sequence) or len(board) != 5:
-        raise InvalidOptionError("board is a sequence of 5 classes (1★ to 5★), each 6 victory-point values")
+        raise InvalidOptionError(
+            "board is a sequence of 5 classes (1★ to 5★), each 6 victory-point values"
+        )
     out = []
     for k, col in enumerate(board):
         if isinstance(col, (str, bytes)) or not isinstance(col, Sequence) or len(col) != 6:
@@ -169,8 +177,10 @@ def check_board(board: object) -> Board:
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 99:
                 raise InvalidOptionError(f"board class {k + 1}★: values are ints 0..99, not {v!r}")
             vals.append(v)
-        if any(b > a for a, b in zip(vals, vals[1:])):
-            raise InvalidOptionError(f"board class {k + 1}★: victory points go in descending order, not {vals}")
+        if any(b > a for a, b in pairwise(vals)):
+            raise InvalidOptionError(
+                f"board class {k + 1}★: victory points go in descending order, not {vals}"
+            )
         out.append(tuple(vals))
     return tuple(out)
 
