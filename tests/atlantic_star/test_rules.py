@@ -645,3 +645,20 @@ def test_board_table_is_an_option_A2() -> None:
     for bad in ([[1] * 6] * 4, [[1, 2, 3, 4, 5, 6]] * 5, [[1] * 5] * 5, "board", [[1.5] * 6] * 5):
         with pytest.raises(InvalidOptionError):
             cruiselib.make("atlantic_star", board=bad)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_best_voyage_equals_brute_force_over_every_subset_A5(seed: int) -> None:
+    """The core's best voyage (prefix-sharing DP) against every legs-card subset."""
+    import itertools
+    import random
+
+    g = game(4)
+    rnd = random.Random(seed)
+    for sea, legs in (("Baltic", 3), ("Mediterranean", 4), ("Atlantic", 5), ("Pacific", 6)):
+        hand = rnd.sample([s.name for s in g.ships.ships], legs + seed % 3)
+        state = build(g, hands={0: hand})
+        value, move = state.best_voyage(sea)
+        brute = max(g.voyage_value(list(c), sea)[0] for c in itertools.combinations(hand, legs))
+        assert value == brute
+        assert move is not None and move.points == brute

@@ -76,6 +76,7 @@ cdef class AtlanticCore:
     cdef int vleg[MAXLEG]
     cdef int dpa[NMASK]
     cdef int dpb[NMASK]
+    cdef int _bv_best, _bv_code, _bv_first
 
     cdef void _init_arrays(self) noexcept
     @cython.locals(i=cython.int)
@@ -107,8 +108,11 @@ cdef class AtlanticCore:
     cdef int _fill_played(self, int seat, int sea, int code) noexcept
     @cython.locals(m=cython.int, full=cython.int, i=cython.int, l=cython.int, c=cython.int,
                    base=cython.int, su=cython.int, va=cython.int, vb=cython.int, w=cython.int,
-                   nm=cython.int, bit=cython.int, a=cython.int, b=cython.int, bonus=cython.bint,
-                   value=cython.int, R=AtlanticRules)
+                   nm=cython.int, bit=cython.int, R=AtlanticRules)
+    cdef int _dp(self, int sea, int L, int t) noexcept
+    @cython.locals(m=cython.int, full=cython.int, i=cython.int, l=cython.int, c=cython.int,
+                   base=cython.int, su=cython.int, w=cython.int, bit=cython.int,
+                   bonus=cython.bint, value=cython.int, R=AtlanticRules)
     cdef int _value(self, int sea, int L, bint assign) noexcept
     @cython.locals(i=cython.int, j=cython.int, v=cython.int, n=cython.int)
     cdef void _insert(self, int sea, int pid) noexcept
@@ -120,6 +124,9 @@ cdef class AtlanticCore:
     cdef int _points(self, int seat) noexcept
     @cython.locals(s=cython.int, m=cython.int)
     cdef int _max_legs(self, int seat) noexcept
+    @cython.locals(i=cython.int, n=cython.int, t=cython.int, c=cython.int, v=cython.int,
+                   L=cython.int, R=AtlanticRules)
+    cdef void _bv_try(self, int seat, int sea, int code) noexcept
     @cython.locals(n=cython.int)
     cdef int _random_action(self, unsigned long long r) noexcept
     @cython.locals(i=cython.int, p=cython.int, best=cython.int, nb=cython.int, v=cython.int)
@@ -134,7 +141,7 @@ cdef class AtlanticCore:
     cpdef bint is_legal(self, object action)
     cpdef AtlanticCore clone(self)
     @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, lo=cython.int, cnt=cython.int,
-                   code=cython.int, v=cython.int, best=cython.int, bc=cython.int)
+                   best=cython.int, bc=cython.int, i=cython.int, j=cython.int)
     cpdef tuple best_voyage_code(self, int seat, int sea)
 
 

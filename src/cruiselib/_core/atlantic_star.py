@@ -563,24 +563,32 @@ class AtlanticCore:
                 n += 1
         return n
 
-    def _value(self, sea, L, assign):
-        """A5: the best value of the L cards in self.vc on the legs of ``sea``.
+    def _dp(self, sea, L, t):
+        """A5: fill the assignment tables for the L cards in self.vc on the legs of ``sea``.
 
         An optimal assignment by dynamic programming over the subsets of legs: card i goes
         to a free leg of a mask with i legs taken. ``dpa`` allows unsuited legs (worth 0),
-        ``dpb`` only suited legs (-1 = impossible); a voyage with every leg properly covered
-        earns the bonus (A1), so the value is max(dpa, dpb + L). With ``assign``, self.vleg
-        receives the card sailing each leg.
+        ``dpb`` only suited legs (-1 = impossible). Entries of masks with at most t legs
+        depend only on cards 0..t-1: with t > 0 they are kept from the previous call (the
+        caller changed only cards t and later).
         """
         R = self.rules
         full = (1 << L) - 1
-        for m in range(full + 1):
-            self.dpa[m] = -1
-            self.dpb[m] = -1
-        self.dpa[0] = 0
-        self.dpb[0] = 0
+        if t == 0:
+            for m in range(full + 1):
+                self.dpa[m] = -1
+                self.dpb[m] = -1
+            self.dpa[0] = 0
+            self.dpb[0] = 0
+        else:
+            for m in range(full + 1):
+                if R.pop[m] > t:
+                    self.dpa[m] = -1
+                    self.dpb[m] = -1
         for m in range(full):
             i = R.pop[m]
+            if i < t:
+                continue
             va = self.dpa[m]
             vb = self.dpb[m]
             c = self.vc[i]
@@ -596,10 +604,18 @@ class AtlanticCore:
                     self.dpa[nm] = va + w
                 if vb >= 0 and (su & bit) and vb + w > self.dpb[nm]:
                     self.dpb[nm] = vb + w
-        a = self.dpa[full]
-        b = self.dpb[full]
-        bonus = b >= 0 and b + L > a
-        value = b + L if bonus else a
+        # A voyage with every leg properly covered earns the bonus (A1): max(dpa, dpb + L).
+        if self.dpb[full] >= 0 and self.dpb[full] + L > self.dpa[full]:
+            return self.dpb[full] + L
+        return self.dpa[full]
+
+    def _value(self, sea, L, assign):
+        """A5: the best value of the L cards in self.vc on the legs of ``sea`` (see _dp).
+        With ``assign``, self.vleg receives the card sailing each leg."""
+        R = self.rules
+        full = (1 << L) - 1
+        value = self._dp(sea, L, 0)
+        bonus = value != self.dpa[full]
         if assign:
             # Walk back: card i sat on a leg l of the mask whose predecessor explains dp.
             m = full
@@ -645,15 +661,49 @@ class AtlanticCore:
         else:
             lo = 9
             cnt = hn * (hn - 1) // 2
-        best = -1
-        bc = -1
-        for code in range(lo, lo + cnt):
-            self._fill_played(seat, sea, code)
-            v = self._value(sea, L, False)
-            if v > best:
-                best = v
-                bc = code
+        # Visit the keep sets in an order where consecutive played sets share long
+        # prefixes (pairs in lexicographic order, single slots from the last down), so that
+        # _dp recomputes only the tail; the result is exact either way (ties: lowest code).
+        self._bv_best = -1
+        self._bv_code = -1
+        self._bv_first = 1
+        if kk == 0:
+            self._bv_try(seat, sea, 0)
+        elif kk == 1:
+            i = hn - 1
+            while i >= 0:
+                self._bv_try(seat, sea, 1 + i)
+                i -= 1
+        else:
+            for i in range(hn - 1):
+                for j in range(i + 1, hn):
+                    self._bv_try(seat, sea, 9 + j * (j - 1) // 2 + i)
+        best = self._bv_best
+        bc = self._bv_code
         return (best, bc)
+
+    def _bv_try(self, seat, sea, code):
+        """One candidate of best_voyage_code: play all but the keep set ``code``."""
+        R = self.rules
+        L = R.legs[sea]
+        n = 0
+        t = -1
+        for i in range(self.hand_n[seat]):
+            if i != R.keep_a[code] and i != R.keep_b[code]:
+                c = self.hand[seat * HMAX + i]
+                if t < 0 and self.vc[n] != c:
+                    t = n
+                self.vc[n] = c
+                n += 1
+        if t < 0:
+            t = L
+        if self._bv_first:
+            t = 0
+            self._bv_first = 0
+        v = self._dp(sea, L, t)
+        if v > self._bv_best or (v == self._bv_best and code < self._bv_code):
+            self._bv_best = v
+            self._bv_code = code
 
     def voyage_detail(self, seat, sea, code):
         """(value, bonus earned, cards by leg, kept cards) of a voyage; not hot."""
