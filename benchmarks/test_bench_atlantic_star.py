@@ -31,7 +31,8 @@ def _pure_module() -> ModuleType:
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, CORE_PY)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -55,17 +56,17 @@ def module_for(mode: str) -> ModuleType:
 
 
 def rules_for(mode: str, players: int = 4) -> Any:
-    g = cruiselib.make("atlantic_star", players=players)
+    g: Any = cruiselib.make("atlantic_star", players=players)
     return build_rules(module_for(mode), players, g.ships, g.board)
 
 
 def pacific_hand_core(mode: str) -> Any:
     """A core whose seat 0 holds 8 ships that all fit Pacific legs."""
-    g = cruiselib.make("atlantic_star", players=4)
+    g: Any = cruiselib.make("atlantic_star", players=4)
     state = g.new_state(seed=1)
     raw = state._get_raw()
     pac = [i for i, s in enumerate(g.ships.ships) if any(e.sea == "Pacific" for e in s.legs)]
-    hand = sorted(pac[:7] + [next(i for i, s in enumerate(g.ships.ships) if s.mail)])
+    hand = sorted([*pac[:7], next(i for i, s in enumerate(g.ships.ships) if s.mail)])
     pool = [c for c in raw["deck"] + raw["agency"] if c not in hand]
     raw["hands"][0] = hand
     raw["agency"] = pool[:4]
@@ -80,7 +81,8 @@ def test_best_pacific_voyage_8_card_hand(benchmark: Any, mode: str) -> None:
     benchmark.group = "best Pacific voyage, 8-card hand (28 subsets)"
     core = pacific_hand_core(mode)
     value, code = benchmark(core.best_voyage_code, 0, 3)
-    assert value > 0 and 9 <= code < 37
+    assert value > 0
+    assert 9 <= code < 37
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -22,11 +22,15 @@ def sid(g: AtlanticStarGame, name: str) -> int:
 
 
 def find_voyage(
-    g: AtlanticStarGame, sea: str, target: int, exclude: set[str] = frozenset(), bonus: bool = True
+    g: AtlanticStarGame,
+    sea: str,
+    target: int,
+    exclude: set[str] | frozenset[str] = frozenset(),
+    bonus: bool = True,
 ) -> list[str]:
     """Names of ships (one suited ship per leg, no mail) whose voyage in ``sea`` is worth
     exactly ``target`` (with the bonus: every leg properly covered)."""
-    s = SEAS.index(sea)  # type: ignore[arg-type]
+    s = SEAS.index(sea)
     per_leg: list[list[tuple[int, str]]] = [[] for _ in range(LEGS[s])]
     for ship in g.ships.ships:
         if ship.mail or ship.name in exclude:
@@ -71,7 +75,7 @@ def build(
         return out
 
     hand_ids = [sorted(ids((hands or {}).get(p, []))) for p in range(n)]
-    sea_data = []
+    sea_data: list[dict[str, Any]] = []
     ops = g.rules.num_ops
     for s, name in enumerate(SEAS):
         if not seas or name not in seas:
@@ -129,7 +133,9 @@ def build(
     return g.load_state(data)
 
 
-def regular_ships(g: AtlanticStarGame, count: int, exclude: set[str] = frozenset()) -> list[str]:
+def regular_ships(
+    g: AtlanticStarGame, count: int, exclude: set[str] | frozenset[str] = frozenset()
+) -> list[str]:
     return [s.name for s in g.ships.ships if not s.mail and s.name not in exclude][:count]
 
 
@@ -140,7 +146,7 @@ def mail_ships(g: AtlanticStarGame) -> list[str]:
 def plaque_order(state: AtlanticStarState, sea: str) -> list[tuple[Any, int]]:
     """(owner, value) top first; owner is ("seat", s) or ("op", j)."""
     data = state.to_data()
-    sea_data = data.seas[SEAS.index(sea)]  # type: ignore[attr-defined, arg-type]
+    sea_data = data.seas[SEAS.index(sea)]
     return [
         ((("op", p.operator) if p.seat is None else ("seat", p.seat)), p.value)
         for p in sea_data.plaques

@@ -63,7 +63,8 @@ def test_engine_sweep(players: int) -> None:
         steps = 0
         while not state.is_over:
             legal = state.legal_actions()
-            assert legal and state.action_mask().sum() == len(legal)
+            assert legal
+            assert state.action_mask().sum() == len(legal)
             state.apply(rnd.choice(legal))
             steps += 1
             if steps % 25 == 0:

@@ -140,8 +140,8 @@ cdef class AtlanticCore:
     cpdef apply(self, object action, object player=*)
     cpdef bint is_legal(self, object action)
     cpdef AtlanticCore clone(self)
-    @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, lo=cython.int, cnt=cython.int,
-                   best=cython.int, bc=cython.int, i=cython.int, j=cython.int)
+    @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, best=cython.int, bc=cython.int,
+                   i=cython.int, j=cython.int)
     cpdef tuple best_voyage_code(self, int seat, int sea)
 
 

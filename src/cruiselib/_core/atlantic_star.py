@@ -652,15 +652,6 @@ class AtlanticCore:
         if hn < L or hn > L + 2:
             return (-1, -1)
         kk = hn - L
-        if kk == 0:
-            lo = 0
-            cnt = 1
-        elif kk == 1:
-            lo = 1
-            cnt = hn
-        else:
-            lo = 9
-            cnt = hn * (hn - 1) // 2
         # Visit the keep sets in an order where consecutive played sets share long
         # prefixes (pairs in lexicographic order, single slots from the last down), so that
         # _dp recomputes only the tail; the result is exact either way (ties: lowest code).

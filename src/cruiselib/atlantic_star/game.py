@@ -72,6 +72,10 @@ class AtlanticStarState(State, _CoreBase):
     def _to_data(self) -> AtlanticStarStateData:
         return self.game._raw_to_data(self._get_raw())
 
+    def to_data(self) -> AtlanticStarStateData:
+        """The full state as its msgspec Struct (see the game's JSON Schema)."""
+        return self._to_data()
+
     def legal_moves(self) -> list[Any]:
         """The legal moves, annotated (ship names, points), in the order of legal_actions()."""
         return [self.game._annotate(self, a) for a in self.legal_actions()]
