@@ -16,6 +16,7 @@ __all__ = ["games", "make", "register"]
 
 # name -> "module:attribute" of the Game class, imported on first use.
 _REGISTRY: dict[str, str] = {
+    "atlantic_star": "cruiselib.atlantic_star:AtlanticStarGame",
     "sirens": "cruiselib.sirens:SirensGame",
 }
 
