@@ -54,7 +54,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "src" / "cruiselib" / "_core"
@@ -599,15 +599,14 @@ def main(argv: list[str] | None = None) -> int:
             repaired = one(out.glob("*.whl"), "repaired wheel")
             _, _, plats = parse_wheel_name(repaired)
             report.check(f"repaired: {repaired.name}",
-                         all(p.startswith("manylinux_") or p.startswith("manylinux")
-                             for p in plats), f"platform tags {plats}")
+                         all(p.startswith("manylinux") for p in plats), f"platform tags {plats}")
             libs = [f for f in wheel_files(repaired) if ".libs/" in f]
             report.check("no external libraries grafted into the wheel", not libs, str(libs))
             check_compiled_wheel(report, repaired, version, compiled_mods, "repaired wheel",
                                  platform_check=False)
 
-    common = dict(work=work, version=version, tests=args.tests.resolve(),
-                  pytest_args=pytest_args)
+    common = {"work": work, "version": version, "tests": args.tests.resolve(),
+              "pytest_args": pytest_args}
     plan = [  # the sdist first: its install compiles, the longest job
         ("sdist", sdist, True, "sdist-install", None),
         ("wheel", repaired or wheel, True, "wheel-install",
