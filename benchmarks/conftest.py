@@ -9,7 +9,7 @@ from typing import Any
 # numpy's BLAS threads would only compete with the one core being measured.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import cruiselib  # noqa: E402
+import cruiselib
 
 
 def modes(name: str, **options: Any) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Turn pytest-benchmark JSON into the README's performance table (compiled vs pure, one run).
 
-    pytest benchmarks --benchmark-only --benchmark-json=bench.json
-    python benchmarks/report.py bench.json
+pytest benchmarks --benchmark-only --benchmark-json=bench.json
+python benchmarks/report.py bench.json
 """
 
 from __future__ import annotations

@@ -42,7 +42,9 @@ def test_apply(benchmark: Any, mode: str) -> None:
     benchmark.group = "sirens: apply() mid-game"
     state = midgame(GAMES[mode])
     action = state.legal_actions()[0]
-    benchmark.pedantic(lambda s: s.apply(action), setup=lambda: ((state.clone(),), {}), rounds=20000 if mode == "compiled" else 2000)
+    benchmark.pedantic(
+        lambda s: s.apply(action), setup=lambda: ((state.clone(),), {}), rounds=20000 if mode == "compiled" else 2000
+    )
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -605,8 +605,7 @@ def main(argv: list[str] | None = None) -> int:
             check_compiled_wheel(report, repaired, version, compiled_mods, "repaired wheel",
                                  platform_check=False)
 
-    common = {"work": work, "version": version, "tests": args.tests.resolve(),
-              "pytest_args": pytest_args}
+    common = {"work": work, "version": version, "tests": args.tests.resolve(), "pytest_args": pytest_args}
     plan = [  # the sdist first: its install compiles, the longest job
         ("sdist", sdist, True, "sdist-install", None),
         ("wheel", repaired or wheel, True, "wheel-install",

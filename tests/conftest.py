@@ -23,9 +23,7 @@ def pytest_report_header(config: pytest.Config) -> str:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     expected = os.environ.get("CRUISELIB_EXPECT_COMPILED")
     if expected is not None and (expected == "1") != cruiselib.compiled:
-        raise pytest.UsageError(
-            f"CRUISELIB_EXPECT_COMPILED={expected} but cruiselib.compiled is {cruiselib.compiled}"
-        )
+        raise pytest.UsageError(f"CRUISELIB_EXPECT_COMPILED={expected} but cruiselib.compiled is {cruiselib.compiled}")
 
 
 @pytest.fixture(scope="session")

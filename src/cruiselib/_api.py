@@ -22,6 +22,9 @@ import numpy.typing as npt
 from cruiselib import serialize
 from cruiselib.errors import IllegalMoveError, InvalidOptionError
 
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
 __all__ = ["Game", "Playouts", "State"]
 
 StateT = TypeVar("StateT", bound="State")
@@ -76,13 +79,40 @@ class State:
 
     game: Game[Any]
 
-    # Provided by the compiled core class.
-    current_player: int
-    is_over: bool
+    if TYPE_CHECKING:  # provided by the compiled core class and the game's state class
 
-    if TYPE_CHECKING:  # provided by the core class and the game's state class
+        @property
+        def current_player(self) -> int:
+            """The seat to decide now, or -1 once the game is over."""
 
-        def legal_actions(self) -> list[int]: ...
+        @property
+        def is_over(self) -> bool: ...
+
+        def legal_actions(self) -> list[int]:
+            """The legal action ids, sorted ascending (empty once the game is over)."""
+
+        def action_mask(self) -> npt.NDArray[np.int8]:
+            """An int8 array of shape (num_actions,): 1 where the action is legal."""
+
+        def apply(self, action: Any, player: int | None = None) -> None:
+            """Apply an action id or a move (IllegalMoveError; the state is then unchanged)."""
+
+        def is_legal(self, action: object) -> bool: ...
+
+        def clone(self) -> Self:
+            """An independent copy."""
+
+        def scores(self) -> list[int]:
+            """Each seat's score (final once the game is over)."""
+
+        def winners(self) -> tuple[int, ...]:
+            """The winning seats once the game is over (empty while running or for a draw)."""
+
+        def view(self, player: int) -> Any:
+            """What ``player`` may see, as a msgspec Struct."""
+
+        def resample(self, player: int, seed: int | str | bytes | None = None) -> Self:
+            """A full state consistent with ``view(player)``, unseen cards dealt anew."""
 
         def _to_data(self) -> msgspec.Struct: ...
 
@@ -113,11 +143,11 @@ class State:
 
     __hash__ = None  # type: ignore[assignment]  # states are mutable
 
-    def __copy__(self) -> State:
-        return self.clone()  # type: ignore[attr-defined, no-any-return]
+    def __copy__(self) -> Self:
+        return self.clone()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        return self.clone()  # type: ignore[attr-defined, no-any-return]
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self.clone()
 
     def __repr__(self) -> str:
         where = "over" if self.is_over else f"seat {self.current_player} to move"
@@ -125,7 +155,8 @@ class State:
 
 
 def _restore_state(game: Game[Any], data: bytes) -> State:
-    return game.load_state(data)
+    state: State = game.load_state(data)
+    return state
 
 
 class Game(ABC, Generic[StateT]):
@@ -311,4 +342,3 @@ def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:
             _UNPICKLED_GAMES.clear()
         game = _UNPICKLED_GAMES[key] = make(name, **options)
     return game
-

@@ -1,6 +1,7 @@
 """The ``cruiselib`` command: play against a bot, simulate bot-vs-bot games, export schemas.
 
     cruiselib games
+    cruiselib demo
     cruiselib play sirens [--seat 0] [--bot greedy] [--seed 7] [--option variant=bow_to_rear]
     cruiselib simulate sirens --games 10000 --seed 1 [--bots random,greedy]
     cruiselib schema sirens
@@ -54,7 +55,8 @@ def _parse_options(pairs: Sequence[str], players: int | None) -> dict[str, Any]:
 
 
 def _make_game(args: argparse.Namespace) -> cruiselib.Game[Any]:
-    return cruiselib.make(args.game, **_parse_options(args.option, args.players))
+    game: cruiselib.Game[Any] = cruiselib.make(args.game, **_parse_options(args.option, args.players))
+    return game
 
 
 # --------------------------------------------------------------------------- play
@@ -68,15 +70,22 @@ def _ask(prompt: str, stdin: TextIO, out: Any) -> str | None:
     return line.strip()
 
 
-def play(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> int:
+def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    stdin = stdin if stdin is not None else sys.stdin
     rich = _rich()
     out = rich.console.Console(highlight=False)
     game = _make_game(args)
     human = game.check_player(args.seat)
-    bots: dict[int, Bot] = {p: make_bot(args.bot, None if args.seed is None else args.seed + p) for p in range(game.num_players) if p != human}
+    bots: dict[int, Bot] = {
+        p: make_bot(args.bot, None if args.seed is None else args.seed + p)
+        for p in range(game.num_players)
+        if p != human
+    }
     state: Any = game.new_state(seed=args.seed)
-    out.print(f"[bold]{game.title}[/bold]: you are seat {human}; the others are {args.bot} bots. "
-              "Type a move's number, 'q' to quit.")
+    out.print(
+        f"[bold]{game.title}[/bold]: you are seat {human}; the others are {args.bot} bots. "
+        "Type a move's number, 'q' to quit."
+    )
     while not state.is_over:
         seat = state.current_player
         if seat != human:
@@ -101,7 +110,9 @@ def play(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> int:
     out.print()
     out.print(game.render(state, None))
     scores, winners = state.scores(), state.winners()
-    result = "a draw" if not winners else ("you win" if human in winners else f"seat(s) {', '.join(map(str, winners))} win")
+    result = (
+        "a draw" if not winners else ("you win" if human in winners else f"seat(s) {', '.join(map(str, winners))} win")
+    )
     out.print(f"[bold]game over: {result}[/bold] (scores {scores})")
     return 0
 
@@ -109,8 +120,16 @@ def play(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> int:
 # --------------------------------------------------------------------------- simulate
 
 
-def _summary_table(rich: Any, game: cruiselib.Game[Any], title: str, scores: np.ndarray, lengths: np.ndarray,
-                   wins: np.ndarray, seconds: float) -> Any:
+def _summary_table(
+    rich: Any,
+    game: cruiselib.Game[Any],
+    title: str,
+    scores: np.ndarray,
+    lengths: np.ndarray,
+    wins: np.ndarray,
+    seconds: float,
+) -> tuple[Any, str]:
+    """A per-seat results table and a line of totals (draws, lengths, speed)."""
     n = len(lengths)
     table = rich.table.Table(title=title)
     table.add_column("seat", justify="right")
@@ -120,14 +139,19 @@ def _summary_table(rich: Any, game: cruiselib.Game[Any], title: str, scores: np.
     for p in range(game.num_players):
         table.add_row(str(p), str(int(wins[:, p].sum())), f"{wins[:, p].mean():.1%}", f"{scores[:, p].mean():.2f}")
     draws = int((wins.sum(axis=1) == 0).sum())
-    table.caption = (
+    return table, (
         f"{n:,} games · draws {draws:,} ({draws / max(n, 1):.1%}) · mean length {lengths.mean():.1f} actions"
         f" (min {lengths.min()}, max {lengths.max()}) · {n / seconds:,.0f} games/s · "
         f"{lengths.sum() / seconds:,.0f} actions/s"
         if n
         else "no games"
     )
-    return table
+
+
+def _print_summary(out: Any, summary: tuple[Any, str]) -> None:
+    table, totals = summary
+    out.print(table)
+    out.print(totals)
 
 
 def simulate(args: argparse.Namespace) -> int:
@@ -185,7 +209,62 @@ def simulate(args: argparse.Namespace) -> int:
     mode = "compiled core" if cruiselib.compiled else "pure-Python core"
     where = "in the core" if in_core else "driven from Python"
     title = f"{game.title} · {' vs '.join(names)} · seed {args.seed} · {mode}, {where}"
-    out.print(_summary_table(rich, game, title, scores, lengths, wins, seconds))
+    _print_summary(out, _summary_table(rich, game, title, scores, lengths, wins, seconds))
+    return 0
+
+
+# --------------------------------------------------------------------------- demo
+
+
+def demo(args: argparse.Namespace) -> int:
+    """Every game: in-core random playouts, a greedy bot against a random one, a final table."""
+    rich = _rich()
+    out = rich.console.Console(highlight=False)
+    mode = "compiled" if cruiselib.compiled else "pure-Python"
+    out.print(f"[bold]cruiselib {cruiselib.__version__}[/bold] ({mode} core): {', '.join(cruiselib.games())}")
+    for name in cruiselib.games():
+        game: Any = cruiselib.make(name)
+        out.rule(f"{game.title} ({name}, {game.num_players} players, {game.num_actions} actions)")
+        start = time.perf_counter()
+        result = game.playouts(args.games, seed=args.seed)
+        seconds = time.perf_counter() - start
+        _print_summary(
+            out,
+            _summary_table(
+                rich,
+                game,
+                f"{args.games:,} random games in the core",
+                result.scores,
+                result.lengths,
+                result.wins,
+                seconds,
+            ),
+        )
+        bots = [make_bot("greedy", args.seed)] + [make_bot("random", args.seed + p) for p in range(1, game.num_players)]
+        n = args.bot_games
+        scores = np.zeros((n, game.num_players), dtype=np.int32)
+        lengths = np.zeros(n, dtype=np.int64)
+        wins = np.zeros((n, game.num_players), dtype=np.int8)
+        start = time.perf_counter()
+        state: Any = None
+        for g in range(n):
+            state = game.new_state(seed=args.seed + g)
+            while not state.is_over:
+                state.apply(bots[state.current_player].choose(state))
+                lengths[g] += 1
+            scores[g] = state.scores()
+            for w in state.winners():
+                wins[g, w] = 1
+        seconds = time.perf_counter() - start
+        _print_summary(
+            out,
+            _summary_table(
+                rich, game, f"greedy (seat 0) against random, {n} games from Python", scores, lengths, wins, seconds
+            ),
+        )
+        if state is not None:
+            out.print(f"The last of those games, at its end (scores {state.scores()}):")
+            out.print(game.render(state, None))
     return 0
 
 
@@ -202,8 +281,14 @@ def build_parser() -> argparse.ArgumentParser:
     def game_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("game", choices=cruiselib.games())
         p.add_argument("--players", type=int, default=None, help="number of players")
-        p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
-                       help="a game option, e.g. variant=bow_to_rear (repeatable)")
+        p.add_argument(
+            "--option",
+            "-o",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a game option, e.g. variant=bow_to_rear (repeatable)",
+        )
 
     p_play = sub.add_parser("play", help="play against bots in the terminal")
     game_args(p_play)
@@ -215,8 +300,14 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(p_sim)
     p_sim.add_argument("--games", "-n", type=int, default=1000)
     p_sim.add_argument("--seed", type=int, default=0)
-    p_sim.add_argument("--bots", default="random",
-                       help="one bot for all seats or one per seat, comma-separated: random, greedy")
+    p_sim.add_argument(
+        "--bots", default="random", help="one bot for all seats or one per seat, comma-separated: random, greedy"
+    )
+
+    p_demo = sub.add_parser("demo", help="a tour of every game: playouts, bots, a final position")
+    p_demo.add_argument("--games", type=int, default=100_000, help="in-core random games per game")
+    p_demo.add_argument("--bot-games", type=int, default=200, help="greedy-vs-random games per game")
+    p_demo.add_argument("--seed", type=int, default=1)
 
     p_schema = sub.add_parser("schema", help="print the JSON Schemas of states, views and moves")
     p_schema.add_argument("game", nargs="?", choices=cruiselib.games())
@@ -235,6 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return play(args)
         if args.command == "simulate":
             return simulate(args)
+        if args.command == "demo":
+            return demo(args)
         if args.command == "schema":
             from cruiselib.serialize import export_schemas
 

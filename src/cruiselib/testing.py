@@ -12,6 +12,7 @@ Use it on your own card sets and options, or on a game you register yourself::
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import random
 from dataclasses import dataclass, field
@@ -167,7 +168,7 @@ def check_game(
                 break
             if not legal:
                 raise _fail(game, game_seed, step, "no legal action but the game is not over")
-            if any(b <= a for a, b in zip(legal, legal[1:])) or legal[0] < 0 or legal[-1] >= game.num_actions:
+            if any(b <= a for a, b in itertools.pairwise(legal)) or legal[0] < 0 or legal[-1] >= game.num_actions:
                 raise _fail(game, game_seed, step, f"legal actions not sorted, unique and in range: {legal}")
             mask = state.action_mask()
             if mask.dtype != np.int8 or mask.shape != (game.num_actions,):
@@ -175,7 +176,7 @@ def check_game(
             if np.flatnonzero(mask).tolist() != legal:
                 raise _fail(game, game_seed, step, "mask differs from legal_actions()")
             moves = state.legal_moves()
-            for a, m in zip(legal, moves):
+            for a, m in zip(legal, moves, strict=True):
                 if game.move_to_action(m) != a or game.action_to_move(a) != m or not str(m):
                     raise _fail(game, game_seed, step, f"move {m!r} does not map to action {a}")
             if not 0 <= state.current_player < game.num_players:

@@ -39,7 +39,7 @@ def build(
     ``pile`` the values of the draw pile bottom→top (default: every unused card by id,
     or empty when ``pile=[]``). All other cards are removed from play.
     """
-    game = game or cruiselib.make("sirens")  # type: ignore[assignment]
+    game = game or cruiselib.make("sirens")
     assert isinstance(game, SirensGame)
     cards = game.cards.cards
     free = list(range(len(cards)))
@@ -52,7 +52,7 @@ def build(
         raise ValueError(f"no card {value} left")
 
     hand_ids = [[take(v) for v in h] for h in hands]
-    side_ids = [[[] for _ in range(2)] for _ in range(5)]
+    side_ids: list[list[list[int]]] = [[[] for _ in range(2)] for _ in range(5)]
     octo = [-1, -1]
     for (ship, seat), values in (sides or {}).items():
         side_ids[ship_index(ship)][seat] = [take(v) for v in values]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -45,8 +46,15 @@ def unchanged_after(state: SirensState, call: Callable[[], Any], error: type[Exc
 
 @pytest.mark.parametrize(
     ("action", "match"),
-    [(-1, "out of range"), (10**6, "out of range"), (2**70, "out of range"), (True, "an action id is an int"),
-     ("3", "not a Sirens in Sight move"), (None, "not a Sirens in Sight move"), (1.0, "not a Sirens in Sight move")],
+    [
+        (-1, "out of range"),
+        (10**6, "out of range"),
+        (2**70, "out of range"),
+        (True, "an action id is an int"),
+        ("3", "not a Sirens in Sight move"),
+        (None, "not a Sirens in Sight move"),
+        (1.0, "not a Sirens in Sight move"),
+    ],
 )
 def test_bad_action_ids(action: Any, match: str) -> None:
     state = midgame()
@@ -56,29 +64,37 @@ def test_bad_action_ids(action: Any, match: str) -> None:
 def test_an_illegal_action_id_names_the_move_and_the_reason() -> None:
     state = midgame()
     illegal = next(a for a in range(GAME.num_actions) if not state.is_legal(a))
-    unchanged_after(state, lambda: state.apply(illegal), cruiselib.IllegalMoveError, rf"action {illegal} \(.*\) is not legal")
+    unchanged_after(
+        state, lambda: state.apply(illegal), cruiselib.IllegalMoveError, rf"action {illegal} \(.*\) is not legal"
+    )
 
 
 def test_a_move_naming_no_card_or_ship() -> None:
     state = midgame()
     unchanged_after(state, lambda: state.apply(PlayCard(42, False, 28, 0)), cruiselib.IllegalMoveError, "no card 42")
-    unchanged_after(state, lambda: state.apply(PlayCard(5, False, 29, 0)), cruiselib.IllegalMoveError, "no ship card 29")
-    unchanged_after(state, lambda: state.apply(PlayCard(5, False, 28, 2)), cruiselib.IllegalMoveError, "side must be seat 0 or 1")
+    unchanged_after(
+        state, lambda: state.apply(PlayCard(5, False, 29, 0)), cruiselib.IllegalMoveError, "no ship card 29"
+    )
+    unchanged_after(
+        state, lambda: state.apply(PlayCard(5, False, 28, 2)), cruiselib.IllegalMoveError, "side must be seat 0 or 1"
+    )
 
 
 def test_a_move_for_the_wrong_seat() -> None:
     state = midgame()
     wrong = 1 - state.current_player
     a = state.legal_actions()[0]
-    unchanged_after(state, lambda: state.apply(a, player=wrong), cruiselib.IllegalMoveError, f"seat {wrong} cannot move")
+    unchanged_after(
+        state, lambda: state.apply(a, player=wrong), cruiselib.IllegalMoveError, f"seat {wrong} cannot move"
+    )
     unchanged_after(state, lambda: state.apply(a, player=5), cruiselib.IllegalMoveError, "seat 5 cannot move")
     unchanged_after(state, lambda: state.apply(MoveCrew(30)), cruiselib.IllegalMoveError, "not the time")
 
 
 def test_a_move_after_the_game_is_over() -> None:
     state = finished()
-    for a in (0, GAME.num_actions - 1):
-        unchanged_after(state, lambda a=a: state.apply(a), cruiselib.IllegalMoveError, "the game is over")
+    for action in (0, GAME.num_actions - 1):
+        unchanged_after(state, partial(state.apply, action), cruiselib.IllegalMoveError, "the game is over")
     unchanged_after(state, lambda: state.apply(0, player=0), cruiselib.IllegalMoveError, "game is over")
 
 
@@ -94,9 +110,14 @@ def test_a_bad_seat_in_view_and_resample(seat: Any) -> None:
 
 @pytest.mark.parametrize(
     ("options", "match"),
-    [({"players": 3}, "for 2 players"), ({"players": True}, "for 2 players"), ({"variant": "x"}, "unknown variant"),
-     ({"colour": "red"}, "unknown option"), ({"cards": 5}, "cards must be a CardSet"),
-     ({"cards": "/nonexistent/cards.json"}, "cannot read card set")],
+    [
+        ({"players": 3}, "for 2 players"),
+        ({"players": True}, "for 2 players"),
+        ({"variant": "x"}, "unknown variant"),
+        ({"colour": "red"}, "unknown option"),
+        ({"cards": 5}, "cards must be a CardSet"),
+        ({"cards": "/nonexistent/cards.json"}, "cannot read card set"),
+    ],
 )
 def test_bad_options(options: dict[str, Any], match: str) -> None:
     with pytest.raises(cruiselib.InvalidOptionError, match=match):
@@ -110,7 +131,7 @@ def test_unknown_game() -> None:
 
 def test_bad_start_player_and_playout_count() -> None:
     with pytest.raises(cruiselib.InvalidOptionError):
-        GAME.new_state(seed=1, start_player=2)  # type: ignore[call-arg]
+        GAME.new_state(seed=1, start_player=2)
     with pytest.raises(cruiselib.InvalidOptionError):
         GAME.playouts(-1)
 
@@ -189,7 +210,7 @@ def test_tampered_states_raise_invalid_state_error_naming_the_problem() -> None:
 def test_a_position_that_should_have_scored_is_rejected() -> None:
     state = midgame()
     d = tamper(state)
-    cards = GAME.cards.cards  # type: ignore[attr-defined]
+    cards = GAME.cards.cards
     tens = [c for c in range(52) if cards[c].value == 10]
     for c in tens:  # gather all four tens on seat 0's side of ship 28 (40 >= 28)
         for zone in (*d["hands"], *d["piles"], d["removed"], *[s for ship in d["sides"] for s in ship]):

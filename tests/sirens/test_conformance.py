@@ -78,5 +78,5 @@ def test_fast_random_path_lists_the_same_actions_as_legal_actions() -> None:
             state = game.new_state(seed=seed)
             while not state.is_over:
                 legal = state.legal_actions()
-                assert state._fast_legal() == legal  # type: ignore[attr-defined]
+                assert state._fast_legal() == legal
                 state.apply(rnd.choice(legal))

@@ -57,7 +57,7 @@ def test_golden_playthrough(variant: str, seed: int) -> None:
     expected = json.loads(path.read_text())
     game = cruiselib.make("sirens", variant=variant)
     replay = game.new_state(seed=expected["seed"])
-    for a, text in zip(expected["actions"], expected["moves"]):
+    for a, text in zip(expected["actions"], expected["moves"], strict=True):
         assert str(game.action_to_move(a)) == text
         replay.apply(a)
     assert replay.is_over
@@ -72,7 +72,7 @@ def perft(state: SirensState, depth: int) -> int:
     if depth == 0 or state.is_over:
         return 1
     legal = state.legal_actions()
-    assert legal == state._fast_legal()  # type: ignore[attr-defined]
+    assert legal == state._fast_legal()
     total = 0
     for a in legal:
         child = state.clone()

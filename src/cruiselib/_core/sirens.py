@@ -73,7 +73,8 @@ REASONS = (
     "the player's rum mug is already used",
     "passing is only allowed when no card can be played and the octopus cannot be used",
     "the crew token cannot move there",
-    "that face cannot be picked: none left, below the last pick (picks go in ascending face order), or too few cards above it to finish the hand",
+    "that face cannot be picked: none left, below the last pick (picks go in ascending face order), "
+    "or too few cards above it to finish the hand",
     "end the turn is only possible after the main action",
 )
 

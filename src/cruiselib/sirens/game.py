@@ -7,7 +7,7 @@ adds options, typed moves, serialization with validation, views and resampling.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -30,7 +30,6 @@ from cruiselib.sirens.schema import (
     SCHEMA_VERSION,
     CardInfo,
     CrewInfo,
-    Pending,
     ShipInfo,
     SirensStateData,
     SirensView,
@@ -52,7 +51,13 @@ SHIP_REMOVED = 2
 CREW_NAMES: tuple[Literal["captain"], Literal["mate"]] = ("captain", "mate")
 
 
-class SirensState(State, _core_mod.SirensCore):  # type: ignore[misc]
+if TYPE_CHECKING:
+    from cruiselib._core.sirens import SirensCore as _CoreState
+else:
+    _CoreState = _core_mod.SirensCore
+
+
+class SirensState(State, _CoreState):
     """A Sirens in Sight position. Create with ``game.new_state(seed)``."""
 
     __slots__ = ()
@@ -149,9 +154,7 @@ class SirensGame(Game[SirensState]):
 
     # ------------------------------------------------------------------ states
 
-    def new_state(
-        self, seed: int | str | bytes | None = None, start_player: int | None = None
-    ) -> SirensState:
+    def new_state(self, seed: int | str | bytes | None = None, start_player: int | None = None) -> SirensState:
         """A new game dealt from ``seed`` (S3). ``start_player`` defaults to a seeded draw."""
         start = -1 if start_player is None else self.check_player(start_player)
         state = self._state_class(self.rules, self)
@@ -188,9 +191,7 @@ class SirensGame(Game[SirensState]):
         if action < R.a_rum:
             r, dst = divmod(action - R.a_octo, 10)
             src, f = divmod(r, F)
-            return MoveCard(
-                faces[f].value, faces[f].crew, ships[src >> 1], src & 1, ships[dst >> 1], dst & 1
-            )
+            return MoveCard(faces[f].value, faces[f].crew, ships[src >> 1], src & 1, ships[dst >> 1], dst & 1)
         if action < R.a_end:
             return UseRum(ships[action - R.a_rum])
         if action == R.a_end:
@@ -213,7 +214,9 @@ class SirensGame(Game[SirensState]):
             if value is not None and value not in (0, 1):
                 raise IllegalMoveError(f"{move}: side must be seat 0 or 1, not {value!r}")
         if hasattr(move, "value"):
-            raise IllegalMoveError(f"{move}: the card set has no card {move.value}{' with' if move.crew else ' without'} the crew icon")
+            raise IllegalMoveError(
+                f"{move}: the card set has no card {move.value}{' with' if move.crew else ' without'} the crew icon"
+            )
         raise IllegalMoveError(f"{move!r} names no action")
 
     # ------------------------------------------------------------------ serialization
@@ -235,10 +238,8 @@ class SirensGame(Game[SirensState]):
                 f"{bad}state was made with another card set ({d.card_set}, this game uses {self.cards.digest})"
             )
         if len(d.piles) != (2 if self.variant == "bow_to_rear" else 1):
-            raise InvalidStateError(
-                f"{bad}the {'variant has one pile per seat' if self.variant == 'bow_to_rear' else 'standard game has one shared pile'}"
-                f", not {len(d.piles)}"
-            )
+            expected = "the variant has one pile per seat" if self.variant == "bow_to_rear" else "one shared pile"
+            raise InvalidStateError(f"{bad}{expected}, not {len(d.piles)}")
         state = self._state_class(self.rules, self)
         state._load(d)
         return state
@@ -355,45 +356,50 @@ class SirensGame(Game[SirensState]):
     # ------------------------------------------------------------------ text
 
     def render(self, state: SirensState, player: int | None = None) -> str:
-        """A plain-text table: ships bow to rear, both sides, tokens, hands (as seen by player)."""
+        """A plain-text table: ships bow to rear, both sides, tokens, hands (as seen by player).
+
+        ``⚓`` marks a card with the move-crew icon, ``*0``/``*1`` the octopus of that seat.
+        """
         raw = state._get_raw()
         octo = raw["octo"]
-        lines = []
+
+        def card_text(c: int) -> str:
+            card = self.cards.cards[c]
+            owner = "*0" if octo[0] == c else "*1" if octo[1] == c else ""
+            return f"{card.value}{'⚓' if card.crew else ''}{owner}"
+
+        def side_text(cards: list[int]) -> str:
+            total = sum(self.cards.cards[c].value for c in cards)
+            return f"{' '.join(card_text(c) for c in cards) or '-'} (={total})"
+
+        lines = [f"{'seat 0 side':>30} | {'ship':^24} | seat 1 side"]
         for k in range(NSHIP):
             value = self.cards.ships[k]
             status = raw["ship_status"][k]
             if status != -1:
-                who = "removed (tie)" if status == SHIP_REMOVED else f"won by seat {status}"
-                lines.append(f"  ship {value}: {who}")
+                who = "removed after a tie" if status == SHIP_REMOVED else f"won by seat {status}"
+                lines.append(f"{'':>30} | {f'{value}: {who}':^24} |")
                 continue
             rum = sum(1 for r in raw["rum"] if r == k)
-            crew = [CREW_NAMES[t] for t in range(2) if raw["crew"][t] == k]
-
-            def side(cards: list[int]) -> str:
-                parts = []
-                for c in cards:
-                    card = self.cards.cards[c]
-                    mark = "🐙" if c in octo else ""
-                    parts.append(f"{card.value}{'⚓' if card.crew else ''}{mark}")
-                total = sum(self.cards.cards[c].value for c in cards)
-                return f"{' '.join(parts) or '-':<22} ={total:>3}"
-
-            extra = (" +rum" * rum) + (f" [{', '.join(crew)}]" if crew else "")
-            lines.append(
-                f"  {side(raw['sides'][k][0])} | ship {value} (needs {value + 3 * rum}){extra} | {side(raw['sides'][k][1])}"
-            )
-        header = f"seat 0 side{'':<17}|{'':<26}| seat 1 side"
+            tokens = "".join(f" {CREW_NAMES[t]}" for t in range(2) if raw["crew"][t] == k)
+            label = f"{value}{f' (+{3 * rum} rum)' if rum else ''}{tokens}"
+            sides = raw["sides"][k]
+            lines.append(f"{side_text(sides[0]):>30} | {label:^24} | {side_text(sides[1])}")
         score = state.scores()
-        status_line = f"points: seat 0 = {score[0]}, seat 1 = {score[1]}; pile(s): {[len(p) for p in raw['piles']]}"
-        tokens = (
-            f"rum mug: seat 0 {'held' if raw['rum'][0] == -1 else 'used'}, seat 1 {'held' if raw['rum'][1] == -1 else 'used'}; "
-            f"octopus: seat 0 {'held' if octo[0] == -1 else 'on a card'}, seat 1 {'held' if octo[1] == -1 else 'on a card'}"
-        )
-        out = [header, *lines, status_line, tokens]
+        piles = ", ".join(str(len(p)) for p in raw["piles"])
+        lines.append(f"points {score[0]}:{score[1]} · draw pile{'s' if len(raw['piles']) > 1 else ''} {piles}")
         for p in range(2):
+            mug = "rum mug held" if raw["rum"][p] == -1 else "rum mug used"
+            octopus = "octopus held" if octo[p] == -1 else "octopus on a card"
             if player is None or player == p:
-                hand = " ".join(str(self.cards.face_of(c)) for c in sorted(raw["hands"][p], key=lambda c: (self.cards.cards[c].value, c)))
-                out.append(f"seat {p} hand: {hand or '(empty)'}")
+                cards = sorted(raw["hands"][p], key=lambda c: (self.cards.cards[c].value, c))
+                hand = " ".join(card_text(c) for c in cards) or "(empty)"
             else:
-                out.append(f"seat {p} hand: {len(raw['hands'][p])} cards")
-        return "\n".join(out)
+                hand = f"{len(raw['hands'][p])} hidden cards"
+            lines.append(f"seat {p}: hand {hand} · {mug} · {octopus}")
+        if state.is_over:
+            winners = state.winners()
+            lines.append("game over: " + (f"seat {winners[0]} wins" if winners else "a draw"))
+        else:
+            lines.append(f"seat {state.current_player} to decide ({state.phase_name})")
+        return "\n".join(lines)
