@@ -471,8 +471,10 @@ def check_workflow(report: Report, tools_py: Path, work: Path) -> None:
         "print(' '.join(sorted(d['jobs'])))\n"
         "print(' '.join(sorted((d.get('on') or d.get(True) or {}).keys())))\n"
     )
+    script = work / "logs" / "read_workflow.py"
+    script.write_text(code)
     try:
-        out = run([str(tools_py), "-c", code, str(path)], cwd=ROOT,
+        out = run([str(tools_py), str(script), str(path)], cwd=ROOT,
                   log=work / "logs" / "workflow.log")
     except Failed as exc:
         report.check("wheels.yml parses", False, str(exc))

@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self, disjoint_base
 
+CREW_NAMES: Final[tuple[str, ...]]
 LIMITS: Final[dict[str, int]]
 PHASES: Final[tuple[str, ...]]
 REASONS: Final[tuple[str, ...]]
