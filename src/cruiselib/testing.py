@@ -153,7 +153,7 @@ def check_game(
     """
     rnd = random.Random(seed)
     report = CheckReport(finished_by_seat=[0] * game.num_players)
-    bounds = getattr(game, "score_bounds", None)
+    bounds = game.score_bounds
     for g in range(n_games):
         game_seed = seed * 1_000_003 + g
         state: Any = game.new_state(seed=game_seed)

@@ -148,7 +148,7 @@ def test_action_space_size(players: int, n: int) -> None:
         assert (
             msgspec.json.decode(
                 msgspec.json.encode(m),
-                type=g.move_type[0] | g.move_type[1] | g.move_type[2] | g.move_type[3],
+                type=g.move_type,
             )
             == m
         )

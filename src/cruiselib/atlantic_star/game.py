@@ -128,11 +128,13 @@ class AtlanticStarGame(Game[AtlanticStarState]):
     """
 
     name = "atlantic_star"
+    core_module = "atlantic_star"
     title = "Atlantic Star"
     schema_version = SCHEMA_VERSION
     state_data_type = AtlanticStarStateData
     view_type = AtlanticStarView
-    move_type = MOVE_TYPES
+    move_type = AtlanticStarMove
+    move_classes = MOVE_TYPES
 
     def __init__(
         self,
@@ -158,11 +160,16 @@ class AtlanticStarGame(Game[AtlanticStarState]):
         self._custom_ships = ships is not None
         self.num_players = players
         self.sets = 2 if players <= 3 else 1
-        self.rules = build_rules(_core_mod, players, ship_list, self.board)
+        self._use_core(_core_mod, AtlanticStarState)
         self.num_actions = int(self.rules.num_actions)
         self.num_operators = int(self.rules.num_ops)
-        self._scratch = _core_mod.AtlanticCore(self.rules, None)
         self._build_move_table()
+
+    def _use_core(self, module: Any, state_class: type[AtlanticStarState]) -> None:
+        self._core = module
+        self._state_class = state_class
+        self.rules = build_rules(module, self.num_players, self.ships, self.board)
+        self._scratch = module.AtlanticCore(self.rules, None)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -186,7 +193,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
     ) -> AtlanticStarState:
         """A new game dealt from ``seed``. ``start_player`` defaults to a seeded draw."""
         start = -1 if start_player is None else self.check_player(start_player)
-        state = AtlanticStarState(self.rules, self)
+        state = self._state_class(self.rules, self)
         state._new_game(_rng.seed_state(self._seed_or_random(seed)), start)
         return state
 
@@ -194,7 +201,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
         """``n`` uniformly random games run entirely in the core (game g is seed-replayable)."""
         scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
         base = _rng.seed_state(self._seed_or_random(seed))
-        actions = _core_mod.run_playouts(self.rules, n, base, scores, lengths, wins, -1)
+        actions = self._core.run_playouts(self.rules, n, base, scores, lengths, wins, -1)
         return Playouts(scores=scores, lengths=lengths, wins=wins, actions=int(actions))
 
     def playout_seed_state(self, seed: int, game_index: int) -> int:
@@ -343,7 +350,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
 
     def _from_data(self, data: Any) -> AtlanticStarState:
         raw = self._validate(data)
-        state = AtlanticStarState(self.rules, self)
+        state = self._state_class(self.rules, self)
         state._set_raw(raw)
         return state
 
@@ -609,7 +616,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
         """Deal every ship ``player`` cannot see (others' hands, the pack) anew, uniformly,
         keeping all they can see (own hand, agency, discard pile, board, money)."""
         raw = state._get_raw()
-        new = AtlanticStarState(self.rules, self)
+        new = self._state_class(self.rules, self)
         new._new_game(_rng.seed_state(self._seed_or_random(seed)), 0)  # only for its generator
         rng_state = int(new._get_raw()["rng"])
         gen = np.random.default_rng(rng_state)
