@@ -287,7 +287,7 @@ def check_sdist(report: Report, sdist: Path, version: str) -> None:
     problems = [f"outside {top}: {n}" for n in names if not n.startswith(top)]
     rel = {n[len(top):] for n in names if n.startswith(top)}
     problems += [f"missing {r}" for r in SDIST_REQUIRED if r not in rel]
-    wanted = tracked_files("src", "tests", "docs")
+    wanted = tracked_files("src", "tests", "docs", "scripts", "benchmarks", "examples")
     problems += [f"tracked file missing: {f}" for f in wanted if f not in rel]
     problems += [f"generated or binary file: {n}" for n in sorted(rel)
                  if n.endswith(SDIST_FORBIDDEN_SUFFIXES) or "__pycache__" in n
