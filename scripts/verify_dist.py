@@ -668,7 +668,9 @@ def main(argv: list[str] | None = None) -> int:
     if failed or args.keep:
         print(f"  logs and artifacts kept in {work}")
     else:
-        shutil.rmtree(work, ignore_errors=True)
+        t0 = time.monotonic()
+        shutil.rmtree(work, ignore_errors=True)  # four venvs: can take a while on slow disks
+        print(f"  work directory removed ({time.monotonic() - t0:.0f}s)")
     return 1 if failed else 0
 
 
