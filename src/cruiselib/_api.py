@@ -169,7 +169,6 @@ class Game(ABC, Generic[StateT]):
     view_type: ClassVar[type[msgspec.Struct]]
     move_type: ClassVar[Any]  # the tagged union of the game's move Structs (for schemas)
     move_classes: ClassVar[tuple[type, ...]]  # its members
-    score_bounds: ClassVar[tuple[float, float] | None] = None
 
     num_players: int
     num_actions: int
@@ -207,6 +206,11 @@ class Game(ABC, Generic[StateT]):
         """A plain-text picture of the state as ``player`` sees it (all of it for None)."""
 
     # --- shared ------------------------------------------------------------------
+
+    @property
+    def score_bounds(self) -> tuple[float, float] | None:
+        """Lowest and highest score a seat can have (checked by the conformance suite)."""
+        return None
 
     core_module: ClassVar[str]  # name of the game's module in cruiselib._core
 

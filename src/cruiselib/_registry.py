@@ -10,12 +10,14 @@ from cruiselib.errors import InvalidOptionError
 
 if TYPE_CHECKING:
     from cruiselib._api import Game, State
+    from cruiselib.atlantic_star import AtlanticStarGame
     from cruiselib.sirens import SirensGame
 
 __all__ = ["games", "make", "register"]
 
 # name -> "module:attribute" of the Game class, imported on first use.
 _REGISTRY: dict[str, str] = {
+    "atlantic_star": "cruiselib.atlantic_star:AtlanticStarGame",
     "sirens": "cruiselib.sirens:SirensGame",
 }
 
@@ -49,6 +51,8 @@ def game_class(name: str) -> type[Game[Any]]:
 
 @overload
 def make(name: Literal["sirens"], **options: Any) -> SirensGame: ...
+@overload
+def make(name: Literal["atlantic_star"], **options: Any) -> AtlanticStarGame: ...
 @overload
 def make(name: str, **options: Any) -> Game[State]: ...
 

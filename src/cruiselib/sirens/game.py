@@ -98,8 +98,6 @@ class SirensGame(Game[SirensState]):
     view_type = SirensView
     move_type = SirensMove
     move_classes = MOVE_TYPES
-    # Scores are victory points: at most 5 ship cards + 2 crew tokens (the game ends at 4).
-    score_bounds = (0, 7)
 
     def __init__(
         self,
@@ -144,6 +142,11 @@ class SirensGame(Game[SirensState]):
             self.variant == "bow_to_rear",
             card_set.digest,
         )
+
+    @property
+    def score_bounds(self) -> tuple[float, float]:
+        """Victory points: at most 5 ship cards and 2 crew tokens (the game ends at 4)."""
+        return (0, 7)
 
     @property
     def options(self) -> dict[str, Any]:

@@ -1,0 +1,152 @@
+# Types for atlantic_star.py (Cython pure-Python mode). Keep in step with atlantic_star.py
+# and atlantic_star.pyi.
+cimport cython
+from cruiselib._core.rng cimport mix64
+
+cdef enum:
+    MAXS = 256       # ship cards in a ship list
+    NSEA = 4         # Baltic, Mediterranean, Atlantic, Pacific (A1)
+    MAXLEG = 6       # legs of the longest voyage (Pacific)
+    NMASK = 64       # 1 << MAXLEG
+    NCLASS = 5       # 1★ .. 5★ (A2)
+    NFIELD = 6       # ranked fields per class (A2)
+    MAXP = 6         # seats
+    HMAX = 8         # largest hand: Pacific 6 legs + 2 (A6)
+    NKEEP = 37       # keep codes: keep nothing, one of 8 slots, two of 8 slots
+    NPL = 14         # plaque ids per sea: seat * 2 + voyage (12), then 2 operator sets
+    NPP = 12         # player plaque ids per sea
+    NAMT = 10        # loan amounts 1,000 .. 10,000
+    AGENCY = 4       # charter agency spaces, 3,000 .. 0 marks
+    MAXLEGAL = 1024
+
+    PH_LOAN = 0      # start of a turn: a loan is still possible
+    PH_MAIN = 1      # after a loan or a refresh
+    PH_OVER = 2
+
+
+cdef unsigned long long GOLDEN
+cdef unsigned long long MASK64
+
+
+cdef class AtlanticRules:
+    cdef readonly int num_players, sets, num_ships, start_money, num_ops
+    cdef readonly int a_loan, a_refresh, a_charter, a_voyage, num_actions
+    cdef readonly str digest
+    cdef readonly tuple action_ints
+    cdef int legs[NSEA]
+    cdef int table[NCLASS * NFIELD]
+    cdef int op_val[2 * NSEA]
+    cdef int w[MAXS * NSEA * MAXLEG]
+    cdef int suit[MAXS * NSEA]
+    cdef int pop[NMASK]
+    cdef int keep_a[NKEEP]
+    cdef int keep_b[NKEEP]
+    cdef int keep_k[NKEEP]
+
+    @cython.locals(c=cython.int, s=cython.int, l=cython.int, i=cython.int, j=cython.int,
+                   code=cython.int, nf=cython.int)
+    cdef void _fill(self, list mail, list entries, list board) except *
+
+
+cdef class AtlanticCore:
+    cdef readonly AtlanticRules rules
+    cdef public object game
+    cdef unsigned long long rng
+    cdef int phase, cur, start
+    cdef int money[MAXP]
+    cdef int hand[MAXP * HMAX]
+    cdef int hand_n[MAXP]
+    cdef int agency[AGENCY]
+    cdef int deck[MAXS]
+    cdef int deck_n
+    cdef int disc[MAXS]
+    cdef int disc_n
+    cdef int sea_class[NSEA]
+    cdef int class_sea[NCLASS]
+    cdef int rank[NSEA * NFIELD]
+    cdef int rank_n[NSEA]
+    cdef int pval[NSEA * NPL]
+    cdef int ploan[NSEA * NPL]
+    cdef int pcards[NSEA * NPP * MAXLEG]
+    cdef int done[MAXP * NSEA]
+    cdef int loaned[MAXP * NSEA]
+    cdef int left[MAXP]
+    cdef int buf[MAXLEGAL]
+    cdef int vc[MAXLEG]
+    cdef int vleg[MAXLEG]
+    cdef int dpa[NMASK]
+    cdef int dpb[NMASK]
+    cdef int _bv_best, _bv_code, _bv_first
+
+    cdef void _init_arrays(self) noexcept
+    @cython.locals(i=cython.int)
+    cdef void _copy_into(self, AtlanticCore new) noexcept
+    @cython.locals(i=cython.int, p=cython.int, s=cython.int, R=AtlanticRules)
+    cdef void _setup(self, unsigned long long rng_state, int start_player) noexcept
+    @cython.locals(r=cython.ulonglong)
+    cdef int _below(self, int n) noexcept
+    @cython.locals(i=cython.int, j=cython.int, tmp=cython.int)
+    cdef void _shuffle_deck(self) noexcept
+    @cython.locals(i=cython.int)
+    cdef int _draw(self) noexcept
+
+    @cython.locals(p=cython.int, s=cython.int, k=cython.int, m=cython.int, amt=cython.int,
+                   n=cython.int, hn=cython.int, L=cython.int, maxl=cython.int, i=cython.int,
+                   c=cython.int, base=cython.int, lo=cython.int, cnt=cython.int,
+                   code=cython.int, R=AtlanticRules)
+    cdef int _legal(self) noexcept
+    @cython.locals(p=cython.int, s=cython.int, k=cython.int, m=cython.int, amt=cython.int,
+                   hn=cython.int, L=cython.int, maxl=cython.int, i=cython.int, c=cython.int,
+                   r=cython.int, code=cython.int, kk=cython.int, R=AtlanticRules)
+    cdef int _check(self, int a) noexcept
+    @cython.locals(p=cython.int, s=cython.int, k=cython.int, amt=cython.int, i=cython.int,
+                   j=cython.int, c=cython.int, r=cython.int, code=cython.int, pid=cython.int,
+                   L=cython.int, value=cython.int, cls=cython.int, R=AtlanticRules)
+    cdef void _do(self, int a) noexcept
+    @cython.locals(i=cython.int, j=cython.int, n=cython.int, L=cython.int, ka=cython.int,
+                   kb=cython.int, R=AtlanticRules)
+    cdef int _fill_played(self, int seat, int sea, int code) noexcept
+    @cython.locals(m=cython.int, full=cython.int, i=cython.int, l=cython.int, c=cython.int,
+                   base=cython.int, su=cython.int, va=cython.int, vb=cython.int, w=cython.int,
+                   nm=cython.int, bit=cython.int, R=AtlanticRules)
+    cdef int _dp(self, int sea, int L, int t) noexcept
+    @cython.locals(m=cython.int, full=cython.int, i=cython.int, l=cython.int, c=cython.int,
+                   base=cython.int, su=cython.int, w=cython.int, bit=cython.int,
+                   bonus=cython.bint, value=cython.int, R=AtlanticRules)
+    cdef int _value(self, int sea, int L, bint assign) noexcept
+    @cython.locals(i=cython.int, j=cython.int, v=cython.int, n=cython.int)
+    cdef void _insert(self, int sea, int pid) noexcept
+    @cython.locals(i=cython.int, j=cython.int, n=cython.int)
+    cdef void _remove(self, int sea, int pid) noexcept
+    @cython.locals(i=cython.int, p=cython.int, total=cython.int)
+    cdef void _end_turn(self) noexcept
+    @cython.locals(s=cython.int, i=cython.int, pid=cython.int, c=cython.int, total=cython.int)
+    cdef int _points(self, int seat) noexcept
+    @cython.locals(s=cython.int, m=cython.int)
+    cdef int _max_legs(self, int seat) noexcept
+    @cython.locals(i=cython.int, n=cython.int, t=cython.int, c=cython.int, v=cython.int,
+                   L=cython.int, R=AtlanticRules)
+    cdef void _bv_try(self, int seat, int sea, int code) noexcept
+    @cython.locals(n=cython.int)
+    cdef int _random_action(self, unsigned long long r) noexcept
+    @cython.locals(i=cython.int, p=cython.int, best=cython.int, nb=cython.int, v=cython.int)
+    cdef int _winners_mask(self) noexcept
+
+    @cython.locals(n=cython.int, i=cython.int, ints=tuple)
+    cpdef list legal_actions(self)
+    @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
+    cpdef object action_mask(self)
+    @cython.locals(a=cython.int, code=cython.int)
+    cpdef apply(self, object action, object player=*)
+    cpdef bint is_legal(self, object action)
+    cpdef AtlanticCore clone(self)
+    @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, best=cython.int, bc=cython.int,
+                   i=cython.int, j=cython.int)
+    cpdef tuple best_voyage_code(self, int seat, int sea)
+
+
+@cython.locals(g=cython.longlong, n_actions=cython.longlong, steps=cython.int,
+               r=cython.ulonglong, st=AtlanticCore, p=cython.int, wm=cython.int)
+cpdef long long run_playouts(AtlanticRules rules, long long n, unsigned long long seed,
+                             short[:, ::1] scores, int[::1] lengths, signed char[:, ::1] wins,
+                             int start_player)

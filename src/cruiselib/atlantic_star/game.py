@@ -1,0 +1,685 @@
+"""Atlantic Star: the :class:`AtlanticStarGame` configuration and the :class:`AtlanticStarState`.
+
+The rules themselves live in the compiled core (``cruiselib._core.atlantic_star``); this
+module adds options, typed moves, serialization with validation, views and resampling.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from cruiselib import _core
+from cruiselib._api import Game, Playouts, State
+from cruiselib.atlantic_star.moves import (
+    MOVE_TYPES,
+    PRICES,
+    AtlanticStarMove,
+    Charter,
+    Loan,
+    Refresh,
+    Voyage,
+)
+from cruiselib.atlantic_star.schema import (
+    SCHEMA_VERSION,
+    AgencyInfo,
+    AtlanticStarStateData,
+    AtlanticStarView,
+    Plaque,
+    PlaqueInfo,
+    SeaData,
+    SeaInfo,
+    ShipInfo,
+)
+from cruiselib.atlantic_star.ships import LEGS, SEAS, Board, ShipList, check_board
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
+
+__all__ = ["AtlanticStarGame", "AtlanticStarState"]
+
+_core_mod = _core.load("atlantic_star")
+_rng = _core.load("rng")
+
+PHASES = ("loan", "agency", "over")
+NKEEP = 37
+NAMT = 10
+NPP = 12
+OPERATORS: dict[int, tuple[tuple[int, ...], ...]] = _core_mod.OPERATORS
+
+
+def build_rules(module: Any, players: int, ships: ShipList, board: Board) -> Any:
+    """The core's rules object for a configuration, from ``module`` (the loaded core, or a
+    second copy of it, e.g. the pure-Python source next to the compiled one)."""
+    mail, entries = ships.core_tables()
+    return module.AtlanticRules(players, mail, entries, [list(c) for c in board], ships.digest)
+
+
+if TYPE_CHECKING:
+    from cruiselib._core.atlantic_star import AtlanticCore as _CoreBase
+else:
+    _CoreBase = _core_mod.AtlanticCore
+
+
+class AtlanticStarState(State, _CoreBase):
+    """An Atlantic Star position. Create with ``game.new_state(seed)``."""
+
+    __slots__ = ()
+
+    game: AtlanticStarGame
+
+    def _to_data(self) -> AtlanticStarStateData:
+        return self.game._raw_to_data(self._get_raw())
+
+    def to_data(self) -> AtlanticStarStateData:
+        """The full state as its msgspec Struct (see the game's JSON Schema)."""
+        return self._to_data()
+
+    def legal_moves(self) -> list[Any]:
+        """The legal moves, annotated (ship names, points), in the order of legal_actions()."""
+        return [self.game._annotate(self, a) for a in self.legal_actions()]
+
+    def view(self, player: int) -> AtlanticStarView:
+        """What ``player`` may see: own hand, others' hand sizes, money, loans, board, agency."""
+        return self.game._view(self, self.game.check_player(player))
+
+    def resample(self, player: int, seed: int | str | bytes | None = None) -> AtlanticStarState:
+        """A full state consistent with ``view(player)``: the unseen ships dealt anew."""
+        return self.game._resample(self, self.game.check_player(player), seed)
+
+    def best_voyage(self, sea: str, seat: int | None = None) -> tuple[int, Voyage | None]:
+        """(points, move) of the best voyage ``seat`` (default: the seat to move) could
+        stage in ``sea`` with its hand now, over every choice of cards (A5); (-1, None)
+        when the hand size does not fit the sea. The class is the sea's class, or the
+        highest free one (the move is not checked for legality otherwise)."""
+        s = self.game._sea_index(sea)
+        p = self.current_player if seat is None else self.game.check_player(seat)
+        if p < 0:
+            return (-1, None)
+        value, code = self._best_voyage(p, s)
+        if code < 0:
+            return (-1, None)
+        raw = self._get_raw()
+        cls = raw["seas"][s]["class"]
+        if cls < 0:
+            taken = {x["class"] for x in raw["seas"]}
+            cls = max(c for c in range(5) if c not in taken)
+        return (value, self.game._annotate_voyage(self, p, s, cls, code))
+
+    def _best_voyage(self, seat: int, sea: int) -> tuple[int, int]:
+        result: tuple[int, int] = self.best_voyage_code(seat, sea)
+        return result
+
+    def returns(self) -> list[float]:
+        """+1 for each winner, -1 for every other seat; 0 each while running."""
+        win = self.winners()
+        if not win:
+            return [0.0] * self.game.num_players
+        return [1.0 if p in win else -1.0 for p in range(self.game.num_players)]
+
+
+class AtlanticStarGame(Game[AtlanticStarState]):
+    """Atlantic Star for 2 to 6 players.
+
+    Options: ``players`` (2-6, default 4), ``ships`` (a :class:`ShipList` or a path to a
+    ship-list JSON file; default the engine-authored list, A4) and ``board`` (the victory
+    point table, 5 classes of 6 values, 1★ first; default A2).
+    """
+
+    name = "atlantic_star"
+    core_module = "atlantic_star"
+    title = "Atlantic Star"
+    schema_version = SCHEMA_VERSION
+    state_data_type = AtlanticStarStateData
+    view_type = AtlanticStarView
+    move_type = AtlanticStarMove
+    move_classes = MOVE_TYPES
+
+    def __init__(
+        self,
+        players: int = 4,
+        ships: ShipList | str | Path | None = None,
+        board: Any = None,
+    ) -> None:
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
+            raise InvalidOptionError(f"Atlantic Star is a game for 2 to 6 players, not {players!r}")
+        if ships is None:
+            ship_list = ShipList.standard()
+        elif isinstance(ships, ShipList):
+            ship_list = ships
+        elif isinstance(ships, (str, Path)):
+            ship_list = ShipList.from_file(ships)
+        else:
+            raise InvalidOptionError(
+                f"ships must be a ShipList or a path, not {type(ships).__name__}"
+            )
+        self.board: Board = check_board(board)
+        self._custom_board = board is not None
+        self.ships = ship_list
+        self._custom_ships = ships is not None
+        self.num_players = players
+        self.sets = 2 if players <= 3 else 1
+        self._use_core(_core_mod, AtlanticStarState)
+        self.num_actions = int(self.rules.num_actions)
+        self.num_operators = int(self.rules.num_ops)
+        self._build_move_table()
+
+    def _use_core(self, module: Any, state_class: type[AtlanticStarState]) -> None:
+        self._core = module
+        self._state_class = state_class
+        self.rules = build_rules(module, self.num_players, self.ships, self.board)
+        self._scratch = module.AtlanticCore(self.rules, None)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        opts: dict[str, Any] = {"players": self.num_players}
+        if self._custom_ships:
+            opts["ships"] = self.ships
+        if self._custom_board:
+            opts["board"] = self.board
+        return opts
+
+    @property
+    def score_bounds(self) -> tuple[int, int]:
+        """Lowest and highest victory points a seat can have."""
+        top = max(col[0] for col in self.board)
+        return (0, 4 * self.sets * top)
+
+    # ------------------------------------------------------------------ states
+
+    def new_state(
+        self, seed: int | str | bytes | None = None, start_player: int | None = None
+    ) -> AtlanticStarState:
+        """A new game dealt from ``seed``. ``start_player`` defaults to a seeded draw."""
+        start = -1 if start_player is None else self.check_player(start_player)
+        state = self._state_class(self.rules, self)
+        state._new_game(_rng.seed_state(self._seed_or_random(seed)), start)
+        return state
+
+    def playouts(self, n: int, seed: int = 0) -> Playouts:
+        """``n`` uniformly random games run entirely in the core (game g is seed-replayable)."""
+        scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
+        base = _rng.seed_state(self._seed_or_random(seed))
+        actions = self._core.run_playouts(self.rules, n, base, scores, lengths, wins, -1)
+        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=int(actions))
+
+    def playout_seed_state(self, seed: int, game_index: int) -> int:
+        """The generator state that dealt game ``game_index`` of ``playouts(n, seed)``."""
+        base = _rng.seed_state(seed)
+        return int(_rng.mix64((base + game_index) & 0xFFFFFFFFFFFFFFFF))
+
+    def voyage_value(self, ships: list[str] | list[int], sea: str) -> tuple[int, bool, list[str]]:
+        """(value, bonus earned, ships by leg) of playing these ships in ``sea`` (A5)."""
+        s = self._sea_index(sea)
+        ids = [self._ship_id(x) for x in ships]
+        if len(ids) != LEGS[s] or len(set(ids)) != len(ids):
+            raise InvalidOptionError(f"a {SEAS[s]} voyage plays {LEGS[s]} different ships")
+        value, bonus, by_leg = self._scratch.value_of(ids, s)
+        return (int(value), bool(bonus), [self.ships.ships[c].name for c in by_leg])
+
+    def _ship_id(self, ship: str | int) -> int:
+        if isinstance(ship, str):
+            if ship not in self.ships.index:
+                raise InvalidOptionError(f"no ship named {ship!r}")
+            return self.ships.index[ship]
+        if (
+            isinstance(ship, bool)
+            or not isinstance(ship, int)
+            or not 0 <= ship < len(self.ships.ships)
+        ):
+            raise InvalidOptionError(f"no ship {ship!r}")
+        return ship
+
+    @staticmethod
+    def _sea_index(sea: str) -> int:
+        if sea not in SEAS:
+            raise InvalidOptionError(f"unknown sea {sea!r}; seas: {', '.join(SEAS)}")
+        return SEAS.index(sea)
+
+    # ------------------------------------------------------------------ moves
+
+    def _decode_action(self, action: int) -> AtlanticStarMove:
+        R = self.rules
+        if action < R.a_refresh:
+            r, amt = divmod(action - R.a_loan, NAMT)
+            s, k = divmod(r, self.sets)
+            return Loan(sea=SEAS[s], amount=(amt + 1) * 1000, voyage=k)
+        if action == R.a_refresh:
+            return Refresh()
+        if action < R.a_voyage:
+            return Charter(price=PRICES[action - R.a_charter])
+        r, code = divmod(action - R.a_voyage, NKEEP)
+        s, c = divmod(r, 5)
+        return Voyage(sea=SEAS[s], stars=c + 1, keep=tuple(R.keep_slots(code)))
+
+    def _encode_move(self, move: Any) -> int:
+        # Every well-formed move is in the move table; explain why this one is not.
+        if isinstance(move, Loan) and move.voyage >= self.sets:
+            raise IllegalMoveError(
+                f"{move}: with {self.num_players} players each sea is sailed once per seat"
+            )
+        if isinstance(move, Voyage):
+            keep = move.keep
+            if len(keep) > 2 or len(set(keep)) != len(keep) or any(not 0 <= k < 8 for k in keep):
+                raise IllegalMoveError(
+                    f"{move}: keep names 0-2 different hand slots 0..7, not {keep}"
+                )
+        raise IllegalMoveError(f"{move!r} names no action")
+
+    def _annotate(self, state: AtlanticStarState, action: int) -> AtlanticStarMove:
+        """The move of a legal action with its annotations for the state's seat to move."""
+        move = self._all_moves[action]
+        R = self.rules
+        p = state.current_player
+        if isinstance(move, Charter):
+            ship = state._get_agency(action - R.a_charter)
+            return Charter(
+                price=move.price, ship=str(self.ships.ships[ship]) if ship >= 0 else None
+            )
+        if isinstance(move, Loan):
+            s = SEAS.index(move.sea)
+            value = state._plaque_value(s, p * 2 + move.voyage)
+            return Loan(
+                sea=move.sea,
+                amount=move.amount,
+                voyage=move.voyage,
+                value=value - move.amount // 1000,
+            )
+        if isinstance(move, Voyage):
+            r, code = divmod(action - R.a_voyage, NKEEP)
+            s, c = divmod(r, 5)
+            return self._annotate_voyage(state, p, s, c, code)
+        return Refresh()
+
+    def _annotate_voyage(
+        self, state: AtlanticStarState, seat: int, sea: int, cls: int, code: int
+    ) -> Voyage:
+        value, _bonus, by_leg, kept = state.voyage_detail(seat, sea, code)
+        names = self.ships.ships
+        return Voyage(
+            sea=SEAS[sea],
+            stars=cls + 1,
+            keep=tuple(self.rules.keep_slots(code)),
+            ships=tuple(names[c].name for c in by_leg),
+            points=int(value),
+            kept=tuple(names[c].name for c in kept),
+        )
+
+    # ------------------------------------------------------------------ serialization
+
+    def _raw_to_data(self, raw: dict[str, Any]) -> AtlanticStarStateData:
+        phase = raw["phase"]
+        seas = []
+        for s in range(4):
+            sea = raw["seas"][s]
+            plaques = []
+            for pid, value, loan, cards in sea["plaques"]:
+                if pid < NPP:
+                    plaques.append(
+                        Plaque(
+                            seat=pid >> 1,
+                            voyage=pid & 1,
+                            value=value,
+                            loan=loan * 1000,
+                            ships=list(cards),
+                        )
+                    )
+                else:
+                    plaques.append(Plaque(operator=pid - NPP, value=value))
+            seas.append(
+                SeaData(stars=None if sea["class"] < 0 else sea["class"] + 1, plaques=plaques)
+            )
+        return AtlanticStarStateData(
+            schema_version=SCHEMA_VERSION,
+            game="atlantic_star",
+            players=self.num_players,
+            ship_list=self.ships.digest,
+            board=[list(c) for c in self.board],
+            rng=raw["rng"],
+            phase=PHASES[phase],  # type: ignore[arg-type]
+            start_player=raw["start"],
+            current_player=-1 if phase == 2 else raw["cur"],
+            money=[m * 1000 for m in raw["money"]],
+            hands=raw["hands"],
+            agency=[None if c < 0 else c for c in raw["agency"]],
+            deck=raw["deck"],
+            discard=raw["discard"],
+            seas=seas,
+        )
+
+    def _from_data(self, data: Any) -> AtlanticStarState:
+        raw = self._validate(data)
+        state = self._state_class(self.rules, self)
+        state._set_raw(raw)
+        return state
+
+    def _validate(self, d: AtlanticStarStateData) -> dict[str, Any]:
+        """Semantic checks of a decoded state; raises InvalidStateError naming the problem.
+
+        Everything is checked before any index reaches the core.
+        """
+
+        def bad(msg: str) -> InvalidStateError:
+            return InvalidStateError(f"invalid Atlantic Star state: {msg}")
+
+        N = self.num_players
+        S = self.sets
+        if d.schema_version != SCHEMA_VERSION:
+            raise bad(
+                f"schema version {d.schema_version} is not supported "
+                f"(this version reads {SCHEMA_VERSION})"
+            )
+        if d.rng > 0xFFFFFFFFFFFFFFFF:
+            raise bad("the generator state must fit in 64 bits")
+        if d.players != N:
+            raise bad(f"state is for {d.players} players, the game has {N}")
+        if d.ship_list != self.ships.digest:
+            raise bad(
+                f"state was made with another ship list ({d.ship_list}, "
+                f"this game uses {self.ships.digest})"
+            )
+        if d.board != [list(c) for c in self.board]:
+            raise bad("state was made with another board table (A2)")
+        if len(d.money) != N or len(d.hands) != N:
+            raise bad(f"money and hands list one entry per seat ({N})")
+        if d.start_player >= N:
+            raise bad(f"start player {d.start_player} is not a seat")
+        for p, m in enumerate(d.money):
+            if m % 1000:
+                raise bad(f"seat {p}'s money {m} is not a multiple of 1,000 marks")
+        n_ships = len(self.ships.ships)
+        seen: dict[int, str] = {}
+
+        def place(card: int, where: str) -> None:
+            if card >= n_ships:
+                raise bad(f"ship {card} in {where} does not exist (the list has {n_ships} ships)")
+            if card in seen:
+                raise bad(f"ship {card} appears twice ({seen[card]} and {where})")
+            seen[card] = where
+
+        for p, hand in enumerate(d.hands):
+            for c in hand:
+                place(c, f"hands[{p}]")
+            if any(b <= a for a, b in pairwise(hand)):
+                raise bad(f"hands[{p}] must be sorted by ship id")
+        for i, slot in enumerate(d.agency):
+            if slot is None:
+                raise bad(f"agency space {i} is empty; the agency always offers four ships (A12)")
+            place(slot, f"agency[{i}]")
+        for c in d.deck:
+            place(c, "deck")
+        for c in d.discard:
+            place(c, "discard")
+
+        done = [[0] * 4 for _ in range(N)]
+        loans = [[0] * 4 for _ in range(N)]
+        stars_used: set[int] = set()
+        raw_seas = []
+        ops = OPERATORS[N]
+        for s, sea in enumerate(d.seas):
+            name = SEAS[s]
+            plaques = sea.plaques
+            if not plaques:
+                if sea.stars is not None:
+                    raise bad(f"the {name} has a class but no voyage (the first voyage chooses it)")
+                raw_seas.append({"class": -1, "plaques": []})
+                continue
+            if sea.stars is None:
+                raise bad(f"the {name} has voyages but no class")
+            if sea.stars in stars_used:
+                raise bad(f"two seas share the {sea.stars}★ class")
+            stars_used.add(sea.stars)
+            n_ops = sum(1 for pl in plaques if pl.seat is None)
+            if n_ops != len(ops):
+                raise bad(
+                    f"the {name} must show {len(ops)} package operator plaque(s) once sailed (A3)"
+                )
+            rows: list[tuple[int, int, int, list[int]]] = []
+            keys: set[tuple[int, int]] = set()
+            for i, pl in enumerate(plaques):
+                where = f"seas[{s}].plaques[{i}]"
+                if pl.seat is None:
+                    j = pl.operator
+                    if j is None or j >= len(ops) or pl.loan or pl.ships or pl.voyage:
+                        raise bad(
+                            f"{where}: a package operator plaque names its set "
+                            f"0..{len(ops) - 1} only"
+                        )
+                    if pl.value != ops[j][s]:
+                        raise bad(
+                            f"{where}: operator set {j} is worth {ops[j][s]} in the {name} (A3)"
+                        )
+                    if (-1, j) in keys:
+                        raise bad(f"{where}: operator set {j} appears twice")
+                    keys.add((-1, j))
+                    rows.append((NPP + j, pl.value, 0, []))
+                    continue
+                if pl.operator is not None:
+                    raise bad(f"{where}: a plaque belongs to a seat or to an operator, not both")
+                if pl.seat >= N:
+                    raise bad(f"{where}: seat {pl.seat} does not exist")
+                if pl.voyage >= S:
+                    raise bad(f"{where}: with {N} players a seat sails each sea {S} time(s)")
+                if (pl.seat, pl.voyage) in keys:
+                    raise bad(f"{where}: seat {pl.seat}'s voyage {pl.voyage} appears twice")
+                keys.add((pl.seat, pl.voyage))
+                if len(pl.ships) != LEGS[s]:
+                    raise bad(f"{where}: a {name} voyage has {LEGS[s]} ships, not {len(pl.ships)}")
+                for c in pl.ships:
+                    place(c, where)
+                if pl.loan % 1000:
+                    raise bad(f"{where}: a loan is a multiple of 1,000 marks")
+                if pl.loan:
+                    if loans[pl.seat][s]:
+                        raise bad(
+                            f"{where}: seat {pl.seat} borrowed twice in the {name} (once per sea)"
+                        )
+                    loans[pl.seat][s] = pl.loan
+                staged = self._checked_value(pl.ships, s, where, bad)
+                if pl.value + pl.loan // 1000 != staged:
+                    raise bad(
+                        f"{where}: the ships are worth {staged}; value {pl.value} plus the loan's "
+                        f"{pl.loan // 1000} points must equal that"
+                    )
+                done[pl.seat][s] += 1
+                rows.append((pl.seat * 2 + pl.voyage, pl.value, pl.loan // 1000, list(pl.ships)))
+            for seat in range(N):
+                if (seat, 1) in keys and (seat, 0) not in keys:
+                    raise bad(f"the {name}: seat {seat} has a second voyage but no first")
+            for i in range(1, len(plaques)):
+                a, b = plaques[i - 1], plaques[i]
+                if b.value > a.value:
+                    raise bad(f"the {name}'s plaques are not in order of value (A7)")
+                if b.value == a.value and b.seat is None and a.seat is not None:
+                    raise bad(f"the {name}: a package operator stays above an equal value (A7)")
+            raw_seas.append({"class": sea.stars - 1, "plaques": rows})
+        if len(seen) != n_ships:
+            missing = sorted(set(range(n_ships)) - set(seen))
+            raise bad(f"ship(s) {missing[:8]} are nowhere")
+        left = [4 * S - sum(done[p]) for p in range(N)]
+        for p in range(N):
+            max_legs = max((LEGS[s] for s in range(4) if done[p][s] < S), default=0)
+            limit = max_legs + 2 if left[p] else 2
+            if len(d.hands[p]) > limit:
+                raise bad(
+                    f"seat {p} holds {len(d.hands[p])} ships; at most {limit} fit its voyages (A6)"
+                )
+        over = sum(left) == 0
+        phase = PHASES.index(d.phase)
+        if (phase == 2) != over:
+            raise bad("the game is over exactly when every plaque is on the board")
+        if over:
+            if d.current_player != -1:
+                raise bad("current_player must be -1 once the game is over")
+        else:
+            if not 0 <= d.current_player < N:
+                raise bad(f"current_player {d.current_player} is not a seat")
+            if left[d.current_player] == 0:
+                raise bad(
+                    f"seat {d.current_player} has staged all its voyages "
+                    "and takes no more turns (A9)"
+                )
+        return {
+            "rng": d.rng,
+            "phase": phase,
+            "start": d.start_player,
+            "cur": d.current_player if d.current_player >= 0 else d.start_player,
+            "money": [m // 1000 for m in d.money],
+            "hands": d.hands,
+            "agency": list(d.agency),
+            "deck": d.deck,
+            "discard": d.discard,
+            "seas": raw_seas,
+        }
+
+    def _checked_value(self, ships: list[int], sea: int, where: str, bad: Any) -> int:
+        """The optimal value of a recorded voyage; its recorded leg order must achieve it."""
+        value, _bonus, _legs = self._scratch.value_of(list(ships), sea)
+        R = self.rules
+        raw = sum(R.ship_value(c, sea, i) for i, c in enumerate(ships))
+        if all(R.ship_suited(c, sea, i) for i, c in enumerate(ships)):
+            raw += LEGS[sea]
+        if raw != value:
+            raise bad(f"{where}: the ships are not listed in an optimal leg order (A5)")
+        return int(value)
+
+    # ------------------------------------------------------------------ views
+
+    def _ship_info(self, card: int) -> ShipInfo:
+        ship = self.ships.ships[card]
+        return ShipInfo(card, ship.name, ship.mail, [str(e) for e in ship.legs])
+
+    def _view(self, state: AtlanticStarState, player: int) -> AtlanticStarView:
+        raw = state._get_raw()
+        N = self.num_players
+        names = self.ships.ships
+        seas = []
+        loans = [[0] * 4 for _ in range(N)]
+        taken = set()
+        voyages_left = [4 * self.sets] * N
+        for s in range(4):
+            sea = raw["seas"][s]
+            cls = sea["class"]
+            if cls >= 0:
+                taken.add(cls)
+            infos = []
+            for i, (pid, value, loan, cards) in enumerate(sea["plaques"]):
+                if pid < NPP:
+                    loans[pid >> 1][s] += loan * 1000
+                    voyages_left[pid >> 1] -= 1
+                infos.append(
+                    PlaqueInfo(
+                        field=i + 1,
+                        victory_points=self.board[cls][i],
+                        seat=pid >> 1 if pid < NPP else None,
+                        operator=pid - NPP if pid >= NPP else None,
+                        voyage=pid & 1 if pid < NPP else 0,
+                        value=value,
+                        loan=loan * 1000,
+                        ships=[names[c].name for c in cards],
+                    )
+                )
+            seas.append(
+                SeaInfo(
+                    name=SEAS[s],
+                    legs=LEGS[s],
+                    stars=None if cls < 0 else cls + 1,
+                    plaques=infos,
+                    full=len(infos) == 6,
+                )
+            )
+        return AtlanticStarView(
+            player=player,
+            phase=PHASES[raw["phase"]],  # type: ignore[arg-type]
+            current_player=state.current_player,
+            money=[m * 1000 for m in raw["money"]],
+            hand=[self._ship_info(c) for c in raw["hands"][player]],
+            hand_sizes=[len(h) for h in raw["hands"]],
+            agency=[
+                AgencyInfo(PRICES[i], None if c < 0 else self._ship_info(c))
+                for i, c in enumerate(raw["agency"])
+            ],
+            deck_size=len(raw["deck"]),
+            discard=[self._ship_info(c) for c in raw["discard"]],
+            seas=seas,
+            free_classes=[c + 1 for c in range(5) if c not in taken],
+            voyages_left=voyages_left,
+            loans=loans,
+            scores=state.scores(),
+            legal_actions=state.legal_actions() if state.current_player == player else [],
+        )
+
+    def _resample(
+        self, state: AtlanticStarState, player: int, seed: int | str | bytes | None
+    ) -> AtlanticStarState:
+        """Deal every ship ``player`` cannot see (others' hands, the pack) anew, uniformly,
+        keeping all they can see (own hand, agency, discard pile, board, money)."""
+        raw = state._get_raw()
+        new = self._state_class(self.rules, self)
+        new._new_game(_rng.seed_state(self._seed_or_random(seed)), 0)  # only for its generator
+        rng_state = int(new._get_raw()["rng"])
+        gen = np.random.default_rng(rng_state)
+        hands = [list(h) for h in raw["hands"]]
+        others = [p for p in range(self.num_players) if p != player]
+        pool = [c for p in others for c in hands[p]] + list(raw["deck"])
+        order = gen.permutation(len(pool))
+        pool = [int(pool[i]) for i in order]
+        at = 0
+        for p in others:
+            n = len(hands[p])
+            hands[p] = sorted(pool[at : at + n])
+            at += n
+        raw["hands"] = hands
+        raw["deck"] = pool[at:]
+        raw["rng"] = rng_state
+        new._set_raw(raw)
+        return new
+
+    # ------------------------------------------------------------------ text
+
+    def render(self, state: AtlanticStarState, player: int | None = None) -> str:
+        """A plain-text board: seas with their class and ranking, agency, money, hands."""
+        raw = state._get_raw()
+        names = self.ships.ships
+        out = []
+        scores = state.scores()
+        for s in range(4):
+            sea = raw["seas"][s]
+            cls = sea["class"]
+            title = f"{SEAS[s]} ({LEGS[s]} legs)"
+            if cls < 0:
+                out.append(f"{title}: no voyage yet")
+                continue
+            out.append(f"{title}, {cls + 1}★ class:")
+            for i, (pid, value, loan, cards) in enumerate(sea["plaques"]):
+                vp = self.board[cls][i]
+                if pid >= NPP:
+                    who = f"operator {'AB'[pid - NPP]}"
+                    ships = ""
+                else:
+                    who = f"seat {pid >> 1}"
+                    ships = "  " + ", ".join(names[c].name for c in cards)
+                lo = f" (loan {loan * 1000:,})" if loan else ""
+                out.append(f"  {i + 1}. {vp:>2} VP  {who:<10} {value:>3}{lo}{ships}")
+        out.append(
+            "agency: "
+            + " | ".join(
+                f"{PRICES[i]:,}: {names[c] if c >= 0 else '-'}" for i, c in enumerate(raw["agency"])
+            )
+        )
+        out.append(f"pack: {len(raw['deck'])} ships; discard pile: {len(raw['discard'])} ships")
+        for p in range(self.num_players):
+            mark = "*" if p == state.current_player else " "
+            line = f"{mark}seat {p}: {raw['money'][p] * 1000:,} marks, {scores[p]} VP"
+            if player is None or player == p:
+                hand = "; ".join(str(names[c]) for c in raw["hands"][p])
+                line += f", hand: {hand or '(empty)'}"
+            else:
+                line += f", hand: {len(raw['hands'][p])} ships"
+            out.append(line)
+        if state.is_over:
+            out.append(f"game over; winners: {', '.join(f'seat {w}' for w in state.winners())}")
+        else:
+            out.append(f"seat {state.current_player} to move ({PHASES[raw['phase']]} phase)")
+        return "\n".join(out)
