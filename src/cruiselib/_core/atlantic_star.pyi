@@ -4,6 +4,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 LIMITS: dict[str, int]
 PHASES: tuple[str, str, str]
@@ -13,6 +14,7 @@ REASONS: tuple[str, ...]
 
 def keep_code(slots: tuple[int, ...] | list[int]) -> int: ...
 
+@disjoint_base
 class AtlanticRules:
     num_players: int
     sets: int
@@ -41,6 +43,7 @@ class AtlanticRules:
     def ship_suited(self, ship: int, sea: int, leg: int) -> bool: ...
     def keep_slots(self, code: int) -> tuple[int, ...]: ...
 
+@disjoint_base
 class AtlanticCore:
     rules: AtlanticRules
     game: Any
