@@ -80,6 +80,9 @@ PLATFORMS = {
     "windows": ["win_amd64"],
 }
 WORKFLOW_JOBS = {"build_wheels", "pure_wheel", "sdist", "publish"}
+# Copied into the directory the tests run from (the same list as cibuildwheel's test-sources):
+# the tests, the data files they compare against (docs/schemas), the pytest configuration.
+TEST_SOURCES = ("tests", "docs", "pyproject.toml", "scripts/check_installed.py")
 
 # Never in a wheel: generated C, Cython annotation HTML, build leftovers, tests.
 WHEEL_FORBIDDEN_SUFFIXES = (".c", ".cpp", ".h", ".html", ".pyc", ".pyo", ".o", ".obj", ".pyx",
@@ -284,7 +287,7 @@ def check_sdist(report: Report, sdist: Path, version: str) -> None:
     problems = [f"outside {top}: {n}" for n in names if not n.startswith(top)]
     rel = {n[len(top):] for n in names if n.startswith(top)}
     problems += [f"missing {r}" for r in SDIST_REQUIRED if r not in rel]
-    wanted = tracked_files("src", "tests", "docs")
+    wanted = tracked_files("src", "tests", "docs", "scripts", "benchmarks", "examples")
     problems += [f"tracked file missing: {f}" for f in wanted if f not in rel]
     problems += [f"generated or binary file: {n}" for n in sorted(rel)
                  if n.endswith(SDIST_FORBIDDEN_SUFFIXES) or "__pycache__" in n
@@ -401,9 +404,15 @@ def test_installed(report: Report, *, label: str, artifact: Path, expect_compile
 
     rundir = work / f"run-{label}"  # holds only copies: no source tree to import from
     rundir.mkdir()
-    shutil.copy2(ROOT / "scripts" / "check_installed.py", rundir)
-    shutil.copy2(ROOT / "pyproject.toml", rundir)  # the pytest configuration (markers, ...)
+    for source in TEST_SOURCES:
+        if source != "tests" and (ROOT / source).is_dir():
+            shutil.copytree(ROOT / source, rundir / source)
+        elif source != "tests" and (ROOT / source).exists():
+            (rundir / source).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / source, rundir / source)
     (rundir / "_verify_guard.py").write_text(GUARD_PLUGIN)
+    if not has_tests(tests):  # the built-in smoke test imports check_installed
+        shutil.copy2(ROOT / "scripts" / "check_installed.py", rundir)
     expect = "compiled" if expect_compiled else "pure"
     flag = "1" if expect_compiled else "0"  # CRUISELIB_EXPECT_COMPILED: tests/conftest.py
     env = clean_env(VERIFY_EXPECT_COMPILED=flag, CRUISELIB_EXPECT_COMPILED=flag)
@@ -416,7 +425,8 @@ def test_installed(report: Report, *, label: str, artifact: Path, expect_compile
         except Failed as exc:
             report.check(f"{label}: {name}", False, str(exc))
 
-    check = [str(py), "check_installed.py", "--version", version, "--source-tree", str(ROOT)]
+    check = [str(py), "scripts/check_installed.py", "--version", version,
+             "--source-tree", str(ROOT)]
     attempt(f"check_installed --expect {expect}", [*check, "--expect", expect])
     if expect_compiled:
         attempt("check_installed with CRUISELIB_PURE_PYTHON=1 --expect pure",
@@ -464,6 +474,16 @@ def check_matrix(report: Report, tools_py: Path, work: Path) -> None:
         if expected - got:
             problems.append(f"missing: {sorted(expected - got)}")
         report.problems(f"cibuildwheel {platform}: {len(got)} builds", problems)
+
+
+def check_test_sources(report: Report) -> None:
+    """cibuildwheel tests each wheel with the same files this script tests with."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["cibuildwheel"]
+    got = sorted(config.get("test-sources", []))
+    report.check("cibuildwheel test-sources = the files verify_dist.py tests with",
+                 got == sorted(TEST_SOURCES), f"{got} != {sorted(TEST_SOURCES)}")
 
 
 def check_workflow(report: Report, tools_py: Path, work: Path) -> None:
@@ -639,6 +659,7 @@ def main(argv: list[str] | None = None) -> int:
     if "cibuildwheel" not in skip:
         with report.step("cibuildwheel matrix and workflow"):
             check_matrix(report, tools_py, work)
+            check_test_sources(report)
             check_workflow(report, tools_py, work)
 
     elapsed = time.monotonic() - report.started
@@ -650,7 +671,9 @@ def main(argv: list[str] | None = None) -> int:
     if failed or args.keep:
         print(f"  logs and artifacts kept in {work}")
     else:
-        shutil.rmtree(work, ignore_errors=True)
+        t0 = time.monotonic()
+        shutil.rmtree(work, ignore_errors=True)  # four venvs: can take a while on slow disks
+        print(f"  work directory removed ({time.monotonic() - t0:.0f}s)")
     return 1 if failed else 0
 
 
