@@ -436,9 +436,6 @@ def test_installed(report: Report, *, label: str, artifact: Path, expect_compile
     if has_tests(tests):
         shutil.copytree(tests, rundir / "tests",
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        schemas = tests.parent / "docs" / "schemas"  # the exported schemas the tests compare
-        if schemas.is_dir():
-            shutil.copytree(schemas, rundir / "docs" / "schemas")
         suite = "test suite"
     else:
         (rundir / "tests").mkdir()
