@@ -15,6 +15,7 @@ __all__ = ["games", "make", "register"]
 
 # name -> "module:attribute" of the Game class, imported on first use.
 _REGISTRY: dict[str, str] = {
+    "dream_islands": "cruiselib.dream_islands:DreamIslandsGame",
     "sirens": "cruiselib.sirens:SirensGame",
 }
 
