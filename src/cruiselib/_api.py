@@ -8,6 +8,7 @@ games.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -20,6 +21,9 @@ import numpy.typing as npt
 
 from cruiselib import serialize
 from cruiselib.errors import IllegalMoveError, InvalidOptionError
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = ["Game", "Playouts", "State"]
 
@@ -75,13 +79,40 @@ class State:
 
     game: Game[Any]
 
-    # Provided by the compiled core class.
-    current_player: int
-    is_over: bool
+    if TYPE_CHECKING:  # provided by the compiled core class and the game's state class
 
-    if TYPE_CHECKING:  # provided by the core class and the game's state class
+        @property
+        def current_player(self) -> int:
+            """The seat to decide now, or -1 once the game is over."""
 
-        def legal_actions(self) -> list[int]: ...
+        @property
+        def is_over(self) -> bool: ...
+
+        def legal_actions(self) -> list[int]:
+            """The legal action ids, sorted ascending (empty once the game is over)."""
+
+        def action_mask(self) -> npt.NDArray[np.int8]:
+            """An int8 array of shape (num_actions,): 1 where the action is legal."""
+
+        def apply(self, action: Any, player: int | None = None) -> None:
+            """Apply an action id or a move (IllegalMoveError; the state is then unchanged)."""
+
+        def is_legal(self, action: object) -> bool: ...
+
+        def clone(self) -> Self:
+            """An independent copy."""
+
+        def scores(self) -> list[int]:
+            """Each seat's score (final once the game is over)."""
+
+        def winners(self) -> tuple[int, ...]:
+            """The winning seats once the game is over (empty while running or for a draw)."""
+
+        def view(self, player: int) -> Any:
+            """What ``player`` may see, as a msgspec Struct."""
+
+        def resample(self, player: int, seed: int | str | bytes | None = None) -> Self:
+            """A full state consistent with ``view(player)``, unseen cards dealt anew."""
 
         def _to_data(self) -> msgspec.Struct: ...
 
@@ -112,11 +143,11 @@ class State:
 
     __hash__ = None  # type: ignore[assignment]  # states are mutable
 
-    def __copy__(self) -> State:
-        return self.clone()  # type: ignore[attr-defined, no-any-return]
+    def __copy__(self) -> Self:
+        return self.clone()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        return self.clone()  # type: ignore[attr-defined, no-any-return]
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self.clone()
 
     def __repr__(self) -> str:
         where = "over" if self.is_over else f"seat {self.current_player} to move"
@@ -124,7 +155,8 @@ class State:
 
 
 def _restore_state(game: Game[Any], data: bytes) -> State:
-    return game.load_state(data)
+    state: State = game.load_state(data)
+    return state
 
 
 class Game(ABC, Generic[StateT]):
@@ -135,7 +167,9 @@ class Game(ABC, Generic[StateT]):
     schema_version: ClassVar[int]
     state_data_type: ClassVar[type[msgspec.Struct]]
     view_type: ClassVar[type[msgspec.Struct]]
-    move_type: ClassVar[Any]
+    move_type: ClassVar[Any]  # the tagged union of the game's move Structs (for schemas)
+    move_classes: ClassVar[tuple[type, ...]]  # its members
+    score_bounds: ClassVar[tuple[float, float] | None] = None
 
     num_players: int
     num_actions: int
@@ -174,13 +208,42 @@ class Game(ABC, Generic[StateT]):
 
     # --- shared ------------------------------------------------------------------
 
+    core_module: ClassVar[str]  # name of the game's module in cruiselib._core
+
+    @abstractmethod
+    def _use_core(self, module: Any, state_class: type[StateT]) -> None:
+        """Build the core tables of this game with ``module`` and make states of ``state_class``."""
+
+    def pure_twin(self) -> Game[StateT]:
+        """This game running on the pure-Python core: same rules and moves, slower.
+
+        For debugging and for measuring compiled against pure code in one process.
+        States of the twin and of the original are interchangeable through
+        ``to_json``/``load_state``.
+        """
+        from cruiselib import _core
+
+        module = _core.pure_module(self.core_module)
+        compiled_state = self._state_class  # type: ignore[attr-defined]
+        namespace = {
+            k: v
+            for k, v in vars(compiled_state).items()
+            if k not in ("__dict__", "__weakref__", "__slots__") and not k.startswith("__pyx")
+        }
+        namespace["__slots__"] = ()
+        core_class = getattr(module, compiled_state.__mro__[2].__name__)
+        twin_state = type(compiled_state.__name__, (State, core_class), namespace)
+        twin = copy.copy(self)
+        twin._use_core(module, twin_state)
+        return twin
+
     def _build_move_table(self) -> None:
         self._all_moves = tuple(self._decode_action(a) for a in range(self.num_actions))
         self._move_index = {m: a for a, m in enumerate(self._all_moves)}
 
     def move_to_action(self, move: Any) -> int:
         """The action id of ``move``. Raises IllegalMoveError for a move of no action."""
-        if isinstance(move, bool) or not isinstance(move, self.move_type):
+        if isinstance(move, bool) or not isinstance(move, self.move_classes):
             if isinstance(move, int) and not isinstance(move, bool):
                 return self.check_action(move)
             raise IllegalMoveError(f"not a {self.title} move: {move!r}")
@@ -267,7 +330,15 @@ class Game(ABC, Generic[StateT]):
         return f"cruiselib.make({self.name!r}{', ' if opts else ''}{opts})"
 
 
-def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:
-    game: Game[Any] = make(name, **options)
-    return game
+_UNPICKLED_GAMES: dict[tuple[str, str], Game[Any]] = {}
 
+
+def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:
+    # Games are immutable configurations: unpickling many states shares one game object.
+    key = (name, repr(sorted(options.items())))
+    game = _UNPICKLED_GAMES.get(key)
+    if game is None:
+        if len(_UNPICKLED_GAMES) > 64:
+            _UNPICKLED_GAMES.clear()
+        game = _UNPICKLED_GAMES[key] = make(name, **options)
+    return game

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from cruiselib.errors import InvalidOptionError
 
 if TYPE_CHECKING:
-    from cruiselib._api import Game
+    from cruiselib._api import Game, State
+    from cruiselib.sirens import SirensGame
 
 __all__ = ["games", "make", "register"]
 
@@ -34,7 +35,7 @@ def games() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
 
-def game_class(name: str) -> type[Game]:
+def game_class(name: str) -> type[Game[Any]]:
     """The Game class registered under ``name``."""
     try:
         target = _REGISTRY[name]
@@ -43,11 +44,17 @@ def game_class(name: str) -> type[Game]:
             f"unknown game {name!r}; available: {', '.join(games())}"
         ) from None
     module_name, _, attr = target.partition(":")
-    cls: type[Game] = getattr(importlib.import_module(module_name), attr)
+    cls: type[Game[Any]] = getattr(importlib.import_module(module_name), attr)
     return cls
 
 
-def make(name: str, **options: Any) -> Game:
+@overload
+def make(name: Literal["sirens"], **options: Any) -> SirensGame: ...
+@overload
+def make(name: str, **options: Any) -> Game[State]: ...
+
+
+def make(name: str, **options: Any) -> Game[Any]:
     """Create a game by name with validated options, e.g. ``make("sirens", variant="bow_to_rear")``.
 
     Unknown games, unknown option names and bad option values raise

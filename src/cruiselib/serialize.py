@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from typing import Any, TypeVar
 
 import msgspec
@@ -28,12 +28,12 @@ encode_json = _json_encoder.encode
 encode_msgpack = _msgpack_encoder.encode
 
 
-@lru_cache(maxsize=None)
+@cache
 def _json_decoder(kind: type[T]) -> msgspec.json.Decoder[T]:
     return msgspec.json.Decoder(kind)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _msgpack_decoder(kind: type[T]) -> msgspec.msgpack.Decoder[T]:
     return msgspec.msgpack.Decoder(kind)
 
@@ -52,13 +52,17 @@ def decode_state(data: Any, kind: type[T]) -> T:
     """Decode JSON text/bytes, MessagePack bytes or a mapping into ``kind``."""
     try:
         if isinstance(data, str):
-            return _json_decoder(kind).decode(data)
+            decoded: T = _json_decoder(kind).decode(data)
+            return decoded
         if isinstance(data, (bytes, bytearray, memoryview)):
             if _looks_like_json(data):
-                return _json_decoder(kind).decode(data)
-            return _msgpack_decoder(kind).decode(data)
+                decoded = _json_decoder(kind).decode(data)
+            else:
+                decoded = _msgpack_decoder(kind).decode(data)
+            return decoded
         if isinstance(data, Mapping):
-            return msgspec.convert(dict(data), kind)
+            decoded = msgspec.convert(dict(data), kind)
+            return decoded
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise InvalidStateError(f"not a valid {kind.__name__}: {exc}") from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # pragma: no cover

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["MODULES", "compiled", "load", "pure_python_requested"]
+__all__ = ["MODULES", "compiled", "load", "pure_module", "pure_python_requested"]
 
 # Dependency order: a module is loaded after the modules it cimports.
 MODULES = ("rng", "sirens", "dream_islands")
@@ -54,6 +54,39 @@ _PURE = pure_python_requested()
 if _PURE:
     for _name in MODULES:
         _load_source(_name)
+
+
+_PURE_TWINS: dict[str, ModuleType] = {}
+
+
+def pure_module(name: str) -> ModuleType:
+    """Core module ``name`` run from its Python source, beside the compiled one.
+
+    Loaded under a private name (``cruiselib._core._pure_<name>``) together with pure
+    copies of the core modules it imports, so compiled and pure code can be measured
+    side by side in one process. With the pure-Python switch on, this is ``load(name)``.
+    """
+    if _PURE:
+        return load(name)
+    if name in _PURE_TWINS:
+        return _PURE_TWINS[name]
+    index = MODULES.index(name)
+    saved = {m: sys.modules.get(f"{__name__}.{m}") for m in MODULES[:index]}
+    try:
+        for dep in MODULES[:index]:  # the module's own imports resolve to pure copies
+            sys.modules[f"{__name__}.{dep}"] = pure_module(dep)
+        path = Path(__file__).with_name(name + ".py")
+        spec = importlib.util.spec_from_file_location(f"{__name__}._pure_{name}", path)
+        if spec is None or spec.loader is None:  # pragma: no cover
+            raise ImportError(f"cannot load {path}")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        for dep, mod in saved.items():
+            if mod is not None:
+                sys.modules[f"{__name__}.{dep}"] = mod
+    _PURE_TWINS[name] = module
+    return module
 
 
 def _is_compiled(module: ModuleType) -> bool:

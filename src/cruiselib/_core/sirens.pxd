@@ -30,6 +30,12 @@ cdef unsigned long long GOLDEN
 cdef unsigned long long MASK64
 
 
+@cython.locals(n=cython.int)
+cdef inline int _popcount(unsigned int m) noexcept
+@cython.locals(f=cython.int)
+cdef inline int _kth_bit(unsigned int m, int k) noexcept
+
+
 cdef class SirensRules:
     cdef readonly int num_faces
     cdef readonly int num_cards
@@ -74,7 +80,10 @@ cdef class SirensCore:
     cdef int sc_opens[NSLOT]
     cdef int sc_open_at[NSLOT]
     cdef int sc_slot_moves[NSLOT]
+    cdef unsigned int sc_slot_mask[NSLOT]
+    cdef unsigned int sc_hand_mask
     cdef int sc_nopen, sc_nplay, sc_nocto, sc_nrum
+    cdef int zone[MAXC]   # scratch of _load: where each card was seen
 
     cdef void _init_arrays(self) noexcept
     @cython.locals(i=cython.int, p=cython.int)
@@ -94,13 +103,11 @@ cdef class SirensCore:
                    fs=cython.int[SIDE_MAX], opens=cython.int[NSLOT], main=cython.bint,
                    R=SirensRules)
     cdef int _legal(self) noexcept
-    @cython.locals(n=cython.int, i=cython.int, j=cython.int, s=cython.int, f=cython.int,
-                   c=cython.int, nf=cython.int, nopen=cython.int, dests=cython.int,
-                   opp_octo=cython.int, fs=cython.int[SIDE_MAX], R=SirensRules)
+    @cython.locals(n=cython.int, i=cython.int, s=cython.int, c=cython.int, m=cython.uint,
+                   nopen=cython.int, dests=cython.int, opp_octo=cython.int, R=SirensRules)
     cdef int _main_count(self) noexcept
-    @cython.locals(i=cython.int, j=cython.int, s=cython.int, f=cython.int, c=cython.int,
-                   nf=cython.int, nopen=cython.int, dests=cython.int, d=cython.int,
-                   opp_octo=cython.int, fs=cython.int[SIDE_MAX], R=SirensRules)
+    @cython.locals(s=cython.int, f=cython.int, nopen=cython.int, dests=cython.int, d=cython.int,
+                   R=SirensRules)
     cdef int _main_kth(self, int k) noexcept
     @cython.locals(n=cython.int)
     cdef int _random_action(self, unsigned long long r) noexcept
@@ -109,6 +116,8 @@ cdef class SirensCore:
     @cython.locals(f=cython.int, s=cython.int, d=cython.int, r=cython.int, k=cython.int,
                    i=cython.int, R=SirensRules)
     cdef int _check(self, int a) noexcept
+    @cython.locals(i=cython.int, have=cython.int, above=cython.int, c=cython.int, R=SirensRules)
+    cdef bint _pick_ok(self, int f) noexcept
     @cython.locals(i=cython.int, f=cython.int, s=cython.int, d=cython.int, r=cython.int,
                    k=cython.int, c=cython.int, R=SirensRules)
     cdef void _do(self, int a) noexcept
@@ -138,6 +147,19 @@ cdef class SirensCore:
     cdef void _draw(self) noexcept
 
     @cython.locals(n=cython.int, i=cython.int, ints=tuple)
+    @cython.locals(p=cython.int, i=cython.int, n=cython.int, k=cython.int, j=cython.int,
+                   s=cython.int, c=cython.int, z=cython.int, t=cython.int, v=cython.int,
+                   r=cython.int, o=cython.int, st=cython.int, placed=cython.int,
+                   crew_in_play=cython.int, won=cython.int, removed_ships=cython.int,
+                   phase=cython.int, cur=cython.int, top=cython.int, above=cython.int,
+                   need=cython.int, src=cython.int, variant=cython.bint, finished=cython.bint,
+                   R=SirensRules)
+    cpdef _load(self, object d)
+    @cython.locals(p=cython.int, i=cython.int, j=cython.int, k=cython.int, R=SirensRules)
+    cpdef _export(self)
+    @cython.locals(c=cython.int)
+    cpdef _place_checked(self, int card, int z)
+    cpdef bint _side_scores(self, int ship)
     cpdef list legal_actions(self)
     @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
     cpdef object action_mask(self)

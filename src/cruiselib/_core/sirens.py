@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover
 import numpy
 
 from cruiselib._core.rng import mix64
-from cruiselib.errors import IllegalMoveError
+from cruiselib.errors import IllegalMoveError, InvalidStateError
 
 if not cython.compiled:
     MAXC = 64
@@ -56,6 +56,8 @@ MASK64 = 0xFFFFFFFFFFFFFFFF
 # Python-visible copies of the layout constants (the enum names are C-only when compiled).
 LIMITS = {"max_cards": 64, "max_faces": 32, "ships": 5, "side_max": 5, "hand": 4}
 PHASES = ("pick", "main", "after", "crew", "over")
+CREW_NAMES = ("captain", "mate")
+_BAD = "invalid Sirens in Sight state: "
 
 # Reasons an action is illegal; _check returns the index.
 REASONS = (
@@ -71,9 +73,29 @@ REASONS = (
     "the player's rum mug is already used",
     "passing is only allowed when no card can be played and the octopus cannot be used",
     "the crew token cannot move there",
-    "no card of that face is left to pick (picks go in ascending face order)",
+    "that face cannot be picked: none left, below the last pick (picks go in ascending face order), "
+    "or too few cards above it to finish the hand",
     "end the turn is only possible after the main action",
 )
+
+
+def _popcount(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+def _kth_bit(m, k):
+    """The index of the k-th set bit of m, counting from the lowest (k = 0)."""
+    f = 0
+    while True:
+        if (m >> f) & 1:
+            if k == 0:
+                return f
+            k -= 1
+        f += 1
 
 
 class SirensRules:
@@ -160,6 +182,8 @@ class SirensCore:
             self.sc_opens = [0] * NSLOT
             self.sc_open_at = [0] * NSLOT
             self.sc_slot_moves = [0] * NSLOT
+            self.sc_slot_mask = [0] * NSLOT
+            self.zone = [0] * MAXC
 
     # ------------------------------------------------------------------ setup
 
@@ -375,22 +399,18 @@ class SirensCore:
                 self.buf[n + 1] = R.a_crew + self.crew_opt[0]
             n += 2
         elif self.phase == PH_PICK:
-            # Faces still in the seat's set, from the floor upward (ascending picks, S9).
+            # Faces still in the seat's set, from the floor upward (ascending picks, S9),
+            # keeping enough cards at or above the face to complete the hand.
             for f in range(self.pick_floor[self.cur], F):
-                for i in range(self.pile_n[self.cur]):
-                    if R.card_face[self.pile[self.cur * MAXC + i]] == f:
-                        self.buf[n] = R.a_pick + f
-                        n += 1
-                        break
+                if self._pick_ok(f):
+                    self.buf[n] = R.a_pick + f
+                    n += 1
         return n
 
     def _main_count(self):
         """Count the legal actions of a MAIN phase without listing them (fills the scratch
-        fields that _main_kth reads). Same set and order as _legal."""
+        fields that _main_kth reads). Same set and order as _legal; faces as bit masks."""
         R = self.rules
-        if not cython.compiled:
-            fs = [0] * SIDE_MAX
-        n = 0
         nopen = 0
         for s in range(NSLOT):
             self.sc_open_at[s] = -1
@@ -399,41 +419,26 @@ class SirensCore:
                 self.sc_opens[nopen] = s
                 nopen += 1
         self.sc_nopen = nopen
-        nf = 0
+        m = 0
         for i in range(self.hand_n[self.cur]):
-            f = R.card_face[self.hand[self.cur * HAND + i]]
-            for j in range(nf):
-                if fs[j] == f:
-                    break
-            else:
-                fs[nf] = f
-                nf += 1
-        self.sc_nplay = nf * nopen
-        n = self.sc_nplay
+            m |= 1 << R.card_face[self.hand[self.cur * HAND + i]]
+        self.sc_hand_mask = m
+        self.sc_nplay = _popcount(m) * nopen
         self.sc_nocto = 0
         if self.octo[self.cur] == OCTO_HELD:
             opp_octo = self.octo[1 - self.cur]
             for s in range(NSLOT):
-                nf = 0
+                m = 0
                 for i in range(self.slot_n[s]):
                     c = self.slot_cards[s * SIDE_MAX + i]
-                    if c == opp_octo:
-                        continue
-                    f = R.card_face[c]
-                    for j in range(nf):
-                        if fs[j] == f:
-                            break
-                    else:
-                        fs[nf] = f
-                        nf += 1
+                    if c != opp_octo:
+                        m |= 1 << R.card_face[c]
+                self.sc_slot_mask[s] = m
                 dests = nopen - (1 if self.sc_open_at[s] >= 0 else 0)
-                self.sc_slot_moves[s] = nf * dests
-                self.sc_nocto += nf * dests
-        n += self.sc_nocto
-        self.sc_nrum = 0
-        if self.rum[self.cur] == RUM_HELD:
-            self.sc_nrum = self.n_alive
-        n += self.sc_nrum
+                self.sc_slot_moves[s] = _popcount(m) * dests
+                self.sc_nocto += self.sc_slot_moves[s]
+        self.sc_nrum = self.n_alive if self.rum[self.cur] == RUM_HELD else 0
+        n = self.sc_nplay + self.sc_nocto + self.sc_nrum
         if self.sc_nplay + self.sc_nocto == 0:
             n += 1  # pass
         return n
@@ -441,56 +446,21 @@ class SirensCore:
     def _main_kth(self, k):
         """The k-th legal action (sorted order) of a MAIN phase, after _main_count."""
         R = self.rules
-        if not cython.compiled:
-            fs = [0] * SIDE_MAX
         nopen = self.sc_nopen
         if k < self.sc_nplay:
-            # k-th in (sorted distinct hand faces) x (open slots)
-            nf = 0
-            for i in range(self.hand_n[self.cur]):
-                f = R.card_face[self.hand[self.cur * HAND + i]]
-                j = nf
-                while j > 0 and fs[j - 1] > f:
-                    fs[j] = fs[j - 1]
-                    j -= 1
-                if j > 0 and fs[j - 1] == f:
-                    while j < nf:
-                        fs[j] = fs[j + 1]
-                        j += 1
-                    continue
-                fs[j] = f
-                nf += 1
-            return R.a_play + fs[k // nopen] * NSLOT + self.sc_opens[k % nopen]
+            return R.a_play + _kth_bit(self.sc_hand_mask, k // nopen) * NSLOT + self.sc_opens[k % nopen]
         k -= self.sc_nplay
         if k < self.sc_nocto:
             for s in range(NSLOT):
                 if k >= self.sc_slot_moves[s]:
                     k -= self.sc_slot_moves[s]
                     continue
-                opp_octo = self.octo[1 - self.cur]
-                nf = 0
-                for i in range(self.slot_n[s]):
-                    c = self.slot_cards[s * SIDE_MAX + i]
-                    if c == opp_octo:
-                        continue
-                    f = R.card_face[c]
-                    j = nf
-                    while j > 0 and fs[j - 1] > f:
-                        fs[j] = fs[j - 1]
-                        j -= 1
-                    if j > 0 and fs[j - 1] == f:
-                        while j < nf:
-                            fs[j] = fs[j + 1]
-                            j += 1
-                        continue
-                    fs[j] = f
-                    nf += 1
                 dests = nopen - (1 if self.sc_open_at[s] >= 0 else 0)
                 d = k % dests
-                # skip the source slot among the open slots
                 if self.sc_open_at[s] >= 0 and d >= self.sc_open_at[s]:
-                    d += 1
-                return R.a_octo + (s * R.num_faces + fs[k // dests]) * NSLOT + self.sc_opens[d]
+                    d += 1  # skip the source slot among the open slots
+                f = _kth_bit(self.sc_slot_mask[s], k // dests)
+                return R.a_octo + (s * R.num_faces + f) * NSLOT + self.sc_opens[d]
         k -= self.sc_nocto
         if k < self.sc_nrum:
             for s in range(NSHIP):
@@ -598,12 +568,23 @@ class SirensCore:
         if self.phase != PH_PICK:
             return 2
         f = a - R.a_pick
-        if f < self.pick_floor[self.cur]:
+        if f < self.pick_floor[self.cur] or not self._pick_ok(f):
             return 12
+        return 0
+
+    def _pick_ok(self, f):
+        """Whether the current seat may pick face f now: one is left, and enough cards of
+        face >= f remain to finish the hand in ascending order (so picks never dead-end)."""
+        R = self.rules
+        have = 0
+        above = 0
         for i in range(self.pile_n[self.cur]):
-            if R.card_face[self.pile[self.cur * MAXC + i]] == f:
-                return 0
-        return 12
+            c = R.card_face[self.pile[self.cur * MAXC + i]]
+            if c == f:
+                have = 1
+            if c >= f:
+                above += 1
+        return have == 1 and above >= HAND - self.picks[self.cur]
 
     def is_legal(self, action):
         """Whether ``action`` (an action id) is legal now."""
@@ -617,11 +598,17 @@ class SirensCore:
         ``player``, when given, must be the seat to move (a guard for servers and UIs).
         """
         if type(action) is int:
-            a = action
+            try:
+                a = action
+            except OverflowError:
+                raise IllegalMoveError(f"action {action} is out of range 0..{self.rules.num_actions - 1}") from None
         elif isinstance(action, bool):
             raise IllegalMoveError(f"an action id is an int, not {action!r}")
         elif isinstance(action, (int, numpy.integer)):
-            a = int(action)
+            try:
+                a = int(action)
+            except OverflowError:
+                raise IllegalMoveError(f"action {action} is out of range 0..{self.rules.num_actions - 1}") from None
         elif self.game is not None:
             a = self.game.move_to_action(action)
         else:
@@ -966,6 +953,40 @@ class SirensCore:
             (self.pend_ship, self.pend_side, self.pend_src, self.pend_draw),
         }
 
+    def _export(self):
+        """The full state as a SirensStateData Struct (built here: the hot half of to_json)."""
+        schema = _schema()
+        R = self.rules
+        pending = None
+        if self.phase == PH_CREW:
+            pending = schema.Pending(self.pend_ship, self.pend_side, self.pend_src, self.pend_draw != 0)
+        return schema.SirensStateData(
+            schema_version=schema.SCHEMA_VERSION,
+            game="sirens",
+            variant="bow_to_rear" if R.variant else "standard",
+            card_set=R.digest,
+            rng=self.rng,
+            phase=PHASES[self.phase],
+            start_player=self.start,
+            turn=self.turn,
+            current_player=-1 if self.phase == PH_OVER else self.cur,
+            hands=[[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(2)],
+            piles=[[self.pile[p * MAXC + i] for i in range(self.pile_n[p])]
+                   for p in range(2 if R.variant else 1)],
+            sides=[[[self.slot_cards[(2 * k + j) * SIDE_MAX + i]
+                     for i in range(self.slot_n[2 * k + j])] for j in range(2)]
+                   for k in range(NSHIP)],
+            ships=[self.ship_status[k] for k in range(NSHIP)],
+            rum=[self.rum[0], self.rum[1]],
+            crew=[self.crew[0], self.crew[1]],
+            octopus=[self.octo[0], self.octo[1]],
+            removed=[self.removed[i] for i in range(self.removed_n)],
+            passes=self.passes,
+            picks=[self.picks[0], self.picks[1]],
+            pick_floor=[self.pick_floor[0], self.pick_floor[1]],
+            pending=pending,
+        )
+
     def _set_raw(self, raw):
         """Load a raw dict (already validated by the Python layer) and derive the rest."""
         R = self.rules
@@ -1032,6 +1053,264 @@ class SirensCore:
             self.crew_opt[0] = self._crew_dest(self.pend_ship, -1, self.pend_token)
             self.crew_opt[1] = self._crew_dest(self.pend_ship, 1, self.pend_token)
 
+    def _zone_name(self, z):
+        if z <= 2:
+            return f"hands[{z - 1}]"
+        if z <= 4:
+            return f"piles[{z - 3}]"
+        if z == 5:
+            return "removed"
+        return f"sides[{(z - 10) >> 1}][{(z - 10) & 1}]"
+
+    def _place_checked(self, card, z):
+        if card < 0 or card >= self.rules.num_cards:
+            raise InvalidStateError(
+                f"{_BAD}card {card} in {self._zone_name(z)} does not exist "
+                f"(the card set has {self.rules.num_cards} cards)")
+        if self.zone[card] != 0:
+            raise InvalidStateError(
+                f"{_BAD}card {card} appears twice ({self._zone_name(self.zone[card])} and {self._zone_name(z)})")
+        self.zone[card] = z
+
+    def _load(self, d):
+        """Validate a decoded SirensStateData (header already checked) and load it.
+
+        Every index is checked before it is used, so a tampered state raises
+        InvalidStateError and never reaches the arrays. Derived values (sums, points,
+        rum counts) are recomputed, not trusted.
+        """
+        R = self.rules
+        variant = R.variant
+        for c in range(R.num_cards):
+            self.zone[c] = 0
+        # --- where every card is: exactly once (S1, S10) ---------------------------
+        hands = d.hands
+        piles = d.piles
+        sides = d.sides
+        if len(hands) != 2 or len(sides) != NSHIP or len(piles) != (2 if variant else 1):
+            raise InvalidStateError(f"{_BAD}wrong number of hands, piles or ships")
+        placed = 0
+        for p in range(2):
+            cards = hands[p]
+            n = len(cards)
+            if n > HAND:
+                raise InvalidStateError(f"{_BAD}hands[{p}] holds more than 4 cards")
+            for i in range(n):
+                c = cards[i]
+                self._place_checked(c, 1 + p)
+                self.hand[p * HAND + i] = c
+            self.hand_n[p] = n
+            placed += n
+            self.pile_n[p] = 0
+        for p in range(len(piles)):
+            cards = piles[p]
+            n = len(cards)
+            if n > R.num_cards:
+                raise InvalidStateError(f"{_BAD}piles[{p}] is longer than the card set")
+            for i in range(n):
+                c = cards[i]
+                self._place_checked(c, 3 + p)
+                self.pile[p * MAXC + i] = c
+            self.pile_n[p] = n
+            placed += n
+        for k in range(NSHIP):
+            if len(sides[k]) != 2:
+                raise InvalidStateError(f"{_BAD}sides[{k}] must have two sides")
+            for j in range(2):
+                s = 2 * k + j
+                cards = sides[k][j]
+                n = len(cards)
+                if n > SIDE_MAX:
+                    raise InvalidStateError(f"{_BAD}sides[{k}][{j}] holds more than 5 cards")
+                self.slot_sum[s] = 0
+                for i in range(n):
+                    c = cards[i]
+                    self._place_checked(c, 10 + s)
+                    self.slot_cards[s * SIDE_MAX + i] = c
+                    self.slot_sum[s] += R.face_val[R.card_face[c]]
+                self.slot_n[s] = n
+                placed += n
+        cards = d.removed
+        n = len(cards)
+        for i in range(n):
+            c = cards[i]
+            self._place_checked(c, 5)
+            self.removed[i] = c
+        self.removed_n = n
+        placed += n
+        if placed != R.num_cards:
+            missing = [c for c in range(R.num_cards) if self.zone[c] == 0]
+            raise InvalidStateError(f"{_BAD}card(s) {missing[:8]} are nowhere")
+        # --- ship cards, tokens, points ----------------------------------------------
+        self.n_alive = 0
+        for k in range(NSHIP):
+            st = d.ships[k]
+            if st < SHIP_IN_PLAY or st > SHIP_REMOVED:
+                raise InvalidStateError(f"{_BAD}ships[{k}] must be -1, 0, 1 or 2")
+            self.ship_status[k] = st
+            self.rum_on[k] = 0
+            if st == SHIP_IN_PLAY:
+                self.n_alive += 1
+            elif self.slot_n[2 * k] or self.slot_n[2 * k + 1]:
+                raise InvalidStateError(f"{_BAD}ship {k} is out of play but has cards beside it")
+        if variant:
+            # S9: a seat only ever holds and draws cards of its own emblem set.
+            for c in range(R.num_cards):
+                z = self.zone[c]
+                if z <= 4 and R.card_emblem[c] != (z - 1) % 2:
+                    raise InvalidStateError(
+                        f"{_BAD}{self._zone_name(z)} holds card {c} of the other seat's set (S9)")
+        for p in range(2):
+            r = d.rum[p]
+            if r < RUM_SPENT or r >= NSHIP:
+                raise InvalidStateError(f"{_BAD}rum[{p}] must be -2, -1 or a ship index")
+            if r >= 0:
+                if self.ship_status[r] != SHIP_IN_PLAY:
+                    raise InvalidStateError(f"{_BAD}seat {p}'s rum mug is on ship {r}, which is not in play")
+                self.rum_on[r] += 1
+            self.rum[p] = r
+            o = d.octopus[p]
+            if o < OCTO_HELD or o >= R.num_cards or (o >= 0 and self.zone[o] < 10):
+                raise InvalidStateError(f"{_BAD}seat {p}'s octopus sits on card {o}, which is not in play")
+            self.octo[p] = o
+        if self.octo[0] >= 0 and self.octo[0] == self.octo[1]:
+            raise InvalidStateError(f"{_BAD}both octopuses sit on the same card")
+        self.points[0] = 0
+        self.points[1] = 0
+        for k in range(NSHIP):
+            if self.ship_status[k] == 0 or self.ship_status[k] == 1:
+                self.points[self.ship_status[k]] += 1
+        crew_in_play = 0
+        for t in range(2):
+            v = d.crew[t]
+            if v < 0 or v > CREW_REMOVED:
+                raise InvalidStateError(f"{_BAD}crew[{t}] must be 0..7")
+            if v < NSHIP:
+                if self.ship_status[v] != SHIP_IN_PLAY:
+                    raise InvalidStateError(f"{_BAD}the {CREW_NAMES[t]} stands on ship {v}, which is not in play")
+                crew_in_play += 1
+            self.crew[t] = v
+        if self.crew[0] < NSHIP and self.crew[0] == self.crew[1]:
+            raise InvalidStateError(f"{_BAD}captain and mate stand on the same ship card")
+        for p in range(2):
+            won = (self.crew[0] == CREW_WON + p) + (self.crew[1] == CREW_WON + p)
+            if won > self.points[p]:  # every won token came with its own won ship card
+                raise InvalidStateError(f"{_BAD}seat {p} holds more crew tokens than ship cards")
+            self.points[p] += won
+        removed_ships = 0
+        for k in range(NSHIP):
+            removed_ships += self.ship_status[k] == SHIP_REMOVED
+        if (self.crew[0] == CREW_REMOVED) + (self.crew[1] == CREW_REMOVED) > removed_ships:
+            raise InvalidStateError(f"{_BAD}more crew tokens removed than ship cards removed")
+        # --- phase and whose decision -------------------------------------------------
+        phase = PHASES.index(d.phase)
+        self.phase = phase
+        self.start = d.start_player
+        self.turn = d.turn
+        self.passes = d.passes
+        if self.passes < 0 or self.passes > 2:
+            raise InvalidStateError(f"{_BAD}passes must be 0, 1 or 2")
+        cur = d.current_player
+        finished = self.n_alive == 0 or self.points[0] >= 4 or self.points[1] >= 4 or self.passes == 2
+        if (phase == PH_OVER) != finished:
+            raise InvalidStateError(
+                f"{_BAD}the game is over exactly when no ship is in play, a seat has 4 points, "
+                "or both seats passed (S8)")
+        if phase == PH_OVER:
+            if cur != -1:
+                raise InvalidStateError(f"{_BAD}current_player must be -1 once the game is over")
+            cur = self.turn
+        elif cur == -1:
+            raise InvalidStateError(f"{_BAD}current_player is -1 but the game is not over")
+        self.cur = cur
+        pending = d.pending
+        if (phase == PH_CREW) != (pending is not None):
+            raise InvalidStateError(f"{_BAD}a pending crew decision exists exactly in the 'crew' phase")
+        if (phase == PH_MAIN or phase == PH_AFTER) and cur != self.turn:
+            raise InvalidStateError(f"{_BAD}in the main and after phases the seat to move is the turn player")
+        if phase == PH_AFTER and self.rum[self.turn] != RUM_HELD:
+            raise InvalidStateError(f"{_BAD}the 'after' phase exists only while the turn player holds the rum mug")
+        if self.passes and phase != PH_MAIN and phase != PH_AFTER and phase != PH_OVER:
+            raise InvalidStateError(f"{_BAD}a pass is only pending in the main or after phase")
+        for p in range(2):
+            self.picks[p] = d.picks[p]
+            self.pick_floor[p] = d.pick_floor[p]
+            if self.picks[p] < 0 or self.picks[p] > HAND or self.pick_floor[p] < 0 or self.pick_floor[p] >= R.num_faces:
+                raise InvalidStateError(f"{_BAD}picks and pick floors out of range")
+        if phase == PH_PICK:
+            if not variant:
+                raise InvalidStateError(f"{_BAD}only the 'bow_to_rear' variant has a pick phase")
+            for s in range(NSLOT):
+                if self.slot_n[s]:
+                    raise InvalidStateError(f"{_BAD}no card is in play during the pick phase")
+            if self.removed_n:
+                raise InvalidStateError(f"{_BAD}no card is in play during the pick phase")
+            if self.picks[1 - self.start] and self.picks[self.start] < HAND:
+                raise InvalidStateError(f"{_BAD}the start player picks first (S9)")
+            if cur != (self.start if self.picks[self.start] < HAND else 1 - self.start) or self.turn != self.start:
+                raise InvalidStateError(f"{_BAD}the seat picking must be the start player, then the other seat")
+            for p in range(2):
+                if self.picks[p] != self.hand_n[p]:
+                    raise InvalidStateError(f"{_BAD}seat {p} picked {self.picks[p]} cards but holds {self.hand_n[p]}")
+                top = 0
+                for i in range(self.hand_n[p]):
+                    if R.card_face[self.hand[p * HAND + i]] > top:
+                        top = R.card_face[self.hand[p * HAND + i]]
+                if self.pick_floor[p] != top:
+                    raise InvalidStateError(f"{_BAD}seat {p}'s pick floor must be the highest face picked")
+            if self.rum[0] != RUM_HELD or self.rum[1] != RUM_HELD or self.octo[0] != OCTO_HELD \
+                    or self.octo[1] != OCTO_HELD or self.passes:
+                raise InvalidStateError(f"{_BAD}nothing happens before the picks are done")
+            if self.picks[cur] < HAND:
+                above = 0
+                for i in range(self.pile_n[cur]):
+                    above += R.card_face[self.pile[cur * MAXC + i]] >= self.pick_floor[cur]
+                if above < HAND - self.picks[cur]:
+                    raise InvalidStateError(f"{_BAD}seat {cur} cannot complete its hand in ascending order")
+        else:
+            for p in range(2):
+                if self.picks[p] != (HAND if variant else 0):
+                    raise InvalidStateError(
+                        f"{_BAD}picks must be [4, 4] in the variant after the pick phase, [0, 0] otherwise")
+            if phase != PH_OVER:
+                for p in range(2):
+                    # During a crew choice the turn player's draw may still be pending (S4).
+                    need = HAND
+                    if phase == PH_CREW and p == self.turn and pending.draw:
+                        need = HAND - 1
+                    if self.pile_n[self._pile_of(p)] and self.hand_n[p] != need:
+                        raise InvalidStateError(
+                            f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
+        self.pend_ship = -1
+        self.pend_side = -1
+        self.pend_src = -1
+        self.pend_draw = 0
+        self.pend_token = -1
+        if pending is not None:
+            k = pending.ship
+            if k < 0 or k >= NSHIP or self.ship_status[k] != SHIP_IN_PLAY or (self.crew[0] != k and self.crew[1] != k):
+                raise InvalidStateError(f"{_BAD}the pending crew move needs a crew token on a ship in play")
+            if pending.side != cur:
+                raise InvalidStateError(f"{_BAD}the owner of the played-on side decides the crew move (S5)")
+            src = pending.source
+            if src >= NSHIP or src < -1 or (src >= 0 and (pending.draw or self.ship_status[src] != SHIP_IN_PLAY)):
+                raise InvalidStateError(f"{_BAD}an octopus move draws no card and its source ship is in play")
+            self.pend_ship = k
+            self.pend_side = pending.side
+            self.pend_src = src
+            self.pend_draw = 1 if pending.draw else 0
+            self.pend_token = 0 if self.crew[0] == k else 1
+            self.crew_opt[0] = self._crew_dest(k, -1, self.pend_token)
+            self.crew_opt[1] = self._crew_dest(k, 1, self.pend_token)
+            if self.crew_opt[0] == self.crew_opt[1] or self.n_alive == crew_in_play:
+                raise InvalidStateError(f"{_BAD}the pending crew move has no choice to make")
+        # --- no ship card in play may already have scored (S6) -----------------------
+        for k in range(NSHIP):
+            if self.ship_status[k] == SHIP_IN_PLAY and k != self.pend_ship and k != self.pend_src \
+                    and self._side_scores(k):
+                raise InvalidStateError(f"{_BAD}ship {k} is in play but would already have been scored (S6)")
+        self.rng = d.rng & MASK64
+
     def _crew_options(self, ship, token):
         """The two crew destinations (toward the bow, toward the rear) from ``ship``."""
         return (self._crew_dest(ship, -1, token), self._crew_dest(ship, 1, token))
@@ -1044,6 +1323,18 @@ class SirensCore:
 
     def _new_game(self, rng_state, start_player):
         self._setup(rng_state, start_player)
+
+
+_SCHEMA = []
+
+
+def _schema():
+    # Imported on first use: the schema module's package imports this module.
+    if not _SCHEMA:
+        from cruiselib.sirens import schema
+
+        _SCHEMA.append(schema)
+    return _SCHEMA[0]
 
 
 def run_playouts(rules, n, seed, scores, lengths, wins, start_player):

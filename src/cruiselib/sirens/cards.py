@@ -114,13 +114,10 @@ class CardSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
 
     def check_variant(self) -> None:
         """S9 needs two identical emblem sets of at least 4 cards each."""
-        sets = [
-            sorted((c.value, c.crew) for c in self.cards if c.emblem == emblem) for emblem in EMBLEMS
-        ]
+        sets = [sorted((c.value, c.crew) for c in self.cards if c.emblem == emblem) for emblem in EMBLEMS]
         if sets[0] != sets[1] or len(sets[0]) < 4:
             raise InvalidOptionError(
-                "the 'bow_to_rear' variant needs two identical emblem sets (seastar and shell) "
-                "of at least 4 cards each"
+                "the 'bow_to_rear' variant needs two identical emblem sets (seastar and shell) of at least 4 cards each"
             )
 
 

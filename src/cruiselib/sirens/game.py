@@ -6,9 +6,8 @@ adds options, typed moves, serialization with validation, views and resampling.
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -31,7 +30,6 @@ from cruiselib.sirens.schema import (
     SCHEMA_VERSION,
     CardInfo,
     CrewInfo,
-    Pending,
     ShipInfo,
     SirensStateData,
     SirensView,
@@ -53,7 +51,13 @@ SHIP_REMOVED = 2
 CREW_NAMES: tuple[Literal["captain"], Literal["mate"]] = ("captain", "mate")
 
 
-class SirensState(State, _core_mod.SirensCore):  # type: ignore[misc]
+if TYPE_CHECKING:
+    from cruiselib._core.sirens import SirensCore as _CoreState
+else:
+    _CoreState = _core_mod.SirensCore
+
+
+class SirensState(State, _CoreState):
     """A Sirens in Sight position. Create with ``game.new_state(seed)``."""
 
     __slots__ = ()
@@ -61,7 +65,7 @@ class SirensState(State, _core_mod.SirensCore):  # type: ignore[misc]
     game: SirensGame
 
     def _to_data(self) -> SirensStateData:
-        return self.game._raw_to_data(self._get_raw())
+        return self._export()  # type: ignore[no-any-return]
 
     def view(self, player: int) -> SirensView:
         """What ``player`` may see: own hand, others' hand sizes, pile sizes, the table."""
@@ -87,11 +91,15 @@ class SirensGame(Game[SirensState]):
     """
 
     name = "sirens"
+    core_module = "sirens"
     title = "Sirens in Sight"
     schema_version = SCHEMA_VERSION
     state_data_type = SirensStateData
     view_type = SirensView
-    move_type = MOVE_TYPES
+    move_type = SirensMove
+    move_classes = MOVE_TYPES
+    # Scores are victory points: at most 5 ship cards + 2 crew tokens (the game ends at 4).
+    score_bounds = (0, 7)
 
     def __init__(
         self,
@@ -117,19 +125,25 @@ class SirensGame(Game[SirensState]):
         self.cards = card_set
         self._custom_cards = cards is not None
         self.num_players = 2
+        self._ship_index = {v: i for i, v in enumerate(card_set.ships)}
+        self._use_core(_core_mod, SirensState)
+        self.num_actions = int(self.rules.num_actions)
+        self._build_move_table()
+
+    def _use_core(self, module: Any, state_class: type[SirensState]) -> None:
+        card_set = self.cards
         faces = card_set.faces
-        self.rules = _core_mod.SirensRules(
+        self._core = module
+        self._state_class = state_class
+        self.rules = module.SirensRules(
             [f.value for f in faces],
             [f.crew for f in faces],
             [card_set.face_index[card_set.face_of(i)] for i in range(len(card_set.cards))],
             [EMBLEMS.index(c.emblem) for c in card_set.cards],
             list(card_set.ships),
-            variant == "bow_to_rear",
+            self.variant == "bow_to_rear",
             card_set.digest,
         )
-        self.num_actions = int(self.rules.num_actions)
-        self._ship_index = {v: i for i, v in enumerate(card_set.ships)}
-        self._build_move_table()
 
     @property
     def options(self) -> dict[str, Any]:
@@ -140,12 +154,10 @@ class SirensGame(Game[SirensState]):
 
     # ------------------------------------------------------------------ states
 
-    def new_state(
-        self, seed: int | str | bytes | None = None, start_player: int | None = None
-    ) -> SirensState:
+    def new_state(self, seed: int | str | bytes | None = None, start_player: int | None = None) -> SirensState:
         """A new game dealt from ``seed`` (S3). ``start_player`` defaults to a seeded draw."""
         start = -1 if start_player is None else self.check_player(start_player)
-        state = SirensState(self.rules, self)
+        state = self._state_class(self.rules, self)
         state._new_game(_rng.seed_state(self._seed_or_random(seed)), start)
         return state
 
@@ -153,7 +165,7 @@ class SirensGame(Game[SirensState]):
         """``n`` uniformly random games run entirely in the core (game g is seed-replayable)."""
         scores, lengths, wins = self._new_playout_arrays(n, 2)
         base = _rng.seed_state(self._seed_or_random(seed))
-        actions = _core_mod.run_playouts(self.rules, n, base, scores, lengths, wins, -1)
+        actions = self._core.run_playouts(self.rules, n, base, scores, lengths, wins, -1)
         return Playouts(scores=scores, lengths=lengths, wins=wins, actions=int(actions))
 
     def playout_seed_state(self, seed: int, game_index: int) -> int:
@@ -179,9 +191,7 @@ class SirensGame(Game[SirensState]):
         if action < R.a_rum:
             r, dst = divmod(action - R.a_octo, 10)
             src, f = divmod(r, F)
-            return MoveCard(
-                faces[f].value, faces[f].crew, ships[src >> 1], src & 1, ships[dst >> 1], dst & 1
-            )
+            return MoveCard(faces[f].value, faces[f].crew, ships[src >> 1], src & 1, ships[dst >> 1], dst & 1)
         if action < R.a_end:
             return UseRum(ships[action - R.a_rum])
         if action == R.a_end:
@@ -204,205 +214,35 @@ class SirensGame(Game[SirensState]):
             if value is not None and value not in (0, 1):
                 raise IllegalMoveError(f"{move}: side must be seat 0 or 1, not {value!r}")
         if hasattr(move, "value"):
-            raise IllegalMoveError(f"{move}: the card set has no card {move.value}{' with' if move.crew else ' without'} the crew icon")
+            raise IllegalMoveError(
+                f"{move}: the card set has no card {move.value}{' with' if move.crew else ' without'} the crew icon"
+            )
         raise IllegalMoveError(f"{move!r} names no action")
 
     # ------------------------------------------------------------------ serialization
 
-    def _raw_to_data(self, raw: dict[str, Any]) -> SirensStateData:
-        pending = raw["pending"]
-        phase = raw["phase"]
-        return SirensStateData(
-            schema_version=SCHEMA_VERSION,
-            game="sirens",
-            variant=self.variant,  # type: ignore[arg-type]
-            card_set=self.cards.digest,
-            rng=raw["rng"],
-            phase=PHASES[phase],  # type: ignore[arg-type]
-            start_player=raw["start"],
-            turn=raw["turn"],
-            current_player=-1 if phase == 4 else raw["cur"],
-            hands=raw["hands"],
-            piles=raw["piles"],
-            sides=raw["sides"],
-            ships=raw["ship_status"],
-            rum=raw["rum"],
-            crew=raw["crew"],
-            octopus=raw["octo"],
-            removed=raw["removed"],
-            passes=raw["passes"],
-            picks=raw["picks"],
-            pick_floor=raw["pick_floor"],
-            pending=None if pending is None else Pending(pending[0], pending[1], pending[2], bool(pending[3])),
-        )
-
     def _from_data(self, data: Any) -> SirensState:
-        raw = self._validate(data)
-        state = SirensState(self.rules, self)
-        state._set_raw(raw)
-        self._validate_derived(state, data)
-        return state
-
-    def _validate(self, d: SirensStateData) -> dict[str, Any]:
-        """Semantic checks of a decoded state; raises InvalidStateError naming the problem."""
-
-        def bad(msg: str) -> InvalidStateError:
-            return InvalidStateError(f"invalid Sirens in Sight state: {msg}")
-
+        """Check the header here; the core checks and loads the rest (InvalidStateError)."""
+        d: SirensStateData = data
+        bad = "invalid Sirens in Sight state: "
         if d.schema_version != SCHEMA_VERSION:
-            raise bad(f"schema version {d.schema_version} is not supported (this version reads {SCHEMA_VERSION})")
+            raise InvalidStateError(
+                f"{bad}schema version {d.schema_version} is not supported (this version reads {SCHEMA_VERSION})"
+            )
         if d.rng > 0xFFFFFFFFFFFFFFFF:
-            raise bad("the generator state must fit in 64 bits")
+            raise InvalidStateError(f"{bad}the generator state must fit in 64 bits")
         if d.variant != self.variant:
-            raise bad(f"state is of variant {d.variant!r}, the game is {self.variant!r}")
+            raise InvalidStateError(f"{bad}state is of variant {d.variant!r}, the game is {self.variant!r}")
         if d.card_set != self.cards.digest:
-            raise bad(f"state was made with another card set ({d.card_set}, this game uses {self.cards.digest})")
-        variant = self.variant == "bow_to_rear"
-        if len(d.piles) != (2 if variant else 1):
-            raise bad(f"{'the variant has one pile per seat' if variant else 'the standard game has one shared pile'}, not {len(d.piles)}")
-        n_cards = len(self.cards.cards)
-        seen: dict[int, str] = {}
-
-        def place(card: int, where: str) -> None:
-            if card >= n_cards:
-                raise bad(f"card {card} in {where} does not exist (the card set has {n_cards} cards)")
-            if card in seen:
-                raise bad(f"card {card} appears twice ({seen[card]} and {where})")
-            seen[card] = where
-
-        for p, hand in enumerate(d.hands):
-            for c in hand:
-                place(c, f"hands[{p}]")
-        for p, pile in enumerate(d.piles):
-            for c in pile:
-                place(c, f"piles[{p}]")
-        for k, ship_sides in enumerate(d.sides):
-            for j, side in enumerate(ship_sides):
-                for c in side:
-                    place(c, f"sides[{k}][{j}]")
-        for c in d.removed:
-            place(c, "removed")
-        if len(seen) != n_cards:
-            missing = sorted(set(range(n_cards)) - set(seen))
-            raise bad(f"card(s) {missing[:8]} are nowhere")
-
-        alive = [s == -1 for s in d.ships]
-        for k in range(NSHIP):
-            if not alive[k] and any(d.sides[k][j] for j in range(2)):
-                raise bad(f"ship {k} is out of play but has cards beside it")
-        if variant:
-            for p in range(2):
-                for where, cards in (("hands", d.hands[p]), ("piles", d.piles[p])):
-                    for c in cards:
-                        if self.cards.cards[c].emblem != EMBLEMS[p]:
-                            raise bad(f"{where}[{p}] holds card {c} of the other seat's set (S9)")
-        for p in range(2):
-            r = d.rum[p]
-            if r >= 0 and not alive[r]:
-                raise bad(f"seat {p}'s rum mug is on ship {r}, which is not in play")
-            o = d.octopus[p]
-            if o >= 0 and not seen.get(o, "").startswith("sides"):
-                raise bad(f"seat {p}'s octopus sits on card {o}, which is not in play")
-        if d.octopus[0] >= 0 and d.octopus[0] == d.octopus[1]:
-            raise bad("both octopuses sit on the same card")
-        crew = d.crew
-        for t in range(2):
-            if crew[t] < NSHIP and not alive[crew[t]]:
-                raise bad(f"the {CREW_NAMES[t]} stands on ship {crew[t]}, which is not in play")
-        if crew[0] < NSHIP and crew[0] == crew[1]:
-            raise bad("captain and mate stand on the same ship card")
-        for p in range(2):
-            won_crew = sum(1 for t in range(2) if crew[t] == CREW_WON + p)
-            if won_crew > d.ships.count(p):
-                raise bad(f"seat {p} holds more crew tokens than ship cards")
-        if sum(1 for t in range(2) if crew[t] == CREW_REMOVED) > d.ships.count(SHIP_REMOVED):
-            raise bad("more crew tokens removed than ship cards removed")
-        points = [d.ships.count(p) + sum(1 for t in range(2) if crew[t] == CREW_WON + p) for p in range(2)]
-        phase = PHASES.index(d.phase)
-        finished = not any(alive) or max(points) >= 4 or d.passes == 2
-        if (phase == 4) != finished:
-            raise bad("the game is over exactly when no ship is in play, a seat has 4 points, or both seats passed (S8)")
-        if phase == 4:
-            if d.current_player != -1:
-                raise bad("current_player must be -1 once the game is over")
-        elif d.current_player == -1:
-            raise bad("current_player is -1 but the game is not over")
-        if (phase == 3) != (d.pending is not None):
-            raise bad("a pending crew decision exists exactly in the 'crew' phase")
-        if phase in (1, 2) and d.current_player != d.turn:
-            raise bad("in the main and after phases the seat to move is the turn player")
-        if phase == 2 and d.rum[d.turn] != -1:
-            raise bad("the 'after' phase exists only while the turn player holds the rum mug")
-        if phase == 0:
-            if not variant:
-                raise bad("only the 'bow_to_rear' variant has a pick phase")
-            if any(d.sides[k][j] for k in range(NSHIP) for j in range(2)) or d.removed:
-                raise bad("no card is in play during the pick phase")
-            other = 1 - d.start_player
-            expected = d.start_player if d.picks[d.start_player] < HAND else other
-            if d.picks[other] and d.picks[d.start_player] < HAND:
-                raise bad("the start player picks first (S9)")
-            if d.current_player != expected or d.turn != d.start_player:
-                raise bad("the seat picking must be the start player, then the other seat")
-            for p in range(2):
-                if d.picks[p] != len(d.hands[p]):
-                    raise bad(f"seat {p} picked {d.picks[p]} cards but holds {len(d.hands[p])}")
-                faces = [self.rules.face_of(c) for c in d.hands[p]]
-                if d.pick_floor[p] != (max(faces) if faces else 0):
-                    raise bad(f"seat {p}'s pick floor must be the highest face picked")
-            if d.rum != [-1, -1] or d.octopus != [-1, -1] or d.passes:
-                raise bad("nothing happens before the picks are done")
-        else:
-            if d.picks != ([HAND, HAND] if variant else [0, 0]):
-                raise bad("picks must be [4, 4] in the variant after the pick phase, [0, 0] otherwise")
-            if phase in (1, 2):
-                for p in range(2):
-                    pile = d.piles[p if variant else 0]
-                    if pile and len(d.hands[p]) != HAND:
-                        raise bad(f"seat {p} must hold 4 cards while its draw pile has cards")
-        if d.pending is not None:
-            pend = d.pending
-            if not alive[pend.ship] or pend.ship not in (crew[0], crew[1]):
-                raise bad("the pending crew move needs a crew token on a ship in play")
-            if pend.side != d.current_player:
-                raise bad("the owner of the played-on side decides the crew move (S5)")
-            if pend.source >= 0 and (pend.draw or not alive[pend.source]):
-                raise bad("an octopus move draws no card and its source ship is in play")
-        if d.passes and phase not in (1, 2, 4):
-            raise bad("a pass is only pending in the main or after phase")
-        return {
-            "rng": d.rng,
-            "phase": phase,
-            "start": d.start_player,
-            "turn": d.turn,
-            "cur": d.current_player if d.current_player >= 0 else d.turn,
-            "passes": d.passes,
-            "hands": d.hands,
-            "piles": d.piles,
-            "sides": d.sides,
-            "ship_status": d.ships,
-            "rum": d.rum,
-            "crew": crew,
-            "octo": d.octopus,
-            "removed": d.removed,
-            "picks": d.picks,
-            "pick_floor": d.pick_floor,
-            "pending": None if d.pending is None else (d.pending.ship, d.pending.side, d.pending.source, int(d.pending.draw)),
-        }
-
-    def _validate_derived(self, state: SirensState, d: SirensStateData) -> None:
-        """Checks that need the derived sums: no ship card in play should already have scored."""
-        for k in range(NSHIP):
-            if d.ships[k] == -1 and state._side_scores(k):
-                raise InvalidStateError(
-                    f"invalid Sirens in Sight state: ship {k} is in play but would already have been scored (S6)"
-                )
-        if d.pending is not None:
-            token = 0 if d.crew[0] == d.pending.ship else 1
-            a, b = state._crew_options(d.pending.ship, token)
-            crew_in_play = sum(1 for t in d.crew if t < NSHIP)
-            if a == b or sum(1 for s in d.ships if s == -1) == crew_in_play:
-                raise InvalidStateError("invalid Sirens in Sight state: the pending crew move has no choice to make")
+            raise InvalidStateError(
+                f"{bad}state was made with another card set ({d.card_set}, this game uses {self.cards.digest})"
+            )
+        if len(d.piles) != (2 if self.variant == "bow_to_rear" else 1):
+            expected = "the variant has one pile per seat" if self.variant == "bow_to_rear" else "one shared pile"
+            raise InvalidStateError(f"{bad}{expected}, not {len(d.piles)}")
+        state = self._state_class(self.rules, self)
+        state._load(d)
+        return state
 
     # ------------------------------------------------------------------ views
 
@@ -480,7 +320,7 @@ class SirensGame(Game[SirensState]):
     def _resample(self, state: SirensState, player: int, seed: int | str | bytes | None) -> SirensState:
         """Deal every card ``player`` cannot see anew, uniformly, keeping all they can see."""
         raw = state._get_raw()
-        new = SirensState(self.rules, self)
+        new = self._state_class(self.rules, self)
         new._new_game(_rng.seed_state(self._seed_or_random(seed)), 0)  # only for its generator
         gen = np.random.default_rng(int(new._get_raw()["rng"]))
         opp = 1 - player
@@ -516,50 +356,50 @@ class SirensGame(Game[SirensState]):
     # ------------------------------------------------------------------ text
 
     def render(self, state: SirensState, player: int | None = None) -> str:
-        """A plain-text table: ships bow to rear, both sides, tokens, hands (as seen by player)."""
+        """A plain-text table: ships bow to rear, both sides, tokens, hands (as seen by player).
+
+        ``⚓`` marks a card with the move-crew icon, ``*0``/``*1`` the octopus of that seat.
+        """
         raw = state._get_raw()
         octo = raw["octo"]
-        lines = []
+
+        def card_text(c: int) -> str:
+            card = self.cards.cards[c]
+            owner = "*0" if octo[0] == c else "*1" if octo[1] == c else ""
+            return f"{card.value}{'⚓' if card.crew else ''}{owner}"
+
+        def side_text(cards: list[int]) -> str:
+            total = sum(self.cards.cards[c].value for c in cards)
+            return f"{' '.join(card_text(c) for c in cards) or '-'} (={total})"
+
+        lines = [f"{'seat 0 side':>30} | {'ship':^24} | seat 1 side"]
         for k in range(NSHIP):
             value = self.cards.ships[k]
             status = raw["ship_status"][k]
             if status != -1:
-                who = "removed (tie)" if status == SHIP_REMOVED else f"won by seat {status}"
-                lines.append(f"  ship {value}: {who}")
+                who = "removed after a tie" if status == SHIP_REMOVED else f"won by seat {status}"
+                lines.append(f"{'':>30} | {f'{value}: {who}':^24} |")
                 continue
             rum = sum(1 for r in raw["rum"] if r == k)
-            crew = [CREW_NAMES[t] for t in range(2) if raw["crew"][t] == k]
-
-            def side(cards: list[int]) -> str:
-                parts = []
-                for c in cards:
-                    card = self.cards.cards[c]
-                    mark = "🐙" if c in octo else ""
-                    parts.append(f"{card.value}{'⚓' if card.crew else ''}{mark}")
-                total = sum(self.cards.cards[c].value for c in cards)
-                return f"{' '.join(parts) or '-':<22} ={total:>3}"
-
-            extra = (" +rum" * rum) + (f" [{', '.join(crew)}]" if crew else "")
-            lines.append(
-                f"  {side(raw['sides'][k][0])} | ship {value} (needs {value + 3 * rum}){extra} | {side(raw['sides'][k][1])}"
-            )
-        header = f"seat 0 side{'':<17}|{'':<26}| seat 1 side"
+            tokens = "".join(f" {CREW_NAMES[t]}" for t in range(2) if raw["crew"][t] == k)
+            label = f"{value}{f' (+{3 * rum} rum)' if rum else ''}{tokens}"
+            sides = raw["sides"][k]
+            lines.append(f"{side_text(sides[0]):>30} | {label:^24} | {side_text(sides[1])}")
         score = state.scores()
-        status_line = f"points: seat 0 = {score[0]}, seat 1 = {score[1]}; pile(s): {[len(p) for p in raw['piles']]}"
-        tokens = (
-            f"rum mug: seat 0 {'held' if raw['rum'][0] == -1 else 'used'}, seat 1 {'held' if raw['rum'][1] == -1 else 'used'}; "
-            f"octopus: seat 0 {'held' if octo[0] == -1 else 'on a card'}, seat 1 {'held' if octo[1] == -1 else 'on a card'}"
-        )
-        out = [header, *lines, status_line, tokens]
+        piles = ", ".join(str(len(p)) for p in raw["piles"])
+        lines.append(f"points {score[0]}:{score[1]} · draw pile{'s' if len(raw['piles']) > 1 else ''} {piles}")
         for p in range(2):
+            mug = "rum mug held" if raw["rum"][p] == -1 else "rum mug used"
+            octopus = "octopus held" if octo[p] == -1 else "octopus on a card"
             if player is None or player == p:
-                hand = " ".join(str(self.cards.face_of(c)) for c in sorted(raw["hands"][p], key=lambda c: (self.cards.cards[c].value, c)))
-                out.append(f"seat {p} hand: {hand or '(empty)'}")
+                cards = sorted(raw["hands"][p], key=lambda c: (self.cards.cards[c].value, c))
+                hand = " ".join(card_text(c) for c in cards) or "(empty)"
             else:
-                out.append(f"seat {p} hand: {len(raw['hands'][p])} cards")
-        return "\n".join(out)
-
-
-def face_counts(cards: CardSet) -> Counter[tuple[int, bool]]:
-    """How many cards of each (value, crew) face a card set has."""
-    return Counter((c.value, c.crew) for c in cards.cards)
+                hand = f"{len(raw['hands'][p])} hidden cards"
+            lines.append(f"seat {p}: hand {hand} · {mug} · {octopus}")
+        if state.is_over:
+            winners = state.winners()
+            lines.append("game over: " + (f"seat {winners[0]} wins" if winners else "a draw"))
+        else:
+            lines.append(f"seat {state.current_player} to decide ({state.phase_name})")
+        return "\n".join(lines)

@@ -6,8 +6,6 @@ it belongs to; a card by its face: value plus move-crew icon (``crew``).
 
 from __future__ import annotations
 
-from typing import Union
-
 import msgspec
 
 __all__ = ["EndTurn", "MoveCard", "MoveCrew", "Pass", "PickCard", "PlayCard", "SirensMove", "UseRum"]
@@ -88,5 +86,5 @@ class PickCard(msgspec.Struct, frozen=True, tag="pick", tag_field="type"):
         return f"pick {_card(self.value, self.crew)}"
 
 
-SirensMove = Union[PlayCard, MoveCard, UseRum, EndTurn, Pass, MoveCrew, PickCard]
+SirensMove = PlayCard | MoveCard | UseRum | EndTurn | Pass | MoveCrew | PickCard
 MOVE_TYPES = (PlayCard, MoveCard, UseRum, EndTurn, Pass, MoveCrew, PickCard)

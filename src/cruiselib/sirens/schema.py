@@ -46,7 +46,11 @@ class SirensStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, k
     hands: Annotated[list[Annotated[list[CardId], Meta(max_length=4)]], Meta(min_length=2, max_length=2)]
     piles: Annotated[
         list[list[CardId]],
-        Meta(min_length=1, max_length=2, description="draw piles, bottom first; one shared pile, or one per seat in the variant"),
+        Meta(
+            min_length=1,
+            max_length=2,
+            description="draw piles, bottom first; one shared pile, or one per seat in the variant",
+        ),
     ]
     sides: Annotated[
         list[Annotated[list[Annotated[list[CardId], Meta(max_length=5)]], Meta(min_length=2, max_length=2)]],
@@ -62,7 +66,9 @@ class SirensStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, k
     ]
     crew: Annotated[
         list[Annotated[int, Meta(ge=0, le=7)]],
-        Meta(min_length=2, max_length=2, description="captain, mate: 0..4 on that ship, 5/6 won by seat 0/1, 7 removed"),
+        Meta(
+            min_length=2, max_length=2, description="captain, mate: 0..4 on that ship, 5/6 won by seat 0/1, 7 removed"
+        ),
     ]
     octopus: Annotated[
         list[Annotated[int, Meta(ge=-1, le=63)]],

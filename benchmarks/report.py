@@ -1,0 +1,70 @@
+"""Turn pytest-benchmark JSON into the README's performance table (compiled vs pure, one run).
+
+pytest benchmarks --benchmark-only --benchmark-json=bench.json
+python benchmarks/report.py bench.json
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from typing import Any
+
+
+def _rate(bench: dict[str, Any]) -> str:
+    median = bench["stats"]["median"]
+    info = bench.get("extra_info", {})
+    if "actions" in info:
+        return f"{info['actions'] / median / 1e6:,.2f} M actions/s ({info['games'] / median:,.0f} games/s)"
+    if "actions_per_game" in info:
+        return f"{info['actions_per_game'] / median / 1e3:,.0f} k actions/s"
+    return ""
+
+
+def _time(seconds: float) -> str:
+    if seconds < 1e-6:
+        return f"{seconds * 1e9:,.0f} ns"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:,.2f} µs"
+    return f"{seconds * 1e3:,.2f} ms"
+
+
+def table(data: dict[str, Any]) -> str:
+    groups: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for bench in data["benchmarks"]:
+        mode = bench["params"].get("mode", "compiled") if bench.get("params") else "compiled"
+        groups[bench["group"]][mode] = bench
+    lines = [
+        "| benchmark | compiled (median) | pure Python (median) | compiled ÷ pure speed-up |",
+        "|---|---|---|---|",
+    ]
+    for group in sorted(groups):
+        modes = groups[group]
+        compiled, pure = modes.get("compiled"), modes.get("pure")
+        cells = []
+        for bench in (compiled, pure):
+            if bench is None:
+                cells.append("–")
+            else:
+                rate = _rate(bench)
+                cells.append(_time(bench["stats"]["median"]) + (f" · {rate}" if rate else ""))
+        ratio = f"{pure['stats']['median'] / compiled['stats']['median']:,.0f}×" if compiled and pure else "–"
+        lines.append(f"| {group} | {cells[0]} | {cells[1]} | {ratio} |")
+    machine = data.get("machine_info", {})
+    lines.append("")
+    lines.append(
+        f"Measured on {machine.get('cpu', {}).get('brand_raw', 'unknown CPU')}, "
+        f"Python {machine.get('python_version', '?')}, one core."
+    )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    path = sys.argv[1] if len(sys.argv) > 1 else "bench.json"
+    with open(path) as fh:
+        print(table(json.load(fh)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""Sirens in Sight benchmarks: the core operations, a Python-driven random game, in-core playouts.
+
+    pytest benchmarks/test_bench_sirens.py --benchmark-only
+
+Each benchmark runs once per core (compiled, pure) so the ratio is measured in one run;
+``benchmarks/report.py`` turns the JSON output into the README's table.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from benchmarks.conftest import modes
+
+GAMES = modes("sirens")
+MODES = list(GAMES)
+
+
+def midgame(game: Any, seed: int = 3, steps: int = 20) -> Any:
+    """A position after ``steps`` random actions: cards on the ship, octopus moves available."""
+    state = game.new_state(seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        state.apply(rnd.choice(state.legal_actions()))
+    assert not state.is_over
+    return state
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_legal_actions(benchmark: Any, mode: str) -> None:
+    benchmark.group = "sirens: legal_actions() mid-game"
+    state = midgame(GAMES[mode])
+    result = benchmark(state.legal_actions)
+    benchmark.extra_info["legal_actions"] = len(result)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_apply(benchmark: Any, mode: str) -> None:
+    benchmark.group = "sirens: apply() mid-game"
+    state = midgame(GAMES[mode])
+    action = state.legal_actions()[0]
+    benchmark.pedantic(
+        lambda s: s.apply(action), setup=lambda: ((state.clone(),), {}), rounds=20000 if mode == "compiled" else 2000
+    )
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_clone(benchmark: Any, mode: str) -> None:
+    benchmark.group = "sirens: clone() mid-game"
+    benchmark(midgame(GAMES[mode]).clone)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_json_round_trip(benchmark: Any, mode: str) -> None:
+    benchmark.group = "sirens: to_json() + load_state() mid-game"
+    game = GAMES[mode]
+    state = midgame(game)
+    loaded = benchmark(lambda: game.load_state(state.to_json()))
+    assert loaded == state
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_python_random_game(benchmark: Any, mode: str) -> None:
+    """A whole game driven from Python: legal_actions() + random.choice + apply()."""
+    benchmark.group = "sirens: Python loop, one random game"
+    game = GAMES[mode]
+    seeds = iter(range(10**9))
+
+    def one_game() -> int:
+        seed = next(seeds)
+        state = game.new_state(seed=seed)
+        choice = random.Random(seed).choice
+        n = 0
+        while not state.is_over:
+            state.apply(choice(state.legal_actions()))
+            n += 1
+        return n
+
+    lengths = [one_game() for _ in range(50)]
+    benchmark.extra_info["actions_per_game"] = sum(lengths) / len(lengths)
+    benchmark(one_game)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_playouts(benchmark: Any, mode: str) -> None:
+    """game.playouts(n): random games entirely in the core."""
+    benchmark.group = "sirens: game.playouts(n) in the core"
+    game = GAMES[mode]
+    n = 200
+    result = benchmark(game.playouts, n, 1)
+    benchmark.extra_info["games"] = n
+    benchmark.extra_info["actions"] = result.actions

@@ -1,0 +1,344 @@
+"""The ``cruiselib`` command: play against a bot, simulate bot-vs-bot games, export schemas.
+
+    cruiselib games
+    cruiselib demo
+    cruiselib play sirens [--seat 0] [--bot greedy] [--seed 7] [--option variant=bow_to_rear]
+    cruiselib simulate sirens --games 10000 --seed 1 [--bots random,greedy]
+    cruiselib schema sirens
+
+Needs the ``cli`` extra (``pip install 'cruiselib[cli]'``) for its tables and progress bars.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+import numpy as np
+
+import cruiselib
+from cruiselib.bots import BOTS, Bot, make_bot
+from cruiselib.errors import CruiseError
+
+__all__ = ["main"]
+
+BATCH = 2000  # in-core playouts per progress-bar step
+
+
+def _rich() -> Any:
+    try:
+        import rich.console
+        import rich.progress
+        import rich.table
+    except ImportError:  # pragma: no cover - depends on the environment
+        sys.exit("the cruiselib command needs the 'cli' extra: pip install 'cruiselib[cli]'")
+    return rich
+
+
+def _parse_options(pairs: Sequence[str], players: int | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise cruiselib.InvalidOptionError(f"options look like key=value, not {pair!r}")
+        try:
+            options[key] = int(value)
+        except ValueError:
+            options[key] = value
+    if players is not None:
+        options["players"] = players
+    return options
+
+
+def _make_game(args: argparse.Namespace) -> cruiselib.Game[Any]:
+    game: cruiselib.Game[Any] = cruiselib.make(args.game, **_parse_options(args.option, args.players))
+    return game
+
+
+# --------------------------------------------------------------------------- play
+
+
+def _ask(prompt: str, stdin: TextIO, out: Any) -> str | None:
+    out.print(prompt, end="")
+    line = stdin.readline()
+    if not line:
+        return None
+    return line.strip()
+
+
+def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    stdin = stdin if stdin is not None else sys.stdin
+    rich = _rich()
+    out = rich.console.Console(highlight=False)
+    game = _make_game(args)
+    human = game.check_player(args.seat)
+    bots: dict[int, Bot] = {
+        p: make_bot(args.bot, None if args.seed is None else args.seed + p)
+        for p in range(game.num_players)
+        if p != human
+    }
+    state: Any = game.new_state(seed=args.seed)
+    out.print(
+        f"[bold]{game.title}[/bold]: you are seat {human}; the others are {args.bot} bots. "
+        "Type a move's number, 'q' to quit."
+    )
+    while not state.is_over:
+        seat = state.current_player
+        if seat != human:
+            action = bots[seat].choose(state)
+            out.print(f"  seat {seat} ({args.bot}): {game.action_to_move(action)}")
+            state.apply(action)
+            continue
+        out.print()
+        out.print(game.render(state, human))
+        moves = state.legal_moves()
+        for i, move in enumerate(moves, 1):
+            out.print(f"  [cyan]{i:>3}[/cyan]  {move}")
+        while True:
+            answer = _ask(f"seat {human}, your move [1-{len(moves)}]: ", stdin, out)
+            if answer is None or answer.lower() in ("q", "quit", "exit"):
+                out.print("bye")
+                return 0
+            if answer.isdigit() and 1 <= int(answer) <= len(moves):
+                state.apply(moves[int(answer) - 1], player=human)
+                break
+            out.print(f"[red]please type a number from 1 to {len(moves)}[/red]")
+    out.print()
+    out.print(game.render(state, None))
+    scores, winners = state.scores(), state.winners()
+    result = (
+        "a draw" if not winners else ("you win" if human in winners else f"seat(s) {', '.join(map(str, winners))} win")
+    )
+    out.print(f"[bold]game over: {result}[/bold] (scores {scores})")
+    return 0
+
+
+# --------------------------------------------------------------------------- simulate
+
+
+def _summary_table(
+    rich: Any,
+    game: cruiselib.Game[Any],
+    title: str,
+    scores: np.ndarray,
+    lengths: np.ndarray,
+    wins: np.ndarray,
+    seconds: float,
+) -> tuple[Any, str]:
+    """A per-seat results table and a line of totals (draws, lengths, speed)."""
+    n = len(lengths)
+    table = rich.table.Table(title=title)
+    table.add_column("seat", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("mean score", justify="right")
+    for p in range(game.num_players):
+        table.add_row(str(p), str(int(wins[:, p].sum())), f"{wins[:, p].mean():.1%}", f"{scores[:, p].mean():.2f}")
+    draws = int((wins.sum(axis=1) == 0).sum())
+    return table, (
+        f"{n:,} games · draws {draws:,} ({draws / max(n, 1):.1%}) · mean length {lengths.mean():.1f} actions"
+        f" (min {lengths.min()}, max {lengths.max()}) · {n / seconds:,.0f} games/s · "
+        f"{lengths.sum() / seconds:,.0f} actions/s"
+        if n
+        else "no games"
+    )
+
+
+def _print_summary(out: Any, summary: tuple[Any, str]) -> None:
+    table, totals = summary
+    out.print(table)
+    out.print(totals)
+
+
+def simulate(args: argparse.Namespace) -> int:
+    rich = _rich()
+    out = rich.console.Console(highlight=False)
+    game = _make_game(args)
+    names = [b.strip() for b in args.bots.split(",")]
+    if len(names) == 1:
+        names = names * game.num_players
+    if len(names) != game.num_players:
+        raise cruiselib.InvalidOptionError(f"--bots names {len(names)} bots for {game.num_players} seats")
+    for name in names:
+        if name not in BOTS:
+            raise cruiselib.InvalidOptionError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+    n = args.games
+    if n < 1:
+        raise cruiselib.InvalidOptionError("--games must be at least 1")
+    scores = np.zeros((n, game.num_players), dtype=np.int32)
+    lengths = np.zeros(n, dtype=np.int64)
+    wins = np.zeros((n, game.num_players), dtype=np.int8)
+    in_core = all(name == "random" for name in names)
+    progress = rich.progress.Progress(
+        rich.progress.TextColumn("[progress.description]{task.description}"),
+        rich.progress.BarColumn(),
+        rich.progress.MofNCompleteColumn(),
+        rich.progress.TimeRemainingColumn(),
+        console=out,
+        transient=True,
+    )
+    start = time.perf_counter()
+    with progress:
+        task = progress.add_task(f"{game.name}: {' vs '.join(names)}", total=n)
+        if in_core:
+            # Random against random runs entirely in the compiled core, in batches.
+            for lo in range(0, n, BATCH):
+                hi = min(n, lo + BATCH)
+                batch = game.playouts(hi - lo, seed=args.seed * 1_000_003 + lo)
+                scores[lo:hi], lengths[lo:hi], wins[lo:hi] = batch.scores, batch.lengths, batch.wins
+                progress.update(task, completed=hi)
+        else:
+            bots = [make_bot(name, args.seed * 7919 + p) for p, name in enumerate(names)]
+            for g in range(n):
+                state: Any = game.new_state(seed=args.seed * 1_000_003 + g)
+                steps = 0
+                while not state.is_over:
+                    state.apply(bots[state.current_player].choose(state))
+                    steps += 1
+                scores[g] = state.scores()
+                lengths[g] = steps
+                for w in state.winners():
+                    wins[g, w] = 1
+                if g % 50 == 49 or g == n - 1:
+                    progress.update(task, completed=g + 1)
+    seconds = time.perf_counter() - start
+    mode = "compiled core" if cruiselib.compiled else "pure-Python core"
+    where = "in the core" if in_core else "driven from Python"
+    title = f"{game.title} · {' vs '.join(names)} · seed {args.seed} · {mode}, {where}"
+    _print_summary(out, _summary_table(rich, game, title, scores, lengths, wins, seconds))
+    return 0
+
+
+# --------------------------------------------------------------------------- demo
+
+
+def demo(args: argparse.Namespace) -> int:
+    """Every game: in-core random playouts, a greedy bot against a random one, a final table."""
+    rich = _rich()
+    out = rich.console.Console(highlight=False)
+    mode = "compiled" if cruiselib.compiled else "pure-Python"
+    out.print(f"[bold]cruiselib {cruiselib.__version__}[/bold] ({mode} core): {', '.join(cruiselib.games())}")
+    for name in cruiselib.games():
+        game: Any = cruiselib.make(name)
+        out.rule(f"{game.title} ({name}, {game.num_players} players, {game.num_actions} actions)")
+        start = time.perf_counter()
+        result = game.playouts(args.games, seed=args.seed)
+        seconds = time.perf_counter() - start
+        _print_summary(
+            out,
+            _summary_table(
+                rich,
+                game,
+                f"{args.games:,} random games in the core",
+                result.scores,
+                result.lengths,
+                result.wins,
+                seconds,
+            ),
+        )
+        bots = [make_bot("greedy", args.seed)] + [make_bot("random", args.seed + p) for p in range(1, game.num_players)]
+        n = args.bot_games
+        scores = np.zeros((n, game.num_players), dtype=np.int32)
+        lengths = np.zeros(n, dtype=np.int64)
+        wins = np.zeros((n, game.num_players), dtype=np.int8)
+        start = time.perf_counter()
+        state: Any = None
+        for g in range(n):
+            state = game.new_state(seed=args.seed + g)
+            while not state.is_over:
+                state.apply(bots[state.current_player].choose(state))
+                lengths[g] += 1
+            scores[g] = state.scores()
+            for w in state.winners():
+                wins[g, w] = 1
+        seconds = time.perf_counter() - start
+        _print_summary(
+            out,
+            _summary_table(
+                rich, game, f"greedy (seat 0) against random, {n} games from Python", scores, lengths, wins, seconds
+            ),
+        )
+        if state is not None:
+            out.print(f"The last of those games, at its end (scores {state.scores()}):")
+            out.print(game.render(state, None))
+    return 0
+
+
+# --------------------------------------------------------------------------- entry
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cruiselib", description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--version", action="version", version=f"cruiselib {cruiselib.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("games", help="list the games")
+
+    def game_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("game", choices=cruiselib.games())
+        p.add_argument("--players", type=int, default=None, help="number of players")
+        p.add_argument(
+            "--option",
+            "-o",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a game option, e.g. variant=bow_to_rear (repeatable)",
+        )
+
+    p_play = sub.add_parser("play", help="play against bots in the terminal")
+    game_args(p_play)
+    p_play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p_play.add_argument("--bot", choices=sorted(BOTS), default="greedy", help="the opponents (default greedy)")
+    p_play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+
+    p_sim = sub.add_parser("simulate", help="bot-vs-bot games with a summary table")
+    game_args(p_sim)
+    p_sim.add_argument("--games", "-n", type=int, default=1000)
+    p_sim.add_argument("--seed", type=int, default=0)
+    p_sim.add_argument(
+        "--bots", default="random", help="one bot for all seats or one per seat, comma-separated: random, greedy"
+    )
+
+    p_demo = sub.add_parser("demo", help="a tour of every game: playouts, bots, a final position")
+    p_demo.add_argument("--games", type=int, default=100_000, help="in-core random games per game")
+    p_demo.add_argument("--bot-games", type=int, default=200, help="greedy-vs-random games per game")
+    p_demo.add_argument("--seed", type=int, default=1)
+
+    p_schema = sub.add_parser("schema", help="print the JSON Schemas of states, views and moves")
+    p_schema.add_argument("game", nargs="?", choices=cruiselib.games())
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "games":
+            for name in cruiselib.games():
+                game = cruiselib.make(name)
+                print(f"{name:<15} {game.title} ({game.num_actions} actions)")
+            return 0
+        if args.command == "play":
+            return play(args)
+        if args.command == "simulate":
+            return simulate(args)
+        if args.command == "demo":
+            return demo(args)
+        if args.command == "schema":
+            from cruiselib.serialize import export_schemas
+
+            names = (args.game,) if args.game else None
+            print(json.dumps(export_schemas(names), indent=2, sort_keys=True))
+            return 0
+    except CruiseError as exc:
+        print(f"cruiselib: error: {exc}", file=sys.stderr)
+        return 2
+    return 2  # pragma: no cover - argparse requires a command
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,223 @@
+"""The public conformance suite: :func:`check_game` runs seeded random games and checks, at
+every step, the invariants every cruiselib game must keep (DESIGN §4).
+
+Use it on your own card sets and options, or on a game you register yourself::
+
+    >>> import cruiselib
+    >>> from cruiselib.testing import check_game
+    >>> report = check_game(cruiselib.make("sirens"), n_games=3, seed=1)
+    >>> report.games
+    3
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+import numpy as np
+
+from cruiselib._api import Game, State
+from cruiselib.errors import IllegalMoveError
+
+__all__ = ["CheckReport", "ConformanceError", "check_game", "check_state"]
+
+
+class ConformanceError(AssertionError):
+    """A game broke one of the invariants :func:`check_game` checks."""
+
+
+@dataclass
+class CheckReport:
+    """What :func:`check_game` ran."""
+
+    games: int = 0
+    actions: int = 0
+    deep_checks: int = 0
+    longest_game: int = 0
+    finished_by_seat: list[int] = field(default_factory=list)
+
+    @property
+    def mean_length(self) -> float:
+        return self.actions / self.games if self.games else 0.0
+
+
+def _fail(game: Game[Any], seed: Any, step: int, msg: str) -> ConformanceError:
+    return ConformanceError(f"{game!r}, game seed {seed!r}, step {step}: {msg}")
+
+
+def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str = "") -> None:
+    """The deep checks of one state: copies, round-trips, illegal input, views, resampling."""
+    st: Any = state
+    snapshot = st.to_json()
+
+    def unchanged(what: str) -> None:
+        if st.to_json() != snapshot:
+            raise ConformanceError(f"{where}: {what} changed the state")
+
+    # Clone: equal and independent.
+    twin = st.clone()
+    if twin != st or twin.to_json() != snapshot:
+        raise ConformanceError(f"{where}: clone differs from the original")
+    legal = st.legal_actions()
+    if legal:
+        twin.apply(rnd.choice(legal))
+        unchanged("applying an action to a clone")
+
+    # Round-trips: JSON text, JSON bytes, MessagePack, mapping, pickle.
+    for label, data in (
+        ("JSON", snapshot),
+        ("JSON bytes", snapshot.encode()),
+        ("MessagePack", st.to_msgpack()),
+        ("mapping", msgspec.to_builtins(st.to_data())),
+    ):
+        loaded = game.load_state(data)
+        if loaded != st or loaded.to_json() != snapshot:
+            raise ConformanceError(f"{where}: {label} round-trip differs")
+        if loaded.legal_actions() != legal:
+            raise ConformanceError(f"{where}: {label} round-trip changed the legal actions")
+    if pickle.loads(pickle.dumps(st)) != st:
+        raise ConformanceError(f"{where}: pickle round-trip differs")
+
+    # Illegal input raises IllegalMoveError and leaves the state unchanged.
+    legal_set = set(legal)
+    probes = [-1, game.num_actions, game.num_actions + 7]
+    for _ in range(6):
+        a = rnd.randrange(game.num_actions)
+        if a not in legal_set:
+            probes.append(a)
+    for a in probes:
+        if 0 <= a < game.num_actions and st.is_legal(a):
+            raise ConformanceError(f"{where}: is_legal({a}) is True for an action not listed")
+        try:
+            st.apply(a)
+        except IllegalMoveError:
+            pass
+        else:
+            raise ConformanceError(f"{where}: illegal action {a} was accepted")
+        unchanged(f"the rejected action {a}")
+    if legal:
+        a = legal[0]
+        if not st.is_legal(a):
+            raise ConformanceError(f"{where}: is_legal({a}) is False for a listed action")
+        wrong = [p for p in range(game.num_players) if p != st.current_player]
+        for p in wrong[:1]:
+            try:
+                st.apply(a, player=p)
+            except IllegalMoveError:
+                pass
+            else:
+                raise ConformanceError(f"{where}: seat {p} moved out of turn")
+            unchanged("a move for the wrong seat")
+
+    # Views and resampling: a resampled state looks the same to that seat.
+    for p in range(game.num_players):
+        view = st.view(p)
+        if not isinstance(view, msgspec.Struct):
+            raise ConformanceError(f"{where}: view({p}) is not a msgspec Struct")
+        msgspec.json.encode(view)
+        if st.view(p) != view:
+            raise ConformanceError(f"{where}: view({p}) is not deterministic")
+        seed = rnd.randrange(2**32)
+        other = st.resample(p, seed)
+        unchanged(f"resample({p})")
+        if other.view(p) != view:
+            raise ConformanceError(f"{where}: resample({p}, {seed}) is not consistent with view({p})")
+        if other.legal_actions() != legal and other.current_player == p:
+            raise ConformanceError(f"{where}: resample({p}) changed seat {p}'s legal actions")
+        if game.load_state(other.to_json()) != other:
+            raise ConformanceError(f"{where}: resample({p}) gave a state that does not load back")
+        if st.resample(p, seed) != other:
+            raise ConformanceError(f"{where}: resample({p}, {seed}) is not deterministic")
+
+
+def check_game(
+    game: Game[Any],
+    n_games: int = 100,
+    seed: int = 0,
+    *,
+    deep_every: int = 7,
+    max_actions: int = 100_000,
+) -> CheckReport:
+    """Play ``n_games`` seeded random games of ``game`` and check every invariant.
+
+    Cheap checks run at every step: legal actions sorted, unique, in range and equal to
+    the mask; typed moves match the action ids both ways; ``is_legal`` agrees; scores have
+    one entry per seat within the game's bounds. Deep checks (:func:`check_state`) run on
+    every ``deep_every``-th step and on the first and last state of every game. Each game
+    is replayed from its seed and must end identically. Raises :class:`ConformanceError`.
+    """
+    rnd = random.Random(seed)
+    report = CheckReport(finished_by_seat=[0] * game.num_players)
+    bounds = getattr(game, "score_bounds", None)
+    for g in range(n_games):
+        game_seed = seed * 1_000_003 + g
+        state: Any = game.new_state(seed=game_seed)
+        if game.new_state(seed=game_seed) != state:
+            raise _fail(game, game_seed, 0, "the same seed dealt two different games")
+        actions: list[int] = []
+        step = 0
+        while True:
+            where = f"{game!r}, game seed {game_seed}, step {step}"
+            legal = state.legal_actions()
+            if state.is_over:
+                break
+            if not legal:
+                raise _fail(game, game_seed, step, "no legal action but the game is not over")
+            if any(b <= a for a, b in itertools.pairwise(legal)) or legal[0] < 0 or legal[-1] >= game.num_actions:
+                raise _fail(game, game_seed, step, f"legal actions not sorted, unique and in range: {legal}")
+            mask = state.action_mask()
+            if mask.dtype != np.int8 or mask.shape != (game.num_actions,):
+                raise _fail(game, game_seed, step, f"mask has dtype {mask.dtype} shape {mask.shape}")
+            if np.flatnonzero(mask).tolist() != legal:
+                raise _fail(game, game_seed, step, "mask differs from legal_actions()")
+            moves = state.legal_moves()
+            for a, m in zip(legal, moves, strict=True):
+                if game.move_to_action(m) != a or game.action_to_move(a) != m or not str(m):
+                    raise _fail(game, game_seed, step, f"move {m!r} does not map to action {a}")
+            if not 0 <= state.current_player < game.num_players:
+                raise _fail(game, game_seed, step, f"current_player {state.current_player} out of range")
+            scores = state.scores()
+            if len(scores) != game.num_players or (
+                bounds is not None and not all(bounds[0] <= s <= bounds[1] for s in scores)
+            ):
+                raise _fail(game, game_seed, step, f"scores {scores} out of bounds {bounds}")
+            if step == 0 or step % deep_every == 0:
+                check_state(game, state, rnd, where=where)
+                report.deep_checks += 1
+            a = rnd.choice(legal)
+            state.apply(a)
+            actions.append(a)
+            step += 1
+            if step > max_actions:
+                raise _fail(game, game_seed, step, f"no end after {max_actions} actions")
+        # The end: no moves, a -1 seat, winners among the seats, scores in bounds.
+        if state.current_player != -1 or state.legal_actions() or state.action_mask().any():
+            raise _fail(game, game_seed, step, "a finished game still offers moves")
+        winners = state.winners()
+        if not all(0 <= w < game.num_players for w in winners):
+            raise _fail(game, game_seed, step, f"winners {winners} are not seats")
+        for w in winners:
+            report.finished_by_seat[w] += 1
+        try:
+            state.apply(0)
+        except IllegalMoveError:
+            pass
+        else:
+            raise _fail(game, game_seed, step, "a finished game accepted an action")
+        check_state(game, state, rnd, where=f"{game!r}, game seed {game_seed}, final state")
+        report.deep_checks += 1
+        # Same seed and same actions => same game.
+        replay: Any = game.new_state(seed=game_seed)
+        for a in actions:
+            replay.apply(a)
+        if replay != state:
+            raise _fail(game, game_seed, step, "replaying the same actions from the same seed differs")
+        report.games += 1
+        report.actions += step
+        report.longest_game = max(report.longest_game, step)
+    return report
