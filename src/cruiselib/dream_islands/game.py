@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -45,6 +45,17 @@ PIECES = 6
 HAND = 3
 NMIS = 16
 SMALL_VALUES = (3, 2, 2)
+_COVERED = tuple(tuple(n for n in range(2, 6) if (m >> (n - 2)) & 1) for m in range(16))
+
+
+@lru_cache(maxsize=None)
+def _bit_tuple(mask: int) -> tuple[int, ...]:
+    return tuple(x for x in range(NMIS) if (mask >> x) & 1)
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of a 16-bit ``mask``, ascending."""
+    return list(_bit_tuple(mask))
 
 
 def _edge(u: int, end: int) -> tuple[int, int]:
@@ -96,7 +107,13 @@ def _move_table() -> tuple[DreamIslandsMove, ...]:
     return tuple(moves)
 
 
-class DreamIslandsState(State, _core_mod.DreamIslandsCore):  # type: ignore[misc]
+if TYPE_CHECKING:
+    from cruiselib._core.dream_islands import DreamIslandsCore as _CoreState
+else:
+    _CoreState = _core_mod.DreamIslandsCore
+
+
+class DreamIslandsState(State, _CoreState):
     """A Dream Islands position. Create with ``game.new_state(seed)``."""
 
     __slots__ = ()
@@ -123,11 +140,15 @@ class DreamIslandsGame(Game[DreamIslandsState]):
     """
 
     name = "dream_islands"
+    core_module = "dream_islands"
     title = "Dream Islands"
     schema_version = SCHEMA_VERSION
     state_data_type = DreamIslandsStateData
     view_type = DreamIslandsView
-    move_type = MOVE_TYPES
+    move_type = DreamIslandsMove
+    move_classes = MOVE_TYPES
+    # 16 missions x 2 + 3 bonus + at most 3 + 2 + 2 + 1 + 1 + 1 for six pieces in the middle.
+    score_bounds = (0, 45)
 
     def __init__(self, players: int = 4, max_rounds: int | None = None) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
@@ -138,10 +159,15 @@ class DreamIslandsGame(Game[DreamIslandsState]):
             raise InvalidOptionError(f"max_rounds must be None or an int from 1 to 1000000, not {max_rounds!r}")
         self.num_players = players
         self.max_rounds = max_rounds
-        self.rules = _core_mod.DreamIslandsRules(players, max_rounds or 0)
+        self._use_core(_core_mod, DreamIslandsState)
         self.num_actions = int(self.rules.num_actions)
         self._all_moves = _move_table()
         self._move_index = {m: a for a, m in enumerate(self._all_moves)}
+
+    def _use_core(self, module: Any, state_class: type[DreamIslandsState]) -> None:
+        self._core = module
+        self._state_class = state_class
+        self.rules = module.DreamIslandsRules(self.num_players, self.max_rounds or 0)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -154,7 +180,7 @@ class DreamIslandsGame(Game[DreamIslandsState]):
 
     def new_state(self, seed: int | str | bytes | None = None) -> DreamIslandsState:
         """A new game dealt from ``seed`` (I8; seat 0 is the start player)."""
-        state = DreamIslandsState(self.rules, self)
+        state = self._state_class(self.rules, self)
         state._new_game(_rng.seed_state(self._seed_or_random(seed)))
         return state
 
@@ -162,7 +188,7 @@ class DreamIslandsGame(Game[DreamIslandsState]):
         """``n`` uniformly random games run entirely in the core (game g is seed-replayable)."""
         scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
         base = _rng.seed_state(self._seed_or_random(seed))
-        actions = _core_mod.run_playouts(self.rules, n, base, scores, lengths, wins)
+        actions = self._core.run_playouts(self.rules, n, base, scores, lengths, wins)
         return Playouts(scores=scores, lengths=lengths, wins=wins, actions=int(actions))
 
     def playout_seed_state(self, seed: int, game_index: int) -> int:
@@ -172,7 +198,7 @@ class DreamIslandsGame(Game[DreamIslandsState]):
 
     def state_from_seed_state(self, rng_state: int) -> DreamIslandsState:
         """A new game dealt from a raw generator state (see :meth:`playout_seed_state`)."""
-        state = DreamIslandsState(self.rules, self)
+        state = self._state_class(self.rules, self)
         state._new_game(rng_state & 0xFFFFFFFFFFFFFFFF)
         return state
 
@@ -218,16 +244,16 @@ class DreamIslandsGame(Game[DreamIslandsState]):
             pieces=raw["pieces"],
             small_islands=raw["small"],
             main_island=raw["main"],
-            covered=[[n for n in range(2, 6) if (m >> (n - 2)) & 1] for m in raw["covered"]],
+            covered=[list(_COVERED[m]) for m in raw["covered"]],
             hands=raw["hands"],
             piles=raw["piles"],
             known=raw["known"],
-            completed=[[x for x in range(NMIS) if (m >> x) & 1] for m in raw["done"]],
+            completed=[_bits(m) for m in raw["done"]],
         )
 
     def _from_data(self, data: Any) -> DreamIslandsState:
         raw = self._validate(data)
-        state = DreamIslandsState(self.rules, self)
+        state = self._state_class(self.rules, self)
         state._set_raw(raw)
         if raw["phase"] == 1:
             cur = raw["cur"]
@@ -338,8 +364,8 @@ class DreamIslandsGame(Game[DreamIslandsState]):
                 airplane=raw["pieces"][p][0],
                 islands=raw["pieces"][p][1:],
                 middle=raw["main"][p] + small.count(p),
-                covered=[x for x in range(2, 6) if (raw["covered"][p] >> (x - 2)) & 1],
-                completed=[x for x in range(NMIS) if (raw["done"][p] >> x) & 1],
+                covered=list(_COVERED[raw["covered"][p]]),
+                completed=_bits(raw["done"][p]),
                 hand_size=len(raw["hands"][p]),
                 pile_size=len(raw["piles"][p]),
                 under=raw["known"][p],
@@ -372,7 +398,7 @@ class DreamIslandsGame(Game[DreamIslandsState]):
         other seats' hands and piles mix (their counts stay), the own pile keeps the cards
         the seat put under it in their order, and the rest of it is reshuffled."""
         raw = state._get_raw()
-        fresh = _rng.mix64(_rng.seed_state(self._seed_or_random(seed)))
+        fresh = int(_rng.mix64(_rng.seed_state(self._seed_or_random(seed))))
         gen = np.random.default_rng(int(fresh))
         for q in range(self.num_players):
             hand, pile = raw["hands"][q], raw["piles"][q]
@@ -384,10 +410,18 @@ class DreamIslandsGame(Game[DreamIslandsState]):
             else:
                 pool = hand + pile
                 gen.shuffle(pool)
+                if raw["phase"] == 1 and q == raw["cur"]:
+                    # Everybody knows the mover holds no mission that holds now (I5):
+                    # those go to the pile, the hand comes from the others.
+                    held = state.mission_mask(q)
+                    pool = [c for c in pool if not (held >> c) & 1] + [c for c in pool if (held >> c) & 1]
+                    rest = pool[len(hand) :]
+                    gen.shuffle(rest)
+                    pool = pool[: len(hand)] + rest
                 raw["hands"][q] = [int(c) for c in pool[: len(hand)]]
                 raw["piles"][q] = [int(c) for c in pool[len(hand) :]]
         raw["rng"] = int(fresh)
-        new = DreamIslandsState(self.rules, self)
+        new = self._state_class(self.rules, self)
         new._set_raw(raw)
         return new
 

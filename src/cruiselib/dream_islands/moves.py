@@ -6,6 +6,7 @@ middle. Missions are ids 0..15 (see :data:`MISSIONS`).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated, Union
 
 import msgspec
@@ -79,9 +80,14 @@ class Cover(msgspec.Struct, frozen=True, tag="cover", tag_field="type"):
     paths: tuple[Path, ...] = ()
 
     def __str__(self) -> str:
-        if not self.paths:
-            return f"cover {self.number} (no piece can move)"
-        return f"cover {self.number}: " + ", ".join(str(p) for p in self.paths)
+        return _cover_text(self)
+
+
+@lru_cache(maxsize=8192)
+def _cover_text(move: Cover) -> str:
+    if not move.paths:
+        return f"cover {move.number} (no piece can move)"
+    return f"cover {move.number}: " + ", ".join(str(p) for p in move.paths)
 
 
 class PutUnder(msgspec.Struct, frozen=True, tag="put", tag_field="type"):
