@@ -516,6 +516,15 @@ class DreamIslandsCore:
         n = self._legal()
         return self.buf[((r >> 32) * n) >> 32]
 
+    def _random_actions(self, n, seed):
+        """``n`` draws of the playouts' random choice in this position (a test hook)."""
+        r = mix64(seed & MASK64)
+        out = []
+        for i in range(n):
+            r = (r + GOLDEN) & MASK64
+            out.append(self._random_action(mix64(r)))
+        return out
+
     def legal_actions(self):
         """The legal action ids, sorted ascending (empty once the game is over)."""
         n = self._legal()
@@ -570,11 +579,17 @@ class DreamIslandsCore:
         ``player``, when given, must be the seat to move (a guard for servers and UIs).
         """
         if type(action) is int:
-            a = action
+            try:
+                a = action
+            except OverflowError:
+                raise IllegalMoveError(f"action {action} is out of range 0..{self.rules.num_actions - 1}") from None
         elif isinstance(action, bool):
             raise IllegalMoveError(f"an action id is an int, not {action!r}")
         elif isinstance(action, (int, numpy.integer)):
-            a = int(action)
+            try:
+                a = int(action)
+            except OverflowError:
+                raise IllegalMoveError(f"action {action} is out of range 0..{self.rules.num_actions - 1}") from None
         elif self.game is not None:
             a = self.game.move_to_action(action)
         else:
