@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -28,13 +29,13 @@ def game(players: int = 4, **options: Any) -> DreamIslandsGame:
 def build(
     g: DreamIslandsGame | None = None,
     *,
-    pieces: dict[int, list[int]] | None = None,
+    pieces: Mapping[int, Sequence[int]] | None = None,
     small: tuple[int, int, int] = (-1, -1, -1),
-    main: dict[int, int] | None = None,
-    hands: dict[int, list[str | int]] | None = None,
-    completed: dict[int, list[str | int]] | None = None,
-    under: dict[int, list[str | int]] | None = None,
-    covered: dict[int, list[int]] | None = None,
+    main: Mapping[int, int] | None = None,
+    hands: Mapping[int, Sequence[str | int]] | None = None,
+    completed: Mapping[int, Sequence[str | int]] | None = None,
+    under: Mapping[int, Sequence[str | int]] | None = None,
+    covered: Mapping[int, Sequence[int]] | None = None,
     cur: int = 0,
     phase: str = "move",
     rounds: int = 0,
@@ -59,7 +60,7 @@ def build(
         counts[0] += 6 - in_middle - len(listed)
         data_pieces.append(counts)
 
-    def ids(xs: list[str | int]) -> list[int]:
+    def ids(xs: Sequence[str | int]) -> list[int]:
         return [MISSION[x] if isinstance(x, str) else x for x in xs]
 
     # Default hands: three missions that no test position completes by accident.
@@ -83,7 +84,7 @@ def build(
         "pieces": data_pieces,
         "small_islands": list(small),
         "main_island": [main.get(p, 0) for p in range(n)],
-        "covered": [(covered or {}).get(p, []) for p in range(n)],
+        "covered": [list((covered or {}).get(p, [])) for p in range(n)],
         "hands": hand_ids,
         "piles": piles,
         "known": [len(u) for u in under_ids],
@@ -120,7 +121,7 @@ def oracle_results(movable: list[int], number: int) -> set[tuple[int, ...]]:
     for split in itertools.product(range(number + 1), repeat=len(movable)):
         if sum(split) != number:
             continue
-        options = [destinations(p, s) if s else [p] for p, s in zip(movable, split)]
+        options = [destinations(p, s) if s else [p] for p, s in zip(movable, split, strict=True)]
         for ends in itertools.product(*options):
             results.add(tuple(sorted(ends)))
     return results

@@ -12,10 +12,10 @@ import msgspec
 import pytest
 
 import cruiselib
-from cruiselib.dream_islands import Cover, DreamIslandsState, Draw, Path, PutUnder
-from tests.dream_islands.helpers import build
+from cruiselib.dream_islands import Cover, Draw, DreamIslandsState, Path, PutUnder
+from tests.dream_islands.helpers import build, game
 
-GAME = cruiselib.make("dream_islands", players=3)
+GAME = game(3)
 
 
 def midgame(seed: int = 3, steps: int = 25) -> DreamIslandsState:
@@ -99,14 +99,19 @@ def test_move_for_the_wrong_seat() -> None:
     legal = state.legal_actions()[0]
     wrong = (state.current_player + 1) % 3
     unchanged_after(state, lambda: state.apply(legal, player=wrong), cruiselib.IllegalMoveError, "cannot move")
-    unchanged_after(state, lambda: state.apply(legal, player="0"), cruiselib.IllegalMoveError, "cannot move")
+    seat: Any = "0"
+    unchanged_after(state, lambda: state.apply(legal, player=seat), cruiselib.IllegalMoveError, "cannot move")
     state.apply(legal, player=state.current_player)
 
 
 def test_move_after_game_over() -> None:
     state = finished()
     for a in (0, 1, GAME.move_to_action(Draw())):
-        unchanged_after(state, lambda a=a: state.apply(a), cruiselib.IllegalMoveError, "game is over")
+
+        def call(a: int = a) -> None:
+            state.apply(a)
+
+        unchanged_after(state, call, cruiselib.IllegalMoveError, "game is over")
     unchanged_after(state, lambda: state.apply(0, player=0), cruiselib.IllegalMoveError, "game is over")
     assert state.legal_actions() == [] and not state.action_mask().any()
 

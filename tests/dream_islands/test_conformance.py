@@ -14,6 +14,7 @@ import pytest
 
 import cruiselib
 from cruiselib.testing import check_game
+from tests.dream_islands.helpers import game
 
 N_GAMES = 2000 if cruiselib.compiled else 200
 
@@ -21,8 +22,7 @@ N_GAMES = 2000 if cruiselib.compiled else 200
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_check_game(players: int) -> None:
-    game = cruiselib.make("dream_islands", players=players)
-    report = check_game(game, n_games=N_GAMES, seed=2026, deep_every=17)
+    report = check_game(game(players), n_games=N_GAMES, seed=2026, deep_every=17)
     assert report.games == N_GAMES
     assert report.deep_checks >= N_GAMES * 2
     assert sum(report.finished_by_seat) >= N_GAMES  # every game has a winner (or several)
@@ -36,8 +36,7 @@ def test_check_game_with_a_round_limit() -> None:
 def test_random_action_of_the_core_is_uniform_over_the_legal_moves() -> None:
     # The playouts draw moves by rejection sampling with a fallback to the full list;
     # every draw must be legal and, over many draws, each legal move about equally often.
-    game = cruiselib.make("dream_islands", players=2)
-    state = game.new_state(seed=1)
+    state = game(2).new_state(seed=1)
     rnd = random.Random(1)
     for _ in range(6):
         state.apply(rnd.choice(state.legal_actions()))
@@ -55,13 +54,13 @@ def test_random_action_of_the_core_is_uniform_over_the_legal_moves() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_playouts(players: int) -> None:
-    game = cruiselib.make("dream_islands", players=players)
-    result = game.playouts(300, seed=5)
+    g = game(players)
+    result = g.playouts(300, seed=5)
     assert result.games == 300
     assert result.scores.min() >= 0 and result.scores.max() <= 45
     assert (result.wins.sum(axis=1) >= 1).all()  # ties share the win (I7)
     assert result.actions == int(result.lengths.sum())
-    again = game.playouts(300, seed=5)
+    again = g.playouts(300, seed=5)
     assert np.array_equal(again.scores, result.scores) and np.array_equal(again.lengths, result.lengths)
     # Every seat wins sometimes; nobody wins every game.
     assert (result.win_rates > 0.1).all()

@@ -13,24 +13,25 @@ from hypothesis import strategies as st
 
 import cruiselib
 from cruiselib.dream_islands import DreamIslandsState
+from tests.dream_islands.helpers import game
 
-GAMES = [cruiselib.make("dream_islands", players=p) for p in (2, 3, 4)]
+GAMES = [game(p) for p in (2, 3, 4)]
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _positions() -> list[tuple[Any, DreamIslandsState]]:
     out = []
-    for game in GAMES:
+    for g in GAMES:
         for seed in range(3):
-            state = game.new_state(seed=seed)
+            state = g.new_state(seed=seed)
             rnd = random.Random(seed)
             step = 0
             while not state.is_over:
                 if step % 23 == 0:
-                    out.append((game, state.clone()))
+                    out.append((g, state.clone()))
                 state.apply(rnd.choice(state.legal_actions()))
                 step += 1
-            out.append((game, state))
+            out.append((g, state))
     return out
 
 
@@ -56,8 +57,8 @@ def _load_and_play(game: Any, data: Any) -> None:
 @FUZZ
 @given(st.binary(max_size=600))
 def test_random_bytes(data: bytes) -> None:
-    for game in GAMES:
-        _load_and_play(game, data)
+    for g in GAMES:
+        _load_and_play(g, data)
 
 
 @FUZZ

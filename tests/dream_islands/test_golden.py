@@ -18,6 +18,7 @@ import pytest
 
 import cruiselib
 from cruiselib.dream_islands import DreamIslandsState
+from tests.dream_islands.helpers import game as make_game
 
 GOLDEN = Path(__file__).with_name("golden")
 CASES = [(2, 101), (3, 202), (4, 303), (4, 404)]
@@ -95,13 +96,13 @@ PERFT = {
 
 @pytest.mark.parametrize(("players", "seed", "depth"), sorted(PERFT))
 def test_perft(players: int, seed: int, depth: int) -> None:
-    state = cruiselib.make("dream_islands", players=players).new_state(seed=seed)
+    state = make_game(players).new_state(seed=seed)
     assert perft(state, depth) == PERFT[(players, seed, depth)]
 
 
 def test_perft_mid_game_with_six_movable_pieces() -> None:
     # After 3 rounds of seeded random play: the number of distinct moves of each number.
-    state = cruiselib.make("dream_islands", players=4).new_state(seed=42)
+    state = make_game(4).new_state(seed=42)
     rnd = random.Random(42)
     while not (state.phase_name == "move" and state.view(0).rounds == 3 and state.current_player == 0):
         state.apply(rnd.choice(state.legal_actions()))

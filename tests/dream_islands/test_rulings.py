@@ -7,7 +7,7 @@ import random
 import pytest
 
 import cruiselib
-from cruiselib.dream_islands import Cover, DreamIslandsState, Draw, Path, PutUnder
+from cruiselib.dream_islands import Cover, Draw, DreamIslandsState, Path, PutUnder
 from tests.dream_islands.helpers import (
     MISSION,
     build,
@@ -131,7 +131,8 @@ def test_I3_rulebook_example_yellow_splits_5_into_1_2_2() -> None:
     m = Cover(5, (Path(1, 2), Path(3, 5), Path(6, 8)))
     action = state.game.move_to_action(m)
     assert action in state.legal_actions()
-    assert str(state.game.action_to_move(action)) == "cover 5: 1 piece island 1→2, 1 piece island 3→5, 1 piece island 6→8"
+    text = "cover 5: 1 piece island 1→2, 1 piece island 3→5, 1 piece island 6→8"
+    assert str(state.game.action_to_move(action)) == text
     state.apply(m)
     assert places(state, 0) == [0, 0, 0, 2, 5, 8]
     assert state.view(0).seats[0].covered == [5]
@@ -456,7 +457,7 @@ def test_I9_max_rounds_ends_after_that_many_complete_rounds() -> None:
         end_turn(state)
         turns += 1
     assert turns == 6 and state.view(0).rounds == 2
-    assert cruiselib.make("dream_islands").max_rounds is None  # default: no limit, as printed
+    assert game().max_rounds is None  # default: no limit, as printed
 
 
 def test_destinations_oracle_matches_the_board() -> None:

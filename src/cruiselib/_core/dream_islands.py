@@ -89,7 +89,7 @@ def _compositions(total, parts):
     out = []
     for u in range(total + 1):
         for rest in _compositions(total - u, parts - 1):
-            out.append((u,) + rest)
+            out.append((u, *rest))
     return out
 
 

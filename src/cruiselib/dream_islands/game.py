@@ -7,7 +7,7 @@ module adds options, typed moves, serialization with validation, views and resam
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,8 +19,8 @@ from cruiselib.dream_islands.moves import (
     MISSIONS,
     MOVE_TYPES,
     Cover,
-    DreamIslandsMove,
     Draw,
+    DreamIslandsMove,
     Path,
     PutUnder,
     mission_name,
@@ -48,7 +48,7 @@ SMALL_VALUES = (3, 2, 2)
 _COVERED = tuple(tuple(n for n in range(2, 6) if (m >> (n - 2)) & 1) for m in range(16))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _bit_tuple(mask: int) -> tuple[int, ...]:
     return tuple(x for x in range(NMIS) if (mask >> x) & 1)
 
@@ -91,7 +91,7 @@ def paths_of_flow(flow: tuple[int, ...]) -> tuple[Path, ...]:
     return tuple(Path(a, b, k) for (a, b), k in sorted(found.items()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _move_table() -> tuple[DreamIslandsMove, ...]:
     # The action layout does not depend on the player count (see the core's docstring).
     rules = _core_mod.DreamIslandsRules(2, 0)
@@ -205,7 +205,8 @@ class DreamIslandsGame(Game[DreamIslandsState]):
     # ------------------------------------------------------------------ moves
 
     def _decode_action(self, action: int) -> DreamIslandsMove:
-        return self._all_moves[action]
+        move: DreamIslandsMove = self._all_moves[action]
+        return move
 
     def _encode_move(self, move: Any) -> int:
         """Any split of a number maps to the action of its result (I3)."""
@@ -391,9 +392,7 @@ class DreamIslandsGame(Game[DreamIslandsState]):
             legal_actions=state.legal_actions() if state.current_player == player else [],
         )
 
-    def _resample(
-        self, state: DreamIslandsState, player: int, seed: int | str | bytes | None
-    ) -> DreamIslandsState:
+    def _resample(self, state: DreamIslandsState, player: int, seed: int | str | bytes | None) -> DreamIslandsState:
         """Deal every card ``player`` cannot see anew, uniformly, keeping all they can see:
         other seats' hands and piles mix (their counts stay), the own pile keeps the cards
         the seat put under it in their order, and the rest of it is reshuffled."""
@@ -440,15 +439,14 @@ class DreamIslandsGame(Game[DreamIslandsState]):
         if state.is_over:
             head = f"game over after {raw['rounds']} rounds; winners: {', '.join(map(str, state.winners()))}"
         else:
-            head = (
-                f"round {raw['rounds'] + 1}, seat {raw['cur']} to {PHASES[raw['phase']]}"
-                + (" (last round)" if state.end_triggered else "")
+            head = f"round {raw['rounds'] + 1}, seat {raw['cur']} to {PHASES[raw['phase']]}" + (
+                " (last round)" if state.end_triggered else ""
             )
         lines = [head, f"  airplane : {here(0)}"]
         for i in range(1, 9):
             lines.append(f"  island {i}{'♥' if i == 8 else ' '}: {here(i)}")
         small = " ".join(
-            f"[{v}:{'ABCD'[s] if s >= 0 else '-'}]" for v, s in zip(SMALL_VALUES, raw["small"])
+            f"[{v}:{'ABCD'[s] if s >= 0 else '-'}]" for v, s in zip(SMALL_VALUES, raw["small"], strict=True)
         )
         main = " ".join(f"{'ABCD'[p]}{raw['main'][p]}" for p in range(n) if raw["main"][p]) or "-"
         lines.append(f"  middle   : {small} main island: {main}")

@@ -7,7 +7,7 @@ middle. Missions are ids 0..15 (see :data:`MISSIONS`).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated, Union
+from typing import Annotated
 
 import msgspec
 from msgspec import Meta
@@ -17,8 +17,8 @@ __all__ = [
     "MIDDLE",
     "MISSIONS",
     "Cover",
-    "DreamIslandsMove",
     "Draw",
+    "DreamIslandsMove",
     "Path",
     "PutUnder",
     "mission_name",
@@ -106,5 +106,5 @@ class Draw(msgspec.Struct, frozen=True, tag="draw", tag_field="type"):
         return "draw up to 3"
 
 
-DreamIslandsMove = Union[Cover, PutUnder, Draw]
+DreamIslandsMove = Cover | PutUnder | Draw
 MOVE_TYPES = (Cover, PutUnder, Draw)
