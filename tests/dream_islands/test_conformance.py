@@ -2,7 +2,7 @@
 path of the in-core playouts, and the playouts themselves.
 
 Compiled core: 2,000 seeded games per player count. Pure-Python core (the same sources,
-CRUISELIB_PURE_PYTHON=1): 200 games per player count, to keep CI within its time.
+CRUISELIB_PURE_PYTHON=1): 500 games per player count, to keep CI within its time.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import cruiselib
 from cruiselib.testing import check_game
 from tests.dream_islands.helpers import game
 
-N_GAMES = 2000 if cruiselib.compiled else 200
+N_GAMES = 2000 if cruiselib.compiled else 500
 
 
 @pytest.mark.slow
