@@ -1,0 +1,129 @@
+# Types for dream_islands.py (Cython pure-Python mode). Keep in step with dream_islands.py
+# and dream_islands.pyi.
+cimport cython
+from cruiselib._core.rng cimport mix64
+
+cdef enum:
+    MAXP = 4          # seats
+    NLOC = 9          # places a movable piece can stand: 0 airplane, 1..8 ring islands
+    NEDGE = 10        # unit steps: 0 airplane->1, i i->i+1 (1..7), 8 8->1, 9 8->middle
+    MID = 9           # the middle, as a destination
+    PIECES = 6
+    HAND = 3
+    NMIS = 16         # mission cards per seat
+    MAXN = 5          # highest number on a player board
+    NFLOW = 2992      # flows of 2..5 unit steps over the 10 edges: C(11,2)+C(12,3)+C(13,4)+C(14,5)
+    NCOVER = 2996     # NFLOW + one "cover without moving" action per number
+    MAXLEGAL = 3016
+
+    PH_MOVE = 0
+    PH_EXCHANGE = 1
+    PH_OVER = 2
+
+
+cdef unsigned long long GOLDEN
+cdef unsigned long long MASK64
+cdef unsigned long long PK_HIGH
+cdef int RANDOM_TRIES
+
+
+cdef class DreamIslandsRules:
+    cdef readonly int num_players
+    cdef readonly int max_rounds
+    cdef readonly int a_put, a_done, num_actions
+    cdef int a_cover[4]
+    cdef int comp[(NEDGE + 1) * (MAXN + 1)]
+    cdef signed char act_delta[NCOVER * NEDGE]
+    cdef signed char act_flow[NCOVER * NEDGE]
+    cdef int act_number[NCOVER]
+    cdef int runbits[256]
+    cdef unsigned long long act_need[NCOVER]
+    cdef unsigned long long act_add[NCOVER]
+    cdef int nflows[4]
+    cdef readonly tuple action_ints
+
+
+cdef class DreamIslandsCore:
+    cdef readonly DreamIslandsRules rules
+    cdef public object game
+    cdef unsigned long long rng
+    cdef int np, phase, cur, rounds
+    cdef bint ending
+    cdef int pos[MAXP * NLOC]
+    cdef int tot[NLOC]
+    cdef int movable[MAXP]
+    cdef unsigned long long pk[MAXP]   # pieces per place, 4 bits a place (SWAR legality test)
+    cdef int small[3]
+    cdef int main_cnt[MAXP]
+    cdef int mid_pts[MAXP]
+    cdef int mid_n
+    cdef int covered[MAXP]
+    cdef int hand[MAXP * HAND]
+    cdef int hand_n[MAXP]
+    cdef int pile[MAXP * NMIS]
+    cdef int pile_n[MAXP]
+    cdef int known_n[MAXP]
+    cdef int done[MAXP]
+    cdef int done_n[MAXP]
+    cdef int buf[MAXLEGAL]
+    cdef int sc_f[NEDGE]
+    cdef int sc_cap[NEDGE]
+    cdef int sc_base, sc_need1
+
+    cdef void _init_arrays(self) noexcept
+    @cython.locals(i=cython.int)
+    cdef void _copy_into(self, DreamIslandsCore new) noexcept
+    @cython.locals(i=cython.int, p=cython.int)
+    cdef void _setup(self, unsigned long long rng_state) noexcept
+    @cython.locals(i=cython.int, j=cython.int, tmp=cython.int, o=cython.int)
+    cdef void _shuffle_pile(self, int p, int lo) noexcept
+    @cython.locals(r=cython.ulonglong)
+    cdef int _below(self, int n) noexcept
+
+    @cython.locals(o=cython.int, i=cython.int, c=cython.int, others=cython.int,
+                   mask=cython.int, occ=cython.int)
+    cdef int _mission_mask(self, int p) noexcept
+    @cython.locals(n=cython.int, number=cython.int, i=cython.int, j=cython.int, x=cython.int,
+                   a=cython.int, b=cython.int, c=cython.int, R=DreamIslandsRules)
+    cdef int _legal(self) noexcept
+    @cython.locals(o=cython.int, i=cython.int)
+    cdef int _gen(self, int number, int n) noexcept
+    @cython.locals(u=cython.int, d=cython.int, hi=cython.int, lo=cython.int, k=cython.int,
+                   R=DreamIslandsRules)
+    cdef int _dfs(self, int i, int rem, int rank, int n, int o) noexcept
+    @cython.locals(n=cython.int, total=cython.int, number=cython.int, t=cython.int, a=cython.int,
+                   x=cython.ulonglong, z=cython.ulonglong, pk=cython.ulonglong, R=DreamIslandsRules)
+    cdef int _random_action(self, unsigned long long r) noexcept
+    @cython.locals(number=cython.int, v=cython.int, o=cython.int, i=cython.int, x=cython.int,
+                   R=DreamIslandsRules)
+    cdef int _check(self, int a) noexcept
+    @cython.locals(number=cython.int, v=cython.int, o=cython.int, d=cython.int, k=cython.int,
+                   base=cython.int, R=DreamIslandsRules)
+    cdef void _do(self, int a) noexcept
+    @cython.locals(mask=cython.int, i=cython.int, x=cython.int, p=cython.int)
+    cdef void _complete_missions(self) noexcept
+    @cython.locals(i=cython.int, o=cython.int, p=cython.int)
+    cdef void _put_under(self, int x) noexcept
+    @cython.locals(p=cython.int, last=cython.int)
+    cdef void _finish_turn(self) noexcept
+    @cython.locals(p=cython.int)
+    cdef void _draw(self) noexcept
+    cdef int _score(self, int p) noexcept
+
+    @cython.locals(n=cython.int, i=cython.int, ints=tuple)
+    cpdef list legal_actions(self)
+    @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
+    cpdef object action_mask(self)
+    @cython.locals(a=cython.int, code=cython.int)
+    cpdef apply(self, object action, object player=*)
+    cpdef bint is_legal(self, object action)
+    cpdef DreamIslandsCore clone(self)
+    cpdef int mission_mask(self, int seat)
+    @cython.locals(n=cython.int)
+    cpdef int count_moves(self, int number)
+
+
+@cython.locals(g=cython.longlong, n_actions=cython.longlong, steps=cython.int, p=cython.int,
+               best=cython.int, key=cython.int, r=cython.ulonglong, st=DreamIslandsCore)
+cpdef long long run_playouts(DreamIslandsRules rules, long long n, unsigned long long seed,
+                             short[:, ::1] scores, int[::1] lengths, signed char[:, ::1] wins)

@@ -1,0 +1,864 @@
+"""Dream Islands: the whole rules engine (compiled by Cython, runs as Python too).
+
+Rulebook: shared ``dream-islands.txt``; ruling ids (I1 ... I8, and I9 ... of
+``docs/dream_islands.md``) are cited where they apply. Types live in
+``dream_islands.pxd``. Nothing on the hot path (``_legal``/``_check``/``_do``/
+``run_playouts``) allocates Python objects; moves are small ints.
+
+Movement as a flow (I1, I3). A piece moves along unit steps ("edges"):
+
+* edge 0: airplane -> island 1, edges 1..7: island i -> island i + 1,
+* edge 8: island 8 -> island 1 (the ring closes), edge 9: island 8 -> middle.
+
+A split of the number N over the mover's pieces is a multiset of N edge uses, i.e. a
+vector f[0..9] of non-negative ints summing to N. Two splits have the same result
+exactly when they use the same multiset of edges: the result is the start minus the
+boundary of f, and the boundary map is injective on flows of fewer than 8 units (the
+only cycle of the board is the 8-edge ring). So the distinct moves of a number are the
+compositions of N into 10 parts that the pieces can supply: at every place v the net
+outflow out(v) - in(v) is at most the pieces standing there. A flow ending in the middle
+uses edge 9 as its last step, so "entering the middle ends that piece's movement" holds.
+
+Action ids (the same for every player count):
+
+* ``a_cover[N - 2]``                cover N without moving (only with no movable piece, I3)
+* ``a_cover[N - 2] + 1 + rank(f)``  cover N and move along flow f; rank is the position of f
+                                    among the compositions of N into 10 parts, in
+                                    lexicographic order of (f0, ..., f9)
+* ``a_put + m``                     put mission m from the hand under the own draw pile (I6)
+* ``a_done``                        end the exchange: draw up to 3 (I6)
+
+Mission ids (I4; the same 16 for every colour): 0..3 exactly 2..5 own pieces on one ring
+island; 4..7 own pieces on exactly 2..5 consecutive ring islands (a maximal run);
+8..15 majority on island 1..8.
+"""
+
+try:  # pragma: no cover - depends on whether Cython is installed
+    import cython
+except ImportError:  # pragma: no cover
+    from cruiselib._core import _cython_shim as cython
+
+import numpy
+
+from cruiselib._core.rng import mix64
+from cruiselib.errors import IllegalMoveError
+
+if not cython.compiled:
+    MAXP = 4
+    NLOC = 9
+    NEDGE = 10
+    MID = 9
+    PIECES = 6
+    HAND = 3
+    NMIS = 16
+    MAXN = 5
+    NFLOW = 2992
+    NCOVER = 2996
+    MAXLEGAL = 3016
+    PH_MOVE = 0
+    PH_EXCHANGE = 1
+    PH_OVER = 2
+
+GOLDEN = 0x9E3779B97F4A7C15
+MASK64 = 0xFFFFFFFFFFFFFFFF
+PK_HIGH = 0x888888888  # the high bit of each 4-bit place count (9 places)
+RANDOM_TRIES = 256
+
+# Python-visible copies of the layout constants (the enum names are C-only when compiled).
+LIMITS = {"players": 4, "places": 9, "edges": 10, "pieces": 6, "hand": 3, "missions": 16,
+          "moves": 2996, "max_legal": 3016}
+PHASES = ("move", "exchange", "over")
+SMALL_VALUES = (3, 2, 2)  # I1: the first three middle arrivals, in order
+
+# Reasons an action is illegal; _check returns the index.
+REASONS = (
+    "legal",
+    "the game is over",
+    "it is not the time for this kind of action",
+    "that number is already covered by a shell (I2)",
+    "the player has a movable piece: the whole number must be moved (I3)",
+    "the player has too few pieces where this move starts (I3)",
+    "that mission card is not in the player's hand (I6)",
+)
+
+
+def _compositions(total, parts):
+    """Every composition of ``total`` into ``parts`` non-negative parts, lexicographic order."""
+    if parts == 1:
+        return [(total,)]
+    out = []
+    for u in range(total + 1):
+        for rest in _compositions(total - u, parts - 1):
+            out.append((u, *rest))
+    return out
+
+
+def flow_delta(flow):
+    """The change of a seat's pieces per place (0 airplane, 1..8, 9 middle) made by a flow."""
+    d = [0] * 10
+    for e in range(10):
+        u = flow[e]
+        if u:
+            src = 8 if e >= 8 else e
+            dst = 9 if e == 9 else (1 if e == 8 else e + 1)
+            d[src] -= u
+            d[dst] += u
+    return d
+
+
+class DreamIslandsRules:
+    """Immutable per-game tables: player count, option values, the action layout."""
+
+    def __init__(self, num_players, max_rounds):
+        if not cython.compiled:
+            self.a_cover = [0] * 4
+            self.comp = [0] * ((NEDGE + 1) * (MAXN + 1))
+            self.act_delta = [0] * (NCOVER * NEDGE)
+            self.act_flow = [0] * (NCOVER * NEDGE)
+            self.act_number = [0] * NCOVER
+            self.runbits = [0] * 256
+            self.act_need = [0] * NCOVER
+            self.act_add = [0] * NCOVER
+            self.nflows = [0] * 4
+        if not (2 <= num_players <= MAXP and 0 <= max_rounds <= 1000000):
+            raise ValueError("rules out of range")
+        self.num_players = num_players
+        self.max_rounds = max_rounds
+        # comp[k * 6 + r]: compositions of r into k non-negative parts, C(r + k - 1, k - 1).
+        for k in range(NEDGE + 1):
+            for r in range(MAXN + 1):
+                if k == 0:
+                    c = 1 if r == 0 else 0
+                else:
+                    c = 1
+                    for j in range(1, k):
+                        c = c * (r + j) // j
+                self.comp[k * (MAXN + 1) + r] = c
+        a = 0
+        for number in range(2, MAXN + 1):
+            self.a_cover[number - 2] = a
+            self.act_number[a] = number  # cover without moving: flow and delta all zero
+            self.act_need[a] = 0
+            self.act_add[a] = 0
+            for e in range(NEDGE):
+                self.act_flow[a * NEDGE + e] = 0
+                self.act_delta[a * NEDGE + e] = 0
+            a += 1
+            for flow in _compositions(number, NEDGE):
+                self.act_number[a] = number
+                d = flow_delta(flow)
+                need = 0
+                add = 0
+                for e in range(NEDGE):
+                    self.act_flow[a * NEDGE + e] = flow[e]
+                    self.act_delta[a * NEDGE + e] = d[e]
+                    if e < NLOC:
+                        if d[e] < 0:
+                            need |= (-d[e]) << (4 * e)
+                        else:
+                            add |= d[e] << (4 * e)
+                # Packed per-place counts, 4 bits a place (see DreamIslandsCore.pk).
+                self.act_need[a] = need
+                self.act_add[a] = add
+                a += 1
+            self.nflows[number - 2] = a - self.a_cover[number - 2] - 1
+        if a != NCOVER:  # pragma: no cover - fixed by the board
+            raise ValueError("action table size mismatch")
+        self.a_put = NCOVER
+        self.a_done = NCOVER + NMIS
+        self.num_actions = self.a_done + 1
+        # runbits[occupied islands]: bit k - 2 set when a maximal run of exactly k (2..5)
+        # occupied islands exists; the ring wraps 8 -> 1, a full ring has no run (I4).
+        for occ in range(256):
+            bits = 0
+            if occ != 255 and occ != 0:
+                start = 0
+                while (occ >> start) & 1:  # start just after an empty island
+                    start += 1
+                run = 0
+                for step in range(1, 9):
+                    i = (start + step) % 8
+                    if (occ >> i) & 1:
+                        run += 1
+                    else:
+                        if 2 <= run <= 5:
+                            bits |= 1 << (run - 2)
+                        run = 0
+            self.runbits[occ] = bits
+        self.action_ints = tuple(range(self.num_actions))
+
+    def cover_action(self, number):
+        """The id of "cover ``number`` without moving"; flows of that number follow it."""
+        return self.a_cover[number - 2]
+
+    def action_number(self, a):
+        return self.act_number[a]
+
+    def action_flow(self, a):
+        """The edge flow (10 ints) of a cover action."""
+        return tuple(self.act_flow[a * NEDGE + e] for e in range(NEDGE))
+
+    def flow_rank(self, flow):
+        """The lexicographic rank of a composition among those of the same total."""
+        rem = 0
+        for e in range(NEDGE):
+            rem += flow[e]
+        rank = 0
+        for i in range(NEDGE - 1):
+            for u in range(flow[i]):
+                rank += self.comp[(NEDGE - 1 - i) * (MAXN + 1) + rem - u]
+            rem -= flow[i]
+        return rank
+
+    def run_bits(self, occ):
+        return self.runbits[occ]
+
+
+class DreamIslandsCore:
+    """One game position. Subclassed by :class:`cruiselib.dream_islands.DreamIslandsState`."""
+
+    def __init__(self, rules, game=None):
+        self._init_arrays()
+        self.rules = rules
+        self.game = game
+        self.np = rules.num_players
+
+    def _init_arrays(self):
+        if not cython.compiled:
+            self.pos = [0] * (MAXP * NLOC)
+            self.tot = [0] * NLOC
+            self.movable = [0] * MAXP
+            self.pk = [0] * MAXP
+            self.small = [0] * 3
+            self.main_cnt = [0] * MAXP
+            self.mid_pts = [0] * MAXP
+            self.covered = [0] * MAXP
+            self.hand = [0] * (MAXP * HAND)
+            self.hand_n = [0] * MAXP
+            self.pile = [0] * (MAXP * NMIS)
+            self.pile_n = [0] * MAXP
+            self.known_n = [0] * MAXP
+            self.done = [0] * MAXP
+            self.done_n = [0] * MAXP
+            self.buf = [0] * MAXLEGAL
+            self.sc_f = [0] * NEDGE
+            self.sc_cap = [0] * NEDGE
+
+    # ------------------------------------------------------------------ setup
+
+    def _below(self, n):
+        """A uniform draw in [0, n) from the state's own generator."""
+        self.rng = (self.rng + GOLDEN) & MASK64
+        r = mix64(self.rng)
+        return ((r >> 32) * n) >> 32
+
+    def _shuffle_pile(self, p, lo):
+        """Shuffle pile[lo:] of seat p (Fisher-Yates)."""
+        o = p * NMIS
+        i = self.pile_n[p] - 1
+        while i > lo:
+            j = lo + self._below(i - lo + 1)
+            tmp = self.pile[o + i]
+            self.pile[o + i] = self.pile[o + j]
+            self.pile[o + j] = tmp
+            i -= 1
+
+    def _setup(self, rng_state):
+        """A new game (I8): 5 pieces on the airplane, the sixth of seat s on island s + 1;
+        each seat shuffles its 16 missions and draws 3. Seat 0 is the start player."""
+        self.rng = rng_state & MASK64
+        self.np = self.rules.num_players
+        for i in range(NLOC):
+            self.tot[i] = 0
+        for i in range(3):
+            self.small[i] = -1
+        self.mid_n = 0
+        for p in range(MAXP):
+            for i in range(NLOC):
+                self.pos[p * NLOC + i] = 0
+            self.movable[p] = 0
+            self.pk[p] = 0
+            self.main_cnt[p] = 0
+            self.mid_pts[p] = 0
+            self.covered[p] = 0
+            self.hand_n[p] = 0
+            self.pile_n[p] = 0
+            self.known_n[p] = 0
+            self.done[p] = 0
+            self.done_n[p] = 0
+        for p in range(self.np):
+            self.pos[p * NLOC] = PIECES - 1
+            self.pos[p * NLOC + p + 1] = 1
+            self.tot[0] += PIECES - 1
+            self.tot[p + 1] += 1
+            self.movable[p] = PIECES
+            self.pk[p] = (PIECES - 1) | (1 << (4 * (p + 1)))
+            for i in range(NMIS):
+                self.pile[p * NMIS + i] = i
+            self.pile_n[p] = NMIS
+            self._shuffle_pile(p, 0)
+            for i in range(HAND):
+                self.pile_n[p] -= 1
+                self.hand[p * HAND + i] = self.pile[p * NMIS + self.pile_n[p]]
+            self.hand_n[p] = HAND
+        self.cur = 0
+        self.rounds = 0
+        self.ending = False
+        self.phase = PH_MOVE
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def current_player(self):
+        """The seat to decide now, or -1 once the game is over."""
+        return -1 if self.phase == PH_OVER else self.cur
+
+    @property
+    def is_over(self):
+        return self.phase == PH_OVER
+
+    @property
+    def phase_name(self):
+        return PHASES[self.phase]
+
+    @property
+    def end_triggered(self):
+        """Whether the end was signalled (I7): the current round is the last."""
+        return bool(self.ending)
+
+    def _score(self, p):
+        # I7: 2 per mission, middle-island points, 3 bonus for all 16.
+        return 2 * self.done_n[p] + self.mid_pts[p] + (3 if self.done_n[p] == NMIS else 0)
+
+    def scores(self):
+        """Victory points of each seat (running while the game goes on, final at the end)."""
+        return [self._score(p) for p in range(self.np)]
+
+    def missions_completed(self):
+        return [self.done_n[p] for p in range(self.np)]
+
+    def winners(self):
+        """The winning seats (I7: points, then missions, then a shared win); () while running."""
+        if self.phase != PH_OVER:
+            return ()
+        best = -1
+        for p in range(self.np):
+            key = self._score(p) * 32 + self.done_n[p]
+            if key > best:
+                best = key
+        return tuple(p for p in range(self.np) if self._score(p) * 32 + self.done_n[p] == best)
+
+    # ------------------------------------------------------------------ missions
+
+    def _mission_mask(self, p):
+        """Bit m set when mission m holds for seat p now (I4)."""
+        o = p * NLOC
+        mask = 0
+        occ = 0
+        for i in range(1, NLOC):
+            c = self.pos[o + i]
+            if c == 0:
+                continue
+            occ |= 1 << (i - 1)
+            if c <= 5 and c >= 2:
+                mask |= 1 << (c - 2)
+            others = self.tot[i] - c
+            if self.np == 2:
+                if c >= others + 2:  # I4: with 2 players, at least 2 more than the opponent
+                    mask |= 1 << (7 + i)
+            elif c > others:
+                mask |= 1 << (7 + i)
+        return mask | (self.rules.runbits[occ] << 4)
+
+    def mission_mask(self, seat):
+        """Bit m set when mission m (0..15) holds for ``seat`` in this position (I4)."""
+        return self._mission_mask(seat)
+
+    # ------------------------------------------------------------------ legal moves
+
+    def _dfs(self, i, rem, rank, n, o):
+        """Choose f[i] (then f[i+1] ...) of the flow; append every legal completion's id.
+
+        Pruning keeps every branch alive to a leaf: f[i] <= pieces on place i plus f[i-1]
+        (i >= 2); the units left after f[i] must fit downstream, where at most
+        (8 - i) * f[i] + sc_cap[i + 1] more can go; and enough units must be left for
+        edge 8 to feed island 1 (sc_need1).
+        """
+        R = self.rules
+        if i == 0:
+            hi = self.pos[o]
+        elif i == 1:
+            hi = (self.pos[o + 1] + self.sc_f[0] + rem) >> 1  # f1 <= p1 + f0 + f8, f8 <= rem - f1
+        else:
+            hi = self.pos[o + i] + self.sc_f[i - 1]
+            if hi > rem - self.sc_need1:
+                hi = rem - self.sc_need1
+        if hi > rem:
+            hi = rem
+        k = (NEDGE - 1 - i) * (MAXN + 1)
+        lo = 0
+        if i >= 1:
+            # rem - u <= (8 - i) * u + cap[i + 1]  <=>  u >= (rem - cap[i + 1]) / (9 - i)
+            lo = rem - self.sc_cap[i + 1]
+            if lo > 0:
+                lo = (lo + 8 - i) // (9 - i)
+                for u in range(lo):
+                    rank += R.comp[k + rem - u]
+            else:
+                lo = 0
+        if i == 7:
+            # The last choice: f7 = u, then f8 in need1..rem-u and f9 = rem - u - f8.
+            # Place 8 can pass everything left on (the bound on lo), place 1 is fed by
+            # f8 >= need1 (f1 - f0 - f8 <= pieces on island 1); comp[1][*] == 1.
+            for u in range(lo, hi + 1):
+                for d in range(self.sc_need1, rem - u + 1):
+                    self.buf[n] = self.sc_base + rank + d
+                    n += 1
+                rank += R.comp[k + rem - u]
+            return n
+        for u in range(lo, hi + 1):
+            self.sc_f[i] = u
+            if i == 1:
+                self.sc_need1 = u - self.sc_f[0] - self.pos[o + 1]
+                if self.sc_need1 < 0:
+                    self.sc_need1 = 0
+            n = self._dfs(i + 1, rem - u, rank, n, o)
+            rank += R.comp[k + rem - u]
+        return n
+
+    def _gen(self, number, n):
+        """Append the ids of every distinct move of ``number`` for the current seat (I3)."""
+        o = self.cur * NLOC
+        self.sc_base = self.rules.a_cover[number - 2] + 1
+        # sc_cap[i]: most units edges i..9 can carry with nothing flowing into place i,
+        # sum over places k >= i of (9 - k) * pieces on k.
+        self.sc_cap[9] = 0
+        for i in range(8, 1, -1):
+            self.sc_cap[i] = self.sc_cap[i + 1] + (9 - i) * self.pos[o + i]
+        self.sc_need1 = 0
+        return self._dfs(0, number, 0, n, o)
+
+    def count_moves(self, number):
+        """How many distinct moves ``number`` has for the current seat (a benchmark hook)."""
+        n = self._gen(number, 0)
+        return n
+
+    def _legal(self):
+        """Write the sorted legal action ids into self.buf; return their count."""
+        R = self.rules
+        n = 0
+        if self.phase == PH_MOVE:
+            for number in range(2, MAXN + 1):
+                if (self.covered[self.cur] >> (number - 2)) & 1:
+                    continue
+                if self.movable[self.cur] == 0:
+                    self.buf[n] = R.a_cover[number - 2]  # I3: covered, nothing moves
+                    n += 1
+                else:
+                    n = self._gen(number, n)
+        elif self.phase == PH_EXCHANGE:
+            o = self.cur * HAND
+            a = 99
+            b = 99
+            c = 99
+            if self.hand_n[self.cur] > 0:
+                a = self.hand[o]
+            if self.hand_n[self.cur] > 1:
+                b = self.hand[o + 1]
+            if self.hand_n[self.cur] > 2:
+                c = self.hand[o + 2]
+            if a > b:
+                a, b = b, a
+            if b > c:
+                b, c = c, b
+            if a > b:
+                a, b = b, a
+            if a < 99:
+                self.buf[n] = R.a_put + a
+                n += 1
+            if b < 99:
+                self.buf[n] = R.a_put + b
+                n += 1
+            if c < 99:
+                self.buf[n] = R.a_put + c
+                n += 1
+            self.buf[n] = R.a_done
+            n += 1
+        return n
+
+    def _random_action(self, r):
+        """A uniformly random legal action, from the 64-bit random value r.
+
+        Moving: rejection sampling over every flow of the uncovered numbers (uniform
+        proposals, a packed legality test), falling back to the full list after
+        RANDOM_TRIES misses; a mix of uniform draws over the legal moves is uniform.
+        """
+        R = self.rules
+        if self.phase == PH_MOVE and self.movable[self.cur] > 0:
+            total = 0
+            for number in range(2, MAXN + 1):
+                if not (self.covered[self.cur] >> (number - 2)) & 1:
+                    total += R.nflows[number - 2]
+            pk = self.pk[self.cur] | PK_HIGH
+            z = r
+            a = 0
+            for t in range(RANDOM_TRIES):
+                z = mix64((z + GOLDEN) & MASK64)
+                x = ((z >> 32) * total) >> 32
+                for number in range(2, MAXN + 1):
+                    if not (self.covered[self.cur] >> (number - 2)) & 1:
+                        if x < R.nflows[number - 2]:
+                            a = R.a_cover[number - 2] + 1 + x
+                            break
+                        x -= R.nflows[number - 2]
+                if (pk - R.act_need[a]) & PK_HIGH == PK_HIGH:
+                    return a
+        n = self._legal()
+        return self.buf[((r >> 32) * n) >> 32]
+
+    def _random_actions(self, n, seed):
+        """``n`` draws of the playouts' random choice in this position (a test hook)."""
+        r = mix64(seed & MASK64)
+        out = []
+        for i in range(n):
+            r = (r + GOLDEN) & MASK64
+            out.append(self._random_action(mix64(r)))
+        return out
+
+    def legal_actions(self):
+        """The legal action ids, sorted ascending (empty once the game is over)."""
+        n = self._legal()
+        ints = self.rules.action_ints
+        return [ints[self.buf[i]] for i in range(n)]
+
+    def action_mask(self):
+        """An int8 array of shape (num_actions,): 1 where the action is legal."""
+        mask = numpy.zeros(self.rules.num_actions, dtype=numpy.int8)
+        n = self._legal()
+        mv = mask
+        for i in range(n):
+            mv[self.buf[i]] = 1
+        return mask
+
+    def _check(self, a):
+        """0 if action a is legal now, else an index into REASONS. Never mutates."""
+        R = self.rules
+        if self.phase == PH_OVER:
+            return 1
+        if a < R.a_put:
+            if self.phase != PH_MOVE:
+                return 2
+            number = R.act_number[a]
+            if (self.covered[self.cur] >> (number - 2)) & 1:
+                return 3
+            if a == R.a_cover[number - 2]:
+                return 0 if self.movable[self.cur] == 0 else 4
+            if ((self.pk[self.cur] | PK_HIGH) - R.act_need[a]) & PK_HIGH != PK_HIGH:
+                return 5  # some place has fewer pieces than leave it
+            return 0
+        if self.phase != PH_EXCHANGE:
+            return 2
+        if a == R.a_done:
+            return 0
+        x = a - R.a_put
+        o = self.cur * HAND
+        for i in range(self.hand_n[self.cur]):
+            if self.hand[o + i] == x:
+                return 0
+        return 6
+
+    def is_legal(self, action):
+        """Whether ``action`` (an action id) is legal now."""
+        if type(action) is not int or action < 0 or action >= self.rules.num_actions:
+            return False
+        return self._check(action) == 0
+
+    def apply(self, action, player=None):
+        """Apply an action id or a move. Raises IllegalMoveError and leaves the state as it was.
+
+        ``player``, when given, must be the seat to move (a guard for servers and UIs).
+        """
+        if type(action) is int:
+            try:
+                a = action
+            except OverflowError:
+                raise IllegalMoveError(f"action {action} is out of range 0..{self.rules.num_actions - 1}") from None
+        elif isinstance(action, bool):
+            raise IllegalMoveError(f"an action id is an int, not {action!r}")
+        elif isinstance(action, (int, numpy.integer)):
+            try:
+                a = int(action)
+            except OverflowError:
+                raise IllegalMoveError(f"action {action} is out of range 0..{self.rules.num_actions - 1}") from None
+        elif self.game is not None:
+            a = self.game.move_to_action(action)
+        else:
+            raise IllegalMoveError(f"not an action: {action!r}")
+        if player is not None and (type(player) is not int or player != self.current_player):
+            if self.phase == PH_OVER:
+                raise IllegalMoveError(f"seat {player!r} cannot move: the game is over")
+            raise IllegalMoveError(f"seat {player!r} cannot move: seat {self.cur} is to decide")
+        if a < 0 or a >= self.rules.num_actions:
+            raise IllegalMoveError(f"action {a} is out of range 0..{self.rules.num_actions - 1}")
+        code = self._check(a)
+        if code != 0:
+            raise IllegalMoveError(self._describe_illegal(a, code))
+        self._do(a)
+
+    def _describe_illegal(self, a, code):
+        label = ""
+        if self.game is not None:
+            label = f" ({self.game.action_to_move(a)})"
+        return f"action {a}{label} is not legal for seat {self.cur} now: {REASONS[code]}"
+
+    # ------------------------------------------------------------------ applying
+
+    def _do(self, a):
+        R = self.rules
+        if a < R.a_put:
+            # A: cover the number (I2), move the pieces along the flow (I1, I3).
+            number = R.act_number[a]
+            self.covered[self.cur] |= 1 << (number - 2)
+            o = self.cur * NLOC
+            base = a * NEDGE
+            self.pk[self.cur] = self.pk[self.cur] - R.act_need[a] + R.act_add[a]
+            for v in range(NLOC):
+                d = R.act_delta[base + v]
+                if d != 0:
+                    self.pos[o + v] += d
+                    self.tot[v] += d
+            k = R.act_delta[base + MID]
+            if k > 0:
+                # I1: arrivals fill the small islands 3, 2, 2 in order, then the main island.
+                self.movable[self.cur] -= k
+                while k > 0:
+                    if self.mid_n < 3:
+                        self.small[self.mid_n] = self.cur
+                        self.mid_pts[self.cur] += 3 if self.mid_n == 0 else 2
+                    else:
+                        self.main_cnt[self.cur] += 1
+                        self.mid_pts[self.cur] += 1
+                    self.mid_n += 1
+                    k -= 1
+                if self.mid_n >= 6:
+                    self.ending = True  # I7
+            # B: missions complete automatically (I5).
+            self._complete_missions()
+            # C: exchange (I6); nothing to decide with an empty hand.
+            if self.hand_n[self.cur] > 0:
+                self.phase = PH_EXCHANGE
+            else:
+                self._finish_turn()
+        elif a < R.a_done:
+            self._put_under(a - R.a_put)
+        else:
+            self._finish_turn()
+
+    def _complete_missions(self):
+        """I5: every mission in the mover's hand that holds is completed."""
+        p = self.cur
+        mask = self._mission_mask(p)
+        i = 0
+        while i < self.hand_n[p]:
+            x = self.hand[p * HAND + i]
+            if (mask >> x) & 1:
+                self.done[p] |= 1 << x
+                self.done_n[p] += 1
+                self.hand_n[p] -= 1
+                # keep the order of the rest (the hand order is part of the state)
+                while i < self.hand_n[p]:
+                    self.hand[p * HAND + i] = self.hand[p * HAND + i + 1]
+                    i += 1
+                i = 0
+            else:
+                i += 1
+        if self.done_n[p] == NMIS:
+            self.ending = True  # I7: the last mission is done
+
+    def _put_under(self, x):
+        """I6: mission x goes from the hand to the very bottom of the own draw pile."""
+        p = self.cur
+        o = p * HAND
+        for i in range(self.hand_n[p]):
+            if self.hand[o + i] == x:
+                self.hand_n[p] -= 1
+                while i < self.hand_n[p]:
+                    self.hand[o + i] = self.hand[o + i + 1]
+                    i += 1
+                break
+        o = p * NMIS
+        i = self.pile_n[p]
+        while i > 0:
+            self.pile[o + i] = self.pile[o + i - 1]
+            i -= 1
+        self.pile[o] = x
+        self.pile_n[p] += 1
+        self.known_n[p] += 1
+        if self.hand_n[p] == 0:
+            self._finish_turn()  # every card is under: only "draw" is left
+
+    def _draw(self):
+        """I6: draw from the top until the hand holds 3 (fewer when the pile is short)."""
+        p = self.cur
+        while self.hand_n[p] < HAND and self.pile_n[p] > 0:
+            self.pile_n[p] -= 1
+            self.hand[p * HAND + self.hand_n[p]] = self.pile[p * NMIS + self.pile_n[p]]
+            self.hand_n[p] += 1
+        if self.known_n[p] > self.pile_n[p]:
+            self.known_n[p] = self.pile_n[p]
+
+    def _finish_turn(self):
+        self._draw()
+        last = self.cur == self.np - 1
+        if last:
+            self.rounds += 1
+            # I7: the round is finished with the last seat; I9: optional round limit.
+            if self.ending or (self.rules.max_rounds > 0 and self.rounds >= self.rules.max_rounds):
+                self.phase = PH_OVER
+                return
+        self.cur = 0 if last else self.cur + 1
+        p = self.cur
+        if self.covered[p] == 15:
+            self.covered[p] = 0  # I2: all four covered at the start of the turn
+        self.phase = PH_MOVE
+
+    # ------------------------------------------------------------------ copying
+
+    def _copy_into(self, new):
+        new.rules = self.rules
+        new.game = self.game
+        new.rng = self.rng
+        new.np = self.np
+        new.phase = self.phase
+        new.cur = self.cur
+        new.rounds = self.rounds
+        new.ending = self.ending
+        new.mid_n = self.mid_n
+        for i in range(MAXP * NLOC):
+            new.pos[i] = self.pos[i]
+        for i in range(NLOC):
+            new.tot[i] = self.tot[i]
+        for i in range(3):
+            new.small[i] = self.small[i]
+        for i in range(MAXP * HAND):
+            new.hand[i] = self.hand[i]
+        for i in range(MAXP * NMIS):
+            new.pile[i] = self.pile[i]
+        for i in range(MAXP):
+            new.movable[i] = self.movable[i]
+            new.pk[i] = self.pk[i]
+            new.main_cnt[i] = self.main_cnt[i]
+            new.mid_pts[i] = self.mid_pts[i]
+            new.covered[i] = self.covered[i]
+            new.hand_n[i] = self.hand_n[i]
+            new.pile_n[i] = self.pile_n[i]
+            new.known_n[i] = self.known_n[i]
+            new.done[i] = self.done[i]
+            new.done_n[i] = self.done_n[i]
+
+    def clone(self):
+        """An independent copy (same class, same game)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        if not cython.compiled:
+            new._init_arrays()
+        self._copy_into(new)
+        return new
+
+    # ------------------------------------------------------------------ raw access
+    # Used by the Python layer for serialization, views and resampling; not hot.
+
+    def _get_raw(self):
+        """A dict of plain Python values describing the full state."""
+        n = self.np
+        return {
+            "rng": self.rng,
+            "phase": self.phase,
+            "cur": self.cur,
+            "rounds": self.rounds,
+            "pieces": [[self.pos[p * NLOC + i] for i in range(NLOC)] for p in range(n)],
+            "small": [self.small[i] for i in range(3)],
+            "main": [self.main_cnt[p] for p in range(n)],
+            "covered": [self.covered[p] for p in range(n)],
+            "hands": [[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(n)],
+            "piles": [[self.pile[p * NMIS + i] for i in range(self.pile_n[p])] for p in range(n)],
+            "known": [self.known_n[p] for p in range(n)],
+            "done": [self.done[p] for p in range(n)],
+        }
+
+    def _set_raw(self, raw):
+        """Load a raw dict (already validated by the Python layer) and derive the rest."""
+        self._setup(raw["rng"])  # zeroes every array
+        self.rng = raw["rng"] & MASK64
+        self.phase = raw["phase"]
+        self.cur = raw["cur"]
+        self.rounds = raw["rounds"]
+        for i in range(NLOC):
+            self.tot[i] = 0
+        for p in range(self.np):
+            self.movable[p] = 0
+            self.pk[p] = 0
+            for i in range(NLOC):
+                c = raw["pieces"][p][i]
+                self.pos[p * NLOC + i] = c
+                self.pk[p] |= c << (4 * i)
+                self.tot[i] += c
+                self.movable[p] += c
+            self.main_cnt[p] = raw["main"][p]
+            self.mid_pts[p] = raw["main"][p]
+            self.covered[p] = raw["covered"][p]
+            hand = raw["hands"][p]
+            self.hand_n[p] = len(hand)
+            for i in range(len(hand)):
+                self.hand[p * HAND + i] = hand[i]
+            pile = raw["piles"][p]
+            self.pile_n[p] = len(pile)
+            for i in range(len(pile)):
+                self.pile[p * NMIS + i] = pile[i]
+            self.known_n[p] = raw["known"][p]
+            self.done[p] = raw["done"][p]
+            self.done_n[p] = bin(raw["done"][p]).count("1")
+        self.mid_n = 0
+        for p in range(self.np):
+            self.mid_n += raw["main"][p]
+        for i in range(3):
+            self.small[i] = raw["small"][i]
+            if self.small[i] >= 0:
+                self.mid_pts[self.small[i]] += SMALL_VALUES[i]
+                self.mid_n += 1
+        self.ending = self.mid_n >= 6
+        for p in range(self.np):
+            if self.done_n[p] == NMIS:
+                self.ending = True
+
+    def _new_game(self, rng_state):
+        self._setup(rng_state)
+
+
+def run_playouts(rules, n, seed, scores, lengths, wins):
+    """Play n uniformly random games entirely in the core; return the total action count.
+
+    Game g is dealt from the generator state ``mix64(seed + g)`` so that any game of a
+    batch can be replayed alone; the random choices use a separate stream.
+    """
+    st = DreamIslandsCore(rules, None)
+    r = mix64(seed ^ 0x5851F42D4C957F2D)
+    n_actions = 0
+    for g in range(n):
+        st._setup(mix64((seed + g) & MASK64))
+        steps = 0
+        while st.phase != PH_OVER:
+            r = (r + GOLDEN) & MASK64
+            st._do(st._random_action(mix64(r)))
+            steps += 1
+        best = -1
+        for p in range(st.np):
+            key = st._score(p) * 32 + st.done_n[p]
+            scores[g, p] = st._score(p)
+            if key > best:
+                best = key
+        for p in range(st.np):
+            wins[g, p] = 1 if st._score(p) * 32 + st.done_n[p] == best else 0
+        lengths[g] = steps
+        n_actions += steps
+    return n_actions

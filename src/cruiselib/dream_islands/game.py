@@ -1,0 +1,470 @@
+"""Dream Islands: the :class:`DreamIslandsGame` configuration and the :class:`DreamIslandsState`.
+
+The rules themselves live in the compiled core (``cruiselib._core.dream_islands``); this
+module adds options, typed moves, serialization with validation, views and resampling.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from cruiselib import _core
+from cruiselib._api import Game, Playouts, State
+from cruiselib.dream_islands.moves import (
+    MIDDLE,
+    MISSIONS,
+    MOVE_TYPES,
+    Cover,
+    Draw,
+    DreamIslandsMove,
+    Path,
+    PutUnder,
+    mission_name,
+    place_name,
+)
+from cruiselib.dream_islands.schema import (
+    SCHEMA_VERSION,
+    DreamIslandsStateData,
+    DreamIslandsView,
+    SeatInfo,
+)
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
+
+__all__ = ["DreamIslandsGame", "DreamIslandsState", "paths_of_flow"]
+
+_core_mod = _core.load("dream_islands")
+_rng = _core.load("rng")
+
+PHASES = ("move", "exchange", "over")
+NEDGE = 10
+PIECES = 6
+HAND = 3
+NMIS = 16
+SMALL_VALUES = (3, 2, 2)
+_COVERED = tuple(tuple(n for n in range(2, 6) if (m >> (n - 2)) & 1) for m in range(16))
+
+
+@cache
+def _bit_tuple(mask: int) -> tuple[int, ...]:
+    return tuple(x for x in range(NMIS) if (mask >> x) & 1)
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of a 16-bit ``mask``, ascending."""
+    return list(_bit_tuple(mask))
+
+
+def _edge(u: int, end: int) -> tuple[int, int]:
+    """The edge a piece on place u takes toward ``end``, and the place it reaches."""
+    if u == 8:
+        return (9, MIDDLE) if end == MIDDLE else (8, 1)
+    return u, u + 1
+
+
+def paths_of_flow(flow: tuple[int, ...]) -> tuple[Path, ...]:
+    """A canonical split of an edge flow into paths (I3): sources in board order, each
+    piece walking until the first place that still needs an arrival."""
+    f = list(flow)
+    delta = _core_mod.flow_delta(flow)
+    supply = [max(0, -d) for d in delta]
+    need = [max(0, d) for d in delta]
+    found: Counter[tuple[int, int]] = Counter()
+    for s in range(9):
+        while supply[s] > 0:
+            supply[s] -= 1
+            u = s
+            while True:
+                if u == 8:
+                    e, v = (9, MIDDLE) if f[9] > 0 else (8, 1)
+                else:
+                    e, v = u, u + 1
+                f[e] -= 1
+                u = v
+                if need[u] > 0:
+                    need[u] -= 1
+                    break
+            found[(s, u)] += 1
+    return tuple(Path(a, b, k) for (a, b), k in sorted(found.items()))
+
+
+@cache
+def _move_table() -> tuple[DreamIslandsMove, ...]:
+    # The action layout does not depend on the player count (see the core's docstring).
+    rules = _core_mod.DreamIslandsRules(2, 0)
+    moves: list[DreamIslandsMove] = []
+    for a in range(rules.a_put):
+        number = rules.action_number(a)
+        if a == rules.cover_action(number):
+            moves.append(Cover(number))
+        else:
+            moves.append(Cover(number, paths_of_flow(rules.action_flow(a))))
+    moves.extend(PutUnder(m) for m in range(NMIS))
+    moves.append(Draw())
+    return tuple(moves)
+
+
+if TYPE_CHECKING:
+    from cruiselib._core.dream_islands import DreamIslandsCore as _CoreState
+else:
+    _CoreState = _core_mod.DreamIslandsCore
+
+
+class DreamIslandsState(State, _CoreState):
+    """A Dream Islands position. Create with ``game.new_state(seed)``."""
+
+    __slots__ = ()
+
+    game: DreamIslandsGame
+
+    def _to_data(self) -> DreamIslandsStateData:
+        return self.game._raw_to_data(self._get_raw(), self.current_player)
+
+    def view(self, player: int) -> DreamIslandsView:
+        """What ``player`` may see: the board, all counts, the own hand and own bottom cards."""
+        return self.game._view(self, self.game.check_player(player))
+
+    def resample(self, player: int, seed: int | str | bytes | None = None) -> DreamIslandsState:
+        """A full state consistent with ``view(player)``: the unseen cards dealt anew."""
+        return self.game._resample(self, self.game.check_player(player), seed)
+
+
+class DreamIslandsGame(Game[DreamIslandsState]):
+    """Dream Islands for 2 to 4 players.
+
+    Options: ``players`` (2, 3 or 4; default 4) and ``max_rounds`` (ruling I9: end the game
+    after that many complete rounds; default None, no limit, as printed).
+    """
+
+    name = "dream_islands"
+    core_module = "dream_islands"
+    title = "Dream Islands"
+    schema_version = SCHEMA_VERSION
+    state_data_type = DreamIslandsStateData
+    view_type = DreamIslandsView
+    move_type = DreamIslandsMove
+    move_classes = MOVE_TYPES
+    # 16 missions x 2 + 3 bonus + at most 3 + 2 + 2 + 1 + 1 + 1 for six pieces in the middle.
+    score_bounds = (0, 45)
+
+    def __init__(self, players: int = 4, max_rounds: int | None = None) -> None:
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+            raise InvalidOptionError(f"Dream Islands is a game for 2 to 4 players, not {players!r}")
+        if max_rounds is not None and (
+            isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 1 <= max_rounds <= 1_000_000
+        ):
+            raise InvalidOptionError(f"max_rounds must be None or an int from 1 to 1000000, not {max_rounds!r}")
+        self.num_players = players
+        self.max_rounds = max_rounds
+        self._use_core(_core_mod, DreamIslandsState)
+        self.num_actions = int(self.rules.num_actions)
+        self._all_moves = _move_table()
+        self._move_index = {m: a for a, m in enumerate(self._all_moves)}
+
+    def _use_core(self, module: Any, state_class: type[DreamIslandsState]) -> None:
+        self._core = module
+        self._state_class = state_class
+        self.rules = module.DreamIslandsRules(self.num_players, self.max_rounds or 0)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        opts: dict[str, Any] = {"players": self.num_players}
+        if self.max_rounds is not None:
+            opts["max_rounds"] = self.max_rounds
+        return opts
+
+    # ------------------------------------------------------------------ states
+
+    def new_state(self, seed: int | str | bytes | None = None) -> DreamIslandsState:
+        """A new game dealt from ``seed`` (I8; seat 0 is the start player)."""
+        state = self._state_class(self.rules, self)
+        state._new_game(_rng.seed_state(self._seed_or_random(seed)))
+        return state
+
+    def playouts(self, n: int, seed: int = 0) -> Playouts:
+        """``n`` uniformly random games run entirely in the core (game g is seed-replayable)."""
+        scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
+        base = _rng.seed_state(self._seed_or_random(seed))
+        actions = self._core.run_playouts(self.rules, n, base, scores, lengths, wins)
+        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=int(actions))
+
+    def playout_seed_state(self, seed: int, game_index: int) -> int:
+        """The generator state that dealt game ``game_index`` of ``playouts(n, seed)``."""
+        base = _rng.seed_state(seed)
+        return int(_rng.mix64((base + game_index) & 0xFFFFFFFFFFFFFFFF))
+
+    def state_from_seed_state(self, rng_state: int) -> DreamIslandsState:
+        """A new game dealt from a raw generator state (see :meth:`playout_seed_state`)."""
+        state = self._state_class(self.rules, self)
+        state._new_game(rng_state & 0xFFFFFFFFFFFFFFFF)
+        return state
+
+    # ------------------------------------------------------------------ moves
+
+    def _decode_action(self, action: int) -> DreamIslandsMove:
+        move: DreamIslandsMove = self._all_moves[action]
+        return move
+
+    def _encode_move(self, move: Any) -> int:
+        """Any split of a number maps to the action of its result (I3)."""
+        if isinstance(move, Cover):
+            if not 2 <= move.number <= 5:
+                raise IllegalMoveError(f"{move!r}: the numbers are 2, 3, 4 and 5")
+            if not move.paths:
+                return int(self.rules.cover_action(move.number))
+            flow = [0] * NEDGE
+            for path in move.paths:
+                if not isinstance(path, Path):
+                    raise IllegalMoveError(f"{move!r}: a path is a Path, not {path!r}")
+                if not (0 <= path.start <= 8 and 1 <= path.end <= 9 and path.start != path.end and path.pieces >= 1):
+                    raise IllegalMoveError(f"{move!r}: no piece can go from {path.start!r} to {path.end!r}")
+                u = path.start
+                while u != path.end:
+                    e, u = _edge(u, path.end)
+                    flow[e] += path.pieces
+            if sum(flow) != move.number:
+                raise IllegalMoveError(f"{move}: the paths take {sum(flow)} steps, not {move.number} (I3)")
+            return int(self.rules.cover_action(move.number)) + 1 + int(self.rules.flow_rank(flow))
+        raise IllegalMoveError(f"{move!r} names no action")
+
+    # ------------------------------------------------------------------ serialization
+
+    def _raw_to_data(self, raw: dict[str, Any], current: int) -> DreamIslandsStateData:
+        return DreamIslandsStateData(
+            schema_version=SCHEMA_VERSION,
+            game="dream_islands",
+            players=self.num_players,
+            max_rounds=self.max_rounds or 0,
+            rng=raw["rng"],
+            phase=PHASES[raw["phase"]],  # type: ignore[arg-type]
+            current_player=current,
+            rounds=raw["rounds"],
+            pieces=raw["pieces"],
+            small_islands=raw["small"],
+            main_island=raw["main"],
+            covered=[list(_COVERED[m]) for m in raw["covered"]],
+            hands=raw["hands"],
+            piles=raw["piles"],
+            known=raw["known"],
+            completed=[_bits(m) for m in raw["done"]],
+        )
+
+    def _from_data(self, data: Any) -> DreamIslandsState:
+        raw = self._validate(data)
+        state = self._state_class(self.rules, self)
+        state._set_raw(raw)
+        if raw["phase"] == 1:
+            cur = raw["cur"]
+            held = state.mission_mask(cur)
+            for x in raw["hands"][cur]:
+                if (held >> x) & 1:
+                    raise InvalidStateError(
+                        f"invalid Dream Islands state: seat {cur} holds '{mission_name(x)}', which holds "
+                        "after its move and would have been completed (I5)"
+                    )
+        return state
+
+    def _validate(self, d: DreamIslandsStateData) -> dict[str, Any]:
+        """Semantic checks of a decoded state; raises InvalidStateError naming the problem."""
+
+        def bad(msg: str) -> InvalidStateError:
+            return InvalidStateError(f"invalid Dream Islands state: {msg}")
+
+        n = self.num_players
+        if d.schema_version != SCHEMA_VERSION:
+            raise bad(f"schema version {d.schema_version} is not supported (this version reads {SCHEMA_VERSION})")
+        if d.rng > 0xFFFFFFFFFFFFFFFF:
+            raise bad("the generator state must fit in 64 bits")
+        if d.players != n:
+            raise bad(f"state is for {d.players} players, the game for {n}")
+        if d.max_rounds != (self.max_rounds or 0):
+            raise bad(f"state has max_rounds {d.max_rounds}, the game {self.max_rounds or 0} (I9)")
+        for name in ("pieces", "main_island", "covered", "hands", "piles", "known", "completed"):
+            if len(getattr(d, name)) != n:
+                raise bad(f"{name} must have one entry per seat ({n})")
+        small = d.small_islands
+        for i in range(3):
+            if small[i] >= n:
+                raise bad(f"seat {small[i]} on a small island does not exist")
+            if small[i] == -1 and any(s != -1 for s in small[i + 1 :]):
+                raise bad("the small islands fill in order 3, 2, 2 (I1)")
+        if any(d.main_island) and -1 in small:
+            raise bad("pieces reach the main island only after the three small islands are taken (I1)")
+        for p in range(n):
+            on_board = sum(d.pieces[p]) + d.main_island[p] + small.count(p)
+            if on_board != PIECES:
+                raise bad(f"seat {p} has {on_board} pieces, not {PIECES}")
+            if len(set(d.covered[p])) != len(d.covered[p]):
+                raise bad(f"seat {p} covers a number twice")
+            cards = d.hands[p] + d.piles[p] + d.completed[p]
+            if sorted(cards) != list(range(NMIS)):
+                dup = sorted(x for x, k in Counter(cards).items() if k > 1)
+                if dup:
+                    raise bad(f"seat {p}'s mission(s) {dup} appear twice")
+                raise bad(f"seat {p}'s mission(s) {sorted(set(range(NMIS)) - set(cards))} are nowhere")
+            if d.known[p] > len(d.piles[p]):
+                raise bad(f"seat {p} put {d.known[p]} cards under a pile of {len(d.piles[p])}")
+        phase = PHASES.index(d.phase)
+        mid = sum(d.main_island) + sum(1 for s in small if s >= 0)
+        ending = mid >= 6 or any(len(c) == NMIS for c in d.completed)
+        limit = self.max_rounds or 0
+        if limit and d.rounds > limit:
+            raise bad(f"{d.rounds} rounds played, more than max_rounds {limit} (I9)")
+        if phase == 2:
+            if d.current_player != -1:
+                raise bad("current_player must be -1 once the game is over")
+            if not (ending or (limit and d.rounds == limit)):
+                raise bad("the game ends only after the end was signalled or the round limit (I7, I9)")
+            if d.rounds < 1:
+                raise bad("the game ends after a complete round (I7)")
+            cur = n - 1
+        else:
+            if not 0 <= d.current_player < n:
+                raise bad(f"current_player must be a seat 0..{n - 1} while the game runs")
+            if limit and d.rounds >= limit:
+                raise bad("the round limit is reached but the game runs (I9)")
+            cur = d.current_player
+        for p in range(n):
+            exchanging = phase == 1 and p == cur
+            if exchanging:
+                if not d.hands[p]:
+                    raise bad("the exchange needs a card in hand (I6)")
+                if not d.covered[p]:
+                    raise bad("the exchange comes after covering a number (I6)")
+            elif len(d.hands[p]) != HAND and d.piles[p]:
+                raise bad(f"seat {p} must hold 3 missions while its pile has cards (I6)")
+        if phase == 0 and len(d.covered[cur]) == 4:
+            raise bad("all four numbers are covered at the start of a turn: the shells come off (I2)")
+        return {
+            "rng": d.rng,
+            "phase": phase,
+            "cur": cur,
+            "rounds": d.rounds,
+            "pieces": d.pieces,
+            "small": small,
+            "main": d.main_island,
+            "covered": [sum(1 << (x - 2) for x in c) for c in d.covered],
+            "hands": d.hands,
+            "piles": d.piles,
+            "known": d.known,
+            "done": [sum(1 << x for x in c) for c in d.completed],
+        }
+
+    # ------------------------------------------------------------------ views
+
+    def _view(self, state: DreamIslandsState, player: int) -> DreamIslandsView:
+        raw = state._get_raw()
+        scores = state.scores()
+        small = raw["small"]
+        seats = [
+            SeatInfo(
+                seat=p,
+                airplane=raw["pieces"][p][0],
+                islands=raw["pieces"][p][1:],
+                middle=raw["main"][p] + small.count(p),
+                covered=list(_COVERED[raw["covered"][p]]),
+                completed=_bits(raw["done"][p]),
+                hand_size=len(raw["hands"][p]),
+                pile_size=len(raw["piles"][p]),
+                under=raw["known"][p],
+                score=scores[p],
+            )
+            for p in range(self.num_players)
+        ]
+        pile = raw["piles"][player]
+        known = raw["known"][player]
+        return DreamIslandsView(
+            player=player,
+            players=self.num_players,
+            max_rounds=self.max_rounds or 0,
+            phase=PHASES[raw["phase"]],  # type: ignore[arg-type]
+            current_player=state.current_player,
+            rounds=raw["rounds"],
+            end_triggered=state.end_triggered,
+            seats=seats,
+            small_islands=small,
+            hand=sorted(raw["hands"][player]),
+            under_pile=list(reversed(pile[:known])),
+            pile_unseen=sorted(pile[known:]),
+            legal_actions=state.legal_actions() if state.current_player == player else [],
+        )
+
+    def _resample(self, state: DreamIslandsState, player: int, seed: int | str | bytes | None) -> DreamIslandsState:
+        """Deal every card ``player`` cannot see anew, uniformly, keeping all they can see:
+        other seats' hands and piles mix (their counts stay), the own pile keeps the cards
+        the seat put under it in their order, and the rest of it is reshuffled."""
+        raw = state._get_raw()
+        fresh = int(_rng.mix64(_rng.seed_state(self._seed_or_random(seed))))
+        gen = np.random.default_rng(int(fresh))
+        for q in range(self.num_players):
+            hand, pile = raw["hands"][q], raw["piles"][q]
+            if q == player:
+                k = raw["known"][q]
+                top = pile[k:]
+                gen.shuffle(top)
+                raw["piles"][q] = pile[:k] + [int(c) for c in top]
+            else:
+                pool = hand + pile
+                gen.shuffle(pool)
+                if raw["phase"] == 1 and q == raw["cur"]:
+                    # Everybody knows the mover holds no mission that holds now (I5):
+                    # those go to the pile, the hand comes from the others.
+                    held = state.mission_mask(q)
+                    pool = [c for c in pool if not (held >> c) & 1] + [c for c in pool if (held >> c) & 1]
+                    rest = pool[len(hand) :]
+                    gen.shuffle(rest)
+                    pool = pool[: len(hand)] + rest
+                raw["hands"][q] = [int(c) for c in pool[: len(hand)]]
+                raw["piles"][q] = [int(c) for c in pool[len(hand) :]]
+        raw["rng"] = int(fresh)
+        new = self._state_class(self.rules, self)
+        new._set_raw(raw)
+        return new
+
+    # ------------------------------------------------------------------ text
+
+    def render(self, state: DreamIslandsState, player: int | None = None) -> str:
+        """A plain-text board: every place with its pieces per seat, shells, missions, hands."""
+        raw = state._get_raw()
+        n = self.num_players
+        pieces = raw["pieces"]
+
+        def here(place: int) -> str:
+            parts = [f"{'ABCD'[p]}{pieces[p][place]}" for p in range(n) if pieces[p][place]]
+            return " ".join(parts) or "-"
+
+        if state.is_over:
+            head = f"game over after {raw['rounds']} rounds; winners: {', '.join(map(str, state.winners()))}"
+        else:
+            head = f"round {raw['rounds'] + 1}, seat {raw['cur']} to {PHASES[raw['phase']]}" + (
+                " (last round)" if state.end_triggered else ""
+            )
+        lines = [head, f"  airplane : {here(0)}"]
+        for i in range(1, 9):
+            lines.append(f"  island {i}{'♥' if i == 8 else ' '}: {here(i)}")
+        small = " ".join(
+            f"[{v}:{'ABCD'[s] if s >= 0 else '-'}]" for v, s in zip(SMALL_VALUES, raw["small"], strict=True)
+        )
+        main = " ".join(f"{'ABCD'[p]}{raw['main'][p]}" for p in range(n) if raw["main"][p]) or "-"
+        lines.append(f"  middle   : {small} main island: {main}")
+        scores = state.scores()
+        for p in range(n):
+            cov = [x for x in range(2, 6) if (raw["covered"][p] >> (x - 2)) & 1]
+            done = bin(raw["done"][p]).count("1")
+            lines.append(
+                f"seat {p} ({'ABCD'[p]}): score {scores[p]}, {done}/16 missions, shells on {cov or '-'}, "
+                f"pile {len(raw['piles'][p])}"
+            )
+            if player is None or player == p:
+                for x in sorted(raw["hands"][p]):
+                    lines.append(f"    hand: [{x}] {MISSIONS[x]}")
+            else:
+                lines.append(f"    hand: {len(raw['hands'][p])} cards")
+        return "\n".join(lines)
+
+    @staticmethod
+    def place_name(place: int) -> str:
+        return place_name(place)
