@@ -1,6 +1,7 @@
 # Types for atlantic_star.py (Cython pure-Python mode). Keep in step with atlantic_star.py
 # and atlantic_star.pyi.
 cimport cython
+from cruiselib._core.common cimport action_id, illegal_message
 from cruiselib._core.rng cimport mix64
 
 cdef enum:
@@ -136,7 +137,7 @@ cdef class AtlanticCore:
     cpdef list legal_actions(self)
     @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
     cpdef object action_mask(self)
-    @cython.locals(a=cython.int, code=cython.int)
+    @cython.locals(a=cython.int, code=cython.int, current=cython.int)
     cpdef apply(self, object action, object player=*)
     cpdef bint is_legal(self, object action)
     cpdef AtlanticCore clone(self)

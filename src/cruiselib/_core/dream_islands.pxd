@@ -1,6 +1,7 @@
 # Types for dream_islands.py (Cython pure-Python mode). Keep in step with dream_islands.py
 # and dream_islands.pyi.
 cimport cython
+from cruiselib._core.common cimport action_id, illegal_message
 from cruiselib._core.rng cimport mix64
 
 cdef enum:
@@ -114,7 +115,7 @@ cdef class DreamIslandsCore:
     cpdef list legal_actions(self)
     @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
     cpdef object action_mask(self)
-    @cython.locals(a=cython.int, code=cython.int)
+    @cython.locals(a=cython.int, code=cython.int, current=cython.int)
     cpdef apply(self, object action, object player=*)
     cpdef bint is_legal(self, object action)
     cpdef DreamIslandsCore clone(self)

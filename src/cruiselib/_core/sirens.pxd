@@ -1,5 +1,6 @@
 # Types for sirens.py (Cython pure-Python mode). Keep in step with sirens.py and sirens.pyi.
 cimport cython
+from cruiselib._core.common cimport action_id, illegal_message
 from cruiselib._core.rng cimport mix64
 
 cdef enum:
@@ -163,7 +164,7 @@ cdef class SirensCore:
     cpdef list legal_actions(self)
     @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
     cpdef object action_mask(self)
-    @cython.locals(a=cython.int, code=cython.int)
+    @cython.locals(a=cython.int, code=cython.int, current=cython.int)
     cpdef apply(self, object action, object player=*)
     cpdef bint is_legal(self, object action)
     cpdef SirensCore clone(self)

@@ -26,6 +26,7 @@ except ImportError:  # pragma: no cover
 
 import numpy
 
+from cruiselib._core.common import action_id, illegal_message
 from cruiselib._core.rng import mix64
 from cruiselib.errors import IllegalMoveError, InvalidStateError
 
@@ -597,38 +598,12 @@ class SirensCore:
 
         ``player``, when given, must be the seat to move (a guard for servers and UIs).
         """
-        if type(action) is int:
-            try:
-                a = action
-            except OverflowError:
-                raise IllegalMoveError(f"action {action} is out of range 0..{self.rules.num_actions - 1}") from None
-        elif isinstance(action, bool):
-            raise IllegalMoveError(f"an action id is an int, not {action!r}")
-        elif isinstance(action, (int, numpy.integer)):
-            try:
-                a = int(action)
-            except OverflowError:
-                raise IllegalMoveError(f"action {action} is out of range 0..{self.rules.num_actions - 1}") from None
-        elif self.game is not None:
-            a = self.game.move_to_action(action)
-        else:
-            raise IllegalMoveError(f"not an action: {action!r}")
-        if player is not None and (type(player) is not int or player != self.current_player):
-            if self.phase == PH_OVER:
-                raise IllegalMoveError(f"seat {player!r} cannot move: the game is over")
-            raise IllegalMoveError(f"seat {player!r} cannot move: seat {self.cur} is to decide")
-        if a < 0 or a >= self.rules.num_actions:
-            raise IllegalMoveError(f"action {a} is out of range 0..{self.rules.num_actions - 1}")
+        current = -1 if self.phase == PH_OVER else self.cur
+        a = action_id(action, player, current, self.game, self.rules.num_actions)
         code = self._check(a)
         if code != 0:
-            raise IllegalMoveError(self._describe_illegal(a, code))
+            raise IllegalMoveError(illegal_message(self.game, a, current, REASONS[code]))
         self._do(a)
-
-    def _describe_illegal(self, a, code):
-        label = ""
-        if self.game is not None:
-            label = f" ({self.game.action_to_move(a)})"
-        return f"action {a}{label} is not legal for seat {self.cur} now: {REASONS[code]}"
 
     # ------------------------------------------------------------------ applying
 
