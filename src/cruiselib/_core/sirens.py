@@ -54,8 +54,6 @@ if not cython.compiled:
 GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = 0xFFFFFFFFFFFFFFFF
 
-# Python-visible copies of the layout constants (the enum names are C-only when compiled).
-LIMITS = {"max_cards": 64, "max_faces": 32, "ships": 5, "side_max": 5, "hand": 4}
 PHASES = ("pick", "main", "after", "crew", "over")
 CREW_NAMES = ("captain", "mate")
 _BAD = "invalid Sirens in Sight state: "
@@ -139,17 +137,9 @@ class SirensRules:
     def face_of(self, card):
         return self.card_face[card]
 
-    def face_value(self, face):
-        return self.face_val[face]
 
-    def face_has_crew(self, face):
-        return bool(self.face_crew[face])
 
-    def emblem_of(self, card):
-        return self.card_emblem[card]
 
-    def ship_value(self, ship):
-        return self.ship_val[ship]
 
 
 class SirensCore:

@@ -43,8 +43,6 @@ _rng = _core.load("rng")
 VARIANTS = ("standard", "bow_to_rear")
 PHASES = ("pick", "main", "after", "crew", "over")
 NSHIP = 5
-HAND = 4
-SIDE_MAX = 5
 CREW_WON = 5
 CREW_REMOVED = 7
 SHIP_REMOVED = 2
@@ -165,16 +163,11 @@ class SirensGame(Game[SirensState]):
         return state
 
     def playouts(self, n: int, seed: int = 0) -> Playouts:
-        """``n`` uniformly random games run entirely in the core (game g is seed-replayable)."""
+        """``n`` uniformly random games run entirely in the core; the same seed, the same games."""
         scores, lengths, wins = self._new_playout_arrays(n, 2)
         base = _rng.seed_state(self._seed_or_random(seed))
         actions = self._core.run_playouts(self.rules, n, base, scores, lengths, wins, -1)
         return Playouts(scores=scores, lengths=lengths, wins=wins, actions=int(actions))
-
-    def playout_seed_state(self, seed: int, game_index: int) -> int:
-        """The generator state that dealt game ``game_index`` of ``playouts(n, seed)``."""
-        base = _rng.seed_state(seed)
-        return int(_rng.mix64((base + game_index) & 0xFFFFFFFFFFFFFFFF))
 
     # ------------------------------------------------------------------ moves
 
