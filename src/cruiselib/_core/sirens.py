@@ -1305,8 +1305,8 @@ def _schema():
 def run_playouts(rules, n, seed, scores, lengths, wins, start_player):
     """Play n uniformly random games entirely in the core; return the total action count.
 
-    Game g is dealt from the generator state ``mix64(seed + g)`` so that any game of a
-    batch can be replayed alone; the random choices use a separate stream.
+    Game g is dealt from the generator state ``mix64(seed + g)``; the random choices come
+    from a separate stream seeded from ``seed``, so a batch is reproducible as a whole.
     """
     st = SirensCore(rules, None)
     r = mix64(seed ^ 0x5851F42D4C957F2D)
