@@ -14,6 +14,7 @@ import pytest
 import cruiselib
 from cruiselib.dream_islands import Cover, Draw, DreamIslandsState, Path, PutUnder
 from tests.dream_islands.helpers import build, game
+from tests.support import unchanged_after
 
 GAME = game(3)
 
@@ -36,13 +37,6 @@ def finished() -> DreamIslandsState:
         state.apply(rnd.choice(state.legal_actions()))
     assert isinstance(state, DreamIslandsState)
     return state
-
-
-def unchanged_after(state: DreamIslandsState, call: Callable[[], Any], error: type[Exception], match: str) -> None:
-    before = state.to_json()
-    with pytest.raises(error, match=match):
-        call()
-    assert state.to_json() == before
 
 
 # --------------------------------------------------------------------------- moves

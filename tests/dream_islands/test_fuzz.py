@@ -11,9 +11,9 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import cruiselib
 from cruiselib.dream_islands import DreamIslandsState
 from tests.dream_islands.helpers import game
+from tests.support import load_and_play
 
 GAMES = [game(p) for p in (2, 3, 4)]
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -39,19 +39,7 @@ POSITIONS = _positions()
 
 
 def _load_and_play(game: Any, data: Any) -> None:
-    try:
-        state = game.load_state(data)
-    except cruiselib.InvalidStateError:
-        return
-    assert isinstance(state, DreamIslandsState)
-    rnd = random.Random(0)
-    for _ in range(30):  # whatever loaded is consistent enough to play on
-        if state.is_over:
-            break
-        legal = state.legal_actions()
-        assert legal, "a loaded state that is not over must offer a move"
-        state.apply(rnd.choice(legal))
-        game.load_state(state.to_json())
+    load_and_play(game, data, DreamIslandsState)
 
 
 @FUZZ

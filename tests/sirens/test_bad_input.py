@@ -4,7 +4,6 @@ names the problem, and the state it was called on is unchanged."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -13,6 +12,7 @@ import pytest
 
 import cruiselib
 from cruiselib.sirens import MoveCrew, PlayCard, SirensState
+from tests.support import unchanged_after
 
 GAME = cruiselib.make("sirens")
 
@@ -32,13 +32,6 @@ def finished() -> SirensState:
         state.apply(state.legal_actions()[-1])
     assert isinstance(state, SirensState)
     return state
-
-
-def unchanged_after(state: SirensState, call: Callable[[], Any], error: type[Exception], match: str) -> None:
-    before = state.to_json()
-    with pytest.raises(error, match=match):
-        call()
-    assert state.to_json() == before
 
 
 # --------------------------------------------------------------------------- moves

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import cruiselib
 from cruiselib.sirens import SirensState
+from tests.support import load_and_play
 
 GAME = cruiselib.make("sirens")
 VARIANT = cruiselib.make("sirens", variant="bow_to_rear")
@@ -38,19 +39,7 @@ POSITIONS = _positions()
 
 
 def _load_and_play(game: Any, data: Any) -> None:
-    try:
-        state = game.load_state(data)
-    except cruiselib.InvalidStateError:
-        return
-    assert isinstance(state, SirensState)
-    rnd = random.Random(0)
-    for _ in range(30):  # whatever loaded is consistent enough to play on
-        if state.is_over:
-            break
-        legal = state.legal_actions()
-        assert legal, "a loaded state that is not over must offer a move"
-        state.apply(rnd.choice(legal))
-        game.load_state(state.to_json())
+    load_and_play(game, data, SirensState)
 
 
 @FUZZ

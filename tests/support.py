@@ -1,0 +1,38 @@
+"""Checks shared by every game's tests: bad input leaves a state unchanged, and whatever a
+decoder accepts is a state that can be played on."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import cruiselib
+
+
+def unchanged_after(state: Any, call: Callable[[], Any], error: type[Exception], match: str) -> None:
+    """``call()`` raises ``error`` matching ``match``, and ``state`` is exactly as it was."""
+    before = state.to_json()
+    with pytest.raises(error, match=match):
+        call()
+    assert state.to_json() == before
+
+
+def load_and_play(game: Any, data: Any, state_class: type[Any]) -> None:
+    """Load ``data``; if it loads, it is a ``state_class`` that plays 30 random moves and
+    reloads after each (so the compiled core never sees an inconsistent position)."""
+    try:
+        state = game.load_state(data)
+    except cruiselib.InvalidStateError:
+        return
+    assert isinstance(state, state_class)
+    rnd = random.Random(0)
+    for _ in range(30):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        assert legal, "a loaded state that is not over must offer a move"
+        state.apply(rnd.choice(legal))
+        game.load_state(state.to_json())
