@@ -165,6 +165,8 @@ class Game(ABC, Generic[StateT]):
     name: ClassVar[str]
     title: ClassVar[str]
     schema_version: ClassVar[int]
+    schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {1: serialize.upgrade_rng_to_text}
+    """Per older schema version, the step that turns its decoded data into the next version's."""
     state_data_type: ClassVar[type[msgspec.Struct]]
     view_type: ClassVar[type[msgspec.Struct]]
     move_type: ClassVar[Any]  # the tagged union of the game's move Structs (for schemas)
@@ -285,7 +287,7 @@ class Game(ABC, Generic[StateT]):
         Raises :class:`cruiselib.InvalidStateError` for anything malformed, truncated,
         tampered with, of another game, option set or schema version.
         """
-        decoded = serialize.decode_state(data, self.state_data_type)
+        decoded = serialize.decode_state(data, self.state_data_type, self.schema_migrations)
         return self._from_data(decoded)
 
     def json_schemas(self) -> dict[str, Any]:

@@ -4,20 +4,71 @@ Every game's full state is a ``msgspec.Struct`` (``forbid_unknown_fields``) that
 ``schema_version`` and ``game``. Decoding never raises anything but
 :class:`cruiselib.InvalidStateError`; semantic checks (a duplicated card, an impossible
 position) are the game's job after decoding.
+
+Snapshots are safe for every JSON reader: no number in them is beyond ±2**53 (what a
+JavaScript ``JSON.parse`` keeps exactly), so the 64-bit generator state is written as
+16 hex digits (:data:`RngText`). Older schema versions still load: a game lists a
+migration per old version (``Game.schema_migrations``) that turns the decoded
+builtins of that version into the current version's, which are then validated as usual.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
+from msgspec import Meta
 
 from cruiselib.errors import InvalidStateError
 
-__all__ = ["decode_state", "encode_json", "encode_msgpack", "export_schemas"]
+__all__ = [
+    "JS_SAFE_INT",
+    "RngText",
+    "decode_state",
+    "encode_json",
+    "encode_msgpack",
+    "export_schemas",
+    "rng_from_text",
+    "rng_to_text",
+    "upgrade_rng_to_text",
+]
+
+JS_SAFE_INT = 2**53 - 1
+"""The largest integer every JSON reader keeps exactly (JavaScript's Number.MAX_SAFE_INTEGER)."""
+
+RngText = Annotated[
+    str,
+    Meta(
+        pattern="^[0-9a-f]{16}$",
+        description="splitmix64 generator state: 64 bits as 16 lower-case hex digits (JSON-safe)",
+    ),
+]
+
+Migration = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def rng_to_text(rng: int) -> str:
+    """The generator state as it is serialized (:data:`RngText`)."""
+    return f"{rng & 0xFFFFFFFFFFFFFFFF:016x}"
+
+
+def rng_from_text(text: str) -> int:
+    """The generator state of a serialized :data:`RngText` (already pattern-checked)."""
+    return int(text, 16)
+
+
+def upgrade_rng_to_text(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema version 1 to 2, shared by every game: the generator state becomes hex text.
+
+    Version 1 wrote it as a 64-bit JSON number, which JavaScript readers round.
+    """
+    rng = data.get("rng")
+    if isinstance(rng, bool) or not isinstance(rng, int) or not 0 <= rng <= 0xFFFFFFFFFFFFFFFF:
+        raise InvalidStateError(f"schema version 1: rng must be a 64-bit unsigned int, not {rng!r}")
+    return {**data, "schema_version": 2, "rng": rng_to_text(rng)}
 
 T = TypeVar("T", bound=msgspec.Struct)
 
@@ -48,13 +99,26 @@ def _looks_like_json(data: bytes | bytearray | memoryview) -> bool:
     return True
 
 
-def decode_state(data: Any, kind: type[T]) -> T:
-    """Decode JSON text/bytes, MessagePack bytes or a mapping into ``kind``."""
+_BOM = b"\xef\xbb\xbf"
+
+
+def decode_state(data: Any, kind: type[T], migrations: Mapping[int, Migration] | None = None) -> T:
+    """Decode JSON text/bytes, MessagePack bytes or a mapping into ``kind``.
+
+    A UTF-8 byte-order mark before JSON is ignored (RFC 8259 §8.1 allows readers to).
+    Data of an older schema version fails the typed decode; if ``migrations`` has a step
+    from its version, the data is decoded untyped, migrated step by step to the current
+    version and validated then.
+    """
     try:
         if isinstance(data, str):
+            if data.startswith("\ufeff"):
+                data = data[1:]
             decoded: T = _json_decoder(kind).decode(data)
             return decoded
         if isinstance(data, (bytes, bytearray, memoryview)):
+            if bytes(data[:3]) == _BOM:
+                data = bytes(data)[3:]
             if _looks_like_json(data):
                 decoded = _json_decoder(kind).decode(data)
             else:
@@ -64,12 +128,41 @@ def decode_state(data: Any, kind: type[T]) -> T:
             decoded = msgspec.convert(dict(data), kind)
             return decoded
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        if migrations:
+            migrated = _migrate(data, kind, migrations)
+            if migrated is not None:
+                return migrated
         raise InvalidStateError(f"not a valid {kind.__name__}: {exc}") from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # pragma: no cover
         raise InvalidStateError(f"not a valid {kind.__name__}: {exc}") from None
     raise InvalidStateError(
         f"a state is JSON text, JSON or MessagePack bytes, or a mapping, not {type(data).__name__}"
     )
+
+
+def _migrate(data: Any, kind: type[T], migrations: Mapping[int, Migration]) -> T | None:
+    """``data`` of an older schema version, migrated and validated; None if it is not one."""
+    try:
+        if isinstance(data, Mapping):
+            tree: Any = dict(data)
+        elif isinstance(data, str) or _looks_like_json(data):
+            tree = msgspec.json.decode(data)
+        else:
+            tree = msgspec.msgpack.decode(data)
+    except (msgspec.DecodeError, ValueError, TypeError, RecursionError):
+        return None
+    if not isinstance(tree, dict):
+        return None
+    version = tree.get("schema_version")
+    if type(version) is not int or version not in migrations:
+        return None
+    while type(version) is int and version in migrations:
+        tree = migrations[version](tree)
+        version = tree.get("schema_version")
+    try:
+        return msgspec.convert(tree, kind)
+    except (msgspec.ValidationError, ValueError, TypeError, OverflowError, RecursionError) as exc:
+        raise InvalidStateError(f"not a valid {kind.__name__} (migrated from an older version): {exc}") from None
 
 
 def export_schemas(game_names: tuple[str, ...] | None = None) -> dict[str, Any]:
