@@ -165,8 +165,9 @@ class Game(ABC, Generic[StateT]):
     name: ClassVar[str]
     title: ClassVar[str]
     schema_version: ClassVar[int]
-    schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {1: serialize.upgrade_rng_to_text}
-    """Per older schema version, the step that turns its decoded data into the next version's."""
+    schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {}
+    """Per older schema version, the step that turns its decoded data into the next version's
+    (every game of schema version 2 has ``{1: serialize.upgrade_rng_to_text, ...}``)."""
     state_data_type: ClassVar[type[msgspec.Struct]]
     view_type: ClassVar[type[msgspec.Struct]]
     move_type: ClassVar[Any]  # the tagged union of the game's move Structs (for schemas)
