@@ -16,8 +16,20 @@ from setuptools import setup
 CORE = Path("src") / "cruiselib" / "_core"
 
 
+def _switch(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+
+
 def pure_python_requested() -> bool:
-    return os.environ.get("CRUISELIB_PURE_PYTHON", "").strip().lower() not in ("", "0", "false", "no")
+    return _switch("CRUISELIB_PURE_PYTHON")
+
+
+def checked_build_requested() -> bool:
+    return _switch("CRUISELIB_CHECKED_BUILD")
+
+
+# -fno-sanitize-recover makes the first out-of-bounds index fatal (a test cannot miss it).
+SANITIZE = ["-fsanitize=bounds", "-fno-sanitize-recover=bounds"]
 
 
 def extensions() -> list:  # type: ignore[type-arg]
@@ -26,22 +38,36 @@ def extensions() -> list:  # type: ignore[type-arg]
     from Cython.Build import cythonize
     from setuptools import Extension
 
+    checked = checked_build_requested()
+    if checked and os.name == "nt":
+        raise SystemExit("CRUISELIB_CHECKED_BUILD needs GCC or Clang (-fsanitize=bounds)")
+    if os.name == "nt":
+        compile_args: list[str] = []
+        link_args: list[str] = []
+    elif checked:
+        compile_args, link_args = ["-O1", "-g", "-fno-omit-frame-pointer", *SANITIZE], SANITIZE
+    else:
+        compile_args, link_args = ["-O3"], []
     modules = sorted(p.with_suffix(".py") for p in CORE.glob("*.pxd") if p.with_suffix(".py").exists())
     exts = [
         Extension(
             "cruiselib._core." + path.stem,
             [str(path)],
-            extra_compile_args=[] if os.name == "nt" else ["-O3"],
+            extra_compile_args=compile_args,
+            extra_link_args=link_args,
         )
         for path in modules
     ]
     return cythonize(
         exts,
         language_level=3,
+        # A checked build writes its C files elsewhere, so it never reuses a normal
+        # build's (cythonize skips sources whose C file looks up to date).
+        build_dir="build/checked" if checked else None,
         compiler_directives={
-            "boundscheck": False,
-            "wraparound": False,
-            "initializedcheck": False,
+            "boundscheck": checked,
+            "wraparound": checked,
+            "initializedcheck": checked,
             "cdivision": True,
             "infer_types": True,
             "embedsignature": True,
