@@ -25,9 +25,12 @@ from cruiselib.errors import IllegalMoveError, InvalidOptionError
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["Game", "Playouts", "State"]
+__all__ = ["MAX_PLAYOUTS", "Game", "Playouts", "State"]
 
 StateT = TypeVar("StateT", bound="State")
+
+MAX_PLAYOUTS = 100_000_000
+"""The most games one ``playouts`` call plays: its result arrays then take about 1.6 GB."""
 
 
 @dataclass(frozen=True)
@@ -311,8 +314,14 @@ class Game(ABC, Generic[StateT]):
     def _new_playout_arrays(
         n: int, players: int
     ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int32], npt.NDArray[np.int8]]:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
             raise InvalidOptionError(f"n must be a non-negative int, not {n!r}")
+        if n > MAX_PLAYOUTS:
+            raise InvalidOptionError(
+                f"n={n} is more games than one call plays (at most {MAX_PLAYOUTS:,}): "
+                "run batches with different seeds"
+            )
+        n = int(n)
         return (
             np.zeros((n, players), dtype=np.int16),
             np.zeros(n, dtype=np.int32),

@@ -1,7 +1,7 @@
 # Types for atlantic_star.py (Cython pure-Python mode). Keep in step with atlantic_star.py
 # and atlantic_star.pyi.
 cimport cython
-from cruiselib._core.common cimport action_id, illegal_message
+from cruiselib._core.common cimport action_id, check_signals, illegal_message, query_id
 from cruiselib._core.rng cimport mix64
 
 cdef enum:

@@ -1,7 +1,7 @@
 # Types for dream_islands.py (Cython pure-Python mode). Keep in step with dream_islands.py
 # and dream_islands.pyi.
 cimport cython
-from cruiselib._core.common cimport action_id, illegal_message
+from cruiselib._core.common cimport action_id, check_signals, illegal_message, query_id
 from cruiselib._core.rng cimport mix64
 
 cdef enum:

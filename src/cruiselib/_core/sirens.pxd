@@ -1,6 +1,6 @@
 # Types for sirens.py (Cython pure-Python mode). Keep in step with sirens.py and sirens.pyi.
 cimport cython
-from cruiselib._core.common cimport action_id, illegal_message
+from cruiselib._core.common cimport action_id, check_signals, illegal_message, query_id
 from cruiselib._core.rng cimport mix64
 
 cdef enum:

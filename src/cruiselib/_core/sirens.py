@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover
 
 import numpy
 
-from cruiselib._core.common import action_id, illegal_message
+from cruiselib._core.common import action_id, check_signals, illegal_message, query_id
 from cruiselib._core.rng import mix64
 from cruiselib.errors import IllegalMoveError, InvalidStateError
 
@@ -578,10 +578,12 @@ class SirensCore:
         return have == 1 and above >= HAND - self.picks[self.cur]
 
     def is_legal(self, action):
-        """Whether ``action`` (an action id) is legal now."""
-        if type(action) is not int or action < 0 or action >= self.rules.num_actions:
-            return False
-        return self._check(action) == 0
+        """Whether ``action`` (an action id or a move, as ``apply`` takes) is legal now.
+
+        An id out of range is not legal; an object that is no action raises IllegalMoveError.
+        """
+        a = query_id(action, self.game, self.rules.num_actions)
+        return a >= 0 and self._check(a) == 0
 
     def apply(self, action, player=None):
         """Apply an action id or a move. Raises IllegalMoveError and leaves the state as it was.
@@ -1312,6 +1314,7 @@ def run_playouts(rules, n, seed, scores, lengths, wins, start_player):
     r = mix64(seed ^ 0x5851F42D4C957F2D)
     n_actions = 0
     for g in range(n):
+        check_signals()  # Ctrl-C stops a long batch between two games
         st._setup(mix64((seed + g) & MASK64), start_player)
         steps = 0
         while st.phase != PH_OVER:
