@@ -1,0 +1,89 @@
+"""A long tamper-fuzzing campaign (tests/tamper.py) on every game, with a time budget.
+
+    python scripts/tamper_fuzz.py --minutes 10            # all configurations, compiled + pure
+    CRUISELIB_PURE_PYTHON=1 python scripts/tamper_fuzz.py  # the pure core alone
+
+Each configuration gets an equal share of the budget. States come from random play; each
+example changes one field of one of them (hypothesis), then the verdict of
+``tests.tamper.check_tampered``. Prints, per configuration, the mutations tried, refused and
+accepted (played to the end), the most common reasons for refusal, and every failure;
+exits 1 if there was one. Run from the repository root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import cruiselib  # noqa: E402
+from tests.tamper import TamperStats, check_tampered, mutation, positions  # noqa: E402
+from tests.test_tamper import CONFIGS  # noqa: E402
+
+ALL_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    *CONFIGS,
+    ("dream_islands", {"players": 3}),
+    ("atlantic_star", {"players": 3}),
+    ("atlantic_star", {"players": 4}),
+    ("atlantic_star", {"players": 6}),
+]
+
+
+def campaign(name: str, options: dict[str, Any], seconds: float, seed: int) -> tuple[TamperStats, list[str]]:
+    game = cruiselib.make(name, **options)
+    twin = game.pure_twin()
+    trees = positions(game, n_games=8, seed=seed, every=7)
+    stats = TamperStats()
+    failures: list[str] = []
+    deadline = time.monotonic() + seconds
+    batch = 0
+    while time.monotonic() < deadline:
+
+        @settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        @given(st.data())
+        def run(data: st.DataObject) -> None:
+            tree = data.draw(st.sampled_from(trees))
+            description, tampered = data.draw(mutation(tree))
+            try:
+                check_tampered(game, twin, tampered, f"{game!r}: {description}", stats, seed=batch)
+            except AssertionError as exc:
+                failures.append(str(exc))
+
+        run()
+        batch += 1
+    return stats, failures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--minutes", type=float, default=5.0, help="total time budget (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="which positions to start from")
+    args = parser.parse_args()
+    share = args.minutes * 60 / len(ALL_CONFIGS)
+    mode = "compiled core against its pure twin" if cruiselib.compiled else "pure core"
+    print(f"tamper fuzzing, {mode}, {share:.0f} s per configuration")
+    total_failures = 0
+    for name, options in ALL_CONFIGS:
+        stats, failures = campaign(name, options, share, args.seed)
+        opts = ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
+        print(
+            f"{name} ({opts}): {stats.tried} mutations, {stats.refused} refused, {stats.accepted} accepted "
+            f"and played out ({stats.actions_played} actions), {len(failures)} failures"
+        )
+        for reason, count in sorted(stats.reasons.items(), key=lambda kv: -kv[1])[:5]:
+            print(f"    refused x{count}: {reason}")
+        for failure in sorted(set(failures))[:20]:
+            print(f"    FAILURE: {failure}")
+        total_failures += len(failures)
+    return 1 if total_failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

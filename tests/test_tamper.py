@@ -1,0 +1,48 @@
+"""The tamper fuzzer on every game (``tests/tamper.py``): states reached by play, one field
+changed, and the engine either refuses the snapshot or plays it out identically in both cores.
+
+A short campaign per configuration; ``scripts/tamper_fuzz.py`` runs long ones.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cruiselib
+from tests.tamper import check_tampered, mutation, positions
+
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("sirens", {}),
+    ("sirens", {"variant": "bow_to_rear"}),
+    ("dream_islands", {"players": 2}),
+    ("dream_islands", {"players": 4}),
+    ("atlantic_star", {"players": 2}),
+    ("atlantic_star", {"players": 5}),
+]
+TAMPER = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+
+
+@cache
+def _setup(index: int) -> tuple[Any, Any, list[dict[str, Any]]]:
+    name, options = CONFIGS[index]
+    game = cruiselib.make(name, **options)
+    return game, game.pure_twin(), positions(game, n_games=3, seed=index)
+
+
+@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=[f"{n}-{o}" for n, o in CONFIGS])
+def test_tampered_snapshots_are_refused_or_play_out_identically(index: int) -> None:
+    game, twin, trees = _setup(index)
+
+    @TAMPER
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        tree = data.draw(st.sampled_from(trees), label="position")
+        description, tampered = data.draw(mutation(tree), label="mutation")
+        check_tampered(game, twin, tampered, f"{game!r}: {description}")
+
+    run()
