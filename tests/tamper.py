@@ -187,10 +187,12 @@ def check_tampered(
     except cruiselib.InvalidStateError as exc:
         stats.add_refusal(str(exc))
         # The same verdict from MessagePack and from the pure core: one validation.
-        for other, what in ((lambda: game.load_state(msgspec.msgpack.encode(tree)), "MessagePack"),
-                            (lambda: twin.load_state(data), "the pure core")):
+        for loader, other_data, what in (
+            (game, msgspec.msgpack.encode(tree), "MessagePack"),
+            (twin, data, "the pure core"),
+        ):
             try:
-                other()
+                loader.load_state(other_data)
             except cruiselib.InvalidStateError:
                 continue
             raise AssertionError(f"{description}: refused as JSON by the compiled core, accepted by {what}") from None

@@ -176,6 +176,9 @@ class Game(ABC, Generic[StateT]):
     move_type: ClassVar[Any]  # the tagged union of the game's move Structs (for schemas)
     move_classes: ClassVar[tuple[type, ...]]  # its members
 
+    draws_possible: ClassVar[bool] = False
+    """Whether a game can end with no winner (else ``winners()`` of a finished game is never empty)."""
+
     num_players: int
     num_actions: int
     _all_moves: tuple[Any, ...]

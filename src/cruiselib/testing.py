@@ -22,9 +22,9 @@ import msgspec
 import numpy as np
 
 from cruiselib._api import Game, State
-from cruiselib.errors import IllegalMoveError
+from cruiselib.errors import IllegalMoveError, InvalidOptionError
 
-__all__ = ["CheckReport", "ConformanceError", "check_game", "check_state"]
+__all__ = ["CheckReport", "ConformanceError", "check_game", "check_state", "resample_varies"]
 
 
 class ConformanceError(AssertionError):
@@ -135,6 +135,20 @@ def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str
             raise ConformanceError(f"{where}: resample({p}, {seed}) is not deterministic")
 
 
+def resample_varies(state: State, player: int, seed: int, tries: int = 16) -> bool:
+    """Whether ``tries`` seeds give more than one resampled deal for ``player``."""
+    st: Any = state
+    first = st.resample(player, seed)
+    return any(st.resample(player, seed + k) != first for k in range(1, tries))
+
+
+def _check_int(name: str, value: Any, low: int | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or (low is not None and value < low):
+        kind = "an int" if low is None else f"an int >= {low}"
+        raise InvalidOptionError(f"check_game: {name} must be {kind}, not {value!r}")
+    return int(value)
+
+
 def check_game(
     game: Game[Any],
     n_games: int = 100,
@@ -150,8 +164,19 @@ def check_game(
     seat within the game's bounds. Deep checks (:func:`check_state`) run on
     every ``deep_every``-th step (with every legal move mapped both ways) and on the first
     and last state of every game. Each game
-    is replayed from its seed and must end identically. Raises :class:`ConformanceError`.
+    is replayed from its seed and must end identically. At the end: the final state
+    round-trips (JSON, MessagePack, pickle), its winners are seats with the best score and
+    there is at least one unless the game has draws (``game.draws_possible``). A new deal
+    hides cards from every seat, so resampling it must give different deals for different
+    seeds. Raises :class:`ConformanceError`; wrong arguments raise
+    :class:`cruiselib.InvalidOptionError`.
     """
+    if not isinstance(game, Game):
+        raise InvalidOptionError(f"check_game needs a cruiselib game (cruiselib.make(...)), not {game!r}")
+    n_games = _check_int("n_games", n_games, 0)
+    seed = _check_int("seed", seed, None)
+    deep_every = _check_int("deep_every", deep_every, 1)
+    max_actions = _check_int("max_actions", max_actions, 1)
     rnd = random.Random(seed)
     report = CheckReport(finished_by_seat=[0] * game.num_players)
     bounds = game.score_bounds
@@ -160,6 +185,9 @@ def check_game(
         state: Any = game.new_state(seed=game_seed)
         if game.new_state(seed=game_seed) != state:
             raise _fail(game, game_seed, 0, "the same seed dealt two different games")
+        for p in range(game.num_players):
+            if not resample_varies(state, p, rnd.randrange(2**32)):
+                raise _fail(game, game_seed, 0, f"resample({p}) of a new deal gives the same deal for 16 seeds")
         actions: list[int] = []
         step = 0
         while True:
@@ -204,6 +232,13 @@ def check_game(
         winners = state.winners()
         if not all(0 <= w < game.num_players for w in winners):
             raise _fail(game, game_seed, step, f"winners {winners} are not seats")
+        final_scores = state.scores()
+        if any(final_scores[w] != max(final_scores) for w in winners):
+            raise _fail(game, game_seed, step, f"winners {winners} do not all have the best score: {final_scores}")
+        if not winners and not game.draws_possible:
+            raise _fail(game, game_seed, step, "the game ended without a winner, and it has no draws")
+        if len(set(winners)) != len(winners) or list(winners) != sorted(winners):
+            raise _fail(game, game_seed, step, f"winners {winners} are not sorted distinct seats")
         for w in winners:
             report.finished_by_seat[w] += 1
         try:

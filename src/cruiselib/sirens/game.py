@@ -96,6 +96,7 @@ class SirensGame(Game[SirensState]):
     view_type = SirensView
     move_type = SirensMove
     move_classes = MOVE_TYPES
+    draws_possible = True  # equal points at the end (S8)
 
     def __init__(
         self,

@@ -1,0 +1,82 @@
+"""The conformance suite checks itself: wrong arguments, and games that break an invariant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import cruiselib
+from cruiselib.sirens import SirensState
+from cruiselib.testing import ConformanceError, check_game
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"deep_every": 0}, "deep_every"),
+        ({"deep_every": -3}, "deep_every"),
+        ({"seed": "x"}, "seed"),
+        ({"seed": 1.5}, "seed"),
+        ({"n_games": -1}, "n_games"),
+        ({"n_games": 2.0}, "n_games"),
+        ({"n_games": True}, "n_games"),
+        ({"max_actions": 0}, "max_actions"),
+    ],
+)
+def test_wrong_arguments_raise_invalid_option(options: dict[str, Any], match: str) -> None:
+    with pytest.raises(cruiselib.InvalidOptionError, match=match):
+        check_game(cruiselib.make("sirens"), **options)
+
+
+def test_a_game_is_required() -> None:
+    with pytest.raises(cruiselib.InvalidOptionError, match="cruiselib game"):
+        check_game("sirens")  # type: ignore[arg-type]
+
+
+def _game_with(state_class: type[SirensState]) -> Any:
+    game = cruiselib.make("sirens")
+    game._state_class = state_class
+    return game
+
+
+class LeakyResample(SirensState):
+    """A resample that ignores its seed: it hands back the real cards."""
+
+    __slots__ = ()
+
+    def resample(self, player: int, seed: int | str | bytes | None = None) -> LeakyResample:
+        return self.clone()
+
+
+class WrongWinners(SirensState):
+    """Names seat 0 the winner of every finished game, whatever the score."""
+
+    __slots__ = ()
+
+    def winners(self) -> list[int]:  # type: ignore[override]
+        return [0] if self.is_over else []
+
+
+class NoWinnerEver(SirensState):
+    __slots__ = ()
+
+    def winners(self) -> list[int]:  # type: ignore[override]
+        return []
+
+
+def test_a_resample_that_ignores_its_seed_is_caught() -> None:
+    with pytest.raises(ConformanceError, match="resample"):
+        check_game(_game_with(LeakyResample), n_games=1)
+
+
+def test_winners_without_the_best_score_are_caught() -> None:
+    with pytest.raises(ConformanceError, match="best score"):
+        check_game(_game_with(WrongWinners), n_games=20)
+
+
+def test_no_winner_in_a_game_without_draws_is_caught() -> None:
+    game = _game_with(NoWinnerEver)
+    game.draws_possible = False  # Sirens has draws (S8); pretend it had none
+    with pytest.raises(ConformanceError, match="without a winner"):
+        check_game(game, n_games=3)
