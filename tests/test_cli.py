@@ -76,3 +76,51 @@ def test_schema(capsys: pytest.CaptureFixture[str]) -> None:
 def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "demo", "--games", "500", "--bot-games", "3")
     assert code == 0 and all(cruiselib.make(name).title in out for name in cruiselib.games())
+
+
+def _cli(*argv: str) -> list[str]:
+    import sys
+
+    return [sys.executable, "-m", "cruiselib.cli", *argv]
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    import subprocess
+
+    # `cruiselib schema | head -1`: the reader closes the pipe after one line.
+    proc = subprocess.Popen(_cli("schema", "sirens"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert first.strip() == b"{"
+    assert "Traceback" not in err and "BrokenPipeError" not in err
+    assert proc.returncode == 1
+
+
+def test_ctrl_c_at_the_prompt_exits_cleanly() -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    if os.name == "nt":
+        pytest.skip("SIGINT to a child process is POSIX")
+    proc = subprocess.Popen(
+        _cli("play", "sirens", "--seed", "3", "--seat", "1"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = ""
+    deadline = time.monotonic() + 60
+    while "Sirens in Sight" not in line and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+    time.sleep(0.3)  # waiting at the prompt now
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "interrupted" in err

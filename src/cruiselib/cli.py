@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -337,6 +338,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CruiseError as exc:
         print(f"cruiselib: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: leave quietly, as a shell command does
+        print("\ncruiselib: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (`cruiselib schema | head`)
+        # Point stdout at /dev/null so the interpreter's final flush cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return 2  # pragma: no cover - argparse requires a command
 
 
