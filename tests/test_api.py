@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from typing import Any
 
 import msgspec
 import numpy as np
@@ -115,3 +116,56 @@ def test_compiled_and_pure_cores_play_identical_games(name: str) -> None:
     state = twin.new_state(seed=4)
     assert state.to_json() == game.new_state(seed=4).to_json()
     assert game.load_state(state.to_json()) == game.new_state(seed=4)
+
+
+def _mid_game(name: str, steps: int = 25) -> Any:
+    import random
+
+    state: Any = cruiselib.make(name).new_state(seed=11)
+    rnd = random.Random(11)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state.apply(rnd.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_json_with_a_byte_order_mark_loads(name: str) -> None:
+    state = _mid_game(name)
+    game = state.game
+    text = state.to_json()
+    assert game.load_state("\ufeff" + text) == state
+    assert game.load_state(b"\xef\xbb\xbf" + text.encode()) == state
+    assert game.load_state(bytearray(b"\xef\xbb\xbf" + text.encode())) == state
+
+
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_is_legal_takes_what_apply_takes(name: str) -> None:
+    state = _mid_game(name)
+    legal = state.legal_actions()
+    move = state.legal_moves()[0]
+    assert state.is_legal(np.int64(legal[0])) and state.is_legal(np.int32(legal[-1]))
+    assert state.is_legal(move)
+    assert not state.is_legal(-1) and not state.is_legal(state.game.num_actions) and not state.is_legal(2**70)
+    illegal = next(a for a in range(state.game.num_actions) if a not in set(legal))
+    assert not state.is_legal(np.int16(illegal)) and not state.is_legal(state.game.action_to_move(illegal))
+    for not_an_action in ("1", 1.0, None, True, [legal[0]]):
+        with pytest.raises(cruiselib.IllegalMoveError, match="not an action|an action id is an int"):
+            state.is_legal(not_an_action)
+    expected = state.clone()
+    expected.apply(legal[0])
+    state.apply(np.int64(legal[0]), player=np.int64(state.current_player))
+    assert state == expected
+
+
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_the_seat_guard_refuses_other_seats_and_non_seats(name: str) -> None:
+    state = _mid_game(name)
+    a = state.legal_actions()[0]
+    other = (state.current_player + 1) % state.game.num_players
+    for wrong in (other, np.int64(other), True, 1.0, "0", -1):
+        before = state.to_json()
+        with pytest.raises(cruiselib.IllegalMoveError, match="cannot move"):
+            state.apply(a, player=wrong)
+        assert state.to_json() == before
