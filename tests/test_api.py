@@ -151,7 +151,7 @@ def test_is_legal_takes_what_apply_takes(name: str) -> None:
     illegal = next(a for a in range(state.game.num_actions) if a not in set(legal))
     assert not state.is_legal(np.int16(illegal)) and not state.is_legal(state.game.action_to_move(illegal))
     for not_an_action in ("1", 1.0, None, True, [legal[0]]):
-        with pytest.raises(cruiselib.IllegalMoveError, match="not an action|an action id is an int"):
+        with pytest.raises(cruiselib.IllegalMoveError, match=r"not an action|an action id is an int"):
             state.is_legal(not_an_action)
     expected = state.clone()
     expected.apply(legal[0])
