@@ -23,6 +23,7 @@ import numpy as np
 
 from cruiselib._api import Game, State
 from cruiselib.errors import IllegalMoveError, InvalidOptionError
+from cruiselib.serialize import JS_SAFE_INT
 
 __all__ = ["CheckReport", "ConformanceError", "check_game", "check_state", "resample_varies"]
 
@@ -50,6 +51,16 @@ def _fail(game: Game[Any], seed: Any, step: int, msg: str) -> ConformanceError:
     return ConformanceError(f"{game!r}, game seed {seed!r}, step {step}: {msg}")
 
 
+def _numbers(tree: Any) -> list[int | float]:
+    if isinstance(tree, dict):
+        return [n for v in tree.values() for n in _numbers(v)]
+    if isinstance(tree, list):
+        return [n for v in tree for n in _numbers(v)]
+    if isinstance(tree, (int, float)) and not isinstance(tree, bool):
+        return [tree]
+    return []
+
+
 def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str = "") -> None:
     """The deep checks of one state: copies, round-trips, illegal input, views, resampling."""
     st: Any = state
@@ -67,6 +78,11 @@ def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str
     if legal:
         twin.apply(rnd.choice(legal))
         unchanged("applying an action to a clone")
+
+    # Safe for every JSON reader: JavaScript keeps integers exactly only up to 2**53.
+    unsafe = [n for n in _numbers(msgspec.json.decode(snapshot)) if abs(n) > JS_SAFE_INT]
+    if unsafe:
+        raise ConformanceError(f"{where}: the JSON snapshot has numbers beyond ±2**53: {unsafe[:3]}")
 
     # Round-trips: JSON text, JSON bytes, MessagePack, mapping, pickle.
     for label, data in (
