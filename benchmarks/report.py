@@ -51,6 +51,7 @@ def table(data: dict[str, Any]) -> str:
                 cells.append(_time(bench["stats"]["median"]) + (f" · {rate}" if rate else ""))
         ratio = f"{pure['stats']['median'] / compiled['stats']['median']:,.0f}×" if compiled and pure else "–"
         lines.append(f"| {group} | {cells[0]} | {cells[1]} | {ratio} |")
+    lines.extend(load_table(groups))
     machine = data.get("machine_info", {})
     lines.append("")
     lines.append(
@@ -58,6 +59,37 @@ def table(data: dict[str, Any]) -> str:
         f"Python {machine.get('python_version', '?')}, one core."
     )
     return "\n".join(lines)
+
+
+LOAD = ": load_state() mid-game JSON"
+DECODE = ": msgspec typed decode, same bytes"
+
+
+def load_table(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """Loading a snapshot (decode + every check) against msgspec's typed decode alone."""
+    rows = []
+    for group in sorted(groups):
+        if not group.endswith(LOAD):
+            continue
+        game = group[: -len(LOAD)]
+        load = groups[group].get("compiled")
+        decode_modes = groups.get(game + DECODE, {})
+        decode = decode_modes.get("compiled") or next(iter(decode_modes.values()), None)
+        if load is None or decode is None:
+            continue
+        t_load, t_decode = load["stats"]["median"], decode["stats"]["median"]
+        rows.append(f"| {game} | {_time(t_decode)} | {_time(t_load)} | {t_load / t_decode:.2f}× |")
+    if not rows:
+        return []
+    return [
+        "",
+        "Loading a snapshot: `game.load_state(json_bytes)` (decode, validate every field and "
+        "invariant in the core, build the state) against msgspec's typed decode of the same bytes alone:",
+        "",
+        "| game | msgspec typed decode | `load_state` (compiled) | load ÷ decode |",
+        "|---|---|---|---|",
+        *rows,
+    ]
 
 
 def main() -> None:
