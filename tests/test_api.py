@@ -169,3 +169,22 @@ def test_the_seat_guard_refuses_other_seats_and_non_seats(name: str) -> None:
         with pytest.raises(cruiselib.IllegalMoveError, match="cannot move"):
             state.apply(a, player=wrong)
         assert state.to_json() == before
+
+
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_every_game_has_the_same_result_api(name: str) -> None:
+    import random
+
+    game = cruiselib.make(name)
+    state: Any = game.new_state(seed=5)
+    assert state.returns() == [0.0] * game.num_players and state.winners() == []
+    rnd = random.Random(5)
+    while not state.is_over:
+        state.apply(rnd.choice(state.legal_actions()))
+    scores, winners, returns = state.scores(), state.winners(), state.returns()
+    assert type(scores) is list and type(winners) is list and type(returns) is list
+    assert len(scores) == len(returns) == game.num_players
+    if winners:
+        assert returns == [1.0 if p in winners else -1.0 for p in range(game.num_players)]
+    else:
+        assert returns == [0.0] * game.num_players

@@ -119,6 +119,15 @@ class State:
 
         def _to_data(self) -> msgspec.Struct: ...
 
+    def returns(self) -> list[float]:
+        """Per seat, the outcome as a reward: +1 for each winner and -1 for every other seat
+        once the game is over; 0 for every seat while it runs or after a draw (no winner)."""
+        n = self.game.num_players
+        winners = self.winners()
+        if not winners:
+            return [0.0] * n
+        return [1.0 if p in winners else -1.0 for p in range(n)]
+
     def legal_moves(self) -> list[Any]:
         """The legal moves as typed objects, in the order of :meth:`legal_actions`."""
         moves = self.game._all_moves
