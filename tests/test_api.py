@@ -188,3 +188,10 @@ def test_every_game_has_the_same_result_api(name: str) -> None:
         assert returns == [1.0 if p in winners else -1.0 for p in range(game.num_players)]
     else:
         assert returns == [0.0] * game.num_players
+
+
+@pytest.mark.parametrize("name", cruiselib.games())
+@pytest.mark.parametrize("players", [2.0, True, "2", None, -1, 0, 1, 7, 2**31, 2**64])
+def test_wrong_player_counts_are_refused(name: str, players: object) -> None:
+    with pytest.raises(cruiselib.InvalidOptionError):
+        cruiselib.make(name, players=players)

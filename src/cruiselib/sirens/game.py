@@ -104,7 +104,7 @@ class SirensGame(Game[SirensState]):
         variant: str = "standard",
         cards: CardSet | str | Path | None = None,
     ) -> None:
-        if isinstance(players, bool) or players != 2:
+        if type(players) is not int or players != 2:  # 2.0 and True are not player counts
             raise InvalidOptionError(f"Sirens in Sight is a game for 2 players, not {players!r}")
         if variant not in VARIANTS:
             raise InvalidOptionError(f"unknown variant {variant!r}; variants: {', '.join(VARIANTS)}")
