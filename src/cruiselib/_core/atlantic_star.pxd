@@ -148,7 +148,7 @@ cdef class AtlanticCore:
     @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
                    j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
                    prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
-                   n_ops=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
+                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
                    value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
                    raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
                    total_left=cython.int, limit=cython.int, phase=cython.int, cur=cython.int,

@@ -1143,6 +1143,7 @@ class AtlanticCore:
             L = R.legs[s]
             seen = 0
             n_ops = 0
+            n_free = 0
             prev = 0
             prev_seat = 0
             for i in range(n):
@@ -1239,7 +1240,9 @@ class AtlanticCore:
                             f"{_BAD}seas[{s}].plaques[{i}]: the ships are worth {staged}; value "
                             f"{value} plus the loan's {loan} points must equal that"
                         )
-                    if loan:
+                    if loan == 0:
+                        n_free += 1
+                    else:
                         if self.loaned[p * NSEA + s]:
                             raise InvalidStateError(
                                 f"{_BAD}seat {p} borrowed twice in the {SEA_NAMES[s]} "
@@ -1271,6 +1274,11 @@ class AtlanticCore:
                 raise InvalidStateError(
                     f"{_BAD}the {SEA_NAMES[s]} shows package operators but no seat's voyage "
                     "(they enter with the first voyage, A3)"
+                )
+            if n == NFIELD and n_free == 0:
+                raise InvalidStateError(
+                    f"{_BAD}the {SEA_NAMES[s]}: the voyage that filled its class came after "
+                    "every loan there, so one seat's plaque there carries no loan"
                 )
             for p in range(N):
                 if (seen & (2 << (2 * p))) and not (seen & (1 << (2 * p))):
@@ -1317,6 +1325,17 @@ class AtlanticCore:
                 f"{_BAD}the discard pile holds {self.disc_n // AGENCY} refreshes' ships, but the "
                 f"seats paid only {spent * 1000:,} marks in all (2,000 each)"
             )
+        # --- loans need a turn after their voyage -----------------------------------------
+        for p in range(N):
+            staged = NSEA * S - self.left[p]
+            loan = 0
+            for s in range(NSEA):
+                loan += self.loaned[p * NSEA + s]
+            if staged and loan == staged and self.left[p] == 0:
+                raise InvalidStateError(
+                    f"{_BAD}seat {p} borrowed against every voyage, but it took no turn after "
+                    "its last one (A9)"
+                )
         # --- phase and whose turn it is -----------------------------------------------------
         ph = d.phase
         if ph == "loan":
@@ -1351,6 +1370,20 @@ class AtlanticCore:
                     raise InvalidStateError(
                         f"{_BAD}the 'agency' phase follows a loan or a refresh in the turn, "
                         f"and seat {cur} has taken neither"
+                    )
+            for p in range(N):
+                staged = NSEA * S - self.left[p]
+                loan = 0
+                for s in range(NSEA):
+                    loan += self.loaned[p * NSEA + s]
+                # A seat with an empty hand kept no ship from its last voyage and has not
+                # chartered since: only the turn in progress can hold a loan on that voyage.
+                if staged and loan == staged and self.hand_n[p] == 0 and (
+                    p != cur or phase != PH_MAIN
+                ):
+                    raise InvalidStateError(
+                        f"{_BAD}seat {p} borrowed against every voyage, but has had no turn "
+                        "since its last one (its hand is empty)"
                     )
             # A9: turns go clockwise from the start player, skipping seats that are done.
             # A seat's turns so far = its hand + the ships it played + its voyages, so the
