@@ -150,7 +150,7 @@ def build(
     limits = [
         max((LEGS[s] for s in range(4) if done[p][s] < g.sets), default=0) + 2 for p in range(n)
     ]
-    start, pad = turn_plan(g, base, left, limits, set((hands or {})), current, start)
+    start, pad = turn_plan(g, base, left, limits, set(hands or {}), current, start)
     if agency is None:
         free = [i for i in range(len(g.ships.ships)) if i not in used]
         agency_ids = free[:4]

@@ -920,7 +920,8 @@ class AtlanticCore:
         }
 
     def _set_raw(self, raw):
-        """Load a raw dict (already validated by the Python layer) and derive the rest."""
+        """Load a raw dict the engine made itself (resampling, benchmarks) and derive the
+        rest. Not checked: a snapshot from outside goes through :meth:`_load`."""
         R = self.rules
         N = R.num_players
         self.rng = raw["rng"] & MASK64
