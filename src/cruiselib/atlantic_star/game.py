@@ -1,7 +1,8 @@
 """Atlantic Star: the :class:`AtlanticStarGame` configuration and the :class:`AtlanticStarState`.
 
 The rules themselves live in the compiled core (``cruiselib._core.atlantic_star``); this
-module adds options, typed moves, serialization with validation, views and resampling.
+module adds options, typed moves, serialization (the core checks loaded states), views and
+resampling.
 """
 
 from __future__ import annotations
