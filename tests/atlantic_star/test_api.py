@@ -297,12 +297,16 @@ def tampered() -> list[tuple[str, Any]]:
     case("negative money", lambda d: d["money"].__setitem__(0, -1000))
     case("odd money", lambda d: d["money"].__setitem__(0, 1500))
     case("negative ship id", lambda d: d["deck"].__setitem__(0, -1))
-    case("wrong schema version", lambda d: d.__setitem__("schema_version", 2))
+    case("wrong schema version", lambda d: d.__setitem__("schema_version", 3))
+    case("version 1 with a text rng", lambda d: d.__setitem__("schema_version", 1))
     case("unknown field", lambda d: d.__setitem__("weather", "fog"))
     case("wrong game", lambda d: d.__setitem__("game", "sirens"))
     case("wrong players", lambda d: d.__setitem__("players", 5))
     case("bad board", lambda d: d["board"][0].__setitem__(0, 99))
     case("negative rng", lambda d: d.__setitem__("rng", -1))
+    case("rng as a number", lambda d: d.__setitem__("rng", 12345))
+    case("rng in upper case", lambda d: d.__setitem__("rng", "F" * 16))
+    case("rng too long", lambda d: d.__setitem__("rng", "0" + d["rng"]))
     case("bad phase", lambda d: d.__setitem__("phase", "lunch"))
     case("current player out of range", lambda d: d.__setitem__("current_player", 4))
     case("over but plaques left", lambda d: d.update(phase="over", current_player=-1))
@@ -383,6 +387,11 @@ def test_rng_beyond_64_bits() -> None:
     d["rng"] = 2**64
     with pytest.raises(InvalidStateError):
         game(4).load_state(json.dumps(d))
+    d["schema_version"] = 1  # a version 1 snapshot holds the generator state as a number
+    with pytest.raises(InvalidStateError, match="64-bit"):
+        game(4).load_state(json.dumps(d))
+    d["rng"] = 2**64 - 1
+    assert game(4).load_state(json.dumps(d)).to_data().rng == "f" * 16
 
 
 def test_load_state_rejects_garbage_types() -> None:

@@ -10,7 +10,16 @@ import cruiselib
 from cruiselib import IllegalMoveError, InvalidOptionError
 from cruiselib.atlantic_star import Charter, Loan, Refresh, ShipList, Voyage
 
-from .helpers import build, find_voyage, game, mail_ships, plaque_order, regular_ships, sid
+from .helpers import (
+    build,
+    find_voyage,
+    game,
+    mail_ships,
+    plaque_order,
+    regular_ships,
+    sailed,
+    sid,
+)
 
 
 def ship_names(g: Any, ids: list[Any]) -> list[str]:
@@ -146,8 +155,16 @@ def test_discard_pile_reshuffled_when_pack_runs_out() -> None:
     names = [s.name for s in g.ships.ships]
     agency = names[:4]
     deck = names[4:6]  # two ships left in the pack
-    discard = names[6:]
-    state = build(g, agency=agency, deck=deck, discard=discard)
+    discard = names[6:130]  # 31 refreshes' ships: the seats paid 62,000 for them
+    state = build(
+        g,
+        agency=agency,
+        deck=deck,
+        discard=discard,
+        hands={2: [names[130]], 3: [names[131]]},
+        money=[4000, 2000, 2000, 2000],
+    )
+    assert state.to_data().start_player == 2  # seats 2 and 3 chartered one ship each
     state.apply(Refresh())
     data = state.to_data()
     # The two pack ships come first (top = last), then the reshuffled discard pile,
@@ -189,13 +206,20 @@ def test_one_loan_per_turn_A9() -> None:
     g = game(4)
     med = find_voyage(g, "Mediterranean", 12)
     bal = find_voyage(g, "Baltic", 9, exclude=set(med))
+    # The other seats have had as many turns: each staged an Atlantic voyage (A9).
+    atlantic = sailed(g, {"Atlantic": (4, [1, 2, 3])}, set(med + bal))
     state = build(
         g,
         seas={
             "Mediterranean": (3, [("op", 1), ("op", 0), ("seat", 0, 0, med, 0)]),
             "Baltic": (2, [("op", 1), ("op", 0), ("seat", 0, 0, bal, 0)]),
+            **atlantic,
         },
     )
+    assert {m.sea for m in state.legal_moves() if isinstance(m, Loan)} == {
+        "Mediterranean",
+        "Baltic",
+    }
     state.apply(Loan(sea="Mediterranean", amount=2000))
     assert not any(isinstance(m, Loan) for m in state.legal_moves())
     assert state.current_player == 0
@@ -244,9 +268,14 @@ def test_loan_once_per_sea_even_when_sailed_twice() -> None:
     g = game(3)
     first = find_voyage(g, "Mediterranean", 12)
     second = find_voyage(g, "Mediterranean", 10, exclude=set(first))
+    # The other seats have had as many turns: each staged a Baltic voyage (A9).
+    baltic = sailed(g, {"Baltic": (1, [1, 2])}, set(first + second))
     state = build(
         g,
-        seas={"Mediterranean": (4, [("seat", 0, 0, first, 0), ("seat", 0, 1, second, 0)])},
+        seas={
+            "Mediterranean": (4, [("seat", 0, 0, first, 0), ("seat", 0, 1, second, 0)]),
+            **baltic,
+        },
     )
     loans = [m for m in state.legal_moves() if isinstance(m, Loan)]
     assert {m.voyage for m in loans} == {0, 1}
@@ -337,13 +366,14 @@ def test_charter_only_if_hand_fits_a_remaining_voyage_A6() -> None:
     assert not any(isinstance(m, Charter) for m in state.legal_moves())
     with pytest.raises(IllegalMoveError, match="legs \\+ 2"):
         state.apply(Charter(price=0))
-    # Only the Baltic left to sail: at most 3 + 2 = 5 cards.
+    # Only the Baltic left to sail: at most 3 + 2 = 5 cards. (Every seat has sailed the
+    # other seas, so that all have had as many turns, A9.)
     used: set[str] = set()
-    seas = {}
-    for sea, stars in (("Mediterranean", 1), ("Atlantic", 2), ("Pacific", 3)):
-        names = find_voyage(g, sea, 10 + stars, exclude=used)
-        used.update(names)
-        seas[sea] = (stars, [("op", 1), ("op", 0), ("seat", 0, 0, names, 0)])
+    seas = sailed(
+        g,
+        {sea: (stars, [0, 1, 2, 3]) for sea, stars in (("Mediterranean", 1), ("Atlantic", 2), ("Pacific", 3))},
+        used,
+    )
     hand = regular_ships(g, 5, exclude=used)
     state = build(g, hands={0: hand[:4]}, seas=seas)
     assert any(isinstance(m, Charter) for m in state.legal_moves())
@@ -665,12 +695,19 @@ def test_ties_more_money_wins_then_shared_A8() -> None:
 def test_finished_seat_takes_no_more_turns_A9() -> None:
     g = game(4)
     used: set[str] = set()
-    seas = {}
-    for sea, stars in (("Baltic", 1), ("Mediterranean", 2), ("Atlantic", 3), ("Pacific", 4)):
-        names = find_voyage(g, sea, 12, exclude=used)
-        used.update(names)
-        seas[sea] = (stars, [("op", 1), ("op", 0), ("seat", 1, 0, names, 0)])
+    # Seat 1 has staged all four voyages; the others three each (as many turns, A9).
+    seas = sailed(
+        g,
+        {
+            "Baltic": (1, [1, 0, 2, 3]),
+            "Mediterranean": (2, [1, 0, 2, 3]),
+            "Atlantic": (3, [1, 0, 2, 3]),
+            "Pacific": (4, [1]),
+        },
+        used,
+    )
     state = build(g, seas=seas, current=0)
+    assert state.view(0).voyages_left == [1, 0, 1, 1]
     state.apply(Charter(price=0))
     assert state.current_player == 2  # seat 1 has staged all four voyages
     assert state.view(0).voyages_left[1] == 0

@@ -24,6 +24,14 @@ cdef enum:
     PH_MAIN = 1      # after a loan or a refresh
     PH_OVER = 2
 
+    # zones of a ship while a state loads (_load): hands, agency spaces, pack, discard
+    # pile, then plaques (Z_PLAQUE + sea * NPP + plaque id)
+    Z_HAND = 1
+    Z_AGENCY = 7
+    Z_DECK = 11
+    Z_DISC = 12
+    Z_PLAQUE = 16
+
 
 cdef unsigned long long GOLDEN
 cdef unsigned long long MASK64
@@ -78,6 +86,9 @@ cdef class AtlanticCore:
     cdef int dpa[NMASK]
     cdef int dpb[NMASK]
     cdef int _bv_best, _bv_code, _bv_first
+    cdef int zone[MAXS]      # scratch of _load: where each ship was seen
+    cdef int turns[MAXP]     # scratch of _load: turns each seat has had
+    cdef int credit[MAXP]    # scratch of _load: starting capital + loans (thousands)
 
     cdef void _init_arrays(self) noexcept
     @cython.locals(i=cython.int)
@@ -133,6 +144,22 @@ cdef class AtlanticCore:
     @cython.locals(i=cython.int, p=cython.int, best=cython.int, nb=cython.int, v=cython.int)
     cdef int _winners_mask(self) noexcept
 
+    cdef int _place(self, int card, int z) except -1
+    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
+                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
+                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
+                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
+                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
+                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
+                   total_left=cython.int, limit=cython.int, phase=cython.int, cur=cython.int,
+                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
+                   any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
+                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+    cpdef _load(self, object d)
+    @cython.locals(R=AtlanticRules, N=cython.int, s=cython.int, i=cython.int, j=cython.int,
+                   c=cython.int, p=cython.int, L=cython.int, pid=cython.int, seas=list,
+                   plaques=list)
+    cpdef _export(self)
     @cython.locals(n=cython.int, i=cython.int, ints=tuple)
     cpdef list legal_actions(self)
     @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])

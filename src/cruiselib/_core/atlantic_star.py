@@ -35,7 +35,7 @@ import numpy
 
 from cruiselib._core.common import action_id, check_signals, illegal_message, query_id
 from cruiselib._core.rng import mix64
-from cruiselib.errors import IllegalMoveError
+from cruiselib.errors import IllegalMoveError, InvalidStateError
 
 if not cython.compiled:
     MAXS = 256
@@ -55,6 +55,11 @@ if not cython.compiled:
     PH_LOAN = 0
     PH_MAIN = 1
     PH_OVER = 2
+    Z_HAND = 1
+    Z_AGENCY = 7
+    Z_DECK = 11
+    Z_DISC = 12
+    Z_PLAQUE = 16
 
 GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -72,6 +77,10 @@ LIMITS = {
 }
 PHASES = ("loan", "agency", "over")
 LEGS = (3, 4, 5, 6)  # A1
+# Starting capital in thousands of marks: 2-3 players, 4-6 players (rulebook "Before Starting").
+START_MONEY = (36, 18)
+_BAD = "invalid Atlantic Star state: "
+SEA_NAMES = ("Baltic", "Mediterranean", "Atlantic", "Pacific")
 # A3 (published): package operator values per sea, by operator set.
 OPERATORS = {
     2: ((13, 18, 23, 28), (17, 22, 27, 32)),
@@ -124,7 +133,7 @@ class AtlanticRules:
             raise ValueError("the board has 5 classes of 6 fields")
         self.num_players = players
         self.sets = 2 if players <= 3 else 1
-        self.start_money = 36 if players <= 3 else 18
+        self.start_money = START_MONEY[0] if players <= 3 else START_MONEY[1]
         self.num_ops = NFIELD - players * self.sets
         self.num_ships = len(mail)
         self.digest = digest
@@ -252,6 +261,9 @@ class AtlanticCore:
             self.vleg = [0] * MAXLEG
             self.dpa = [0] * NMASK
             self.dpb = [0] * NMASK
+            self.zone = [0] * MAXS
+            self.turns = [0] * MAXP
+            self.credit = [0] * MAXP
 
     # ------------------------------------------------------------------ setup
 
@@ -910,7 +922,8 @@ class AtlanticCore:
         }
 
     def _set_raw(self, raw):
-        """Load a raw dict (already validated by the Python layer) and derive the rest."""
+        """Load a raw dict the engine made itself (resampling, benchmarks) and derive the
+        rest. Not checked: a snapshot from outside goes through :meth:`_load`."""
         R = self.rules
         N = R.num_players
         self.rng = raw["rng"] & MASK64
@@ -965,6 +978,478 @@ class AtlanticCore:
                     for j in range(len(cards)):
                         self.pcards[(s * NPP + pid) * MAXLEG + j] = cards[j]
 
+    # ------------------------------------------------------------------ loading
+
+    def _zone_name(self, z):
+        """Where a ship was seen (a zone code of _load), for error messages."""
+        if z < Z_AGENCY:
+            return f"hands[{z - Z_HAND}]"
+        if z < Z_DECK:
+            return f"agency[{z - Z_AGENCY}]"
+        if z == Z_DECK:
+            return "deck"
+        if z == Z_DISC:
+            return "discard"
+        s = (z - Z_PLAQUE) // NPP
+        pid = (z - Z_PLAQUE) % NPP
+        return f"the {SEA_NAMES[s]} plaque of seat {pid >> 1} (voyage {pid & 1})"
+
+    def _place(self, card, z):
+        """Record that ship ``card`` is in zone ``z``: each ship exists and is in one place."""
+        if card < 0 or card >= self.rules.num_ships:
+            raise InvalidStateError(
+                f"{_BAD}ship {card} in {self._zone_name(z)} does not exist "
+                f"(the list has {self.rules.num_ships} ships)"
+            )
+        if self.zone[card] != 0:
+            raise InvalidStateError(
+                f"{_BAD}ship {card} appears twice ({self._zone_name(self.zone[card])} "
+                f"and {self._zone_name(z)})"
+            )
+        self.zone[card] = z
+        return 0
+
+    def _load(self, d):
+        """Validate a decoded AtlanticStarStateData and load it; InvalidStateError if it is
+        not a state that play can reach.
+
+        Every index is checked before it is used, so a tampered state never reaches the
+        arrays out of range. What the board determines (voyages staged and left, loans
+        taken, the turns each seat has had) is derived from it, never read, and the
+        recorded money, phase and seat to move must agree with it (docs: "Saved states").
+        """
+        R = self.rules
+        N = R.num_players
+        S = R.sets
+        # --- the configuration ---------------------------------------------------------
+        if d.players != N:
+            raise InvalidStateError(f"{_BAD}state is for {d.players} players, the game has {N}")
+        if d.ship_list != R.digest:
+            raise InvalidStateError(
+                f"{_BAD}state was made with another ship list ({d.ship_list}, "
+                f"this game uses {R.digest})"
+            )
+        board = d.board
+        if len(board) != NCLASS:
+            raise InvalidStateError(f"{_BAD}the board has 5 classes")
+        for c in range(NCLASS):
+            col = board[c]
+            if len(col) != NFIELD:
+                raise InvalidStateError(f"{_BAD}a board class has 6 fields")
+            for i in range(NFIELD):
+                if col[i] != R.table[c * NFIELD + i]:
+                    raise InvalidStateError(f"{_BAD}state was made with another board table (A2)")
+        hands = d.hands
+        money = d.money
+        if len(hands) != N or len(money) != N:
+            raise InvalidStateError(f"{_BAD}money and hands list one entry per seat ({N})")
+        start = d.start_player
+        if start < 0 or start >= N:
+            raise InvalidStateError(f"{_BAD}start player {start} is not a seat")
+        # --- every ship exactly once: hands, agency, pack, discard pile, plaques ------------
+        for c in range(R.num_ships):
+            self.zone[c] = 0
+        placed = 0
+        for p in range(MAXP):
+            self.hand_n[p] = 0
+            self.money[p] = 0
+            self.left[p] = NSEA * S if p < N else 0
+            self.turns[p] = 0
+            self.credit[p] = R.start_money if p < N else 0
+            for s in range(NSEA):
+                self.done[p * NSEA + s] = 0
+                self.loaned[p * NSEA + s] = 0
+        for p in range(N):
+            cards = hands[p]
+            n = len(cards)
+            if n > HMAX:
+                raise InvalidStateError(f"{_BAD}hands[{p}] holds more than {HMAX} ships")
+            prev = -1
+            for i in range(n):
+                c = cards[i]
+                self._place(c, Z_HAND + p)
+                if c <= prev:
+                    raise InvalidStateError(f"{_BAD}hands[{p}] must be sorted by ship id")
+                prev = c
+                self.hand[p * HMAX + i] = c
+            self.hand_n[p] = n
+            # Every ship in a hand was chartered, one per turn (the board adds the voyages').
+            self.turns[p] = n
+            placed += n
+        agency = d.agency
+        if len(agency) != AGENCY:
+            raise InvalidStateError(f"{_BAD}the agency has four spaces")
+        for i in range(AGENCY):
+            x = agency[i]
+            if x is None:
+                raise InvalidStateError(
+                    f"{_BAD}agency space {i} is empty; the agency always offers four ships (A12)"
+                )
+            c = x
+            self._place(c, Z_AGENCY + i)
+            self.agency[i] = c
+        placed += AGENCY
+        cards = d.deck
+        n = len(cards)
+        if n > MAXS:
+            raise InvalidStateError(f"{_BAD}the pack is longer than any ship list")
+        for i in range(n):
+            c = cards[i]
+            self._place(c, Z_DECK)
+            self.deck[i] = c
+        self.deck_n = n
+        placed += n
+        cards = d.discard
+        n = len(cards)
+        if n > MAXS:
+            raise InvalidStateError(f"{_BAD}the discard pile is longer than any ship list")
+        for i in range(n):
+            c = cards[i]
+            self._place(c, Z_DISC)
+            self.disc[i] = c
+        self.disc_n = n
+        placed += n
+        # --- the board ---------------------------------------------------------------------
+        seas = d.seas
+        if len(seas) != NSEA:
+            raise InvalidStateError(f"{_BAD}the board has four seas")
+        for c in range(NCLASS):
+            self.class_sea[c] = -1
+        for s in range(NSEA):
+            sea = seas[s]
+            plaques = sea.plaques
+            n = len(plaques)
+            stars = sea.stars
+            for i in range(NPL):
+                self.pval[s * NPL + i] = 0
+                self.ploan[s * NPL + i] = 0
+            self.rank_n[s] = 0
+            self.sea_class[s] = -1
+            if n == 0:
+                if stars is not None:
+                    raise InvalidStateError(
+                        f"{_BAD}the {SEA_NAMES[s]} has a class but no voyage "
+                        "(the first voyage chooses it)"
+                    )
+                continue
+            if stars is None:
+                raise InvalidStateError(f"{_BAD}the {SEA_NAMES[s]} has voyages but no class")
+            cls = stars - 1
+            if cls < 0 or cls >= NCLASS:
+                raise InvalidStateError(f"{_BAD}a class has 1 to 5 stars")
+            if self.class_sea[cls] >= 0:
+                raise InvalidStateError(f"{_BAD}two seas share the {cls + 1}★ class")
+            self.sea_class[s] = cls
+            self.class_sea[cls] = s
+            if n > NFIELD:
+                raise InvalidStateError(f"{_BAD}the {SEA_NAMES[s]} has more than six plaques")
+            L = R.legs[s]
+            seen = 0
+            n_ops = 0
+            n_free = 0
+            prev = 0
+            prev_seat = 0
+            for i in range(n):
+                pl = plaques[i]
+                seat_o = pl.seat
+                value = pl.value
+                if value < 0:
+                    raise InvalidStateError(f"{_BAD}a plaque's value is never negative")
+                is_seat = seat_o is not None
+                if not is_seat:
+                    op_o = pl.operator
+                    if op_o is None or pl.loan or len(pl.ships) or pl.voyage:
+                        raise InvalidStateError(
+                            f"{_BAD}seas[{s}].plaques[{i}]: a package operator plaque names its "
+                            "set only (no loan, ships or voyage)"
+                        )
+                    j = op_o
+                    if j < 0 or j >= R.num_ops:
+                        raise InvalidStateError(
+                            f"{_BAD}seas[{s}].plaques[{i}]: with {N} players there are "
+                            f"{R.num_ops} package operator set(s) (A3)"
+                        )
+                    if value != R.op_val[j * NSEA + s]:
+                        raise InvalidStateError(
+                            f"{_BAD}seas[{s}].plaques[{i}]: operator set {j} is worth "
+                            f"{R.op_val[j * NSEA + s]} in the {SEA_NAMES[s]} (A3)"
+                        )
+                    pid = NPP + j
+                    if seen & (1 << pid):
+                        raise InvalidStateError(
+                            f"{_BAD}the {SEA_NAMES[s]}: operator set {j} appears twice"
+                        )
+                    loan = 0
+                    n_ops += 1
+                else:
+                    if pl.operator is not None:
+                        raise InvalidStateError(
+                            f"{_BAD}seas[{s}].plaques[{i}]: a plaque belongs to a seat or to an "
+                            "operator, not both"
+                        )
+                    p = seat_o
+                    k = pl.voyage
+                    if p < 0 or p >= N:
+                        raise InvalidStateError(
+                            f"{_BAD}seas[{s}].plaques[{i}]: seat {p} does not exist"
+                        )
+                    if k < 0 or k >= S:
+                        raise InvalidStateError(
+                            f"{_BAD}seas[{s}].plaques[{i}]: with {N} players a seat sails each "
+                            f"sea {S} time(s)"
+                        )
+                    pid = p * 2 + k
+                    if seen & (1 << pid):
+                        raise InvalidStateError(
+                            f"{_BAD}the {SEA_NAMES[s]}: seat {p}'s voyage {k} appears twice"
+                        )
+                    ships = pl.ships
+                    if len(ships) != L:
+                        raise InvalidStateError(
+                            f"{_BAD}seas[{s}].plaques[{i}]: a {SEA_NAMES[s]} voyage has {L} "
+                            f"ships, not {len(ships)}"
+                        )
+                    for j in range(L):
+                        c = ships[j]
+                        self._place(c, Z_PLAQUE + s * NPP + pid)
+                        self.vc[j] = c
+                        self.pcards[(s * NPP + pid) * MAXLEG + j] = c
+                    placed += L
+                    # A10: the recorded leg order is an optimal assignment (A5).
+                    staged = self._value(s, L, False)
+                    raw = 0
+                    full = 1
+                    for j in range(L):
+                        c = self.vc[j]
+                        raw += R.w[(c * NSEA + s) * MAXLEG + j]
+                        if not (R.suit[c * NSEA + s] & (1 << j)):
+                            full = 0
+                    if full:
+                        raw += L
+                    if raw != staged:
+                        raise InvalidStateError(
+                            f"{_BAD}seas[{s}].plaques[{i}]: the ships are not listed in an "
+                            "optimal leg order (A5, A10)"
+                        )
+                    amount = pl.loan
+                    if amount < 0 or amount > NAMT * 1000 or amount % 1000:
+                        raise InvalidStateError(
+                            f"{_BAD}seas[{s}].plaques[{i}]: a loan is 0 to 10,000 marks in "
+                            "steps of 1,000"
+                        )
+                    loan = amount // 1000
+                    if value + loan != staged:
+                        raise InvalidStateError(
+                            f"{_BAD}seas[{s}].plaques[{i}]: the ships are worth {staged}; value "
+                            f"{value} plus the loan's {loan} points must equal that"
+                        )
+                    if loan == 0:
+                        n_free += 1
+                    else:
+                        if self.loaned[p * NSEA + s]:
+                            raise InvalidStateError(
+                                f"{_BAD}seat {p} borrowed twice in the {SEA_NAMES[s]} "
+                                "(once per sea)"
+                            )
+                        self.loaned[p * NSEA + s] = 1
+                        self.credit[p] += loan
+                    self.done[p * NSEA + s] += 1
+                    self.left[p] -= 1
+                    self.turns[p] += L + 1  # L charters and the voyage's own turn
+                # A7: by value, top first; a package operator stays above an equal value.
+                if i > 0 and (value > prev or (value == prev and not is_seat and prev_seat)):
+                    raise InvalidStateError(
+                        f"{_BAD}the {SEA_NAMES[s]}'s plaques are not in order of value "
+                        "(an operator stays above an equal value, A7)"
+                    )
+                seen |= 1 << pid
+                prev = value
+                prev_seat = is_seat
+                self.rank[s * NFIELD + i] = pid
+                self.pval[s * NPL + pid] = value
+                self.ploan[s * NPL + pid] = loan
+            if n_ops != R.num_ops:
+                raise InvalidStateError(
+                    f"{_BAD}the {SEA_NAMES[s]} must show {R.num_ops} package operator "
+                    "plaque(s) once sailed (A3)"
+                )
+            if n_ops == n:
+                raise InvalidStateError(
+                    f"{_BAD}the {SEA_NAMES[s]} shows package operators but no seat's voyage "
+                    "(they enter with the first voyage, A3)"
+                )
+            if n == NFIELD and n_free == 0:
+                raise InvalidStateError(
+                    f"{_BAD}the {SEA_NAMES[s]}: the voyage that filled its class came after "
+                    "every loan there, so one seat's plaque there carries no loan"
+                )
+            for p in range(N):
+                if (seen & (2 << (2 * p))) and not (seen & (1 << (2 * p))):
+                    raise InvalidStateError(
+                        f"{_BAD}the {SEA_NAMES[s]}: seat {p} has a second voyage but no first"
+                    )
+            self.rank_n[s] = n
+        if placed != R.num_ships:
+            missing = [c for c in range(R.num_ships) if self.zone[c] == 0]
+            raise InvalidStateError(f"{_BAD}ship(s) {missing[:8]} are nowhere")
+        # --- hands, money and the discard pile ----------------------------------------------
+        spent = 0
+        total_left = 0
+        for p in range(N):
+            if self.left[p]:
+                limit = self._max_legs(p) + 2
+            else:
+                limit = 2
+            if self.hand_n[p] > limit:
+                raise InvalidStateError(
+                    f"{_BAD}seat {p} holds {self.hand_n[p]} ships; at most {limit} fit its "
+                    "voyages (A6)"
+                )
+            total_left += self.left[p]
+            amount = money[p]
+            if amount < 0 or amount % 1000:
+                raise InvalidStateError(f"{_BAD}seat {p}'s money is a multiple of 1,000 marks")
+            # Loans are the only income: money = starting capital + loans - fees paid.
+            if amount > self.credit[p] * 1000:
+                raise InvalidStateError(
+                    f"{_BAD}seat {p} holds {amount:,} marks, more than its starting capital "
+                    f"and loans ({self.credit[p] * 1000:,})"
+                )
+            self.money[p] = amount // 1000
+            spent += self.credit[p] - self.money[p]
+        # A refresh puts four ships on the discard pile for 2,000; the pack's refill takes
+        # the whole pile, and nothing else goes there (A11).
+        if self.disc_n % AGENCY:
+            raise InvalidStateError(
+                f"{_BAD}the discard pile grows by four ships per refresh, not to {self.disc_n}"
+            )
+        if (self.disc_n // AGENCY) * 2 > spent:
+            raise InvalidStateError(
+                f"{_BAD}the discard pile holds {self.disc_n // AGENCY} refreshes' ships, but the "
+                f"seats paid only {spent * 1000:,} marks in all (2,000 each)"
+            )
+        # --- loans need a turn after their voyage -----------------------------------------
+        for p in range(N):
+            staged = NSEA * S - self.left[p]
+            loan = 0
+            for s in range(NSEA):
+                loan += self.loaned[p * NSEA + s]
+            if staged and loan == staged and self.left[p] == 0:
+                raise InvalidStateError(
+                    f"{_BAD}seat {p} borrowed against every voyage, but it took no turn after "
+                    "its last one (A9)"
+                )
+        # --- phase and whose turn it is -----------------------------------------------------
+        ph = d.phase
+        if ph == "loan":
+            phase = PH_LOAN
+        elif ph == "agency":
+            phase = PH_MAIN
+        elif ph == "over":
+            phase = PH_OVER
+        else:
+            raise InvalidStateError(f"{_BAD}unknown phase {ph!r}")
+        cur = d.current_player
+        if (phase == PH_OVER) != (total_left == 0):
+            raise InvalidStateError(
+                f"{_BAD}the game is over exactly when every plaque is on the board (A8)"
+            )
+        if phase == PH_OVER:
+            if cur != -1:
+                raise InvalidStateError(f"{_BAD}current_player must be -1 once the game is over")
+            cur = start
+        else:
+            if cur < 0 or cur >= N:
+                raise InvalidStateError(f"{_BAD}current_player {cur} is not a seat")
+            if self.left[cur] == 0:
+                raise InvalidStateError(
+                    f"{_BAD}seat {cur} has staged all its voyages and takes no more turns (A9)"
+                )
+            if phase == PH_MAIN:
+                any_loan = 0
+                for s in range(NSEA):
+                    any_loan |= self.loaned[cur * NSEA + s]
+                if not any_loan and self.credit[cur] - self.money[cur] < 2:
+                    raise InvalidStateError(
+                        f"{_BAD}the 'agency' phase follows a loan or a refresh in the turn, "
+                        f"and seat {cur} has taken neither"
+                    )
+            for p in range(N):
+                staged = NSEA * S - self.left[p]
+                loan = 0
+                for s in range(NSEA):
+                    loan += self.loaned[p * NSEA + s]
+                # A seat with an empty hand kept no ship from its last voyage and has not
+                # chartered since: only the turn in progress can hold a loan on that voyage.
+                if staged and loan == staged and self.hand_n[p] == 0 and (
+                    p != cur or phase != PH_MAIN
+                ):
+                    raise InvalidStateError(
+                        f"{_BAD}seat {p} borrowed against every voyage, but has had no turn "
+                        "since its last one (its hand is empty)"
+                    )
+            # A9: turns go clockwise from the start player, skipping seats that are done.
+            # A seat's turns so far = its hand + the ships it played + its voyages, so the
+            # seats before the one to move (from the start player on) have had one more
+            # turn than it in this round, the others as many; a finished seat, at most that.
+            rt = self.turns[cur]
+            pc = (cur - start + N) % N
+            for p in range(N):
+                expect = rt + 1 if (p - start + N) % N < pc else rt
+                if self.turns[p] > expect or (self.left[p] and self.turns[p] != expect):
+                    raise InvalidStateError(
+                        f"{_BAD}seat {p} has had {self.turns[p]} turns (ships in hand and "
+                        f"played, plus voyages) but with seat {start} starting and seat {cur} "
+                        f"to move it {'can have had at most' if not self.left[p] else 'has had'} "
+                        f"{expect} (A9)"
+                    )
+        self.phase = phase
+        self.start = start
+        self.cur = cur
+        self.rng = int(d.rng, 16)
+
+    def _export(self):
+        """The full state as an AtlanticStarStateData Struct (the hot half of to_json)."""
+        schema = _schema()
+        R = self.rules
+        N = R.num_players
+        Plaque = schema.Plaque
+        seas = []
+        for s in range(NSEA):
+            plaques = []
+            L = R.legs[s]
+            for i in range(self.rank_n[s]):
+                pid = self.rank[s * NFIELD + i]
+                if pid < NPP:
+                    plaques.append(Plaque(
+                        seat=pid >> 1,
+                        voyage=pid & 1,
+                        value=self.pval[s * NPL + pid],
+                        loan=self.ploan[s * NPL + pid] * 1000,
+                        ships=[self.pcards[(s * NPP + pid) * MAXLEG + j] for j in range(L)],
+                    ))
+                else:
+                    plaques.append(Plaque(operator=pid - NPP, value=self.pval[s * NPL + pid]))
+            c = self.sea_class[s]
+            seas.append(schema.SeaData(stars=None if c < 0 else c + 1, plaques=plaques))
+        return schema.AtlanticStarStateData(
+            schema_version=schema.SCHEMA_VERSION,
+            game="atlantic_star",
+            players=N,
+            ship_list=R.digest,
+            board=[[R.table[c * NFIELD + i] for i in range(NFIELD)] for c in range(NCLASS)],
+            rng="%016x" % self.rng,
+            phase=PHASES[self.phase],
+            start_player=self.start,
+            current_player=-1 if self.phase == PH_OVER else self.cur,
+            money=[self.money[p] * 1000 for p in range(N)],
+            hands=[[self.hand[p * HMAX + i] for i in range(self.hand_n[p])] for p in range(N)],
+            agency=[None if self.agency[i] < 0 else self.agency[i] for i in range(AGENCY)],
+            deck=[self.deck[i] for i in range(self.deck_n)],
+            discard=[self.disc[i] for i in range(self.disc_n)],
+            seas=seas,
+        )
+
     def _new_game(self, rng_state, start_player):
         self._setup(rng_state, start_player)
 
@@ -985,6 +1470,18 @@ class AtlanticCore:
 
     def _plaque_value(self, sea, pid):
         return self.pval[sea * NPL + pid]
+
+
+_SCHEMA = []
+
+
+def _schema():
+    # Imported on first use: the schema module's package imports this module.
+    if not _SCHEMA:
+        from cruiselib.atlantic_star import schema
+
+        _SCHEMA.append(schema)
+    return _SCHEMA[0]
 
 
 def run_playouts(rules, n, seed, scores, lengths, wins, start_player):

@@ -1,18 +1,18 @@
 """Atlantic Star: the :class:`AtlanticStarGame` configuration and the :class:`AtlanticStarState`.
 
 The rules themselves live in the compiled core (``cruiselib._core.atlantic_star``); this
-module adds options, typed moves, serialization with validation, views and resampling.
+module adds options, typed moves, serialization (the core checks loaded states), views and
+resampling.
 """
 
 from __future__ import annotations
 
-from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cruiselib import _core
+from cruiselib import _core, serialize
 from cruiselib._api import Game, Playouts, State
 from cruiselib.atlantic_star.moves import (
     MOVE_TYPES,
@@ -28,14 +28,12 @@ from cruiselib.atlantic_star.schema import (
     AgencyInfo,
     AtlanticStarStateData,
     AtlanticStarView,
-    Plaque,
     PlaqueInfo,
-    SeaData,
     SeaInfo,
     ShipInfo,
 )
 from cruiselib.atlantic_star.ships import LEGS, SEAS, Board, ShipList, check_board
-from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
+from cruiselib.errors import IllegalMoveError, InvalidOptionError
 
 __all__ = ["AtlanticStarGame", "AtlanticStarState"]
 
@@ -46,7 +44,6 @@ PHASES = ("loan", "agency", "over")
 NKEEP = 37
 NAMT = 10
 NPP = 12
-OPERATORS: dict[int, tuple[tuple[int, ...], ...]] = _core_mod.OPERATORS
 
 
 def build_rules(module: Any, players: int, ships: ShipList, board: Board) -> Any:
@@ -70,7 +67,7 @@ class AtlanticStarState(State, _CoreBase):
     game: AtlanticStarGame
 
     def _to_data(self) -> AtlanticStarStateData:
-        return self.game._raw_to_data(self._get_raw())
+        return self._export()  # type: ignore[no-any-return]
 
     def to_data(self) -> AtlanticStarStateData:
         """The full state as its msgspec Struct (see the game's JSON Schema)."""
@@ -131,6 +128,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
     core_module = "atlantic_star"
     title = "Atlantic Star"
     schema_version = SCHEMA_VERSION
+    schema_migrations = {1: serialize.upgrade_rng_to_text}  # noqa: RUF012 - read-only
     state_data_type = AtlanticStarStateData
     view_type = AtlanticStarView
     move_type = AtlanticStarMove
@@ -308,241 +306,11 @@ class AtlanticStarGame(Game[AtlanticStarState]):
 
     # ------------------------------------------------------------------ serialization
 
-    def _raw_to_data(self, raw: dict[str, Any]) -> AtlanticStarStateData:
-        phase = raw["phase"]
-        seas = []
-        for s in range(4):
-            sea = raw["seas"][s]
-            plaques = []
-            for pid, value, loan, cards in sea["plaques"]:
-                if pid < NPP:
-                    plaques.append(
-                        Plaque(
-                            seat=pid >> 1,
-                            voyage=pid & 1,
-                            value=value,
-                            loan=loan * 1000,
-                            ships=list(cards),
-                        )
-                    )
-                else:
-                    plaques.append(Plaque(operator=pid - NPP, value=value))
-            seas.append(
-                SeaData(stars=None if sea["class"] < 0 else sea["class"] + 1, plaques=plaques)
-            )
-        return AtlanticStarStateData(
-            schema_version=SCHEMA_VERSION,
-            game="atlantic_star",
-            players=self.num_players,
-            ship_list=self.ships.digest,
-            board=[list(c) for c in self.board],
-            rng=raw["rng"],
-            phase=PHASES[phase],  # type: ignore[arg-type]
-            start_player=raw["start"],
-            current_player=-1 if phase == 2 else raw["cur"],
-            money=[m * 1000 for m in raw["money"]],
-            hands=raw["hands"],
-            agency=[None if c < 0 else c for c in raw["agency"]],
-            deck=raw["deck"],
-            discard=raw["discard"],
-            seas=seas,
-        )
-
     def _from_data(self, data: Any) -> AtlanticStarState:
-        raw = self._validate(data)
+        """Build a state from a decoded snapshot; the core checks it (InvalidStateError)."""
         state = self._state_class(self.rules, self)
-        state._set_raw(raw)
+        state._load(data)
         return state
-
-    def _validate(self, d: AtlanticStarStateData) -> dict[str, Any]:
-        """Semantic checks of a decoded state; raises InvalidStateError naming the problem.
-
-        Everything is checked before any index reaches the core.
-        """
-
-        def bad(msg: str) -> InvalidStateError:
-            return InvalidStateError(f"invalid Atlantic Star state: {msg}")
-
-        N = self.num_players
-        S = self.sets
-        if d.schema_version != SCHEMA_VERSION:
-            raise bad(
-                f"schema version {d.schema_version} is not supported "
-                f"(this version reads {SCHEMA_VERSION})"
-            )
-        if d.rng > 0xFFFFFFFFFFFFFFFF:
-            raise bad("the generator state must fit in 64 bits")
-        if d.players != N:
-            raise bad(f"state is for {d.players} players, the game has {N}")
-        if d.ship_list != self.ships.digest:
-            raise bad(
-                f"state was made with another ship list ({d.ship_list}, "
-                f"this game uses {self.ships.digest})"
-            )
-        if d.board != [list(c) for c in self.board]:
-            raise bad("state was made with another board table (A2)")
-        if len(d.money) != N or len(d.hands) != N:
-            raise bad(f"money and hands list one entry per seat ({N})")
-        if d.start_player >= N:
-            raise bad(f"start player {d.start_player} is not a seat")
-        for p, m in enumerate(d.money):
-            if m % 1000:
-                raise bad(f"seat {p}'s money {m} is not a multiple of 1,000 marks")
-        n_ships = len(self.ships.ships)
-        seen: dict[int, str] = {}
-
-        def place(card: int, where: str) -> None:
-            if card >= n_ships:
-                raise bad(f"ship {card} in {where} does not exist (the list has {n_ships} ships)")
-            if card in seen:
-                raise bad(f"ship {card} appears twice ({seen[card]} and {where})")
-            seen[card] = where
-
-        for p, hand in enumerate(d.hands):
-            for c in hand:
-                place(c, f"hands[{p}]")
-            if any(b <= a for a, b in pairwise(hand)):
-                raise bad(f"hands[{p}] must be sorted by ship id")
-        for i, slot in enumerate(d.agency):
-            if slot is None:
-                raise bad(f"agency space {i} is empty; the agency always offers four ships (A12)")
-            place(slot, f"agency[{i}]")
-        for c in d.deck:
-            place(c, "deck")
-        for c in d.discard:
-            place(c, "discard")
-
-        done = [[0] * 4 for _ in range(N)]
-        loans = [[0] * 4 for _ in range(N)]
-        stars_used: set[int] = set()
-        raw_seas = []
-        ops = OPERATORS[N]
-        for s, sea in enumerate(d.seas):
-            name = SEAS[s]
-            plaques = sea.plaques
-            if not plaques:
-                if sea.stars is not None:
-                    raise bad(f"the {name} has a class but no voyage (the first voyage chooses it)")
-                raw_seas.append({"class": -1, "plaques": []})
-                continue
-            if sea.stars is None:
-                raise bad(f"the {name} has voyages but no class")
-            if sea.stars in stars_used:
-                raise bad(f"two seas share the {sea.stars}★ class")
-            stars_used.add(sea.stars)
-            n_ops = sum(1 for pl in plaques if pl.seat is None)
-            if n_ops != len(ops):
-                raise bad(
-                    f"the {name} must show {len(ops)} package operator plaque(s) once sailed (A3)"
-                )
-            rows: list[tuple[int, int, int, list[int]]] = []
-            keys: set[tuple[int, int]] = set()
-            for i, pl in enumerate(plaques):
-                where = f"seas[{s}].plaques[{i}]"
-                if pl.seat is None:
-                    j = pl.operator
-                    if j is None or j >= len(ops) or pl.loan or pl.ships or pl.voyage:
-                        raise bad(
-                            f"{where}: a package operator plaque names its set "
-                            f"0..{len(ops) - 1} only"
-                        )
-                    if pl.value != ops[j][s]:
-                        raise bad(
-                            f"{where}: operator set {j} is worth {ops[j][s]} in the {name} (A3)"
-                        )
-                    if (-1, j) in keys:
-                        raise bad(f"{where}: operator set {j} appears twice")
-                    keys.add((-1, j))
-                    rows.append((NPP + j, pl.value, 0, []))
-                    continue
-                if pl.operator is not None:
-                    raise bad(f"{where}: a plaque belongs to a seat or to an operator, not both")
-                if pl.seat >= N:
-                    raise bad(f"{where}: seat {pl.seat} does not exist")
-                if pl.voyage >= S:
-                    raise bad(f"{where}: with {N} players a seat sails each sea {S} time(s)")
-                if (pl.seat, pl.voyage) in keys:
-                    raise bad(f"{where}: seat {pl.seat}'s voyage {pl.voyage} appears twice")
-                keys.add((pl.seat, pl.voyage))
-                if len(pl.ships) != LEGS[s]:
-                    raise bad(f"{where}: a {name} voyage has {LEGS[s]} ships, not {len(pl.ships)}")
-                for c in pl.ships:
-                    place(c, where)
-                if pl.loan % 1000:
-                    raise bad(f"{where}: a loan is a multiple of 1,000 marks")
-                if pl.loan:
-                    if loans[pl.seat][s]:
-                        raise bad(
-                            f"{where}: seat {pl.seat} borrowed twice in the {name} (once per sea)"
-                        )
-                    loans[pl.seat][s] = pl.loan
-                staged = self._checked_value(pl.ships, s, where, bad)
-                if pl.value + pl.loan // 1000 != staged:
-                    raise bad(
-                        f"{where}: the ships are worth {staged}; value {pl.value} plus the loan's "
-                        f"{pl.loan // 1000} points must equal that"
-                    )
-                done[pl.seat][s] += 1
-                rows.append((pl.seat * 2 + pl.voyage, pl.value, pl.loan // 1000, list(pl.ships)))
-            for seat in range(N):
-                if (seat, 1) in keys and (seat, 0) not in keys:
-                    raise bad(f"the {name}: seat {seat} has a second voyage but no first")
-            for i in range(1, len(plaques)):
-                a, b = plaques[i - 1], plaques[i]
-                if b.value > a.value:
-                    raise bad(f"the {name}'s plaques are not in order of value (A7)")
-                if b.value == a.value and b.seat is None and a.seat is not None:
-                    raise bad(f"the {name}: a package operator stays above an equal value (A7)")
-            raw_seas.append({"class": sea.stars - 1, "plaques": rows})
-        if len(seen) != n_ships:
-            missing = sorted(set(range(n_ships)) - set(seen))
-            raise bad(f"ship(s) {missing[:8]} are nowhere")
-        left = [4 * S - sum(done[p]) for p in range(N)]
-        for p in range(N):
-            max_legs = max((LEGS[s] for s in range(4) if done[p][s] < S), default=0)
-            limit = max_legs + 2 if left[p] else 2
-            if len(d.hands[p]) > limit:
-                raise bad(
-                    f"seat {p} holds {len(d.hands[p])} ships; at most {limit} fit its voyages (A6)"
-                )
-        over = sum(left) == 0
-        phase = PHASES.index(d.phase)
-        if (phase == 2) != over:
-            raise bad("the game is over exactly when every plaque is on the board")
-        if over:
-            if d.current_player != -1:
-                raise bad("current_player must be -1 once the game is over")
-        else:
-            if not 0 <= d.current_player < N:
-                raise bad(f"current_player {d.current_player} is not a seat")
-            if left[d.current_player] == 0:
-                raise bad(
-                    f"seat {d.current_player} has staged all its voyages "
-                    "and takes no more turns (A9)"
-                )
-        return {
-            "rng": d.rng,
-            "phase": phase,
-            "start": d.start_player,
-            "cur": d.current_player if d.current_player >= 0 else d.start_player,
-            "money": [m // 1000 for m in d.money],
-            "hands": d.hands,
-            "agency": list(d.agency),
-            "deck": d.deck,
-            "discard": d.discard,
-            "seas": raw_seas,
-        }
-
-    def _checked_value(self, ships: list[int], sea: int, where: str, bad: Any) -> int:
-        """The optimal value of a recorded voyage; its recorded leg order must achieve it."""
-        value, _bonus, _legs = self._scratch.value_of(list(ships), sea)
-        R = self.rules
-        raw = sum(R.ship_value(c, sea, i) for i, c in enumerate(ships))
-        if all(R.ship_suited(c, sea, i) for i, c in enumerate(ships)):
-            raw += LEGS[sea]
-        if raw != value:
-            raise bad(f"{where}: the ships are not listed in an optimal leg order (A5)")
-        return int(value)
 
     # ------------------------------------------------------------------ views
 

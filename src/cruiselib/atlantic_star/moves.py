@@ -15,7 +15,7 @@ from typing import Annotated, Any, Union
 import msgspec
 from msgspec import Meta
 
-from cruiselib.atlantic_star.ships import SeaName
+from cruiselib.atlantic_star.ships import MAX_VALUE, SeaName
 
 __all__ = ["AtlanticStarMove", "Charter", "Loan", "Refresh", "Voyage"]
 
@@ -38,7 +38,7 @@ class Loan(
     sea: SeaName
     amount: Annotated[int, Meta(ge=1000, le=10000, multiple_of=1000)]
     voyage: Annotated[int, Meta(ge=0, le=1)] = 0
-    value: int | None = None
+    value: Annotated[int, Meta(ge=0, le=MAX_VALUE)] | None = None
 
     def _key(self) -> tuple[Any, ...]:
         return ("loan", self.sea, self.amount, self.voyage)
@@ -129,10 +129,10 @@ class Voyage(
 
     sea: SeaName
     stars: Annotated[int, Meta(ge=1, le=5)]
-    keep: tuple[int, ...] = ()
-    ships: tuple[str, ...] | None = None
-    points: int | None = None
-    kept: tuple[str, ...] | None = None
+    keep: Annotated[tuple[Annotated[int, Meta(ge=0, le=7)], ...], Meta(max_length=2)] = ()
+    ships: Annotated[tuple[str, ...], Meta(max_length=6)] | None = None
+    points: Annotated[int, Meta(ge=0, le=MAX_VALUE)] | None = None
+    kept: Annotated[tuple[str, ...], Meta(max_length=2)] | None = None
 
     def _key(self) -> tuple[Any, ...]:
         return ("voyage", self.sea, self.stars, tuple(sorted(self.keep)))

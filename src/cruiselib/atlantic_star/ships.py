@@ -38,6 +38,8 @@ LEGS = (3, 4, 5, 6)  # A1
 SEA_SHORT = {"Baltic": "Bal", "Mediterranean": "Med", "Atlantic": "Atl", "Pacific": "Pac"}
 MIN_SHIPS = 128  # enough that the pack never runs dry (see docs/atlantic_star.md, A12)
 MAX_SHIPS = 256
+MAX_ENTRY = 9  # A4: an entry's value is 1..9
+MAX_VALUE = MAX_ENTRY * LEGS[-1] + LEGS[-1]  # 60: a Pacific voyage of 9s plus the bonus (A1)
 
 Board = tuple[tuple[int, ...], ...]
 # A2: victory points, top field to bottom field, for 1★ … 5★.
@@ -55,7 +57,7 @@ class Entry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     sea: SeaName
     leg: Annotated[int, msgspec.Meta(ge=1, le=6, description="leg number, 1-based")]
-    value: Annotated[int, msgspec.Meta(ge=1, le=9)]
+    value: Annotated[int, msgspec.Meta(ge=1, le=MAX_ENTRY)]
 
     def __str__(self) -> str:
         return f"{SEA_SHORT[self.sea]} {self.leg}: {self.value}"
@@ -83,16 +85,28 @@ class ShipList(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=Tru
     provenance: dict[str, str] = {}
 
     def __post_init__(self) -> None:
+        # Also run for a list built in Python (ShipList(...)), where msgspec checks no field
+        # types or ranges: every value that reaches the core's C tables is checked here.
+        if not isinstance(self.name, str):
+            raise InvalidOptionError(f"a ship list's name is a str, not {self.name!r}")
+        if not isinstance(self.ships, (tuple, list)):
+            raise InvalidOptionError("a ship list's ships are a tuple of Ship")
         n = len(self.ships)
         if not MIN_SHIPS <= n <= MAX_SHIPS:
             raise InvalidOptionError(
-                f"a ship list has {MIN_SHIPS}..{MAX_SHIPS} ships (the game has 132), not {n}"
+                f"a ship list has {MIN_SHIPS}..{MAX_SHIPS} ships (the game has 132; A12), not {n}"
             )
         names: set[str] = set()
-        for ship in self.ships:
+        for i, ship in enumerate(self.ships):
+            if not isinstance(ship, Ship):
+                raise InvalidOptionError(f"ship {i} is not a Ship: {ship!r}")
+            if not isinstance(ship.name, str) or not 1 <= len(ship.name) <= 40:
+                raise InvalidOptionError(f"ship {i}'s name is a str of 1..40 characters")
             if ship.name in names:
                 raise InvalidOptionError(f"ship name {ship.name!r} is used twice")
             names.add(ship.name)
+            if not isinstance(ship.mail, bool) or not isinstance(ship.legs, (tuple, list)):
+                raise InvalidOptionError(f"ship {ship.name!r}: mail is a bool, legs a tuple")
             if ship.mail:
                 if ship.legs:
                     raise InvalidOptionError(
@@ -105,10 +119,16 @@ class ShipList(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=Tru
                 )
             seen: set[tuple[str, int]] = set()
             for e in ship.legs:
-                if e.leg > LEGS[SEAS.index(e.sea)]:
+                if not isinstance(e, Entry) or e.sea not in SEAS:
+                    raise InvalidOptionError(f"ship {ship.name!r}: {e!r} is not a sea's entry")
+                legs = LEGS[SEAS.index(e.sea)]
+                if type(e.leg) is not int or not 1 <= e.leg <= legs:
                     raise InvalidOptionError(
-                        f"ship {ship.name!r}: the {e.sea} voyage has "
-                        f"{LEGS[SEAS.index(e.sea)]} legs, not leg {e.leg}"
+                        f"ship {ship.name!r}: the {e.sea} voyage has legs 1..{legs}, not {e.leg!r}"
+                    )
+                if type(e.value) is not int or not 1 <= e.value <= MAX_ENTRY:
+                    raise InvalidOptionError(
+                        f"ship {ship.name!r}: an entry is worth 1..{MAX_ENTRY} (A4), not {e.value!r}"
                     )
                 if (e.sea, e.leg) in seen:
                     raise InvalidOptionError(f"ship {ship.name!r} lists {e.sea} leg {e.leg} twice")
