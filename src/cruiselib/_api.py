@@ -108,7 +108,7 @@ class State:
         def scores(self) -> list[int]:
             """Each seat's score (final once the game is over)."""
 
-        def winners(self) -> tuple[int, ...]:
+        def winners(self) -> list[int]:
             """The winning seats once the game is over (empty while running or for a draw)."""
 
         def view(self, player: int) -> Any:

@@ -664,7 +664,7 @@ def test_game_ends_when_all_plaques_are_placed_and_scores_A8() -> None:
         4 + 6 + 4 + 3,
         1 + 4 + 2 + 1,
     ]
-    assert state.winners() == (1,)
+    assert state.winners() == [1]
     assert state.legal_actions() == []
     with pytest.raises(IllegalMoveError, match="over"):
         state.apply(Refresh())
@@ -682,14 +682,14 @@ def test_ties_more_money_wins_then_shared_A8() -> None:
     money = state.to_data().money
     best = max(money)
     assert state.scores() == [0, 0, 0, 0]
-    assert state.winners() == tuple(p for p in range(4) if money[p] == best)
+    assert state.winners() == [p for p in range(4) if money[p] == best]
     # shared win: equal points and equal money
     data = state.to_data()
     import msgspec
 
     raw = msgspec.to_builtins(data)
     raw["money"] = [5000, 5000, 1000, 5000]
-    assert g.load_state(raw).winners() == (0, 1, 3)
+    assert g.load_state(raw).winners() == [0, 1, 3]
 
 
 def test_finished_seat_takes_no_more_turns_A9() -> None:

@@ -374,15 +374,15 @@ class AtlanticCore:
         return nb
 
     def winners(self):
-        """The winning seats (a shared win lists several), or () while running (A8)."""
-        if self.phase != PH_OVER:
-            return ()
-        m = self._winners_mask()
+        """The winning seats, ascending (a shared win lists several); [] while running (A8)."""
         out = []
+        if self.phase != PH_OVER:
+            return out
+        m = self._winners_mask()
         for p in range(self.rules.num_players):
             if m & (1 << p):
                 out.append(p)
-        return tuple(out)
+        return out
 
     def _max_legs(self, seat):
         """Legs of the longest voyage the seat still has to stage (0 if none)."""
