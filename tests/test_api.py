@@ -47,7 +47,7 @@ def test_contract(name: str) -> None:
     child = state.clone()
     child.apply(moves[0])
     assert child != state and state == game.new_state(seed=7)
-    assert len(state.scores()) == game.num_players and state.winners() == ()
+    assert len(state.scores()) == game.num_players and state.winners() == []
     assert isinstance(state.view(0), msgspec.Struct)
     assert game.load_state(state.to_json()) == state
     assert game.load_state(state.to_msgpack()) == state
