@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from cruiselib import _core
+from cruiselib import _core, serialize
 from cruiselib._api import Game, Playouts, State
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 from cruiselib.sirens.cards import EMBLEMS, CardSet
@@ -92,6 +92,8 @@ class SirensGame(Game[SirensState]):
     core_module = "sirens"
     title = "Sirens in Sight"
     schema_version = SCHEMA_VERSION
+    # Version 1 wrote the generator state as a number; nothing else changed meaning.
+    schema_migrations = {1: serialize.upgrade_rng_to_text}
     state_data_type = SirensStateData
     view_type = SirensView
     move_type = SirensMove
@@ -143,8 +145,10 @@ class SirensGame(Game[SirensState]):
 
     @property
     def score_bounds(self) -> tuple[float, float]:
-        """Victory points: at most 5 ship cards and 2 crew tokens (the game ends at 4)."""
-        return (0, 7)
+        """Victory points: the game ends as soon as a seat has 4 (S8), and one move adds at
+        most 2 (a ship card carries at most one crew token; an octopus move can score its
+        destination and then its source only while the first leaves the seat below 4)."""
+        return (0, 5)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -225,8 +229,6 @@ class SirensGame(Game[SirensState]):
             raise InvalidStateError(
                 f"{bad}schema version {d.schema_version} is not supported (this version reads {SCHEMA_VERSION})"
             )
-        if d.rng > 0xFFFFFFFFFFFFFFFF:
-            raise InvalidStateError(f"{bad}the generator state must fit in 64 bits")
         if d.variant != self.variant:
             raise InvalidStateError(f"{bad}state is of variant {d.variant!r}, the game is {self.variant!r}")
         if d.card_set != self.cards.digest:
@@ -328,11 +330,24 @@ class SirensGame(Game[SirensState]):
                 gen.shuffle(own_pile)  # known cards, unknown order
             pool = hands[opp] + piles[opp]
             if raw["phase"] == 0:
-                k = len(hands[opp])
-                picked = [int(c) for c in gen.choice(pool, size=k, replace=False)] if k else []
+                # The other seat's picks so far, made anew as picking makes them: each a
+                # random face among those offered (S14: ascending, never dead-ending), taking
+                # the lowest card id of that face (S12).
+                face = self.rules.face_of
+                left = sorted(int(c) for c in pool)  # unshuffled until the picks end (S15)
+                picked: list[int] = []
+                floor = 0
+                for i in range(len(hands[opp])):
+                    offered = sorted(
+                        {face(c) for c in left if face(c) >= floor and sum(face(d) >= face(c) for d in left) >= 4 - i}
+                    )
+                    floor = offered[int(gen.integers(len(offered)))]
+                    card = next(c for c in left if face(c) == floor)
+                    left.remove(card)
+                    picked.append(card)
                 hands[opp] = picked
-                piles[opp] = sorted(set(pool) - set(picked))  # unshuffled until the picks end
-                raw["pick_floor"][opp] = max((self.rules.face_of(c) for c in picked), default=0)
+                piles[opp] = left
+                raw["pick_floor"][opp] = floor
             else:
                 gen.shuffle(pool)
                 hands[opp] = pool[: len(hands[opp])]
