@@ -16,9 +16,7 @@ FULL = ([1, 2, 3, 4], [1, 2, 3, 4])  # four cards each (required while the pile 
 _ORDER = (10, 0, 9, -4, 8, 7, -1, 6, 5, 4, -2, 3, 2, 1, -3, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 
 
-def small_set(
-    n: int, value: int | None = None, crew: bool | None = None, ships: tuple[int, ...] = SHIPS
-) -> CardSet:
+def small_set(n: int, value: int | None = None, crew: bool | None = None, ships: tuple[int, ...] = SHIPS) -> CardSet:
     """The first ``n`` cards of the standard deck dealt in pairs (a seastar and a shell card
     of each value in turn), so an even ``n`` gives two identical emblem sets (S9). With
     ``value``, every card has that value (and the move-crew icon on every other pair, or

@@ -160,8 +160,7 @@ cdef class SirensCore:
     cpdef _load(self, object d)
     @cython.locals(p=cython.int, i=cython.int, j=cython.int, k=cython.int, R=SirensRules)
     cpdef _export(self)
-    @cython.locals(c=cython.int)
-    cpdef _place_checked(self, int card, int z)
+    cdef int _place_checked(self, int card, int z) except -1
     @cython.locals(thr=cython.int, j=cython.int, s=cython.int)
     cdef bint _could_lose(self, int ship, int v) noexcept
     cpdef bint _side_scores(self, int ship)

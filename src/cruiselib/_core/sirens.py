@@ -1066,6 +1066,7 @@ class SirensCore:
             raise InvalidStateError(
                 f"{_BAD}card {card} appears twice ({self._zone_name(self.zone[card])} and {self._zone_name(z)})")
         self.zone[card] = z
+        return 0
 
     def _load(self, d):
         """Validate a decoded SirensStateData (header already checked) and load it.
@@ -1161,7 +1162,8 @@ class SirensCore:
                 raise InvalidStateError(f"{_BAD}rum[{p}] must be -2, -1 or a ship index")
             if r == RUM_SPENT and self.n_alive == NSHIP:
                 raise InvalidStateError(
-                    f"{_BAD}seat {p}'s rum mug left play with a ship card it stood on, but every ship card is in play (S6)")
+                    f"{_BAD}seat {p}'s rum mug left play with a ship card it stood on, "
+                    "but every ship card is in play (S6)")
             if r >= 0:
                 if self.ship_status[r] != SHIP_IN_PLAY:
                     raise InvalidStateError(f"{_BAD}seat {p}'s rum mug is on ship {r}, which is not in play")

@@ -6,9 +6,12 @@ adds options, typed moves, serialization with validation, views and resampling.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+import msgspec
 import numpy as np
 
 from cruiselib import _core, serialize
@@ -81,6 +84,9 @@ class SirensState(State, _CoreState):
         return [1.0 if p in win else -1.0 for p in range(2)]
 
 
+_JSON_DECODER = msgspec.json.Decoder(SirensStateData)
+
+
 class SirensGame(Game[SirensState]):
     """Sirens in Sight for two players.
 
@@ -93,7 +99,9 @@ class SirensGame(Game[SirensState]):
     title = "Sirens in Sight"
     schema_version = SCHEMA_VERSION
     # Version 1 wrote the generator state as a number; nothing else changed meaning.
-    schema_migrations = {1: serialize.upgrade_rng_to_text}
+    schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = MappingProxyType(
+        {1: serialize.upgrade_rng_to_text}
+    )
     state_data_type = SirensStateData
     view_type = SirensView
     move_type = SirensMove
@@ -220,6 +228,22 @@ class SirensGame(Game[SirensState]):
         raise IllegalMoveError(f"{move!r} names no action")
 
     # ------------------------------------------------------------------ serialization
+
+    def load_state(self, data: str | bytes | bytearray | memoryview | Mapping[str, Any]) -> SirensState:
+        """A state from JSON text/bytes, MessagePack bytes or a mapping (InvalidStateError).
+
+        Current-version JSON goes straight to the typed decoder; everything else, and
+        anything that decoder refuses, takes the shared path (BOM, MessagePack, mappings,
+        older versions, the error message).
+        """
+        if type(data) is bytes or type(data) is str:
+            try:
+                decoded = _JSON_DECODER.decode(data)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                pass
+            else:
+                return self._from_data(decoded)
+        return super().load_state(data)
 
     def _from_data(self, data: Any) -> SirensState:
         """Check the header here; the core checks and loads the rest (InvalidStateError)."""
