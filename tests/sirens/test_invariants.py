@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 import cruiselib
-from cruiselib.sirens import MoveCard, PickCard, PlayCard, SirensGame, SirensState
+from cruiselib.sirens import Card, CardSet, MoveCard, PickCard, PlayCard, SirensGame, SirensState
 from cruiselib.testing import check_state
 from tests.sirens.helpers import FULL, build, position, small_set
 
@@ -176,6 +176,27 @@ def test_a_used_up_rum_mug_left_play_with_a_ship_card() -> None:
     # A mug leaves play only with the ship card it stood on (S6).
     rejected(GAME, position(GAME, hands=FULL, rum=("spent", "held")), "seat 0's rum mug left play")
     build(GAME, hands=FULL, rum=("spent", "held"), ships={28: 1})
+
+
+def test_an_octopus_move_can_bring_a_seat_to_5_points() -> None:
+    # The most a seat can have: at 1 point, the octopus makes 5 + 5 on 32 (seat 0 wins it
+    # and the captain: 3), then the source 34 reaches its value (its mate too: 5, S5).
+    std = CardSet.standard()
+    cards = CardSet(
+        name="icons-on-zeros", cards=tuple(Card(c.value, c.emblem, c.value == 0) for c in std.cards), ships=std.ships
+    )
+    game = cruiselib.make("sirens", cards=cards)
+    assert isinstance(game, SirensGame)
+    state = build(
+        game,
+        hands=FULL,
+        ships={28: 0},
+        crew=(32, 34),
+        sides={(34, 0): [10, 10, 10, 7, -4], (32, 0): [3, 2, 0, 0, 0], (32, 1): [-1, -1, -2, -3]},
+    )
+    state.apply(MoveCard(-4, False, 34, 0, 32, 1))
+    assert state.is_over and state.scores() == [5, 0]
+    reloads(game, state)
 
 
 def test_points_beyond_what_the_end_allows() -> None:

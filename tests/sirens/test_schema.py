@@ -63,7 +63,7 @@ def test_the_ranges_are_the_rules() -> None:
     assert state["octopus@SirensStateData"] == (-1, 63)
     assert state["pick_floor@SirensStateData"] == (0, 31)  # 32 faces
     view = _ranges(SirensView)
-    assert view["points@SirensView"] == (0, 5)  # the game ends at 4; a move adds at most 2 (S8)
+    assert view["points@SirensView"] == (0, 5)  # the game ends at 4; a ship card brings at most 2 (S8)
     assert view["threshold@ShipInfo"] == (1, 1005)
     assert view["legal_actions@SirensView"] == (0, 111 * 32 + 11)
     moves = _ranges(SirensMove)  # type: ignore[arg-type]

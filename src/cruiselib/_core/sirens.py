@@ -1205,7 +1205,7 @@ class SirensCore:
         if (self.points[0] >= 4 and self.points[1] >= 4) or self.points[0] > 5 or self.points[1] > 5:
             raise InvalidStateError(
                 f"{_BAD}points {self.points[0]}:{self.points[1]} cannot happen: the game ends as soon as a "
-                "seat has 4 (S8), and one move adds at most 2 (a ship card carries at most one crew token)")
+                "seat has 4 (S8), and a scored ship card brings at most 2 (itself and one crew token)")
         # --- removed cards: each ship card out of play took its cards with it (S6) -------
         # At most 5 + 5 per ship card; a tie exactly 5 + 5; a won one at least the fewest
         # cards that reach its printed value (SirensRules.min_won).
@@ -1374,6 +1374,8 @@ class SirensCore:
             # Before the placement the ship card did not score (S6).
             v = R.face_val[R.card_face[c]]
             t = R.ship_val[k] + 3 * self.rum_on[k]
+            if src == k and self.slot_n[s ^ 1] >= SIDE_MAX:
+                raise InvalidStateError(f"{_BAD}the moved card cannot have come from a full side (S5 step 1)")
             if self.slot_sum[s] - v >= t or self.slot_sum[s ^ 1] + (v if src == k else 0) >= t:
                 raise InvalidStateError(f"{_BAD}ship {k} would have been scored before the pending placement (S6)")
             if src >= 0 and src != k and not self._could_lose(src, v):

@@ -153,9 +153,9 @@ class SirensGame(Game[SirensState]):
 
     @property
     def score_bounds(self) -> tuple[float, float]:
-        """Victory points: the game ends as soon as a seat has 4 (S8), and one move adds at
-        most 2 (a ship card carries at most one crew token; an octopus move can score its
-        destination and then its source only while the first leaves the seat below 4)."""
+        """Victory points: the game ends as soon as a seat has 4 (S8), and a scored ship card
+        brings at most 2 (itself and one crew token: the tokens never share a ship card; an
+        octopus move scores its source only while its destination left both seats below 4)."""
         return (0, 5)
 
     @property

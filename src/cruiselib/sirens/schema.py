@@ -36,8 +36,10 @@ game ended by two passes records ``passes = 2``; version 1 states load through
 # so a draw pile holds at most 64 - 8 = 56 cards. A side holds at most 5 cards (S5), so a
 # ship card takes at most 10 cards out of play. Card values are -99..99 and ship values
 # 1..999 (cards.py), so a side totals -495..495 and a threshold (+3 per rum mug) at most
-# 1005. The game ends as soon as a seat has 4 points and one move adds at most 2 (S8),
-# so a seat has at most 5. Action ids stay below 111 * 32 + 12 = 3564.
+# 1005. The game ends as soon as a seat has 4 points (S8) and a scored ship card brings
+# at most 2 (itself and one crew token: the tokens never share a ship card), so a seat has
+# at most 5 (an octopus move scores its source only if its destination left both below
+# 4). Action ids stay below 111 * 32 + 12 = 3564.
 MAX_PILE = MAX_CARDS - MIN_CARDS
 MAX_TOTAL = 5 * MAX_VALUE
 MAX_THRESHOLD = MAX_SHIP + 2 * 3
