@@ -11,9 +11,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import msgspec
 import pytest
 
 from benchmarks.conftest import modes
+from cruiselib.sirens import SirensStateData
 
 GAMES = modes("sirens")
 MODES = list(GAMES)
@@ -93,3 +95,23 @@ def test_playouts(benchmark: Any, mode: str) -> None:
     result = benchmark(game.playouts, n, 1)
     benchmark.extra_info["games"] = n
     benchmark.extra_info["actions"] = result.actions
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_load_state(benchmark: Any, mode: str) -> None:
+    """game.load_state() of mid-game JSON bytes: msgspec's typed decode plus the core's checks."""
+    benchmark.group = "sirens: load_state() mid-game JSON"
+    game = GAMES[mode]
+    data = midgame(game).to_json().encode()
+    loaded = benchmark(game.load_state, data)
+    assert loaded.to_json().encode() == data
+
+
+def test_msgspec_decode(benchmark: Any) -> None:
+    """msgspec's own typed decode of the same bytes: the yardstick of load_state (within 2.5x)."""
+    benchmark.group = "sirens: msgspec typed decode, same bytes"
+    game = GAMES[MODES[0]]
+    data = midgame(game).to_json().encode()
+    decoder = msgspec.json.Decoder(SirensStateData)
+    decoded = benchmark(decoder.decode, data)
+    assert decoded == msgspec.json.decode(data, type=SirensStateData)

@@ -170,7 +170,7 @@ def _cases(state: SirensState) -> list[tuple[str, dict[str, Any], str]]:
         ("unknown card", tamper(state, removed=[*d["removed"], 63]), "does not exist"),
         ("negative count", tamper(state, passes=-1), "Expected `int` >= 0"),
         ("negative card id", tamper(state, hands=[[-3], d["hands"][1]]), ">= 0"),
-        ("wrong schema version", tamper(state, schema_version=2), "schema version 2 is not supported"),
+        ("wrong schema version", tamper(state, schema_version=3), r"Invalid enum value 3 - at `\$.schema_version`"),
         ("unknown field", tamper(state, cheat=True), "unknown field `cheat`"),
         ("other game", tamper(state, game="dream_islands"), "Invalid enum value 'dream_islands'"),
         ("other variant", tamper(state, variant="bow_to_rear"), "variant"),
@@ -181,7 +181,11 @@ def _cases(state: SirensState) -> list[tuple[str, dict[str, Any], str]]:
         ("crew on the same ship", tamper(state, crew=[1, 1]), "same ship"),
         ("rum on a missing ship", tamper(state, rum=[empty, -1], ships=gone), "rum mug is on ship .* not in play"),
         ("octopus on a card not in play", tamper(state, octopus=[hand0[0], -1]), "not in play"),
-        ("rng out of range", tamper(state, rng=2**64), "64 bits"),
+        ("rng as a number", tamper(state, rng=12345), r"Expected `str`, got `int` - at `\$.rng`"),
+        ("rng not hex", tamper(state, rng="00000000000000zz"), "Expected `str` matching regex"),
+        ("rng too long", tamper(state, rng="0" * 17), "Expected `str` matching regex"),
+        ("version 1 rng out of range", tamper(state, schema_version=1, rng=2**64), "64-bit unsigned int"),
+        ("version 1 rng as text", tamper(state, schema_version=1), "64-bit unsigned int"),
         ("over without a reason", tamper(state, phase="over", current_player=-1), "the game is over exactly"),
         ("three piles", tamper(state, piles=[[], [], []]), "length <= 2"),
         ("wrong type", tamper(state, passes="1"), "Expected `int`"),
@@ -193,7 +197,7 @@ def test_tampered_states_raise_invalid_state_error_naming_the_problem() -> None:
     assert GAME.load_state(tamper(state)) == state  # the untampered control loads
     for label, data, match in _cases(state):
         encodings: list[Any] = [json.dumps(data), data]
-        if label != "rng out of range":  # MessagePack cannot even carry 2**64
+        if label != "version 1 rng out of range":  # MessagePack cannot even carry 2**64
             encodings.append(msgspec.msgpack.encode(data))
         for encoded in encodings:
             with pytest.raises(cruiselib.InvalidStateError, match=match):

@@ -1,4 +1,6 @@
-"""Sirens in Sight: the public conformance suite over 2,000 seeded games per variant."""
+"""Sirens in Sight: the public conformance suite over 2,000 seeded games per variant, and
+over small and odd card sets, where rare endings (two passes, every ship card gone, ties
+of 5 + 5) are common."""
 
 from __future__ import annotations
 
@@ -6,12 +8,14 @@ import random
 from typing import Any
 
 import msgspec
+import numpy as np
 import pytest
 
 import cruiselib
 from cruiselib import _core
-from cruiselib.sirens import SirensGame, SirensState
+from cruiselib.sirens import CardSet, SirensGame, SirensState
 from cruiselib.testing import ConformanceError, check_game
+from tests.sirens.helpers import small_set
 
 N_GAMES = 2000
 rng = _core.load("rng")
@@ -25,6 +29,71 @@ def test_check_game(variant: str) -> None:
     assert report.games == N_GAMES
     assert report.deep_checks >= N_GAMES * 2
     assert sum(report.finished_by_seat) > N_GAMES // 2
+
+
+# (card set, variants): 8, 9, 12 and 20 cards, and sets whose cards all have one value.
+# Low ship values make scoring common (four points, no ship card left); cards of one value
+# end in ties of 5 + 5 (48 or 64 cards of 1: every ship card tied away) or, too few to
+# fill a ship card, in two passes (8 cards of 1). An odd set has no two identical emblem
+# sets, so no "bow to rear" (S9).
+SETS: list[tuple[CardSet, tuple[str, ...]]] = [
+    (small_set(8), ("standard", "bow_to_rear")),
+    (small_set(9, ships=(3, 6, 9, 12, 15)), ("standard",)),
+    (small_set(12, ships=(5, 8, 11, 14, 17)), ("standard", "bow_to_rear")),
+    (small_set(20, ships=(6, 10, 14, 18, 22)), ("standard", "bow_to_rear")),
+    (small_set(8, value=1), ("standard", "bow_to_rear")),
+    (small_set(48, value=1), ("standard", "bow_to_rear")),
+    (small_set(64, value=1), ("standard", "bow_to_rear")),
+]
+CASES = [(cards, variant) for cards, variants in SETS for variant in variants]
+IDS = [f"{cards.name}-{variant}" for cards, variant in CASES]
+
+
+def _sweep(cards: CardSet, variant: str, n_games: int, deep_every: int) -> None:
+    game = cruiselib.make("sirens", variant=variant, cards=cards)
+    report = check_game(game, n_games=n_games, seed=len(cards.cards), deep_every=deep_every)
+    assert report.games == n_games and report.deep_checks >= 2 * n_games
+
+
+@pytest.mark.parametrize(("cards", "variant"), CASES, ids=IDS)
+def test_check_game_on_small_card_sets(cards: CardSet, variant: str) -> None:
+    _sweep(cards, variant, n_games=4, deep_every=3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("cards", "variant"), CASES, ids=IDS)
+def test_check_game_sweep_on_small_card_sets(cards: CardSet, variant: str) -> None:
+    _sweep(cards, variant, n_games=300, deep_every=5)
+
+
+@pytest.mark.parametrize(("cards", "variant"), CASES, ids=IDS)
+def test_compiled_and_pure_playouts_agree_on_small_card_sets(cards: CardSet, variant: str) -> None:
+    game = cruiselib.make("sirens", variant=variant, cards=cards)
+    a, b = game.playouts(300, seed=5), game.pure_twin().playouts(300, seed=5)
+    assert np.array_equal(a.scores, b.scores) and np.array_equal(a.lengths, b.lengths)
+    assert np.array_equal(a.wins, b.wins) and a.actions == b.actions
+
+
+def test_small_card_sets_reach_the_rare_endings() -> None:
+    # The sweeps above are only worth their name if these endings occur in them.
+    seen = set()
+    for cards, _ in SETS:
+        game = cruiselib.make("sirens", cards=cards)
+        for seed in range(40):
+            state = game.new_state(seed=seed)
+            rnd = random.Random(seed)
+            while not state.is_over:
+                state.apply(rnd.choice(state.legal_actions()))
+            data = state.to_data()
+            if data.passes == 2:  # type: ignore[attr-defined]
+                seen.add("two passes")
+            if all(st != -1 for st in data.ships):  # type: ignore[attr-defined]
+                seen.add("no ship card left")
+            if 2 in data.ships:  # type: ignore[attr-defined]
+                seen.add("a tie removed a ship card")
+            if max(state.scores()) >= 4:
+                seen.add("four points")
+    assert seen == {"two passes", "no ship card left", "a tie removed a ship card", "four points"}
 
 
 class _UnsortedState(SirensState):

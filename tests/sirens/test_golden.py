@@ -17,6 +17,7 @@ import msgspec
 import pytest
 
 import cruiselib
+from cruiselib.serialize import upgrade_rng_to_text
 from cruiselib.sirens import SirensState
 
 GOLDEN = Path(__file__).with_name("golden")
@@ -61,10 +62,32 @@ def test_golden_playthrough(variant: str, seed: int) -> None:
         assert str(game.action_to_move(a)) == text
         replay.apply(a)
     assert replay.is_over
-    assert msgspec.to_builtins(replay.to_data()) == expected["final_state"]
+    final = expected["final_state"]
+    if final["schema_version"] == 1:  # recorded before version 2: same state, rng as a number
+        final = upgrade_rng_to_text(final)
+    assert msgspec.to_builtins(replay.to_data()) == final
     assert replay.scores() == expected["scores"] and list(replay.winners()) == expected["winners"]
     assert actions == expected["actions"]
     assert game.load_state(json.dumps(expected["final_state"])) == replay
+
+
+@pytest.mark.parametrize(("variant", "seed"), CASES)
+def test_version_1_golden_states_load_through_the_migration(variant: str, seed: int) -> None:
+    # The golden files hold version-1 final states (rng a JSON number); they load through
+    # SirensGame.schema_migrations, equal the replayed state, and save as version 2.
+    expected = json.loads((GOLDEN / f"sirens-{variant}-{seed}.json").read_text())
+    v1 = expected["final_state"]
+    assert v1["schema_version"] == 1 and isinstance(v1["rng"], int)
+    game = cruiselib.make("sirens", variant=variant)
+    replay = game.new_state(seed=seed)
+    for a in expected["actions"]:
+        replay.apply(a)
+    for encoded in (json.dumps(v1), msgspec.msgpack.encode(v1), v1):
+        loaded = game.load_state(encoded)
+        assert loaded == replay
+    saved = json.loads(replay.to_json())
+    assert saved["schema_version"] == 2 and saved["rng"] == f"{v1['rng']:016x}"
+    assert game.load_state(replay.to_json()) == replay
 
 
 def perft(state: SirensState, depth: int) -> int:

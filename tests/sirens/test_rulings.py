@@ -23,10 +23,10 @@ from cruiselib.sirens import (
     SirensGame,
     UseRum,
 )
-from tests.sirens.helpers import build, values_on
+from tests.sirens.helpers import FULL, build, small_set, values_on
 
 GAME = cruiselib.make("sirens")
-FULL = ([1, 2, 3, 4], [1, 2, 3, 4])  # four cards each (required while the pile has cards)
+SMALL = cruiselib.make("sirens", cards=small_set(12))  # 10 10 0 0 9 9 -4 -4 8 8 7 7
 
 
 def crew_ships(state: cruiselib.State) -> dict[str, int | None]:
@@ -107,10 +107,11 @@ def test_S3_start_player_drawn_from_the_seed_unless_given() -> None:
 
 def test_S4_play_a_card_then_draw_the_top_of_the_pile() -> None:
     state = build(hands=FULL, pile=[7, 9])
+    (size,) = state.view(0).pile_sizes
     state.apply(PlayCard(1, False, 32, 0))
     view = state.view(0)
     assert sorted(c.value for c in view.hand) == [2, 3, 4, 9]  # 9 was on top
-    assert view.pile_sizes == [1]
+    assert view.pile_sizes == [size - 1]
     assert values_on(state, 32, 0) == [1]
 
 
@@ -148,7 +149,7 @@ def test_S4_end_turn_keeps_the_rum_mug() -> None:
 
 
 def test_S4_rum_mug_once_per_game() -> None:
-    state = build(hands=FULL, pile=[7, 9, 8, 8], rum=("spent", "held"))
+    state = build(hands=FULL, pile=[7, 9, 8, 8], rum=(28, "held"))  # seat 0's mug is on 28
     assert not any(isinstance(m, UseRum) for m in state.legal_moves())
     with pytest.raises(cruiselib.IllegalMoveError, match="rum mug is already used"):
         state.apply(UseRum(30))
@@ -160,10 +161,13 @@ def test_S4_pass_only_without_a_legal_main_action() -> None:
     state = build(hands=FULL, pile=[7, 9])
     with pytest.raises(cruiselib.IllegalMoveError, match="passing is only allowed"):
         state.apply(Pass())
+    # Seat 0 has no card and its octopus is in use. (With the 52 standard cards a seat is
+    # never out of cards: at most 5 + 5 cards are at or were taken from each ship card.)
     stuck = build(
-        hands=([], [5]),
-        sides={(30, 0): [5], (32, 1): [6]},
-        octopus=((30, 0, 5), (32, 1, 6)),
+        SMALL,
+        hands=([], [9]),
+        sides={(30, 0): [10], (32, 1): [8], (28, 0): [0, 0, -4, -4], (34, 0): [9, 7, 7], (36, 1): [8, 10]},
+        octopus=((30, 0, 10), (32, 1, 8)),
         pile=[],
     )
     moves = [str(m) for m in stuck.legal_moves()]
@@ -174,10 +178,12 @@ def test_S4_pass_only_without_a_legal_main_action() -> None:
 
 def test_S4_two_passes_in_a_row_end_the_game() -> None:
     state = build(
+        SMALL,
         hands=([], []),
-        sides={(30, 0): [5], (32, 1): [6]},
-        octopus=((30, 0, 5), (32, 1, 6)),
+        sides={(30, 0): [9], (32, 1): [8], (34, 0): [0, 0, -4, -4], (34, 1): [8, 7, 7]},
+        octopus=((30, 0, 9), (32, 1, 8)),
         ships={28: 0},
+        removed=[10, 10, 9],
         pile=[],
     )
     state.apply(Pass())
@@ -187,9 +193,16 @@ def test_S4_two_passes_in_a_row_end_the_game() -> None:
 
 
 def test_S4_a_main_action_between_passes_resets_the_count() -> None:
-    state = build(hands=([], [2]), sides={(30, 0): [5]}, octopus=((30, 0, 5), None), pile=[], rum=("spent", "spent"))
+    state = build(
+        SMALL,
+        hands=([], [9]),
+        sides={(30, 0): [10], (28, 0): [0, 0, -4, -4], (36, 1): [10, 8], (32, 0): [9, 8, 7, 7]},
+        octopus=((30, 0, 10), None),
+        pile=[],
+        rum=(28, 28),
+    )
     state.apply(Pass())
-    state.apply(PlayCard(2, False, 34, 1))
+    state.apply(PlayCard(9, False, 34, 1))
     state.apply(Pass())
     assert not state.is_over and state.current_player == 1
 
@@ -210,9 +223,10 @@ def test_S4_nothing_is_drawn_once_the_game_is_over() -> None:
         sides={(32, 0): [10, 10, 5]},
         pile=[7, 9],
     )
+    (size,) = state.view(0).pile_sizes
     state.apply(PlayCard(10, False, 32, 0))
     assert state.is_over and state.scores() == [4, 0]
-    assert state.view(0).hand_sizes == [3, 4] and state.view(0).pile_sizes == [2]
+    assert state.view(0).hand_sizes == [3, 4] and state.view(0).pile_sizes == [size]
 
 
 # --------------------------------------------------------------------------- S5
@@ -303,6 +317,7 @@ def test_S5_octopus_destination_scoring_ending_the_game_skips_the_source() -> No
     assert state.is_over and state.scores() == [4, 0]
     view = state.view(0)
     assert view.ships[3].in_play and view.ships[3].totals == [37, 0]  # 34 not checked
+    assert GAME.load_state(state.to_json()) == state  # and the finished game reloads
 
 
 def test_S5_octopus_destination_first_then_the_source() -> None:
@@ -392,9 +407,10 @@ def test_S7_octopus_destinations_any_other_side_with_room_including_the_other_si
 
 def test_S7_octopus_draws_no_card_and_is_then_in_use() -> None:
     state = build(hands=FULL, sides={(28, 1): [6]}, pile=[7, 8])
+    sizes = state.view(0).pile_sizes
     state.apply(MoveCard(6, False, 28, 1, 28, 0))
     view = state.view(0)
-    assert view.hand_sizes == [4, 4] and view.pile_sizes == [2]
+    assert view.hand_sizes == [4, 4] and view.pile_sizes == sizes
     assert view.octopus_held == [False, True] and view.ships[0].sides[0][0].octopus == 0
     state.apply(EndTurn())
     state.apply(PlayCard(1, False, 34, 1))
@@ -412,8 +428,14 @@ def test_S8_four_victory_points_end_the_game_at_once() -> None:
     assert state.legal_actions() == []
 
 
+# 40 cards: the positions below hold 6 of them, and the 4 ship cards out of play took
+# the other 34 (S6: at most 10 each); the 52 standard cards would not fit.
+FORTY = cruiselib.make("sirens", cards=small_set(40))
+
+
 def test_S8_the_game_ends_when_no_ship_card_is_left() -> None:
     state = build(
+        FORTY,
         hands=([2], [5]),
         ships={28: 0, 30: 1, 32: 2, 34: 2},
         crew=("won0", "won1"),
@@ -426,6 +448,7 @@ def test_S8_the_game_ends_when_no_ship_card_is_left() -> None:
 
 def test_S8_equal_points_is_a_draw() -> None:
     state = build(
+        FORTY,
         hands=([2], [5]),
         ships={28: 0, 30: 1, 32: 2, 34: 1},
         crew=("won0", "won1"),
@@ -539,7 +562,7 @@ def test_S10_a_card_set_loads_from_json_and_is_validated(tmp_path: object) -> No
         CardSet(name="x", cards=_custom_set().cards, ships=(28, 28, 32, 34, 36))
     with pytest.raises(cruiselib.InvalidOptionError, match="invalid card set"):
         CardSet.from_json(b'{"name": "x", "cards": [], "ships": [1, 2, 3, 4, 5], "extra": 1}')
-    with pytest.raises(cruiselib.InvalidOptionError, match=r"1\.\.64 cards"):
+    with pytest.raises(cruiselib.InvalidOptionError, match=r"8\.\.64 cards"):
         CardSet(name="x", cards=(), ships=(1, 2, 3, 4, 5))
 
 

@@ -48,6 +48,7 @@ cdef class SirensRules:
     cdef int card_face[MAXC]
     cdef int card_emblem[MAXC]
     cdef int ship_val[NSHIP]
+    cdef int min_won[NSHIP]      # fewest cards a won ship card takes out of play
     cdef readonly tuple action_ints
 
 
@@ -112,8 +113,9 @@ cdef class SirensCore:
     cdef int _main_kth(self, int k) noexcept
     @cython.locals(n=cython.int)
     cdef int _random_action(self, unsigned long long r) noexcept
-    @cython.locals(i=cython.int, s=cython.int, c=cython.int, d=cython.int, opp_octo=cython.int)
     cdef bint _has_main(self) noexcept
+    @cython.locals(i=cython.int, s=cython.int, c=cython.int, d=cython.int, opp_octo=cython.int)
+    cdef bint _seat_has_main(self, int p) noexcept
     @cython.locals(f=cython.int, s=cython.int, d=cython.int, r=cython.int, k=cython.int,
                    i=cython.int, R=SirensRules)
     cdef int _check(self, int a) noexcept
@@ -154,12 +156,13 @@ cdef class SirensCore:
                    crew_in_play=cython.int, won=cython.int, removed_ships=cython.int,
                    phase=cython.int, cur=cython.int, top=cython.int, above=cython.int,
                    need=cython.int, src=cython.int, variant=cython.bint, finished=cython.bint,
-                   R=SirensRules)
+                   low=cython.int, by_points=cython.bint, R=SirensRules)
     cpdef _load(self, object d)
     @cython.locals(p=cython.int, i=cython.int, j=cython.int, k=cython.int, R=SirensRules)
     cpdef _export(self)
-    @cython.locals(c=cython.int)
-    cpdef _place_checked(self, int card, int z)
+    cdef int _place_checked(self, int card, int z) except -1
+    @cython.locals(thr=cython.int, j=cython.int, s=cython.int)
+    cdef bint _could_lose(self, int ship, int v) noexcept
     cpdef bint _side_scores(self, int ship)
     cpdef list legal_actions(self)
     @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])

@@ -107,11 +107,24 @@ class SirensRules:
             self.card_face = [0] * MAXC
             self.card_emblem = [0] * MAXC
             self.ship_val = [0] * NSHIP
+            self.min_won = [0] * NSHIP
         nf = len(face_values)
         nc = len(card_face)
-        if not (0 < nf <= MAXF and len(face_crew) == nf and 0 < nc <= MAXC
+        # S3: each seat is dealt a hand of 4, so a set has at least 8 cards; the arrays hold
+        # MAXC cards and the face masks of the fast path MAXF faces.
+        if not (0 < nf <= MAXF and len(face_crew) == nf and 2 * HAND <= nc <= MAXC
                 and len(card_emblem) == nc and len(ship_values) == NSHIP):
             raise ValueError("card tables out of range")
+        for i in range(nc):
+            if not (0 <= card_face[i] < nf and 0 <= card_emblem[i] <= 1):
+                raise ValueError("card tables out of range")
+        if variant:
+            # S9: each seat picks 4 starting cards from its own emblem set.
+            n0 = 0
+            for i in range(nc):
+                n0 += card_emblem[i] == 0
+            if n0 < HAND or nc - n0 < HAND:
+                raise ValueError("card tables out of range")
         self.num_faces = nf
         self.num_cards = nc
         for i in range(nf):
@@ -122,6 +135,17 @@ class SirensRules:
             self.card_emblem[i] = card_emblem[i]
         for i in range(NSHIP):
             self.ship_val[i] = ship_values[i]
+        # The fewest cards a won ship card takes out of play (S6): a side reaching the
+        # printed value needs ceil(value / best card) cards, at most 5 of them; otherwise
+        # only 5 + 5 cards can win it. The loader checks the removed cards against this.
+        best = 0
+        for i in range(nf):
+            if self.face_val[i] > best:
+                best = self.face_val[i]
+        for i in range(NSHIP):
+            self.min_won[i] = 2 * SIDE_MAX
+            if best > 0 and self.ship_val[i] <= SIDE_MAX * best:
+                self.min_won[i] = (self.ship_val[i] + best - 1) // best
         self.variant = bool(variant)
         self.digest = digest
         self.a_play = 0
@@ -287,11 +311,17 @@ class SirensCore:
 
     def _has_main(self):
         """Whether the current seat has a main action (a card to play or an octopus move)."""
-        if self.hand_n[self.cur] > 0:
-            return True  # every ship in play has a side with room (5+5 would have scored)
-        if self.octo[self.cur] != OCTO_HELD:
+        return self._seat_has_main(self.cur)
+
+    def _seat_has_main(self, p):
+        """Whether seat p would have a main action now (S4: else it may only pass)."""
+        if self.n_alive == 0:
             return False
-        opp_octo = self.octo[1 - self.cur]
+        if self.hand_n[p] > 0:
+            return True  # every ship in play has a side with room (5+5 would have scored)
+        if self.octo[p] != OCTO_HELD:
+            return False
+        opp_octo = self.octo[1 - p]
         # A movable card exists and some other slot has room.
         for s in range(NSLOT):
             for i in range(self.slot_n[s]):
@@ -932,7 +962,7 @@ class SirensCore:
             game="sirens",
             variant="bow_to_rear" if R.variant else "standard",
             card_set=R.digest,
-            rng=self.rng,
+            rng=schema.rng_to_text(self.rng),
             phase=PHASES[self.phase],
             start_player=self.start,
             turn=self.turn,
@@ -1038,6 +1068,7 @@ class SirensCore:
             raise InvalidStateError(
                 f"{_BAD}card {card} appears twice ({self._zone_name(self.zone[card])} and {self._zone_name(z)})")
         self.zone[card] = z
+        return 0
 
     def _load(self, d):
         """Validate a decoded SirensStateData (header already checked) and load it.
@@ -1131,6 +1162,10 @@ class SirensCore:
             r = d.rum[p]
             if r < RUM_SPENT or r >= NSHIP:
                 raise InvalidStateError(f"{_BAD}rum[{p}] must be -2, -1 or a ship index")
+            if r == RUM_SPENT and self.n_alive == NSHIP:
+                raise InvalidStateError(
+                    f"{_BAD}seat {p}'s rum mug left play with a ship card it stood on, "
+                    "but every ship card is in play (S6)")
             if r >= 0:
                 if self.ship_status[r] != SHIP_IN_PLAY:
                     raise InvalidStateError(f"{_BAD}seat {p}'s rum mug is on ship {r}, which is not in play")
@@ -1169,7 +1204,30 @@ class SirensCore:
             removed_ships += self.ship_status[k] == SHIP_REMOVED
         if (self.crew[0] == CREW_REMOVED) + (self.crew[1] == CREW_REMOVED) > removed_ships:
             raise InvalidStateError(f"{_BAD}more crew tokens removed than ship cards removed")
-        # --- phase and whose decision -------------------------------------------------
+        if (self.points[0] >= 4 and self.points[1] >= 4) or self.points[0] > 5 or self.points[1] > 5:
+            raise InvalidStateError(
+                f"{_BAD}points {self.points[0]}:{self.points[1]} cannot happen: the game ends as soon as a "
+                "seat has 4 (S8), and a scored ship card brings at most 2 (itself and one crew token)")
+        # --- removed cards: each ship card out of play took its cards with it (S6) -------
+        # At most 5 + 5 per ship card; a tie exactly 5 + 5; a won one at least the fewest
+        # cards that reach its printed value (SirensRules.min_won).
+        need = 0
+        for k in range(NSHIP):
+            if self.ship_status[k] == SHIP_REMOVED:
+                need += 2 * SIDE_MAX
+            elif self.ship_status[k] != SHIP_IN_PLAY:
+                need += R.min_won[k]
+        top = 2 * SIDE_MAX * (NSHIP - self.n_alive)
+        if self.removed_n < need or self.removed_n > top:
+            raise InvalidStateError(
+                f"{_BAD}{self.removed_n} removed cards do not fit the ship cards out of play: "
+                f"they took between {need} and {top} cards with them (S6)")
+        low = 1 << 30  # the lowest value among the removed cards
+        for i in range(self.removed_n):
+            v = R.face_val[R.card_face[self.removed[i]]]
+            if v < low:
+                low = v
+        # --- phase, whose decision, passes -------------------------------------------
         phase = PHASES.index(d.phase)
         self.phase = phase
         self.start = d.start_player
@@ -1178,11 +1236,19 @@ class SirensCore:
         if self.passes < 0 or self.passes > 2:
             raise InvalidStateError(f"{_BAD}passes must be 0, 1 or 2")
         cur = d.current_player
-        finished = self.n_alive == 0 or self.points[0] >= 4 or self.points[1] >= 4 or self.passes == 2
+        by_points = self.points[0] >= 4 or self.points[1] >= 4
+        finished = self.n_alive == 0 or by_points or self.passes == 2
         if (phase == PH_OVER) != finished:
             raise InvalidStateError(
                 f"{_BAD}the game is over exactly when no ship is in play, a seat has 4 points, "
                 "or both seats passed (S8)")
+        if self.passes == 2 and (self.n_alive == 0 or by_points):
+            raise InvalidStateError(
+                f"{_BAD}a game ended by two passes still had ship cards in play and no seat with 4 points (S4)")
+        if self.passes == 1 and phase != PH_MAIN:
+            # S17: a main action resets the count, so one pass is pending only in the main
+            # phase of the next seat's turn (a pass ends the turn at once, S13).
+            raise InvalidStateError(f"{_BAD}one pending pass exists only in the main phase")
         if phase == PH_OVER:
             if cur != -1:
                 raise InvalidStateError(f"{_BAD}current_player must be -1 once the game is over")
@@ -1197,8 +1263,14 @@ class SirensCore:
             raise InvalidStateError(f"{_BAD}in the main and after phases the seat to move is the turn player")
         if phase == PH_AFTER and self.rum[self.turn] != RUM_HELD:
             raise InvalidStateError(f"{_BAD}the 'after' phase exists only while the turn player holds the rum mug")
-        if self.passes and phase != PH_MAIN and phase != PH_AFTER and phase != PH_OVER:
-            raise InvalidStateError(f"{_BAD}a pass is only pending in the main or after phase")
+        # S4: a seat passes only without a main action, and nothing but a rum mug can have
+        # happened since: the seat(s) that passed still have none.
+        if self.passes >= 1 and self._seat_has_main(1 - self.turn):
+            raise InvalidStateError(
+                f"{_BAD}seat {1 - self.turn} passed but has a card to play or an octopus move (S4)")
+        if self.passes == 2 and self._seat_has_main(self.turn):
+            raise InvalidStateError(
+                f"{_BAD}seat {self.turn} passed but has a card to play or an octopus move (S4)")
         for p in range(2):
             self.picks[p] = d.picks[p]
             self.pick_floor[p] = d.pick_floor[p]
@@ -1221,10 +1293,30 @@ class SirensCore:
                     raise InvalidStateError(f"{_BAD}seat {p} picked {self.picks[p]} cards but holds {self.hand_n[p]}")
                 top = 0
                 for i in range(self.hand_n[p]):
-                    if R.card_face[self.hand[p * HAND + i]] > top:
-                        top = R.card_face[self.hand[p * HAND + i]]
+                    c = self.hand[p * HAND + i]
+                    v = R.card_face[c]
+                    if v > top:
+                        top = v
+                    # S14: picks go in ascending face order; S12: each takes the lowest
+                    # card id of its face still in the set.
+                    if i > 0 and v < R.card_face[self.hand[p * HAND + i - 1]]:
+                        raise InvalidStateError(f"{_BAD}seat {p}'s picks are not in ascending face order (S14)")
+                    for j in range(i + 1, self.hand_n[p]):
+                        o = self.hand[p * HAND + j]
+                        if R.card_face[o] == v and o < c:
+                            raise InvalidStateError(
+                                f"{_BAD}seat {p} picked card {c} before card {o} of the same face (S12)")
+                    for j in range(self.pile_n[p]):
+                        o = self.pile[p * MAXC + j]
+                        if R.card_face[o] == v and o < c:
+                            raise InvalidStateError(
+                                f"{_BAD}seat {p} picked card {c} while card {o} of the same face was left (S12)")
                 if self.pick_floor[p] != top:
                     raise InvalidStateError(f"{_BAD}seat {p}'s pick floor must be the highest face picked")
+                # S15: the sets wait unshuffled (in card id order) until both seats picked.
+                for i in range(1, self.pile_n[p]):
+                    if self.pile[p * MAXC + i - 1] > self.pile[p * MAXC + i]:
+                        raise InvalidStateError(f"{_BAD}piles[{p}] must stay in card id order until the picks end")
             if self.rum[0] != RUM_HELD or self.rum[1] != RUM_HELD or self.octo[0] != OCTO_HELD \
                     or self.octo[1] != OCTO_HELD or self.passes:
                 raise InvalidStateError(f"{_BAD}nothing happens before the picks are done")
@@ -1239,15 +1331,21 @@ class SirensCore:
                 if self.picks[p] != (HAND if variant else 0):
                     raise InvalidStateError(
                         f"{_BAD}picks must be [4, 4] in the variant after the pick phase, [0, 0] otherwise")
-            if phase != PH_OVER:
-                for p in range(2):
-                    # During a crew choice the turn player's draw may still be pending (S4).
-                    need = HAND
-                    if phase == PH_CREW and p == self.turn and pending.draw:
-                        need = HAND - 1
-                    if self.pile_n[self._pile_of(p)] and self.hand_n[p] != need:
-                        raise InvalidStateError(
-                            f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
+                if not variant:
+                    if self.pick_floor[p] != 0:
+                        raise InvalidStateError(f"{_BAD}pick floors are [0, 0] outside the variant")
+                    continue
+                # The floor is the face of the seat's fourth pick: a face of its own set,
+                # with at least 4 of its cards at or below it (S14).
+                top = 0
+                above = 0
+                for c in range(R.num_cards):
+                    if R.card_emblem[c] == p:
+                        top += R.card_face[c] == self.pick_floor[p]
+                        above += R.card_face[c] <= self.pick_floor[p]
+                if top == 0 or above < HAND:
+                    raise InvalidStateError(
+                        f"{_BAD}seat {p}'s pick floor {self.pick_floor[p]} is no face its fourth pick can have (S14)")
         self.pend_ship = -1
         self.pend_side = -1
         self.pend_src = -1
@@ -1260,8 +1358,31 @@ class SirensCore:
             if pending.side != cur:
                 raise InvalidStateError(f"{_BAD}the owner of the played-on side decides the crew move (S5)")
             src = pending.source
-            if src >= NSHIP or src < -1 or (src >= 0 and (pending.draw or self.ship_status[src] != SHIP_IN_PLAY)):
-                raise InvalidStateError(f"{_BAD}an octopus move draws no card and its source ship is in play")
+            if src >= NSHIP or src < -1 or (src >= 0 and self.ship_status[src] != SHIP_IN_PLAY):
+                raise InvalidStateError(f"{_BAD}the source ship of a pending octopus move is in play")
+            if pending.draw != (src < 0):
+                raise InvalidStateError(f"{_BAD}a played card draws after the crew move, an octopus move does not (S4)")
+            # The placed card is the last one on its side and has the move-crew icon (S5).
+            s = 2 * k + pending.side
+            if self.slot_n[s] == 0:
+                raise InvalidStateError(f"{_BAD}the pending crew move has no placed card")
+            c = self.slot_cards[s * SIDE_MAX + self.slot_n[s] - 1]
+            if not R.face_crew[R.card_face[c]]:
+                raise InvalidStateError(f"{_BAD}card {c}, placed last, has no move-crew icon to move the crew (S5)")
+            if src >= 0 and self.octo[self.turn] != c:
+                raise InvalidStateError(f"{_BAD}the turn player's octopus must sit on the card it moved (S7)")
+            if src < 0 and (self.octo[0] == c or self.octo[1] == c):
+                raise InvalidStateError(f"{_BAD}a card just played from the hand carries no octopus")
+            # Before the placement the ship card did not score (S6).
+            v = R.face_val[R.card_face[c]]
+            t = R.ship_val[k] + 3 * self.rum_on[k]
+            if src == k and self.slot_n[s ^ 1] >= SIDE_MAX:
+                raise InvalidStateError(f"{_BAD}the moved card cannot have come from a full side (S5 step 1)")
+            if self.slot_sum[s] - v >= t or self.slot_sum[s ^ 1] + (v if src == k else 0) >= t:
+                raise InvalidStateError(f"{_BAD}ship {k} would have been scored before the pending placement (S6)")
+            if src >= 0 and src != k and not self._could_lose(src, v):
+                raise InvalidStateError(
+                    f"{_BAD}ship {src} cannot be where the moved card came from without having scored before (S6)")
             self.pend_ship = k
             self.pend_side = pending.side
             self.pend_src = src
@@ -1271,16 +1392,54 @@ class SirensCore:
             self.crew_opt[1] = self._crew_dest(k, 1, self.pend_token)
             if self.crew_opt[0] == self.crew_opt[1] or self.n_alive == crew_in_play:
                 raise InvalidStateError(f"{_BAD}the pending crew move has no choice to make")
+        if phase != PH_PICK:
+            for p in range(2):
+                # During a crew choice the turn player's draw may still be pending (S4); once
+                # over, the seat that ended the game by playing a card drew none.
+                need = HAND
+                if (phase == PH_CREW and p == self.turn and self.pend_draw) or (phase == PH_OVER and p == self.turn):
+                    need = HAND - 1
+                if self.pile_n[self._pile_of(p)] and self.hand_n[p] < need:
+                    raise InvalidStateError(
+                        f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
         # --- no ship card in play may already have scored (S6) -----------------------
+        # Except in a crew decision the destination and the octopus' source (scored after
+        # the crew move, S5 step 3), and once over the source of an octopus move whose
+        # destination's scoring ended the game (S5: the source is then not checked).
+        o = -1
         for k in range(NSHIP):
-            if self.ship_status[k] == SHIP_IN_PLAY and k != self.pend_ship and k != self.pend_src \
-                    and self._side_scores(k):
-                raise InvalidStateError(f"{_BAD}ship {k} is in play but would already have been scored (S6)")
-        self.rng = d.rng & MASK64
+            if self.ship_status[k] != SHIP_IN_PLAY or not self._side_scores(k):
+                continue
+            if phase == PH_CREW and (k == self.pend_ship or k == self.pend_src):
+                continue
+            if phase == PH_OVER:
+                # The octopus returned when its card's ship card scored; the mover drew
+                # nothing; the moved card is a removed one whose leaving raised a side.
+                if o >= 0 or not by_points or self.octo[self.turn] != OCTO_HELD or not self._could_lose(k, low):
+                    raise InvalidStateError(
+                        f"{_BAD}ship {k} is in play but would already have been scored: only the source of "
+                        "the octopus move that ended the game stays unscored (S5, S6)")
+                if self.pile_n[self._pile_of(self.turn)] and self.hand_n[self.turn] < HAND:
+                    raise InvalidStateError(f"{_BAD}an octopus move ended the game: seat {self.turn} drew no card")
+                o = k
+                continue
+            raise InvalidStateError(f"{_BAD}ship {k} is in play but would already have been scored (S6)")
+        self.rng = int(d.rng, 16)
 
     def _crew_options(self, ship, token):
         """The two crew destinations (toward the bow, toward the rear) from ``ship``."""
         return (self._crew_dest(ship, -1, token), self._crew_dest(ship, 1, token))
+
+    def _could_lose(self, ship, v):
+        """Whether ship (in play) could have held one more card of value v on one of its
+        sides without scoring (S6), i.e. be the source of an octopus move of that card."""
+        thr = self.rules.ship_val[ship] + 3 * self.rum_on[ship]
+        for j in range(2):
+            s = 2 * ship + j
+            if (self.slot_n[s] < SIDE_MAX and self.slot_sum[s] + v < thr and self.slot_sum[s ^ 1] < thr
+                    and not (self.slot_n[s] + 1 == SIDE_MAX and self.slot_n[s ^ 1] == SIDE_MAX)):
+                return True
+        return False
 
     def _side_scores(self, ship):
         """Whether ship (in play) has a side at or over its threshold, or two full sides."""

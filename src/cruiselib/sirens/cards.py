@@ -23,14 +23,22 @@ __all__ = ["Card", "CardSet", "Face"]
 
 Emblem = Literal["seastar", "shell"]
 EMBLEMS: tuple[Emblem, Emblem] = ("seastar", "shell")
+MIN_CARDS = 8
+"""S3: each of the two seats is dealt a hand of 4 (S9: picks 4 from its own set)."""
 MAX_CARDS = 64
+"""The core's card arrays and the state schema's card ids (0..63)."""
 MAX_FACES = 32
+"""The core's face bit masks (32 bits) and the schema's pick floors (0..31)."""
+MAX_VALUE = 99
+"""Card values are -99..99."""
+MAX_SHIP = 999
+"""Ship values are 1..999."""
 
 
 class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One playing card: its strength, its emblem and whether it has the move-crew icon."""
 
-    value: Annotated[int, msgspec.Meta(ge=-99, le=99)]
+    value: Annotated[int, msgspec.Meta(ge=-MAX_VALUE, le=MAX_VALUE)]
     emblem: Emblem
     crew: bool
 
@@ -55,10 +63,13 @@ class CardSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     provenance: dict[str, str] = {}
 
     def __post_init__(self) -> None:
-        if not 1 <= len(self.cards) <= MAX_CARDS:
-            raise InvalidOptionError(f"a card set has 1..{MAX_CARDS} cards, not {len(self.cards)}")
-        if len(set(self.ships)) != 5 or min(self.ships) < 1 or max(self.ships) > 999:
-            raise InvalidOptionError(f"ship values must be 5 distinct values in 1..999: {self.ships}")
+        if not MIN_CARDS <= len(self.cards) <= MAX_CARDS:
+            raise InvalidOptionError(
+                f"a card set has {MIN_CARDS}..{MAX_CARDS} cards, not {len(self.cards)}: each of the 2 seats "
+                f"is dealt a hand of 4 (S3), and the engine holds at most {MAX_CARDS} cards"
+            )
+        if len(set(self.ships)) != 5 or min(self.ships) < 1 or max(self.ships) > MAX_SHIP:
+            raise InvalidOptionError(f"ship values must be 5 distinct values in 1..{MAX_SHIP}: {self.ships}")
         if len(self.faces) > MAX_FACES:
             raise InvalidOptionError(
                 f"a card set has at most {MAX_FACES} distinct (value, crew) faces, not {len(self.faces)}"

@@ -6,12 +6,15 @@ adds options, typed moves, serialization with validation, views and resampling.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+import msgspec
 import numpy as np
 
-from cruiselib import _core
+from cruiselib import _core, serialize
 from cruiselib._api import Game, Playouts, State
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 from cruiselib.sirens.cards import EMBLEMS, CardSet
@@ -81,6 +84,9 @@ class SirensState(State, _CoreState):
         return [1.0 if p in win else -1.0 for p in range(2)]
 
 
+_JSON_DECODER = msgspec.json.Decoder(SirensStateData)
+
+
 class SirensGame(Game[SirensState]):
     """Sirens in Sight for two players.
 
@@ -92,6 +98,10 @@ class SirensGame(Game[SirensState]):
     core_module = "sirens"
     title = "Sirens in Sight"
     schema_version = SCHEMA_VERSION
+    # Version 1 wrote the generator state as a number; nothing else changed meaning.
+    schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = MappingProxyType(
+        {1: serialize.upgrade_rng_to_text}
+    )
     state_data_type = SirensStateData
     view_type = SirensView
     move_type = SirensMove
@@ -144,8 +154,10 @@ class SirensGame(Game[SirensState]):
 
     @property
     def score_bounds(self) -> tuple[float, float]:
-        """Victory points: at most 5 ship cards and 2 crew tokens (the game ends at 4)."""
-        return (0, 7)
+        """Victory points: the game ends as soon as a seat has 4 (S8), and a scored ship card
+        brings at most 2 (itself and one crew token: the tokens never share a ship card; an
+        octopus move scores its source only while its destination left both seats below 4)."""
+        return (0, 5)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -218,6 +230,22 @@ class SirensGame(Game[SirensState]):
 
     # ------------------------------------------------------------------ serialization
 
+    def load_state(self, data: str | bytes | bytearray | memoryview | Mapping[str, Any]) -> SirensState:
+        """A state from JSON text/bytes, MessagePack bytes or a mapping (InvalidStateError).
+
+        Current-version JSON goes straight to the typed decoder; everything else, and
+        anything that decoder refuses, takes the shared path (BOM, MessagePack, mappings,
+        older versions, the error message).
+        """
+        if type(data) is bytes or type(data) is str:
+            try:
+                decoded = _JSON_DECODER.decode(data)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                pass
+            else:
+                return self._from_data(decoded)
+        return super().load_state(data)
+
     def _from_data(self, data: Any) -> SirensState:
         """Check the header here; the core checks and loads the rest (InvalidStateError)."""
         d: SirensStateData = data
@@ -226,8 +254,6 @@ class SirensGame(Game[SirensState]):
             raise InvalidStateError(
                 f"{bad}schema version {d.schema_version} is not supported (this version reads {SCHEMA_VERSION})"
             )
-        if d.rng > 0xFFFFFFFFFFFFFFFF:
-            raise InvalidStateError(f"{bad}the generator state must fit in 64 bits")
         if d.variant != self.variant:
             raise InvalidStateError(f"{bad}state is of variant {d.variant!r}, the game is {self.variant!r}")
         if d.card_set != self.cards.digest:
@@ -329,11 +355,24 @@ class SirensGame(Game[SirensState]):
                 gen.shuffle(own_pile)  # known cards, unknown order
             pool = hands[opp] + piles[opp]
             if raw["phase"] == 0:
-                k = len(hands[opp])
-                picked = [int(c) for c in gen.choice(pool, size=k, replace=False)] if k else []
+                # The other seat's picks so far, made anew as picking makes them: each a
+                # random face among those offered (S14: ascending, never dead-ending), taking
+                # the lowest card id of that face (S12).
+                face = self.rules.face_of
+                left = sorted(int(c) for c in pool)  # unshuffled until the picks end (S15)
+                picked: list[int] = []
+                floor = 0
+                for i in range(len(hands[opp])):
+                    offered = sorted(
+                        {face(c) for c in left if face(c) >= floor and sum(face(d) >= face(c) for d in left) >= 4 - i}
+                    )
+                    floor = offered[int(gen.integers(len(offered)))]
+                    card = next(c for c in left if face(c) == floor)
+                    left.remove(card)
+                    picked.append(card)
                 hands[opp] = picked
-                piles[opp] = sorted(set(pool) - set(picked))  # unshuffled until the picks end
-                raw["pick_floor"][opp] = max((self.rules.face_of(c) for c in picked), default=0)
+                piles[opp] = left
+                raw["pick_floor"][opp] = floor
             else:
                 gen.shuffle(pool)
                 hands[opp] = pool[: len(hands[opp])]

@@ -6,9 +6,20 @@ it belongs to; a card by its face: value plus move-crew icon (``crew``).
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+from msgspec import Meta
+
+from cruiselib.sirens.cards import MAX_SHIP, MAX_VALUE
 
 __all__ = ["EndTurn", "MoveCard", "MoveCrew", "Pass", "PickCard", "PlayCard", "SirensMove", "UseRum"]
+
+
+# The ranges a card set allows (cards.py).
+Value = Annotated[int, Meta(ge=-MAX_VALUE, le=MAX_VALUE, description="card value")]
+Ship = Annotated[int, Meta(ge=1, le=MAX_SHIP, description="printed value of a ship card")]
+Side = Annotated[int, Meta(ge=0, le=1, description="the seat whose side of the ship card it is")]
 
 
 def _card(value: int, crew: bool) -> str:
@@ -18,10 +29,10 @@ def _card(value: int, crew: bool) -> str:
 class PlayCard(msgspec.Struct, frozen=True, tag="play", tag_field="type"):
     """Play a card of this face to one side of a ship card, then draw (S4, S5)."""
 
-    value: int
+    value: Value
     crew: bool
-    ship: int
-    side: int
+    ship: Ship
+    side: Side
 
     def __str__(self) -> str:
         return f"play {_card(self.value, self.crew)} to ship {self.ship}, seat {self.side}'s side"
@@ -30,12 +41,12 @@ class PlayCard(msgspec.Struct, frozen=True, tag="play", tag_field="type"):
 class MoveCard(msgspec.Struct, frozen=True, tag="octopus", tag_field="type"):
     """Use the octopus: move a card in play to another side of a ship card (S7)."""
 
-    value: int
+    value: Value
     crew: bool
-    from_ship: int
-    from_side: int
-    to_ship: int
-    to_side: int
+    from_ship: Ship
+    from_side: Side
+    to_ship: Ship
+    to_side: Side
 
     def __str__(self) -> str:
         return (
@@ -47,7 +58,7 @@ class MoveCard(msgspec.Struct, frozen=True, tag="octopus", tag_field="type"):
 class UseRum(msgspec.Struct, frozen=True, tag="rum", tag_field="type"):
     """Put the rum mug on a ship card in play: its threshold rises by 3 (S6)."""
 
-    ship: int
+    ship: Ship
 
     def __str__(self) -> str:
         return f"rum on ship {self.ship}"
@@ -70,7 +81,7 @@ class Pass(msgspec.Struct, frozen=True, tag="pass", tag_field="type"):
 class MoveCrew(msgspec.Struct, frozen=True, tag="crew", tag_field="type"):
     """The owner of the played-on side moves the crew token to this ship card (S5)."""
 
-    to_ship: int
+    to_ship: Ship
 
     def __str__(self) -> str:
         return f"move crew to ship {self.to_ship}"
@@ -79,7 +90,7 @@ class MoveCrew(msgspec.Struct, frozen=True, tag="crew", tag_field="type"):
 class PickCard(msgspec.Struct, frozen=True, tag="pick", tag_field="type"):
     """Variant "bow to rear": pick a starting card of this face from the own set (S9)."""
 
-    value: int
+    value: Value
     crew: bool
 
     def __str__(self) -> str:

@@ -12,14 +12,46 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-__all__ = ["SCHEMA_VERSION", "CardInfo", "CrewInfo", "Pending", "ShipInfo", "SirensStateData", "SirensView"]
+from cruiselib.serialize import RngText, rng_to_text
+from cruiselib.sirens.cards import MAX_CARDS, MAX_FACES, MAX_SHIP, MAX_VALUE, MIN_CARDS
 
-SCHEMA_VERSION = 1
+__all__ = [
+    "SCHEMA_VERSION",
+    "CardInfo",
+    "CrewInfo",
+    "Pending",
+    "ShipInfo",
+    "SirensStateData",
+    "SirensView",
+    "rng_to_text",
+]
 
+SCHEMA_VERSION = 2
+"""Version 2: the generator state is hex text (:data:`cruiselib.serialize.RngText`) and a
+game ended by two passes records ``passes = 2``; version 1 states load through
+``SirensGame.schema_migrations``."""
+
+# Integer ranges are the ones the rules allow, and all fit the core's C ``int`` fields.
+# A card set has at most 64 cards (ids 0..63) and 32 faces; it deals 2 hands of 4 (S3),
+# so a draw pile holds at most 64 - 8 = 56 cards. A side holds at most 5 cards (S5), so a
+# ship card takes at most 10 cards out of play. Card values are -99..99 and ship values
+# 1..999 (cards.py), so a side totals -495..495 and a threshold (+3 per rum mug) at most
+# 1005. The game ends as soon as a seat has 4 points (S8) and a scored ship card brings
+# at most 2 (itself and one crew token: the tokens never share a ship card), so a seat has
+# at most 5 (an octopus move scores its source only if its destination left both below
+# 4). Action ids stay below 111 * 32 + 12 = 3564.
+MAX_PILE = MAX_CARDS - MIN_CARDS
+MAX_TOTAL = 5 * MAX_VALUE
+MAX_THRESHOLD = MAX_SHIP + 2 * 3
+MAX_ACTIONS = 111 * MAX_FACES + 12
 Seat = Annotated[int, Meta(ge=0, le=1)]
-CardId = Annotated[int, Meta(ge=0, le=63, description="index into the card set's card list")]
+CardId = Annotated[int, Meta(ge=0, le=MAX_CARDS - 1, description="index into the card set's card list")]
+CardValue = Annotated[int, Meta(ge=-MAX_VALUE, le=MAX_VALUE)]
+ShipValue = Annotated[int, Meta(ge=1, le=MAX_SHIP, description="printed value of a ship card")]
+Points = Annotated[int, Meta(ge=0, le=5)]
 Variant = Literal["standard", "bow_to_rear"]
 Phase = Literal["pick", "main", "after", "crew", "over"]
+Emblem = Literal["seastar", "shell"]
 
 
 class Pending(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -32,20 +64,20 @@ class Pending(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class SirensStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """The complete state of a Sirens in Sight game (schema version 1)."""
+    """The complete state of a Sirens in Sight game (schema version 2)."""
 
-    schema_version: int
+    schema_version: Literal[2]
     game: Literal["sirens"]
     variant: Variant
     card_set: Annotated[str, Meta(description="fingerprint of the card set the ids refer to")]
-    rng: Annotated[int, Meta(ge=0, description="splitmix64 generator state (64-bit unsigned)")]
+    rng: RngText
     phase: Phase
     start_player: Seat
     turn: Seat
     current_player: Annotated[int, Meta(ge=-1, le=1)]
     hands: Annotated[list[Annotated[list[CardId], Meta(max_length=4)]], Meta(min_length=2, max_length=2)]
     piles: Annotated[
-        list[list[CardId]],
+        list[Annotated[list[CardId], Meta(max_length=MAX_PILE)]],
         Meta(
             min_length=1,
             max_length=2,
@@ -71,65 +103,70 @@ class SirensStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, k
         ),
     ]
     octopus: Annotated[
-        list[Annotated[int, Meta(ge=-1, le=63)]],
+        list[Annotated[int, Meta(ge=-1, le=MAX_CARDS - 1)]],
         Meta(min_length=2, max_length=2, description="per seat: -1 held, else the id of the card it sits on"),
     ]
-    removed: list[CardId]
-    passes: Annotated[int, Meta(ge=0, le=1)]
+    removed: Annotated[list[CardId], Meta(max_length=MAX_CARDS, description="cards out of play, in removal order")]
+    passes: Annotated[
+        int, Meta(ge=0, le=2, description="consecutive passes (S4, S17); 2 once two passes ended the game")
+    ]
     picks: Annotated[list[Annotated[int, Meta(ge=0, le=4)]], Meta(min_length=2, max_length=2)]
-    pick_floor: Annotated[list[Annotated[int, Meta(ge=0, le=31)]], Meta(min_length=2, max_length=2)]
+    pick_floor: Annotated[
+        list[Annotated[int, Meta(ge=0, le=MAX_FACES - 1)]],
+        Meta(min_length=2, max_length=2, description="per seat: the face of its last pick (S14)"),
+    ]
     pending: Pending | None = None
 
 
 class CardInfo(msgspec.Struct, frozen=True):
     """A visible card."""
 
-    id: int
-    value: int
+    id: CardId
+    value: CardValue
     crew: bool
-    emblem: str
-    octopus: int | None = None  # seat whose octopus sits on it
+    emblem: Emblem
+    octopus: Seat | None = None  # seat whose octopus sits on it
 
 
 class CrewInfo(msgspec.Struct, frozen=True):
     name: Literal["captain", "mate"]
-    ship: int | None  # printed value of the ship card it stands on
-    owner: int | None  # seat that won it
+    ship: ShipValue | None  # printed value of the ship card it stands on
+    owner: Seat | None  # seat that won it
     removed: bool
 
 
 class ShipInfo(msgspec.Struct, frozen=True):
-    value: int
+    value: ShipValue
     in_play: bool
-    owner: int | None
+    owner: Seat | None
     removed: bool
-    rum: int
-    threshold: int
-    crew: list[str]
-    sides: list[list[CardInfo]]
-    totals: list[int]
+    rum: Annotated[int, Meta(ge=0, le=2, description="rum mugs on it")]
+    threshold: Annotated[int, Meta(ge=1, le=MAX_THRESHOLD, description="printed value + 3 per rum mug (S6)")]
+    crew: Annotated[list[Literal["captain", "mate"]], Meta(max_length=2)]
+    sides: Annotated[list[Annotated[list[CardInfo], Meta(max_length=5)]], Meta(min_length=2, max_length=2)]
+    totals: Annotated[list[Annotated[int, Meta(ge=-MAX_TOTAL, le=MAX_TOTAL)]], Meta(min_length=2, max_length=2)]
 
 
 class SirensView(msgspec.Struct, frozen=True, kw_only=True):
     """What one seat may see (S9: in the variant, the own remaining cards, not their order)."""
 
     game: Literal["sirens"] = "sirens"
-    player: int
+    player: Seat
     variant: Variant
     phase: Phase
-    current_player: int
-    turn_player: int
-    hand: list[CardInfo]
-    hand_sizes: list[int]
-    pile_sizes: list[int]
-    own_pile: list[CardInfo] | None
-    ships: list[ShipInfo]
-    crew: list[CrewInfo]
-    points: list[int]
-    rum_held: list[bool]
-    octopus_held: list[bool]
-    removed: list[CardInfo]
-    crew_choice: list[int] | None
-    passes: int
-    picks: list[int]
-    legal_actions: list[int]
+    current_player: Annotated[int, Meta(ge=-1, le=1)]
+    turn_player: Seat
+    hand: Annotated[list[CardInfo], Meta(max_length=4)]
+    hand_sizes: Annotated[list[Annotated[int, Meta(ge=0, le=4)]], Meta(min_length=2, max_length=2)]
+    pile_sizes: Annotated[list[Annotated[int, Meta(ge=0, le=MAX_PILE)]], Meta(min_length=1, max_length=2)]
+    own_pile: Annotated[list[CardInfo], Meta(max_length=MAX_PILE)] | None
+    ships: Annotated[list[ShipInfo], Meta(min_length=5, max_length=5)]
+    crew: Annotated[list[CrewInfo], Meta(min_length=2, max_length=2)]
+    points: Annotated[list[Points], Meta(min_length=2, max_length=2)]
+    rum_held: Annotated[list[bool], Meta(min_length=2, max_length=2)]
+    octopus_held: Annotated[list[bool], Meta(min_length=2, max_length=2)]
+    removed: Annotated[list[CardInfo], Meta(max_length=MAX_CARDS)]
+    crew_choice: Annotated[list[ShipValue], Meta(min_length=2, max_length=2)] | None
+    passes: Annotated[int, Meta(ge=0, le=2)]
+    picks: Annotated[list[Annotated[int, Meta(ge=0, le=4)]], Meta(min_length=2, max_length=2)]
+    legal_actions: Annotated[list[Annotated[int, Meta(ge=0, le=MAX_ACTIONS - 1)]], Meta(max_length=512)]
