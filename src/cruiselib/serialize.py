@@ -110,6 +110,15 @@ def decode_state(data: Any, kind: type[T], migrations: Mapping[int, Migration] |
     from its version, the data is decoded untyped, migrated step by step to the current
     version and validated then.
     """
+    if type(data) is bytes or type(data) is str:
+        # The common case first: current-version JSON, straight to the typed decoder.
+        # Anything it refuses (MessagePack, a BOM, an older version, a bad state) takes
+        # the full path below, which also words the error.
+        try:
+            fast: T = _json_decoder(kind).decode(data)
+            return fast
+        except msgspec.DecodeError:
+            pass
     try:
         if isinstance(data, str):
             if data.startswith("\ufeff"):
@@ -117,8 +126,8 @@ def decode_state(data: Any, kind: type[T], migrations: Mapping[int, Migration] |
             decoded: T = _json_decoder(kind).decode(data)
             return decoded
         if isinstance(data, (bytes, bytearray, memoryview)):
-            if bytes(data[:3]) == _BOM:
-                data = bytes(data)[3:]
+            if data[:3] == _BOM:
+                data = bytes(data[3:])
             if _looks_like_json(data):
                 decoded = _json_decoder(kind).decode(data)
             else:

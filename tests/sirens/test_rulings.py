@@ -189,7 +189,7 @@ def test_S4_two_passes_in_a_row_end_the_game() -> None:
     state.apply(Pass())
     state.apply(Pass())
     assert state.is_over and state.current_player == -1
-    assert state.scores() == [1, 0] and state.winners() == (0,)
+    assert state.scores() == [1, 0] and state.winners() == [0]
 
 
 def test_S4_a_main_action_between_passes_resets_the_count() -> None:
@@ -424,7 +424,7 @@ def test_S7_octopus_draws_no_card_and_is_then_in_use() -> None:
 def test_S8_four_victory_points_end_the_game_at_once() -> None:
     state = build(hands=([2, 5, 5, 5], FULL[1]), ships={28: 0, 36: 0}, crew=("won0", 34), sides={(30, 0): [10, 10, 8]})
     state.apply(PlayCard(2, False, 30, 0))  # ship 30 + nothing else: 4 points
-    assert state.is_over and state.winners() == (0,) and state.scores() == [4, 0]
+    assert state.is_over and state.winners() == [0] and state.scores() == [4, 0]
     assert state.legal_actions() == []
 
 
@@ -443,7 +443,7 @@ def test_S8_the_game_ends_when_no_ship_card_is_left() -> None:
         pile=[],
     )
     state.apply(PlayCard(2, False, 36, 0))
-    assert state.is_over and state.scores() == [3, 2] and state.winners() == (0,)
+    assert state.is_over and state.scores() == [3, 2] and state.winners() == [0]
 
 
 def test_S8_equal_points_is_a_draw() -> None:
@@ -456,7 +456,7 @@ def test_S8_equal_points_is_a_draw() -> None:
         pile=[],
     )
     state.apply(PlayCard(2, False, 36, 0))
-    assert state.is_over and state.scores() == [3, 3] and state.winners() == ()
+    assert state.is_over and state.scores() == [3, 3] and state.winners() == []
     assert state.returns() == [0.0, 0.0]
 
 

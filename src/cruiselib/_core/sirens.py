@@ -302,10 +302,10 @@ class SirensCore:
         return [self.points[0], self.points[1]]
 
     def winners(self):
-        """The winning seat as a 1-tuple, or () while running or after a draw (S8)."""
+        """The winning seat as a 1-element list; [] while running or after a draw (S8)."""
         if self.phase != PH_OVER or self.points[0] == self.points[1]:
-            return ()
-        return (0,) if self.points[0] > self.points[1] else (1,)
+            return []
+        return [0] if self.points[0] > self.points[1] else [1]
 
     # ------------------------------------------------------------------ legal moves
 

@@ -108,13 +108,6 @@ class AtlanticStarState(State, _CoreBase):
         result: tuple[int, int] = self.best_voyage_code(seat, sea)
         return result
 
-    def returns(self) -> list[float]:
-        """+1 for each winner, -1 for every other seat; 0 each while running."""
-        win = self.winners()
-        if not win:
-            return [0.0] * self.game.num_players
-        return [1.0 if p in win else -1.0 for p in range(self.game.num_players)]
-
 
 class AtlanticStarGame(Game[AtlanticStarState]):
     """Atlantic Star for 2 to 6 players.
@@ -149,9 +142,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
         elif isinstance(ships, (str, Path)):
             ship_list = ShipList.from_file(ships)
         else:
-            raise InvalidOptionError(
-                f"ships must be a ShipList or a path, not {type(ships).__name__}"
-            )
+            raise InvalidOptionError(f"ships must be a ShipList or a path, not {type(ships).__name__}")
         self.board: Board = check_board(board)
         self._custom_board = board is not None
         self.ships = ship_list
@@ -186,9 +177,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
 
     # ------------------------------------------------------------------ states
 
-    def new_state(
-        self, seed: int | str | bytes | None = None, start_player: int | None = None
-    ) -> AtlanticStarState:
+    def new_state(self, seed: int | str | bytes | None = None, start_player: int | None = None) -> AtlanticStarState:
         """A new game dealt from ``seed``. ``start_player`` defaults to a seeded draw."""
         start = -1 if start_player is None else self.check_player(start_player)
         state = self._state_class(self.rules, self)
@@ -221,11 +210,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
             if ship not in self.ships.index:
                 raise InvalidOptionError(f"no ship named {ship!r}")
             return self.ships.index[ship]
-        if (
-            isinstance(ship, bool)
-            or not isinstance(ship, int)
-            or not 0 <= ship < len(self.ships.ships)
-        ):
+        if isinstance(ship, bool) or not isinstance(ship, int) or not 0 <= ship < len(self.ships.ships):
             raise InvalidOptionError(f"no ship {ship!r}")
         return ship
 
@@ -254,15 +239,11 @@ class AtlanticStarGame(Game[AtlanticStarState]):
     def _encode_move(self, move: Any) -> int:
         # Every well-formed move is in the move table; explain why this one is not.
         if isinstance(move, Loan) and move.voyage >= self.sets:
-            raise IllegalMoveError(
-                f"{move}: with {self.num_players} players each sea is sailed once per seat"
-            )
+            raise IllegalMoveError(f"{move}: with {self.num_players} players each sea is sailed once per seat")
         if isinstance(move, Voyage):
             keep = move.keep
             if len(keep) > 2 or len(set(keep)) != len(keep) or any(not 0 <= k < 8 for k in keep):
-                raise IllegalMoveError(
-                    f"{move}: keep names 0-2 different hand slots 0..7, not {keep}"
-                )
+                raise IllegalMoveError(f"{move}: keep names 0-2 different hand slots 0..7, not {keep}")
         raise IllegalMoveError(f"{move!r} names no action")
 
     def _annotate(self, state: AtlanticStarState, action: int) -> AtlanticStarMove:
@@ -272,9 +253,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
         p = state.current_player
         if isinstance(move, Charter):
             ship = state._get_agency(action - R.a_charter)
-            return Charter(
-                price=move.price, ship=str(self.ships.ships[ship]) if ship >= 0 else None
-            )
+            return Charter(price=move.price, ship=str(self.ships.ships[ship]) if ship >= 0 else None)
         if isinstance(move, Loan):
             s = SEAS.index(move.sea)
             value = state._plaque_value(s, p * 2 + move.voyage)
@@ -290,9 +269,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
             return self._annotate_voyage(state, p, s, c, code)
         return Refresh()
 
-    def _annotate_voyage(
-        self, state: AtlanticStarState, seat: int, sea: int, cls: int, code: int
-    ) -> Voyage:
+    def _annotate_voyage(self, state: AtlanticStarState, seat: int, sea: int, cls: int, code: int) -> Voyage:
         value, _bonus, by_leg, kept = state.voyage_detail(seat, sea, code)
         names = self.ships.ships
         return Voyage(
@@ -364,10 +341,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
             money=[m * 1000 for m in raw["money"]],
             hand=[self._ship_info(c) for c in raw["hands"][player]],
             hand_sizes=[len(h) for h in raw["hands"]],
-            agency=[
-                AgencyInfo(PRICES[i], None if c < 0 else self._ship_info(c))
-                for i, c in enumerate(raw["agency"])
-            ],
+            agency=[AgencyInfo(PRICES[i], None if c < 0 else self._ship_info(c)) for i, c in enumerate(raw["agency"])],
             deck_size=len(raw["deck"]),
             discard=[self._ship_info(c) for c in raw["discard"]],
             seas=seas,
@@ -378,9 +352,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
             legal_actions=state.legal_actions() if state.current_player == player else [],
         )
 
-    def _resample(
-        self, state: AtlanticStarState, player: int, seed: int | str | bytes | None
-    ) -> AtlanticStarState:
+    def _resample(self, state: AtlanticStarState, player: int, seed: int | str | bytes | None) -> AtlanticStarState:
         """Deal every ship ``player`` cannot see (others' hands, the pack) anew, uniformly,
         keeping all they can see (own hand, agency, discard pile, board, money)."""
         raw = state._get_raw()
@@ -432,9 +404,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
                 out.append(f"  {i + 1}. {vp:>2} VP  {who:<10} {value:>3}{lo}{ships}")
         out.append(
             "agency: "
-            + " | ".join(
-                f"{PRICES[i]:,}: {names[c] if c >= 0 else '-'}" for i, c in enumerate(raw["agency"])
-            )
+            + " | ".join(f"{PRICES[i]:,}: {names[c] if c >= 0 else '-'}" for i, c in enumerate(raw["agency"]))
         )
         out.append(f"pack: {len(raw['deck'])} ships; discard pile: {len(raw['discard'])} ships")
         for p in range(self.num_players):

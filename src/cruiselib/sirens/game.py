@@ -11,7 +11,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-import msgspec
 import numpy as np
 
 from cruiselib import _core, serialize
@@ -75,16 +74,6 @@ class SirensState(State, _CoreState):
     def resample(self, player: int, seed: int | str | bytes | None = None) -> SirensState:
         """A full state consistent with ``view(player)``: the unseen cards dealt anew."""
         return self.game._resample(self, self.game.check_player(player), seed)
-
-    def returns(self) -> list[float]:
-        """+1 for the winner, -1 for the loser, 0 each for a draw or a running game."""
-        win = self.winners()
-        if not win:
-            return [0.0, 0.0]
-        return [1.0 if p in win else -1.0 for p in range(2)]
-
-
-_JSON_DECODER = msgspec.json.Decoder(SirensStateData)
 
 
 class SirensGame(Game[SirensState]):
@@ -229,22 +218,6 @@ class SirensGame(Game[SirensState]):
         raise IllegalMoveError(f"{move!r} names no action")
 
     # ------------------------------------------------------------------ serialization
-
-    def load_state(self, data: str | bytes | bytearray | memoryview | Mapping[str, Any]) -> SirensState:
-        """A state from JSON text/bytes, MessagePack bytes or a mapping (InvalidStateError).
-
-        Current-version JSON goes straight to the typed decoder; everything else, and
-        anything that decoder refuses, takes the shared path (BOM, MessagePack, mappings,
-        older versions, the error message).
-        """
-        if type(data) is bytes or type(data) is str:
-            try:
-                decoded = _JSON_DECODER.decode(data)
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                pass
-            else:
-                return self._from_data(decoded)
-        return super().load_state(data)
 
     def _from_data(self, data: Any) -> SirensState:
         """Check the header here; the core checks and loads the rest (InvalidStateError)."""
