@@ -769,7 +769,8 @@ class DreamIslandsCore:
         }
 
     def _set_raw(self, raw):
-        """Load a raw dict (already validated by the Python layer) and derive the rest."""
+        """Load a raw dict that the game built from a valid state (``resample``) and derive
+        the rest. Nothing is checked: untrusted data goes through :meth:`_load`."""
         self._setup(raw["rng"])  # zeroes every array
         self.rng = raw["rng"] & MASK64
         self.phase = raw["phase"]
