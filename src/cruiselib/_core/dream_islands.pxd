@@ -125,6 +125,8 @@ cdef class DreamIslandsCore:
     @cython.locals(n=cython.int)
     cpdef int count_moves(self, int number)
 
+    @cython.locals(n=cython.int)
+    cpdef _export(self)
     cpdef _load(self, object d, bint history=*)
     @cython.locals(R=DreamIslandsRules, n=cython.int, p=cython.int, o=cython.int, i=cython.int,
                    c=cython.int, cnt=cython.int, m=cython.int, pts=cython.int, mask=cython.int,

@@ -768,6 +768,30 @@ class DreamIslandsCore:
             "done": [self.done[p] for p in range(n)],
         }
 
+    def _export(self):
+        """The full state as a DreamIslandsStateData Struct (built here: the hot half of
+        ``to_json``; what :meth:`_load` reads back)."""
+        schema = _schema()
+        n = self.np
+        return schema.DreamIslandsStateData(
+            schema_version=schema.SCHEMA_VERSION,
+            game="dream_islands",
+            players=n,
+            max_rounds=self.rules.max_rounds,
+            rng=f"{self.rng:016x}",  # serialize.RngText
+            phase=PHASES[self.phase],
+            current_player=-1 if self.phase == PH_OVER else self.cur,
+            rounds=self.rounds,
+            pieces=[[self.pos[p * NLOC + i] for i in range(NLOC)] for p in range(n)],
+            small_islands=[self.small[0], self.small[1], self.small[2]],
+            main_island=[self.main_cnt[p] for p in range(n)],
+            covered=[[i + 2 for i in range(4) if (self.covered[p] >> i) & 1] for p in range(n)],
+            hands=[[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(n)],
+            piles=[[self.pile[p * NMIS + i] for i in range(self.pile_n[p])] for p in range(n)],
+            known=[self.known_n[p] for p in range(n)],
+            completed=[[i for i in range(NMIS) if (self.done[p] >> i) & 1] for p in range(n)],
+        )
+
     def _set_raw(self, raw):
         """Load a raw dict that the game built from a valid state (``resample``) and derive
         the rest. Nothing is checked: untrusted data goes through :meth:`_load`."""
@@ -1129,6 +1153,18 @@ class DreamIslandsCore:
 
     def _new_game(self, rng_state):
         self._setup(rng_state)
+
+
+_SCHEMA = []
+
+
+def _schema():
+    # Imported on first use: the schema module's package imports this module.
+    if not _SCHEMA:
+        from cruiselib.dream_islands import schema
+
+        _SCHEMA.append(schema)
+    return _SCHEMA[0]
 
 
 def run_playouts(rules, n, seed, scores, lengths, wins):

@@ -121,7 +121,8 @@ class DreamIslandsState(State, _CoreState):
     game: DreamIslandsGame
 
     def _to_data(self) -> DreamIslandsStateData:
-        return self.game._raw_to_data(self._get_raw(), self.current_player)
+        data: DreamIslandsStateData = self._export()
+        return data
 
     def view(self, player: int) -> DreamIslandsView:
         """What ``player`` may see: the board, all counts, the own hand and own bottom cards."""
@@ -234,26 +235,6 @@ class DreamIslandsGame(Game[DreamIslandsState]):
         raise IllegalMoveError(f"{move!r} names no action")
 
     # ------------------------------------------------------------------ serialization
-
-    def _raw_to_data(self, raw: dict[str, Any], current: int) -> DreamIslandsStateData:
-        return DreamIslandsStateData(
-            schema_version=SCHEMA_VERSION,
-            game="dream_islands",
-            players=self.num_players,
-            max_rounds=self.max_rounds or 0,
-            rng=serialize.rng_to_text(raw["rng"]),
-            phase=PHASES[raw["phase"]],  # type: ignore[arg-type]
-            current_player=current,
-            rounds=raw["rounds"],
-            pieces=raw["pieces"],
-            small_islands=raw["small"],
-            main_island=raw["main"],
-            covered=[list(_COVERED[m]) for m in raw["covered"]],
-            hands=raw["hands"],
-            piles=raw["piles"],
-            known=raw["known"],
-            completed=[_bits(m) for m in raw["done"]],
-        )
 
     def _from_data(self, data: Any) -> DreamIslandsState:
         """Check the header here; the core checks and loads the rest (InvalidStateError)."""
