@@ -1,4 +1,4 @@
-"""Dream Islands benchmarks: move enumeration, mission check, step, playouts.
+"""Dream Islands benchmarks: move enumeration, mission check, step, loading, playouts.
 
     pytest benchmarks/test_bench_dream_islands.py --benchmark-only
 
@@ -6,7 +6,8 @@ Each benchmark runs once per core (compiled, pure) so the ratio is measured in o
 ``benchmarks/report.py`` turns the JSON output into the README's table. Targets (one
 core): every distinct move of a crowded mid-game position with six movable pieces and
 the number 5 in under 5 us; in-core random 4-player games at 20,000 games/s or more;
-compiled at least 50x the pure-Python core.
+compiled at least 50x the pure-Python core; ``load_state()`` of mid-game JSON within 2.5x
+of msgspec's own typed decode of the same bytes (the pair of benchmarks below).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import json
 import random
 from typing import Any
 
+import msgspec
 import pytest
 
 from benchmarks.conftest import modes
+from cruiselib.dream_islands import DreamIslandsStateData
 
 GAMES = modes("dream_islands", players=4)
 MODES = list(GAMES)
@@ -89,6 +92,24 @@ def test_step(benchmark: Any, mode: str) -> None:
 def test_clone(benchmark: Any, mode: str) -> None:
     benchmark.group = "dream_islands: clone() mid-game"
     benchmark(midgame(GAMES[mode]).clone)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_load_state_json(benchmark: Any, mode: str) -> None:
+    """load_state() of mid-game JSON bytes: typed decode, validation in the core, loading."""
+    benchmark.group = "dream_islands: load_state() mid-game JSON"
+    game = GAMES[mode]
+    data = midgame(game).to_json().encode()
+    loaded = benchmark(game.load_state, data)
+    assert loaded.to_json().encode() == data
+
+
+def test_msgspec_typed_decode(benchmark: Any) -> None:
+    """msgspec's own typed decode of the same bytes: the floor load_state() is measured against."""
+    benchmark.group = "dream_islands: msgspec typed decode, same bytes"
+    data = midgame(GAMES[MODES[0]]).to_json().encode()
+    decoded = benchmark(msgspec.json.decode, data, type=DreamIslandsStateData)
+    assert decoded.game == "dream_islands"
 
 
 @pytest.mark.parametrize("mode", MODES)

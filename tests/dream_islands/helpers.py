@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 import cruiselib
-from cruiselib.dream_islands import DreamIslandsGame, DreamIslandsState
+from cruiselib.dream_islands import DreamIslandsGame, DreamIslandsState, DreamIslandsStateData
 
 MISSION = {
     **{f"exact{k}": k - 2 for k in range(2, 6)},
@@ -44,7 +44,12 @@ def build(
     pieces on the board (0 airplane, 1..8 islands); pieces not listed, in the middle or
     on the main island, make up six (the rest go on the airplane). Missions are names
     from MISSION or ids; ``under`` lists the cards a seat put under its pile, next drawn
-    first; every other card lies in the pile (ascending ids, the highest on top)."""
+    first; every other card lies in the pile (ascending ids, the highest on top).
+
+    Rule positions are set up freely, so most are not reachable by play (six pieces on
+    the airplane, missions completed without turns): the core loads them with every
+    consistency check but without the checks of what the turns played allow
+    (``_load(..., history=False)``); ``load_state`` would refuse them."""
     g = g or game()
     n = g.num_players
     main = main or {}
@@ -73,11 +78,11 @@ def build(
         rest = [x for x in range(16) if x not in used]
         piles.append(list(reversed(under_ids[p])) + rest)
     data = {
-        "schema_version": 1,
+        "schema_version": 2,
         "game": "dream_islands",
         "players": n,
         "max_rounds": g.max_rounds or 0,
-        "rng": 12345,
+        "rng": f"{12345:016x}",
         "phase": phase,
         "current_player": -1 if phase == "over" else cur,
         "rounds": rounds,
@@ -90,7 +95,10 @@ def build(
         "known": [len(u) for u in under_ids],
         "completed": done_ids,
     }
-    return g.load_state(msgspec.json.encode(data))
+    decoded = msgspec.json.decode(msgspec.json.encode(data), type=DreamIslandsStateData)
+    state = g._state_class(g.rules, g)
+    state._load(decoded, False)
+    return state
 
 
 def places(state: DreamIslandsState, seat: int) -> list[int]:

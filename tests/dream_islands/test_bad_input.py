@@ -182,13 +182,14 @@ BAD_STATES = {
     "missing card": (_tamper(piles=lambda p: [p[0][1:], *p[1:]]), "are nowhere"),
     "negative count": (_tamper(pieces=lambda p: [[-1, *p[0][1:]], *p[1:]]), "ValidationError|>= 0"),
     "too many pieces": (_tamper(pieces=lambda p: [[p[0][0] + 1, *p[0][1:]], *p[1:]]), "pieces, not 6"),
-    "wrong schema version": (_tamper(schema_version=2), "schema version 2"),
+    "wrong schema version": (_tamper(schema_version=3), "schema_version"),
     "unknown field": ({**_data(), "bonus": 3}, "unknown field"),
     "missing field": ({k: v for k, v in _data().items() if k != "rng"}, "missing required field"),
     "wrong game": (_tamper(game="sirens"), "game"),
     "wrong player count": (_tamper(players=4), "for 4 players"),
     "seat out of range": (_tamper(current_player=3), "current_player"),
-    "rng too large": (_tamper(rng=2**64), "64 bits"),
+    "rng not hex text": (_tamper(rng="12345"), "rng"),
+    "rng as a number": (_tamper(rng=2**64), "rng"),
     "known beyond pile": (_tamper(known=_first(99)), "le=16|<= 16|put 99 cards|under a pile"),
     "covered twice": (_tamper(covered=_first([3, 3])), "twice"),
     "small island gap": (_tamper(small_islands=[-1, 0, -1]), "fill in order"),
@@ -203,24 +204,13 @@ BAD_STATES = {
 @pytest.mark.parametrize("encoding", ["json", "msgpack"])
 def test_tampered_states_are_rejected(name: str, encoding: str) -> None:
     data, match = BAD_STATES[name]
-    if name == "rng too large" and encoding == "msgpack":
+    if name == "rng as a number" and encoding == "msgpack":
         pytest.skip("MessagePack has no integer above 2**64 - 1")
     blob = json.dumps(data).encode() if encoding == "json" else msgspec.msgpack.encode(data)
     with pytest.raises(cruiselib.InvalidStateError) as info:
         GAME.load_state(blob)
     if match is not None:
         assert any(m in str(info.value) for m in match.split("|")) or pytest.fail(str(info.value))
-
-
-def test_exchange_state_holding_a_completable_mission_is_rejected() -> None:
-    state = build(GAME, pieces={0: [2, 2, 0, 0, 0, 0]}, hands={0: [4, 5, 6]})
-    state.apply(Cover(2, (Path(0, 2),)))
-    data = _data(state)
-    assert data["phase"] == "exchange"
-    hand, pile = data["hands"][0], data["piles"][0]
-    pile[pile.index(1)], hand[0] = hand[0], 1  # "exactly 3" holds for seat 0
-    with pytest.raises(cruiselib.InvalidStateError, match="would have been completed"):
-        GAME.load_state(json.dumps(data))
 
 
 @pytest.mark.parametrize("cut", [1, 10, 100, -1])

@@ -1,9 +1,11 @@
 """Dream Islands: golden playthroughs and perft counts.
 
 A golden file records a seed, every action of a whole game and the final state; replaying
-must reproduce it exactly, so any change to the rules shows up here. Regenerate (after a
-deliberate rules change only) with
-``CRUISELIB_REGENERATE_GOLDEN=1 pytest tests/dream_islands/test_golden.py``.
+must reproduce it exactly, so any change to the rules shows up here. The recorded final
+states are schema version 1 (the generator state as a number): they must keep loading,
+through the migration, and equal the replayed state, which itself writes version 2.
+Regenerate (after a deliberate rules change only: it rewrites the final states as
+version 2) with ``CRUISELIB_REGENERATE_GOLDEN=1 pytest tests/dream_islands/test_golden.py``.
 """
 
 from __future__ import annotations
@@ -59,13 +61,21 @@ def test_golden_playthrough(players: int, seed: int) -> None:
     assert expected["moves"] == moves
     assert expected["scores"] == state.scores()
     assert expected["winners"] == list(state.winners())
-    assert expected["final_state"] == json.loads(state.to_json())
-    # The recorded actions replay to the recorded final state.
+    # The recorded final state (version 1) loads and is the replayed one, which says version 2.
     game = cruiselib.make("dream_islands", players=players)
+    recorded = game.load_state(json.dumps(expected["final_state"]))
+    assert recorded == state
+    now = json.loads(state.to_json())
+    rng = expected["final_state"]["rng"]
+    assert now["schema_version"] == 2 and now["rng"] == (rng if isinstance(rng, str) else f"{rng:016x}")
+    assert {k: v for k, v in now.items() if k not in ("schema_version", "rng")} == {
+        k: v for k, v in expected["final_state"].items() if k not in ("schema_version", "rng")
+    }
+    # The recorded actions replay to the recorded final state.
     replay = game.new_state(seed=seed)
     for a in expected["actions"]:
         replay.apply(a)
-    assert replay == game.load_state(json.dumps(expected["final_state"]))
+    assert replay == recorded
 
 
 def perft(state: DreamIslandsState, depth: int) -> int:

@@ -26,11 +26,13 @@ cdef unsigned long long GOLDEN
 cdef unsigned long long MASK64
 cdef unsigned long long PK_HIGH
 cdef int RANDOM_TRIES
+cdef int ROUND_CAP
 
 
 cdef class DreamIslandsRules:
     cdef readonly int num_players
     cdef readonly int max_rounds
+    cdef readonly int round_limit    # max_rounds, or ROUND_CAP without a limit (I9, I15)
     cdef readonly int a_put, a_done, num_actions
     cdef int a_cover[4]
     cdef int comp[(NEDGE + 1) * (MAXN + 1)]
@@ -122,6 +124,23 @@ cdef class DreamIslandsCore:
     cpdef int mission_mask(self, int seat)
     @cython.locals(n=cython.int)
     cpdef int count_moves(self, int number)
+
+    @cython.locals(n=cython.int)
+    cpdef _export(self)
+    cpdef _load(self, object d, bint history=*)
+    @cython.locals(R=DreamIslandsRules, n=cython.int, p=cython.int, o=cython.int, i=cython.int,
+                   c=cython.int, cnt=cython.int, m=cython.int, pts=cython.int, mask=cython.int,
+                   b=cython.int, seen=cython.int, dup=cython.int, k=cython.int, x=cython.int,
+                   done=cython.int, mid_n=cython.int, phase=cython.int, cur=cython.int,
+                   limit=cython.int, s=cython.int, pk=cython.ulonglong, cu=cython.ulonglong,
+                   rounds=cython.longlong, ending=cython.bint)
+    cdef _load_checked(self, object d, bint history)
+    @cython.locals(n=cython.int, p=cython.int, o=cython.int, i=cython.int, c=cython.int,
+                   have=cython.int, mask=cython.int, mid=cython.int, far=cython.bint,
+                   moved=cython.bint, t=cython.longlong, dist=cython.longlong,
+                   need=cython.longlong, cycles=cython.longlong, steps=cython.longlong,
+                   low=cython.longlong)
+    cdef _check_history(self, int phase, int cur, long long rounds, bint ending)
 
 
 @cython.locals(g=cython.longlong, n_actions=cython.longlong, steps=cython.int, p=cython.int,

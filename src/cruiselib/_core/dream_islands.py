@@ -42,7 +42,7 @@ import numpy
 
 from cruiselib._core.common import action_id, check_signals, illegal_message, query_id
 from cruiselib._core.rng import mix64
-from cruiselib.errors import IllegalMoveError
+from cruiselib.errors import IllegalMoveError, InvalidStateError
 
 if not cython.compiled:
     MAXP = 4
@@ -64,10 +64,14 @@ GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = 0xFFFFFFFFFFFFFFFF
 PK_HIGH = 0x888888888  # the high bit of each 4-bit place count (9 places)
 RANDOM_TRIES = 256
+_BAD = "invalid Dream Islands state: "
+# I15: the round counter is a C int. A game without a round limit still ends when it
+# reaches this many complete rounds, so play never takes the counter past its range.
+ROUND_CAP = 2147483647
 
 # Python-visible copies of the layout constants (the enum names are C-only when compiled).
 LIMITS = {"players": 4, "places": 9, "edges": 10, "pieces": 6, "hand": 3, "missions": 16,
-          "moves": 2996, "max_legal": 3016}
+          "moves": 2996, "max_legal": 3016, "rounds": ROUND_CAP}
 PHASES = ("move", "exchange", "over")
 SMALL_VALUES = (3, 2, 2)  # I1: the first three middle arrivals, in order
 
@@ -121,10 +125,12 @@ class DreamIslandsRules:
             self.act_need = [0] * NCOVER
             self.act_add = [0] * NCOVER
             self.nflows = [0] * 4
-        if not (2 <= num_players <= MAXP and 0 <= max_rounds <= 1000000):
+        if not (2 <= num_players <= MAXP and 0 <= max_rounds <= ROUND_CAP):
             raise ValueError("rules out of range")
         self.num_players = num_players
         self.max_rounds = max_rounds
+        # I9 when set, else I15: the round after which the game ends in any case.
+        self.round_limit = max_rounds if max_rounds > 0 else ROUND_CAP
         # comp[k * 6 + r]: compositions of r into k non-negative parts, C(r + k - 1, k - 1).
         for k in range(NEDGE + 1):
             for r in range(MAXN + 1):
@@ -689,8 +695,9 @@ class DreamIslandsCore:
         last = self.cur == self.np - 1
         if last:
             self.rounds += 1
-            # I7: the round is finished with the last seat; I9: optional round limit.
-            if self.ending or (self.rules.max_rounds > 0 and self.rounds >= self.rules.max_rounds):
+            # I7: the round is finished with the last seat; I9: optional round limit; I15:
+            # without one, the counter's cap.
+            if self.ending or self.rounds >= self.rules.round_limit:
                 self.phase = PH_OVER
                 return
         self.cur = 0 if last else self.cur + 1
@@ -763,8 +770,33 @@ class DreamIslandsCore:
             "done": [self.done[p] for p in range(n)],
         }
 
+    def _export(self):
+        """The full state as a DreamIslandsStateData Struct (built here: the hot half of
+        ``to_json``; what :meth:`_load` reads back)."""
+        schema = _schema()
+        n = self.np
+        return schema.DreamIslandsStateData(
+            schema_version=schema.SCHEMA_VERSION,
+            game="dream_islands",
+            players=n,
+            max_rounds=self.rules.max_rounds,
+            rng=f"{self.rng:016x}",  # serialize.RngText
+            phase=PHASES[self.phase],
+            current_player=-1 if self.phase == PH_OVER else self.cur,
+            rounds=self.rounds,
+            pieces=[[self.pos[p * NLOC + i] for i in range(NLOC)] for p in range(n)],
+            small_islands=[self.small[0], self.small[1], self.small[2]],
+            main_island=[self.main_cnt[p] for p in range(n)],
+            covered=[[i + 2 for i in range(4) if (self.covered[p] >> i) & 1] for p in range(n)],
+            hands=[[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(n)],
+            piles=[[self.pile[p * NMIS + i] for i in range(self.pile_n[p])] for p in range(n)],
+            known=[self.known_n[p] for p in range(n)],
+            completed=[[i for i in range(NMIS) if (self.done[p] >> i) & 1] for p in range(n)],
+        )
+
     def _set_raw(self, raw):
-        """Load a raw dict (already validated by the Python layer) and derive the rest."""
+        """Load a raw dict that the game built from a valid state (``resample``) and derive
+        the rest. Nothing is checked: untrusted data goes through :meth:`_load`."""
         self._setup(raw["rng"])  # zeroes every array
         self.rng = raw["rng"] & MASK64
         self.phase = raw["phase"]
@@ -808,8 +840,333 @@ class DreamIslandsCore:
             if self.done_n[p] == NMIS:
                 self.ending = True
 
+    def _load(self, d, history=True):
+        """Validate a decoded DreamIslandsStateData and load it (the game checked the header:
+        game, players, options). Raises InvalidStateError naming the problem.
+
+        Every index is checked before it is used, so a tampered state never reaches the
+        arrays; derived values (totals, packed counts, middle points, mission counts, the
+        end signal) are recomputed, not trusted. Meant for a fresh state: a failed load
+        leaves this one half written.
+
+        Two kinds of checks: that the state is consistent in itself (every piece and card
+        exactly once, the phase, whose turn, the exchange), and, with ``history``, that
+        the turns played so far can have led to it (shells, steps, missions and cards put
+        under per turn, when the end was signalled). ``history=False`` is for rule tests
+        that set up positions no game reaches.
+        """
+        try:
+            self._load_checked(d, history)
+        except InvalidStateError:
+            raise
+        except (TypeError, ValueError, OverflowError, IndexError, AttributeError) as exc:
+            # Only reachable with a Struct that skipped msgspec's validation.
+            raise InvalidStateError(f"{_BAD}{exc}") from None
+
+    def _load_checked(self, d, history):
+        R = self.rules
+        n = R.num_players
+        pieces = d.pieces
+        main = d.main_island
+        small = d.small_islands
+        covered = d.covered
+        hands = d.hands
+        piles = d.piles
+        known = d.known
+        completed = d.completed
+        if (len(pieces) != n or len(main) != n or len(covered) != n or len(hands) != n
+                or len(piles) != n or len(known) != n or len(completed) != n):
+            raise InvalidStateError(
+                f"{_BAD}pieces, main_island, covered, hands, piles, known and completed must have "
+                f"one entry per seat ({n})")
+        self.np = n
+        # --- the middle (I1): small islands in order 3, 2, 2, then the main island ------
+        if len(small) != 3:
+            raise InvalidStateError(f"{_BAD}there are three small islands")
+        for i in range(3):
+            s = small[i]
+            if s < -1 or s >= n:
+                raise InvalidStateError(f"{_BAD}seat {s} on a small island does not exist")
+            self.small[i] = s
+        if (self.small[0] < 0 and self.small[1] >= 0) or (self.small[1] < 0 and self.small[2] >= 0):
+            raise InvalidStateError(f"{_BAD}the small islands fill in order 3, 2, 2 (I1)")
+        # --- pieces: six per seat; totals and packed counts derived -----------------------
+        for i in range(NLOC):
+            self.tot[i] = 0
+        mid_n = 0
+        ending = False
+        for p in range(MAXP):
+            o = p * NLOC
+            if p >= n:
+                for i in range(NLOC):
+                    self.pos[o + i] = 0
+                self.movable[p] = 0
+                self.pk[p] = 0
+                self.main_cnt[p] = 0
+                self.mid_pts[p] = 0
+                self.covered[p] = 0
+                self.hand_n[p] = 0
+                self.pile_n[p] = 0
+                self.known_n[p] = 0
+                self.done[p] = 0
+                self.done_n[p] = 0
+                continue
+            row = pieces[p]
+            if len(row) != NLOC:
+                raise InvalidStateError(f"{_BAD}pieces[{p}] lists the airplane and islands 1..8")
+            cnt = 0
+            pk = 0
+            for i in range(NLOC):
+                c = row[i]
+                if c < 0 or c > PIECES:
+                    raise InvalidStateError(f"{_BAD}pieces[{p}][{i}] must be 0..{PIECES}")
+                self.pos[o + i] = c
+                self.tot[i] += c
+                cnt += c
+                cu = c
+                pk |= cu << (4 * i)
+            self.movable[p] = cnt
+            self.pk[p] = pk
+            m = main[p]
+            if m < 0 or m > PIECES:
+                raise InvalidStateError(f"{_BAD}main_island[{p}] must be 0..{PIECES}")
+            self.main_cnt[p] = m
+            mid_n += m
+            pts = m
+            for i in range(3):
+                if self.small[i] == p:
+                    m += 1
+                    pts += 3 if i == 0 else 2
+            if cnt + m != PIECES:
+                raise InvalidStateError(f"{_BAD}seat {p} has {cnt + m} pieces, not {PIECES}")
+            self.mid_pts[p] = pts
+            # --- shells (I2) ------------------------------------------------------------
+            mask = 0
+            for x in covered[p]:
+                if x < 2 or x > MAXN:
+                    raise InvalidStateError(f"{_BAD}seat {p} covers {x}: the numbers are 2..5")
+                b = 1 << (x - 2)
+                if mask & b:
+                    raise InvalidStateError(f"{_BAD}seat {p} covers a number twice")
+                mask |= b
+            self.covered[p] = mask
+            # --- missions: each of the 16 exactly once, in hand, pile or done -----------
+            seen = 0
+            dup = 0
+            cards = hands[p]
+            k = len(cards)
+            if k > HAND:
+                raise InvalidStateError(f"{_BAD}seat {p} holds {k} missions, more than {HAND}")
+            for i in range(k):
+                x = cards[i]
+                if x < 0 or x >= NMIS:
+                    raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
+                dup |= seen & (1 << x)
+                seen |= 1 << x
+                self.hand[p * HAND + i] = x
+            self.hand_n[p] = k
+            cards = piles[p]
+            k = len(cards)
+            if k > NMIS:
+                raise InvalidStateError(f"{_BAD}seat {p}'s pile holds more than {NMIS} missions")
+            for i in range(k):
+                x = cards[i]
+                if x < 0 or x >= NMIS:
+                    raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
+                dup |= seen & (1 << x)
+                seen |= 1 << x
+                self.pile[p * NMIS + i] = x
+            self.pile_n[p] = k
+            cards = completed[p]
+            k = len(cards)
+            if k > NMIS:
+                raise InvalidStateError(f"{_BAD}seat {p} completed more than {NMIS} missions")
+            done = 0
+            for i in range(k):
+                x = cards[i]
+                if x < 0 or x >= NMIS:
+                    raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
+                dup |= seen & (1 << x)
+                seen |= 1 << x
+                done |= 1 << x
+            if dup:
+                raise InvalidStateError(
+                    f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if (dup >> j) & 1]} appear twice")
+            if seen != 0xFFFF:
+                raise InvalidStateError(
+                    f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if not (seen >> j) & 1]} are nowhere")
+            self.done[p] = done
+            self.done_n[p] = k
+            if k == NMIS:
+                ending = True  # I7: the last mission is done
+            k = known[p]
+            if k < 0 or k > self.pile_n[p]:
+                raise InvalidStateError(f"{_BAD}seat {p} put {k} cards under a pile of {self.pile_n[p]}")
+            self.known_n[p] = k
+        if mid_n > 0 and self.small[2] < 0:
+            raise InvalidStateError(
+                f"{_BAD}pieces reach the main island only after the three small islands are taken (I1)")
+        for i in range(3):
+            if self.small[i] >= 0:
+                mid_n += 1
+        self.mid_n = mid_n
+        if mid_n >= 6:
+            ending = True  # I7
+        # --- phase, rounds, whose turn (I7, I9, I15) -------------------------------------
+        ph = d.phase
+        if ph == "move":
+            phase = PH_MOVE
+        elif ph == "exchange":
+            phase = PH_EXCHANGE
+        elif ph == "over":
+            phase = PH_OVER
+        else:
+            raise InvalidStateError(f"{_BAD}phase must be 'move', 'exchange' or 'over', not {ph!r}")
+        rounds = d.rounds
+        cur = d.current_player
+        limit = R.round_limit
+        if rounds < 0 or rounds > limit:
+            raise InvalidStateError(
+                f"{_BAD}{rounds} rounds played: a game ends after {limit} rounds at the latest (I9, I15)")
+        if phase == PH_OVER:
+            if cur != -1:
+                raise InvalidStateError(f"{_BAD}current_player must be -1 once the game is over")
+            if rounds < 1:
+                raise InvalidStateError(f"{_BAD}the game ends after a complete round (I7)")
+            if not ending and rounds != limit:
+                raise InvalidStateError(
+                    f"{_BAD}the game ends only after the end was signalled or the round limit (I7, I9)")
+            cur = n - 1  # the last seat played last
+        else:
+            if cur < 0 or cur >= n:
+                raise InvalidStateError(f"{_BAD}current_player must be a seat 0..{n - 1} while the game runs")
+            if rounds >= limit:
+                raise InvalidStateError(
+                    f"{_BAD}the round limit is reached ({rounds} of {limit} rounds) but the game runs (I9, I15)")
+        # --- hands and the exchange (I5, I6, I12, I13) ------------------------------------
+        for p in range(n):
+            if phase == PH_EXCHANGE and p == cur:
+                if self.hand_n[p] == 0:
+                    raise InvalidStateError(
+                        f"{_BAD}no exchange without a card in hand: with an empty hand the draw happens at once (I12)")
+            elif self.hand_n[p] != HAND and self.pile_n[p] > 0:
+                raise InvalidStateError(f"{_BAD}seat {p} must hold 3 missions while its pile has cards (I6)")
+        if phase == PH_MOVE and self.covered[cur] == 15:
+            raise InvalidStateError(
+                f"{_BAD}all four numbers are covered at the start of a turn: the shells come off (I2)")
+        if phase == PH_EXCHANGE:
+            if self.covered[cur] == 0:
+                raise InvalidStateError(f"{_BAD}the exchange comes after covering a number (I6)")
+            mask = self._mission_mask(cur)
+            for i in range(self.hand_n[cur]):
+                x = self.hand[cur * HAND + i]
+                if (mask >> x) & 1:
+                    from cruiselib.dream_islands.moves import mission_name
+
+                    raise InvalidStateError(
+                        f"{_BAD}seat {cur} holds '{mission_name(x)}', which holds after its move and would "
+                        "have been completed (I5, I13)")
+        if history:
+            self._check_history(phase, cur, rounds, ending)
+        self.phase = phase
+        self.cur = cur
+        self.rounds = rounds
+        self.ending = ending
+        self.rng = int(d.rng, 16) & MASK64
+
+    def _check_history(self, phase, cur, rounds, ending):
+        """What the turns played so far allow (arrays loaded, the rest checked).
+
+        Seat p has had t turns (``rounds``, plus the current one if it has moved in this
+        round). Every turn covers one number (I2, I3), so the shells follow from t; with a
+        movable piece left every turn moved its whole number, so the steps the seat took
+        are the numbers it covered, and its pieces must be where that many steps can take
+        them: each piece's path is its shortest one plus whole laps of the 8-island ring.
+        """
+        n = self.np
+        low = 0
+        for p in range(n):
+            o = p * NLOC
+            moved = phase != PH_OVER and (p < cur or (p == cur and phase == PH_EXCHANGE))
+            t = rounds + 1 if moved else rounds
+            # Shells: one per turn; all four come off at the start of the turn after they
+            # are all covered (I2), i.e. for the seat to move now when t is a multiple of 4.
+            if phase == PH_MOVE and p == cur:
+                c = t % 4
+            else:
+                c = 0 if t == 0 else (t - 1) % 4 + 1
+            mask = self.covered[p]
+            have = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
+            if have != c:
+                raise InvalidStateError(
+                    f"{_BAD}seat {p} has {have} shell(s) on its board after {t} turn(s), not {c}: every turn "
+                    "covers one number, all four come off when the next turn starts (I2)")
+            if self.done_n[p] > 3 * t:
+                raise InvalidStateError(
+                    f"{_BAD}seat {p} completed {self.done_n[p]} missions in {t} turn(s): at most the 3 in "
+                    "hand a turn (I5)")
+            if self.known_n[p] > 3 * t:
+                raise InvalidStateError(
+                    f"{_BAD}seat {p} put {self.known_n[p]} cards under its pile in {t} turn(s): at most the "
+                    "3 in hand a turn (I6)")
+            if self.pos[o] > PIECES - 1:
+                raise InvalidStateError(
+                    f"{_BAD}seat {p} has {self.pos[o]} pieces on the airplane: its sixth piece starts on "
+                    f"island {p + 1} and no piece returns to the airplane (I8)")
+            # Steps from the airplane: island i is i, the middle 9 (from island 8), plus laps.
+            mid = self.main_cnt[p]
+            for i in range(3):
+                if self.small[i] == p:
+                    mid += 1
+            dist = 9 * mid
+            far = mid > 0
+            for i in range(1, NLOC):
+                dist += i * self.pos[o + i]
+                if i > p and self.pos[o + i] > 0:
+                    far = True
+            # The sixth piece started on island p + 1, p + 1 steps ahead: a piece on island
+            # p + 1 or beyond (or in the middle) saves p + 1 steps, one behind it 7 - p
+            # (it needs a lap less than from the airplane); modulo 8 both are the same.
+            need = dist - (p + 1) if far else dist + 7 - p
+            cycles = (t - c) // 4
+            steps = 14 * cycles  # 2 + 3 + 4 + 5 for every full set of shells
+            for i in range(4):
+                if (mask >> i) & 1:
+                    steps += i + 2
+            if steps < need or (self.movable[p] > 0 and (steps - need) % 8 != 0):
+                raise InvalidStateError(
+                    f"{_BAD}seat {p}'s pieces are {need} steps (plus whole laps of the ring) from where they "
+                    f"started, but the numbers it covered in {t} turn(s) add up to {steps} steps (I3)")
+            # When was the end signalled? Pieces reach the middle and missions are
+            # completed only in the owner's own turn, at most 5 pieces a turn.
+            if moved:
+                if mid > MAXN:
+                    low += mid - MAXN
+            else:
+                low += mid
+                if ending and phase != PH_OVER and self.done_n[p] == NMIS:
+                    raise InvalidStateError(
+                        f"{_BAD}seat {p} has not moved in this round but completed its last mission: that was "
+                        "in an earlier round, the game would be over (I7)")
+        if ending and phase != PH_OVER and low >= 6:
+            raise InvalidStateError(
+                f"{_BAD}six pieces were in the middle before this round's moves: the end was signalled in an "
+                "earlier round, the game would be over (I7)")
+
     def _new_game(self, rng_state):
         self._setup(rng_state)
+
+
+_SCHEMA = []
+
+
+def _schema():
+    # Imported on first use: the schema module's package imports this module.
+    if not _SCHEMA:
+        from cruiselib.dream_islands import schema
+
+        _SCHEMA.append(schema)
+    return _SCHEMA[0]
 
 
 def run_playouts(rules, n, seed, scores, lengths, wins):

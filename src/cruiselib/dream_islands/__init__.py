@@ -20,12 +20,19 @@ from cruiselib.dream_islands.moves import (
     mission_name,
     place_name,
 )
-from cruiselib.dream_islands.schema import SCHEMA_VERSION, DreamIslandsStateData, DreamIslandsView, SeatInfo
+from cruiselib.dream_islands.schema import (
+    ROUND_CAP,
+    SCHEMA_VERSION,
+    DreamIslandsStateData,
+    DreamIslandsView,
+    SeatInfo,
+)
 
 __all__ = [
     "AIRPLANE",
     "MIDDLE",
     "MISSIONS",
+    "ROUND_CAP",
     "SCHEMA_VERSION",
     "Cover",
     "Draw",

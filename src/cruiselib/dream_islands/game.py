@@ -1,18 +1,20 @@
 """Dream Islands: the :class:`DreamIslandsGame` configuration and the :class:`DreamIslandsState`.
 
-The rules themselves live in the compiled core (``cruiselib._core.dream_islands``); this
-module adds options, typed moves, serialization with validation, views and resampling.
+The rules themselves live in the compiled core (``cruiselib._core.dream_islands``), and so
+does the validation of loaded states; this module adds options, typed moves,
+serialization, views and resampling.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from cruiselib import _core
+from cruiselib import _core, serialize
 from cruiselib._api import Game, Playouts, State
 from cruiselib.dream_islands.moves import (
     MIDDLE,
@@ -23,10 +25,10 @@ from cruiselib.dream_islands.moves import (
     DreamIslandsMove,
     Path,
     PutUnder,
-    mission_name,
     place_name,
 )
 from cruiselib.dream_islands.schema import (
+    ROUND_CAP,
     SCHEMA_VERSION,
     DreamIslandsStateData,
     DreamIslandsView,
@@ -41,8 +43,6 @@ _rng = _core.load("rng")
 
 PHASES = ("move", "exchange", "over")
 NEDGE = 10
-PIECES = 6
-HAND = 3
 NMIS = 16
 SMALL_VALUES = (3, 2, 2)
 _COVERED = tuple(tuple(n for n in range(2, 6) if (m >> (n - 2)) & 1) for m in range(16))
@@ -121,7 +121,8 @@ class DreamIslandsState(State, _CoreState):
     game: DreamIslandsGame
 
     def _to_data(self) -> DreamIslandsStateData:
-        return self.game._raw_to_data(self._get_raw(), self.current_player)
+        data: DreamIslandsStateData = self._export()
+        return data
 
     def view(self, player: int) -> DreamIslandsView:
         """What ``player`` may see: the board, all counts, the own hand and own bottom cards."""
@@ -136,13 +137,15 @@ class DreamIslandsGame(Game[DreamIslandsState]):
     """Dream Islands for 2 to 4 players.
 
     Options: ``players`` (2, 3 or 4; default 4) and ``max_rounds`` (ruling I9: end the game
-    after that many complete rounds; default None, no limit, as printed).
+    after that many complete rounds, 1 to ``ROUND_CAP``; default None, no limit, as printed,
+    but for the round counter's cap, I15).
     """
 
     name = "dream_islands"
     core_module = "dream_islands"
     title = "Dream Islands"
     schema_version = SCHEMA_VERSION
+    schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {1: serialize.upgrade_rng_to_text}
     state_data_type = DreamIslandsStateData
     view_type = DreamIslandsView
     move_type = DreamIslandsMove
@@ -151,12 +154,13 @@ class DreamIslandsGame(Game[DreamIslandsState]):
     score_bounds = (0, 45)
 
     def __init__(self, players: int = 4, max_rounds: int | None = None) -> None:
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        # type(...) is int: no bool, no float such as 2.0, no int subclass.
+        if type(players) is not int or not 2 <= players <= 4:
             raise InvalidOptionError(f"Dream Islands is a game for 2 to 4 players, not {players!r}")
-        if max_rounds is not None and (
-            isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 1 <= max_rounds <= 1_000_000
-        ):
-            raise InvalidOptionError(f"max_rounds must be None or an int from 1 to 1000000, not {max_rounds!r}")
+        if max_rounds is not None and (type(max_rounds) is not int or not 1 <= max_rounds <= ROUND_CAP):
+            raise InvalidOptionError(
+                f"max_rounds must be None or an int from 1 to {ROUND_CAP} (I9, I15), not {max_rounds!r}"
+            )
         self.num_players = players
         self.max_rounds = max_rounds
         self._use_core(_core_mod, DreamIslandsState)
@@ -232,126 +236,21 @@ class DreamIslandsGame(Game[DreamIslandsState]):
 
     # ------------------------------------------------------------------ serialization
 
-    def _raw_to_data(self, raw: dict[str, Any], current: int) -> DreamIslandsStateData:
-        return DreamIslandsStateData(
-            schema_version=SCHEMA_VERSION,
-            game="dream_islands",
-            players=self.num_players,
-            max_rounds=self.max_rounds or 0,
-            rng=raw["rng"],
-            phase=PHASES[raw["phase"]],  # type: ignore[arg-type]
-            current_player=current,
-            rounds=raw["rounds"],
-            pieces=raw["pieces"],
-            small_islands=raw["small"],
-            main_island=raw["main"],
-            covered=[list(_COVERED[m]) for m in raw["covered"]],
-            hands=raw["hands"],
-            piles=raw["piles"],
-            known=raw["known"],
-            completed=[_bits(m) for m in raw["done"]],
-        )
-
     def _from_data(self, data: Any) -> DreamIslandsState:
-        raw = self._validate(data)
-        state = self._state_class(self.rules, self)
-        state._set_raw(raw)
-        if raw["phase"] == 1:
-            cur = raw["cur"]
-            held = state.mission_mask(cur)
-            for x in raw["hands"][cur]:
-                if (held >> x) & 1:
-                    raise InvalidStateError(
-                        f"invalid Dream Islands state: seat {cur} holds '{mission_name(x)}', which holds "
-                        "after its move and would have been completed (I5)"
-                    )
-        return state
-
-    def _validate(self, d: DreamIslandsStateData) -> dict[str, Any]:
-        """Semantic checks of a decoded state; raises InvalidStateError naming the problem."""
-
-        def bad(msg: str) -> InvalidStateError:
-            return InvalidStateError(f"invalid Dream Islands state: {msg}")
-
-        n = self.num_players
-        if d.schema_version != SCHEMA_VERSION:
-            raise bad(f"schema version {d.schema_version} is not supported (this version reads {SCHEMA_VERSION})")
-        if d.rng > 0xFFFFFFFFFFFFFFFF:
-            raise bad("the generator state must fit in 64 bits")
-        if d.players != n:
-            raise bad(f"state is for {d.players} players, the game for {n}")
+        """Check the header here; the core checks and loads the rest (InvalidStateError)."""
+        d: DreamIslandsStateData = data
+        if d.players != self.num_players:
+            raise InvalidStateError(
+                f"invalid Dream Islands state: state is for {d.players} players, the game for {self.num_players}"
+            )
         if d.max_rounds != (self.max_rounds or 0):
-            raise bad(f"state has max_rounds {d.max_rounds}, the game {self.max_rounds or 0} (I9)")
-        for name in ("pieces", "main_island", "covered", "hands", "piles", "known", "completed"):
-            if len(getattr(d, name)) != n:
-                raise bad(f"{name} must have one entry per seat ({n})")
-        small = d.small_islands
-        for i in range(3):
-            if small[i] >= n:
-                raise bad(f"seat {small[i]} on a small island does not exist")
-            if small[i] == -1 and any(s != -1 for s in small[i + 1 :]):
-                raise bad("the small islands fill in order 3, 2, 2 (I1)")
-        if any(d.main_island) and -1 in small:
-            raise bad("pieces reach the main island only after the three small islands are taken (I1)")
-        for p in range(n):
-            on_board = sum(d.pieces[p]) + d.main_island[p] + small.count(p)
-            if on_board != PIECES:
-                raise bad(f"seat {p} has {on_board} pieces, not {PIECES}")
-            if len(set(d.covered[p])) != len(d.covered[p]):
-                raise bad(f"seat {p} covers a number twice")
-            cards = d.hands[p] + d.piles[p] + d.completed[p]
-            if sorted(cards) != list(range(NMIS)):
-                dup = sorted(x for x, k in Counter(cards).items() if k > 1)
-                if dup:
-                    raise bad(f"seat {p}'s mission(s) {dup} appear twice")
-                raise bad(f"seat {p}'s mission(s) {sorted(set(range(NMIS)) - set(cards))} are nowhere")
-            if d.known[p] > len(d.piles[p]):
-                raise bad(f"seat {p} put {d.known[p]} cards under a pile of {len(d.piles[p])}")
-        phase = PHASES.index(d.phase)
-        mid = sum(d.main_island) + sum(1 for s in small if s >= 0)
-        ending = mid >= 6 or any(len(c) == NMIS for c in d.completed)
-        limit = self.max_rounds or 0
-        if limit and d.rounds > limit:
-            raise bad(f"{d.rounds} rounds played, more than max_rounds {limit} (I9)")
-        if phase == 2:
-            if d.current_player != -1:
-                raise bad("current_player must be -1 once the game is over")
-            if not (ending or (limit and d.rounds == limit)):
-                raise bad("the game ends only after the end was signalled or the round limit (I7, I9)")
-            if d.rounds < 1:
-                raise bad("the game ends after a complete round (I7)")
-            cur = n - 1
-        else:
-            if not 0 <= d.current_player < n:
-                raise bad(f"current_player must be a seat 0..{n - 1} while the game runs")
-            if limit and d.rounds >= limit:
-                raise bad("the round limit is reached but the game runs (I9)")
-            cur = d.current_player
-        for p in range(n):
-            exchanging = phase == 1 and p == cur
-            if exchanging:
-                if not d.hands[p]:
-                    raise bad("the exchange needs a card in hand (I6)")
-                if not d.covered[p]:
-                    raise bad("the exchange comes after covering a number (I6)")
-            elif len(d.hands[p]) != HAND and d.piles[p]:
-                raise bad(f"seat {p} must hold 3 missions while its pile has cards (I6)")
-        if phase == 0 and len(d.covered[cur]) == 4:
-            raise bad("all four numbers are covered at the start of a turn: the shells come off (I2)")
-        return {
-            "rng": d.rng,
-            "phase": phase,
-            "cur": cur,
-            "rounds": d.rounds,
-            "pieces": d.pieces,
-            "small": small,
-            "main": d.main_island,
-            "covered": [sum(1 << (x - 2) for x in c) for c in d.covered],
-            "hands": d.hands,
-            "piles": d.piles,
-            "known": d.known,
-            "done": [sum(1 << x for x in c) for c in d.completed],
-        }
+            raise InvalidStateError(
+                f"invalid Dream Islands state: state has max_rounds {d.max_rounds}, "
+                f"the game {self.max_rounds or 0} (I9)"
+            )
+        state = self._state_class(self.rules, self)
+        state._load(d)
+        return state
 
     # ------------------------------------------------------------------ views
 

@@ -3,48 +3,70 @@
 The full state is everything, hidden cards and generator state included; it is what
 ``to_json``/``to_msgpack`` write and ``load_state`` reads. The view is what one seat may
 see. Both have JSON Schemas (``game.json_schemas()``).
+
+Every integer has bounds that fit the core's C types and the rules. The round counter
+stops at :data:`ROUND_CAP` (I15): play never takes it further, so every state that play
+reaches from a loadable one loads again.
+
+Version 2 writes the generator state as 16 hex digits (every number of a snapshot is
+within ±2**53, safe for any JSON reader); version 1 wrote it as a 64-bit number and
+still loads (``DreamIslandsGame.schema_migrations``).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
 from msgspec import Meta
 
-__all__ = ["SCHEMA_VERSION", "DreamIslandsStateData", "DreamIslandsView", "SeatInfo"]
+from cruiselib import _core
+from cruiselib.serialize import RngText
 
-SCHEMA_VERSION = 1
+__all__ = ["ROUND_CAP", "SCHEMA_VERSION", "DreamIslandsStateData", "DreamIslandsView", "SeatInfo"]
+
+SCHEMA_VERSION: Final = 2
+
+_LIMITS = _core.load("dream_islands").LIMITS
+ROUND_CAP: int = _LIMITS["rounds"]
+"""I15: the most complete rounds a game has (the counter is a C int); ``max_rounds`` goes up to it."""
+_LAST_ACTION: int = _LIMITS["moves"] + _LIMITS["missions"]  # "draw", the highest action id
 
 MissionId = Annotated[int, Meta(ge=0, le=15, description="mission id (see cruiselib.dream_islands.MISSIONS)")]
 Count = Annotated[int, Meta(ge=0, le=6)]
+Seat = Annotated[int, Meta(ge=0, le=3)]
+SeatOrNone = Annotated[int, Meta(ge=-1, le=3)]
+Rounds = Annotated[int, Meta(ge=0, le=ROUND_CAP, description="complete rounds played (I15: at most ROUND_CAP)")]
+MaxRounds = Annotated[int, Meta(ge=0, le=ROUND_CAP, description="option I9; 0 means no limit (I15)")]
+Players = Annotated[int, Meta(ge=2, le=4)]
+Number = Annotated[int, Meta(ge=2, le=5)]
 Phase = Literal["move", "exchange", "over"]
 
 
 class DreamIslandsStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """The complete state of a Dream Islands game (schema version 1). Seat 0 started (I8)."""
+    """The complete state of a Dream Islands game (schema version 2). Seat 0 started (I8)."""
 
-    schema_version: int
+    schema_version: Literal[2]
     game: Literal["dream_islands"]
-    players: Annotated[int, Meta(ge=2, le=4)]
-    max_rounds: Annotated[int, Meta(ge=0, description="option I9; 0 means no limit")]
-    rng: Annotated[int, Meta(ge=0, description="splitmix64 generator state (64-bit unsigned)")]
+    players: Players
+    max_rounds: MaxRounds
+    rng: RngText
     phase: Phase
-    current_player: Annotated[int, Meta(ge=-1, le=3)]
-    rounds: Annotated[int, Meta(ge=0, description="complete rounds played")]
+    current_player: SeatOrNone
+    rounds: Rounds
     pieces: Annotated[
         list[Annotated[list[Count], Meta(min_length=9, max_length=9)]],
         Meta(min_length=2, max_length=4, description="per seat: pieces on the airplane, then on islands 1..8"),
     ]
     small_islands: Annotated[
-        list[Annotated[int, Meta(ge=-1, le=3)]],
+        list[SeatOrNone],
         Meta(min_length=3, max_length=3, description="seat on the small middle islands worth 3, 2, 2 (-1 empty)"),
     ]
     main_island: Annotated[
         list[Count], Meta(min_length=2, max_length=4, description="per seat: pieces on the main island")
     ]
     covered: Annotated[
-        list[Annotated[list[Annotated[int, Meta(ge=2, le=5)]], Meta(max_length=4)]],
+        list[Annotated[list[Number], Meta(max_length=4)]],
         Meta(min_length=2, max_length=4, description="per seat: the numbers covered by a shell"),
     ]
     hands: Annotated[
@@ -72,16 +94,16 @@ class DreamIslandsStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=T
 class SeatInfo(msgspec.Struct, frozen=True):
     """What everybody sees of one seat."""
 
-    seat: int
-    airplane: int
-    islands: list[int]  # own pieces on islands 1..8
-    middle: int  # own pieces in the middle (small islands and main island)
-    covered: list[int]
-    completed: list[int]
-    hand_size: int
-    pile_size: int
-    under: int  # cards at the bottom of the pile that this seat put there (I6)
-    score: int
+    seat: Seat
+    airplane: Count
+    islands: Annotated[list[Count], Meta(min_length=8, max_length=8)]  # own pieces on islands 1..8
+    middle: Count  # own pieces in the middle (small islands and main island)
+    covered: Annotated[list[Number], Meta(max_length=4)]
+    completed: Annotated[list[MissionId], Meta(max_length=16)]
+    hand_size: Annotated[int, Meta(ge=0, le=3)]
+    pile_size: Annotated[int, Meta(ge=0, le=16)]
+    under: Annotated[int, Meta(ge=0, le=16)]  # cards at the bottom of the pile that this seat put there (I6)
+    score: Annotated[int, Meta(ge=0, le=45)]
 
 
 class DreamIslandsView(msgspec.Struct, frozen=True, kw_only=True):
@@ -89,16 +111,16 @@ class DreamIslandsView(msgspec.Struct, frozen=True, kw_only=True):
     hand, and the cards it put under its own pile in the order they will be drawn."""
 
     game: Literal["dream_islands"] = "dream_islands"
-    player: int
-    players: int
-    max_rounds: int
+    player: Seat
+    players: Players
+    max_rounds: MaxRounds
     phase: Phase
-    current_player: int
-    rounds: int
+    current_player: SeatOrNone
+    rounds: Rounds
     end_triggered: bool
-    seats: list[SeatInfo]
-    small_islands: list[int]
-    hand: list[int]
-    under_pile: list[int]  # own cards put under the pile, still there, next drawn first
-    pile_unseen: list[int]  # the rest of the own pile, order unknown (sorted ids)
-    legal_actions: list[int]
+    seats: Annotated[list[SeatInfo], Meta(min_length=2, max_length=4)]
+    small_islands: Annotated[list[SeatOrNone], Meta(min_length=3, max_length=3)]
+    hand: Annotated[list[MissionId], Meta(max_length=3)]
+    under_pile: Annotated[list[MissionId], Meta(max_length=16)]  # own cards put under the pile, next drawn first
+    pile_unseen: Annotated[list[MissionId], Meta(max_length=16)]  # the rest of the own pile (sorted ids)
+    legal_actions: Annotated[list[Annotated[int, Meta(ge=0, le=_LAST_ACTION)]], Meta(max_length=_LIMITS["max_legal"])]
