@@ -87,14 +87,13 @@ def _cli(*argv: str) -> list[str]:
 def test_a_closed_pipe_ends_quietly() -> None:
     import subprocess
 
-    # `cruiselib schema | head -1`: the reader closes the pipe after one line.
+    # `cruiselib schema | head -1` where the reader is gone before the output comes (the
+    # whole output would fit in a pipe's buffer, so a slower reader would not show it).
     proc = subprocess.Popen(_cli("schema", "sirens"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
-    first = proc.stdout.readline()
     proc.stdout.close()
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
-    assert first.strip() == b"{"
     assert "Traceback" not in err and "BrokenPipeError" not in err
     assert proc.returncode == 1
 

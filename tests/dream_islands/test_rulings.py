@@ -413,7 +413,7 @@ def test_I7_rulebook_example_final_scores_36_33_31_37() -> None:
         rounds=20,
     )
     assert state.scores() == [36, 33, 31, 37]
-    assert state.winners() == (3,)
+    assert state.winners() == [3]
     assert state.view(0).seats[3].middle == 4
 
 
@@ -430,7 +430,7 @@ def test_I7_equal_points_most_missions_wins() -> None:
         rounds=5,
     )
     assert state.scores() == [22, 22, 21]
-    assert state.winners() == (0,)
+    assert state.winners() == [0]
 
 
 def test_I7_equal_points_and_missions_is_a_shared_win() -> None:
@@ -443,7 +443,7 @@ def test_I7_equal_points_and_missions_is_a_shared_win() -> None:
         rounds=3,
     )
     assert state.scores() == [35, 35]
-    assert state.winners() == (0, 1)
+    assert state.winners() == [0, 1]
 
 
 # --------------------------------------------------------------------------- I9 option

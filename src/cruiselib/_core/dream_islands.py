@@ -345,15 +345,15 @@ class DreamIslandsCore:
         return [self.done_n[p] for p in range(self.np)]
 
     def winners(self):
-        """The winning seats (I7: points, then missions, then a shared win); () while running."""
+        """The winning seats, ascending (I7: points, then missions, then a shared win); [] while running."""
         if self.phase != PH_OVER:
-            return ()
+            return []
         best = -1
         for p in range(self.np):
             key = self._score(p) * 32 + self.done_n[p]
             if key > best:
                 best = key
-        return tuple(p for p in range(self.np) if self._score(p) * 32 + self.done_n[p] == best)
+        return [p for p in range(self.np) if self._score(p) * 32 + self.done_n[p] == best]
 
     # ------------------------------------------------------------------ missions
 
