@@ -54,14 +54,14 @@ class WrongWinners(SirensState):
 
     __slots__ = ()
 
-    def winners(self) -> list[int]:  # type: ignore[override]
+    def winners(self) -> list[int]:
         return [0] if self.is_over else []
 
 
 class NoWinnerEver(SirensState):
     __slots__ = ()
 
-    def winners(self) -> list[int]:  # type: ignore[override]
+    def winners(self) -> list[int]:
         return []
 
 
