@@ -241,7 +241,7 @@ def test_shells_that_do_not_fit_the_turns_played_are_rejected(encoding: str) -> 
     # Every turn covers one number (I2, I3): the shells a seat has follow from the turns.
     g = game(3)
     data = data_of(play(g, 5, lambda s: rounds_of(s) == 1 and s.current_player == 1 and s.phase_name == "move"))
-    for seat, covered in [(0, []), (0, [2, 3, 4]), (1, []), (1, [3, 4]), (2, [5, 4])]:
+    for seat, covered in [(0, []), (0, [2, 3, 4]), (1, []), (1, [3, 4]), (2, [4, 5])]:
         changed = json.loads(json.dumps(data))
         if changed["covered"][seat] == covered:
             continue
@@ -432,3 +432,24 @@ def test_a_bad_version_1_snapshot_is_rejected(change: dict[str, Any], match: str
 def test_an_unknown_schema_version_is_rejected(version: Any) -> None:
     g = game(3)
     rejected(g, {**data_of(g.new_state(seed=1)), "schema_version": version}, "schema_version")
+
+
+# --------------------------------------------------------------------------- sets in order
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_covered_numbers_and_completed_missions_are_listed_in_ascending_order(encoding: str) -> None:
+    """Both are sets; a snapshot lists them ascending, and a loader that reordered another
+    order silently would accept a snapshot that is not one (found by the tamper fuzzer)."""
+    g = game(2)
+    def both(s: DreamIslandsState) -> bool:
+        d = data_of(s)
+        return any(len(c) >= 2 for c in d["covered"]) and any(len(c) >= 2 for c in d["completed"])
+
+    state = play(g, 3, both)
+    data = data_of(state)
+    assert g.load_state(encode(data, encoding)) == state
+    for field in ("covered", "completed"):
+        seat = next(p for p, c in enumerate(data[field]) if len(c) >= 2)
+        reordered = [list(reversed(c)) if p == seat else c for p, c in enumerate(data[field])]
+        rejected(g, {**data, field: reordered}, "ascending order", encoding)

@@ -948,6 +948,8 @@ class DreamIslandsCore:
                 b = 1 << (x - 2)
                 if mask & b:
                     raise InvalidStateError(f"{_BAD}seat {p} covers a number twice")
+                if mask >= b:  # a set, written ascending: any other order is not a snapshot
+                    raise InvalidStateError(f"{_BAD}seat {p}'s covered numbers must be listed in ascending order")
                 mask |= b
             self.covered[p] = mask
             # --- missions: each of the 16 exactly once, in hand, pile or done -----------
@@ -988,6 +990,8 @@ class DreamIslandsCore:
                     raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
                 dup |= seen & (1 << x)
                 seen |= 1 << x
+                if done >= (1 << x) and not dup:  # a set, written ascending
+                    raise InvalidStateError(f"{_BAD}seat {p}'s completed missions must be listed in ascending order")
                 done |= 1 << x
             if dup:
                 raise InvalidStateError(
