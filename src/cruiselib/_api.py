@@ -9,6 +9,7 @@ games.
 from __future__ import annotations
 
 import copy
+import itertools
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -19,7 +20,7 @@ import msgspec
 import numpy as np
 import numpy.typing as npt
 
-from cruiselib import serialize
+from cruiselib import _core, serialize
 from cruiselib.errors import IllegalMoveError, InvalidOptionError
 
 if TYPE_CHECKING:
@@ -128,6 +129,22 @@ class State:
             return [0.0] * n
         return [1.0 if p in winners else -1.0 for p in range(n)]
 
+    def playouts(self, n: int, seed: int | str | bytes = 0, *, threads: int = 1) -> Playouts:
+        """Play ``n`` random games on from this position, entirely in the compiled core.
+
+        For Monte Carlo evaluation and search. Each playout starts from a copy of this
+        state with its generator reseeded (``mix64(seed_state(seed) + g)``), so later chance
+        events vary while the cards already dealt stay where they are (``resample`` first to
+        vary what a seat cannot see). ``random_action`` gives the choice a playout makes for
+        a random value, so a Python loop can reproduce a playout exactly. The state itself is
+        left unchanged; ``threads`` as in :meth:`Game.playouts`.
+        """
+        game = self.game
+        scores, lengths, wins = game._new_playout_arrays(n, game.num_players)
+        base = _core.load("rng").seed_state(game._seed_or_random(seed))
+        actions = _run_batch(self, self.clone, True, len(lengths), base, scores, lengths, wins, threads)
+        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions)
+
     def legal_moves(self) -> list[Any]:
         """The legal moves as typed objects, in the order of :meth:`legal_actions`."""
         moves = self.game._all_moves
@@ -164,6 +181,47 @@ class State:
     def __repr__(self) -> str:
         where = "over" if self.is_over else f"seat {self.current_player} to move"
         return f"<{type(self).__name__} {self.game.name}: {where}>"
+
+
+def _run_batch(
+    source: Any,
+    new_work: Any,
+    from_here: bool,
+    n: int,
+    base: int,
+    scores: npt.NDArray[np.int16],
+    lengths: npt.NDArray[np.int32],
+    wins: npt.NDArray[np.int8],
+    threads: int,
+) -> int:
+    """Games 0..n-1 of a batch in the core, on ``threads`` threads (contiguous ranges)."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 256:
+        raise InvalidOptionError(f"threads must be an int from 1 to 256, not {threads!r}")
+    stop = np.zeros(1, dtype=np.int8)
+    threads = min(int(threads), max(n, 1))
+    if threads == 1:
+        return int(source.c_playouts(new_work(), from_here, 0, n, base, scores, lengths, wins, stop))
+    from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+
+    cuts = [n * k // threads for k in range(threads + 1)]
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="cruiselib-playouts") as pool:
+        futures = [
+            pool.submit(
+                source.c_playouts, new_work(), from_here, lo, hi - lo, base,
+                scores[lo:hi], lengths[lo:hi], wins[lo:hi], stop,
+            )
+            for lo, hi in itertools.pairwise(cuts)
+        ]
+        try:
+            # Signals reach the main thread only: it waits in short steps so Ctrl-C lands
+            # here, then tells the workers to stop after their current game.
+            while wait(futures, timeout=0.05, return_when=FIRST_EXCEPTION).not_done:
+                pass
+        except BaseException:
+            stop[0] = 1
+            wait(futures)
+            raise
+        return sum(int(f.result()) for f in futures)
 
 
 def _restore_state(game: Game[Any], data: bytes) -> State:
@@ -215,9 +273,23 @@ class Game(ABC, Generic[StateT]):
     def _decode_action(self, action: int) -> Any:
         """The move object of an in-range action id."""
 
-    @abstractmethod
-    def playouts(self, n: int, seed: int = 0) -> Playouts:
-        """Play ``n`` uniformly random games entirely in the compiled core."""
+    def playouts(self, n: int, seed: int | str | bytes = 0, *, threads: int = 1) -> Playouts:
+        """Play ``n`` uniformly random games from new deals, entirely in the compiled core.
+
+        Game g is dealt from ``mix64(seed_state(seed) + g)`` and makes its random choices
+        from a stream derived from that deal, so each game is reproducible on its own and
+        ``threads=k`` (the batch split over k threads, the GIL released) gives exactly the
+        results of one thread. Ctrl-C stops the batch within a few games.
+        """
+        scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
+        base = _core.load("rng").seed_state(self._seed_or_random(seed))
+        state_class, rules = self._state_class, self.rules  # type: ignore[attr-defined]
+
+        def new_work() -> Any:
+            return state_class(rules, self)
+
+        actions = _run_batch(new_work(), new_work, False, len(lengths), base, scores, lengths, wins, threads)
+        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions)
 
     @abstractmethod
     def render(self, state: StateT, player: int | None = None) -> str:

@@ -2,5 +2,5 @@
 cdef unsigned long long MIX1
 cdef unsigned long long MIX2
 cdef unsigned long long MASK64
-cpdef unsigned long long mix64(unsigned long long z) noexcept
+cpdef unsigned long long mix64(unsigned long long z) noexcept nogil
 cpdef unsigned long long seed_state(object seed) except? 0

@@ -1,7 +1,6 @@
 # Types for sirens.py (Cython pure-Python mode). Keep in step with sirens.py and sirens.pyi.
 cimport cython
-from cruiselib._core.common cimport action_id, check_signals, illegal_message, query_id
-from cruiselib._core.rng cimport mix64
+from cruiselib._core.engine cimport CoreRules, CoreState
 
 cdef enum:
     MAXC = 64        # cards in a card set
@@ -27,21 +26,20 @@ cdef enum:
     CREW_REMOVED = 7
 
 
-cdef unsigned long long GOLDEN
 cdef unsigned long long MASK64
 
 
 @cython.locals(n=cython.int)
-cdef inline int _popcount(unsigned int m) noexcept
+cdef inline int _popcount(unsigned int m) noexcept nogil
 @cython.locals(f=cython.int)
-cdef inline int _kth_bit(unsigned int m, int k) noexcept
+cdef inline int _kth_bit(unsigned int m, int k) noexcept nogil
 
 
-cdef class SirensRules:
+cdef class SirensRules(CoreRules):
     cdef readonly int num_faces
     cdef readonly int num_cards
     cdef readonly bint variant
-    cdef readonly int a_play, a_octo, a_rum, a_end, a_pass, a_crew, a_pick, num_actions
+    cdef readonly int a_play, a_octo, a_rum, a_end, a_pass, a_crew, a_pick
     cdef readonly str digest
     cdef int face_val[MAXF]
     cdef bint face_crew[MAXF]
@@ -49,13 +47,10 @@ cdef class SirensRules:
     cdef int card_emblem[MAXC]
     cdef int ship_val[NSHIP]
     cdef int min_won[NSHIP]      # fewest cards a won ship card takes out of play
-    cdef readonly tuple action_ints
 
 
-cdef class SirensCore:
+cdef class SirensCore(CoreState):
     cdef readonly SirensRules rules
-    cdef public object game
-    cdef unsigned long long rng
     cdef int phase, turn, cur, start, passes
     cdef int n_alive
     cdef int slot_cards[NSLOT * SIDE_MAX]
@@ -87,69 +82,70 @@ cdef class SirensCore:
     cdef int sc_nopen, sc_nplay, sc_nocto, sc_nrum
     cdef int zone[MAXC]   # scratch of _load: where each card was seen
 
-    cdef void _init_arrays(self) noexcept
+    # the contract (engine.pxd)
+    cdef void c_init_arrays(self) noexcept
+    cdef int c_current(self) noexcept nogil
+    cdef int c_legal_at(self, int i) noexcept nogil
+    cdef int c_score(self, int seat) noexcept nogil
+    cdef int c_winners_mask(self) noexcept nogil
+    cdef void c_deal(self, unsigned long long seed) noexcept nogil
+    cdef void c_copy_into(self, CoreState dst) noexcept
     @cython.locals(i=cython.int, p=cython.int)
     cdef void _copy_into(self, SirensCore new) noexcept
-    @cython.locals(i=cython.int, j=cython.int, c=cython.int, p=cython.int, e=cython.int,
-                   R=SirensRules)
-    cdef void _setup(self, unsigned long long rng_state, int start_player) noexcept
+    @cython.locals(i=cython.int, j=cython.int, c=cython.int, p=cython.int, e=cython.int)
+    cdef void _setup(self, unsigned long long rng_state, int start_player) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, tmp=cython.int, r=cython.ulonglong)
-    cdef void _shuffle(self, int p) noexcept
-    @cython.locals(r=cython.ulonglong)
-    cdef int _below(self, int n) noexcept
-    cdef inline int _pile_of(self, int seat) noexcept
+    cdef void _shuffle(self, int p) noexcept nogil
+    cdef inline int _pile_of(self, int seat) noexcept nogil
 
     @cython.locals(n=cython.int, i=cython.int, j=cython.int, k=cython.int, f=cython.int,
                    s=cython.int, d=cython.int, nf=cython.int, nopen=cython.int, c=cython.int,
                    base=cython.int, F=cython.int, opp_octo=cython.int,
-                   fs=cython.int[SIDE_MAX], opens=cython.int[NSLOT], main=cython.bint,
-                   R=SirensRules)
-    cdef int _legal(self) noexcept
+                   fs=cython.int[SIDE_MAX], opens=cython.int[NSLOT], main=cython.bint)
+    cdef int c_legal(self) noexcept nogil
     @cython.locals(n=cython.int, i=cython.int, s=cython.int, c=cython.int, m=cython.uint,
-                   nopen=cython.int, dests=cython.int, opp_octo=cython.int, R=SirensRules)
-    cdef int _main_count(self) noexcept
-    @cython.locals(s=cython.int, f=cython.int, nopen=cython.int, dests=cython.int, d=cython.int,
-                   R=SirensRules)
-    cdef int _main_kth(self, int k) noexcept
+                   nopen=cython.int, dests=cython.int, opp_octo=cython.int)
+    cdef int _main_count(self) noexcept nogil
+    @cython.locals(s=cython.int, f=cython.int, nopen=cython.int, dests=cython.int, d=cython.int)
+    cdef int _main_kth(self, int k) noexcept nogil
     @cython.locals(n=cython.int)
-    cdef int _random_action(self, unsigned long long r) noexcept
-    cdef bint _has_main(self) noexcept
+    cdef int c_random_action(self, unsigned long long r) noexcept nogil
+    cdef bint _has_main(self) noexcept nogil
     @cython.locals(i=cython.int, s=cython.int, c=cython.int, d=cython.int, opp_octo=cython.int)
-    cdef bint _seat_has_main(self, int p) noexcept
+    cdef bint _seat_has_main(self, int p) noexcept nogil
     @cython.locals(f=cython.int, s=cython.int, d=cython.int, r=cython.int, k=cython.int,
-                   i=cython.int, R=SirensRules)
-    cdef int _check(self, int a) noexcept
-    @cython.locals(i=cython.int, have=cython.int, above=cython.int, c=cython.int, R=SirensRules)
-    cdef bint _pick_ok(self, int f) noexcept
+                   i=cython.int)
+    cdef int c_check(self, int a) noexcept nogil
+    @cython.locals(i=cython.int, have=cython.int, above=cython.int, c=cython.int)
+    cdef bint _pick_ok(self, int f) noexcept nogil
     @cython.locals(i=cython.int, f=cython.int, s=cython.int, d=cython.int, r=cython.int,
-                   k=cython.int, c=cython.int, R=SirensRules)
-    cdef void _do(self, int a) noexcept
+                   k=cython.int, c=cython.int)
+    cdef void c_do(self, int a) noexcept nogil
     @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int)
-    cdef int _take_from_hand(self, int seat, int f) noexcept
+    cdef int _take_from_hand(self, int seat, int f) noexcept nogil
     @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, n=cython.int,
                    opp_octo=cython.int)
-    cdef int _take_from_slot(self, int s, int f) noexcept
+    cdef int _take_from_slot(self, int s, int f) noexcept nogil
     @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, p=cython.int)
-    cdef int _take_from_pile(self, int p, int f) noexcept
-    cdef void _place(self, int s, int c) noexcept
-    @cython.locals(t=cython.int, k0=cython.int, k1=cython.int, in_play=cython.int, R=SirensRules)
-    cdef void _resolve(self, int ship, int side, int card, int src, int draw) noexcept
-    cdef void _finish_placement(self, int ship, int src, int draw) noexcept
+    cdef int _take_from_pile(self, int p, int f) noexcept nogil
+    cdef void _place(self, int s, int c) noexcept nogil
+    @cython.locals(t=cython.int, k0=cython.int, k1=cython.int, in_play=cython.int)
+    cdef void _resolve(self, int ship, int side, int card, int src, int draw) noexcept nogil
+    cdef void _finish_placement(self, int ship, int src, int draw) noexcept nogil
     @cython.locals(k=cython.int)
-    cdef int _crew_dest(self, int ship, int direction, int token) noexcept
+    cdef int _crew_dest(self, int ship, int direction, int token) noexcept nogil
     @cython.locals(k=cython.int)
-    cdef int _next_alive(self, int ship, int direction) noexcept
+    cdef int _next_alive(self, int ship, int direction) noexcept nogil
     @cython.locals(thr=cython.int, s0=cython.int, s1=cython.int, w=cython.int)
-    cdef bint _check_score(self, int ship) noexcept
+    cdef bint _check_score(self, int ship) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, s=cython.int, c=cython.int, t=cython.int,
                    p=cython.int)
-    cdef void _score_ship(self, int ship, int winner) noexcept
-    cdef void _end_main(self) noexcept
-    cdef void _next_turn(self) noexcept
+    cdef void _score_ship(self, int ship, int winner) noexcept nogil
+    cdef void _end_main(self) noexcept nogil
+    cdef void _next_turn(self) noexcept nogil
     @cython.locals(p=cython.int, c=cython.int)
-    cdef void _draw(self) noexcept
+    cdef void _draw(self) noexcept nogil
 
-    @cython.locals(n=cython.int, i=cython.int, ints=tuple)
     @cython.locals(p=cython.int, i=cython.int, n=cython.int, k=cython.int, j=cython.int,
                    s=cython.int, c=cython.int, z=cython.int, t=cython.int, v=cython.int,
                    r=cython.int, o=cython.int, st=cython.int, placed=cython.int,
@@ -162,19 +158,5 @@ cdef class SirensCore:
     cpdef _export(self)
     cdef int _place_checked(self, int card, int z) except -1
     @cython.locals(thr=cython.int, j=cython.int, s=cython.int)
-    cdef bint _could_lose(self, int ship, int v) noexcept
+    cdef bint _could_lose(self, int ship, int v) noexcept nogil
     cpdef bint _side_scores(self, int ship)
-    cpdef list legal_actions(self)
-    @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
-    cpdef object action_mask(self)
-    @cython.locals(a=cython.int, code=cython.int, current=cython.int)
-    cpdef apply(self, object action, object player=*)
-    cpdef bint is_legal(self, object action)
-    cpdef SirensCore clone(self)
-
-
-@cython.locals(g=cython.longlong, n_actions=cython.longlong, steps=cython.int, nl=cython.int,
-               a=cython.int, r=cython.ulonglong, st=SirensCore)
-cpdef long long run_playouts(SirensRules rules, long long n, unsigned long long seed,
-                             short[:, ::1] scores, int[::1] lengths, signed char[:, ::1] wins,
-                             int start_player)

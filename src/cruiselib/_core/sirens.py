@@ -24,11 +24,8 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
-import numpy
-
-from cruiselib._core.common import action_id, check_signals, illegal_message, query_id
-from cruiselib._core.rng import mix64
-from cruiselib.errors import IllegalMoveError, InvalidStateError
+from cruiselib._core.engine import CoreRules, CoreState
+from cruiselib.errors import InvalidStateError
 
 if not cython.compiled:
     MAXC = 64
@@ -51,7 +48,6 @@ if not cython.compiled:
     CREW_WON = 5
     CREW_REMOVED = 7
 
-GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = 0xFFFFFFFFFFFFFFFF
 
 PHASES = ("pick", "main", "after", "crew", "over")
@@ -97,7 +93,7 @@ def _kth_bit(m, k):
         f += 1
 
 
-class SirensRules:
+class SirensRules(CoreRules):
     """Immutable per-game tables: card faces, ship values, option flags, action layout."""
 
     def __init__(self, face_values, face_crew, card_face, card_emblem, ship_values, variant, digest):
@@ -155,8 +151,7 @@ class SirensRules:
         self.a_pass = self.a_end + 1
         self.a_crew = self.a_pass + 1
         self.a_pick = self.a_crew + NSHIP
-        self.num_actions = self.a_pick + nf
-        self.action_ints = tuple(range(self.num_actions))
+        self._init_contract(2, self.a_pick + nf, REASONS)
 
     def face_of(self, card):
         return self.card_face[card]
@@ -166,15 +161,14 @@ class SirensRules:
 
 
 
-class SirensCore:
+class SirensCore(CoreState):
     """One game position. Subclassed by :class:`cruiselib.sirens.SirensState`."""
 
     def __init__(self, rules, game=None):
-        self._init_arrays()
+        CoreState.__init__(self, rules, game)
         self.rules = rules
-        self.game = game
 
-    def _init_arrays(self):
+    def c_init_arrays(self):
         if not cython.compiled:
             self.slot_cards = [0] * (NSLOT * SIDE_MAX)
             self.slot_n = [0] * NSLOT
@@ -202,12 +196,6 @@ class SirensCore:
 
     # ------------------------------------------------------------------ setup
 
-    def _below(self, n):
-        """A uniform draw in [0, n) from the state's own generator."""
-        self.rng = (self.rng + GOLDEN) & MASK64
-        r = mix64(self.rng)
-        return ((r >> 32) * n) >> 32
-
     def _pile_of(self, seat):
         # Standard game: one shared draw pile. Variant (S9): each seat draws from its own.
         return seat if self.rules.variant else 0
@@ -215,7 +203,7 @@ class SirensCore:
     def _shuffle(self, p):
         i = self.pile_n[p] - 1
         while i > 0:
-            j = self._below(i + 1)
+            j = self.c_below(i + 1)
             tmp = self.pile[p * MAXC + i]
             self.pile[p * MAXC + i] = self.pile[p * MAXC + j]
             self.pile[p * MAXC + j] = tmp
@@ -223,7 +211,6 @@ class SirensCore:
 
     def _setup(self, rng_state, start_player):
         """Deal a new game (S3; S9 for the variant). start_player < 0: drawn from the seed."""
-        R = self.rules
         self.rng = rng_state & MASK64
         for i in range(NSLOT):
             self.slot_n[i] = 0
@@ -251,22 +238,22 @@ class SirensCore:
         self.pend_draw = 0
         self.pend_token = -1
         if start_player < 0:
-            start_player = self._below(2)
+            start_player = self.c_below(2)
         self.start = start_player
         self.turn = start_player
         self.cur = start_player
-        if R.variant:
+        if self.rules.variant:
             # S9: seat 0 gets the emblem-0 set (seastar), seat 1 the emblem-1 set (shell);
             # the sets wait unshuffled in the piles while the seats pick.
-            for c in range(R.num_cards):
-                e = R.card_emblem[c]
+            for c in range(self.rules.num_cards):
+                e = self.rules.card_emblem[c]
                 self.pile[e * MAXC + self.pile_n[e]] = c
                 self.pile_n[e] += 1
             self.phase = PH_PICK
         else:
-            for c in range(R.num_cards):
+            for c in range(self.rules.num_cards):
                 self.pile[c] = c
-            self.pile_n[0] = R.num_cards
+            self.pile_n[0] = self.rules.num_cards
             self._shuffle(0)
             # Four cards each, dealt alternately from the top, start player first.
             for j in range(HAND):
@@ -280,15 +267,6 @@ class SirensCore:
     # ------------------------------------------------------------------ queries
 
     @property
-    def current_player(self):
-        """The seat to decide now, or -1 once the game is over."""
-        return -1 if self.phase == PH_OVER else self.cur
-
-    @property
-    def is_over(self):
-        return self.phase == PH_OVER
-
-    @property
     def turn_player(self):
         """The seat whose turn it is (differs from current_player during a crew choice)."""
         return self.turn
@@ -297,15 +275,29 @@ class SirensCore:
     def phase_name(self):
         return PHASES[self.phase]
 
-    def scores(self):
-        """Victory points of each seat: ship cards plus crew tokens (S8)."""
-        return [self.points[0], self.points[1]]
+    # ------------------------------------------------------------------ the contract (engine.py)
 
-    def winners(self):
-        """The winning seat as a 1-element list; [] while running or after a draw (S8)."""
+    def c_current(self):
+        return -1 if self.phase == PH_OVER else self.cur
+
+    def c_legal_at(self, i):
+        return self.buf[i]
+
+    def c_score(self, seat):
+        """Victory points: ship cards plus crew tokens (S8)."""
+        return self.points[seat]
+
+    def c_winners_mask(self):
+        """The seat with more points once the game is over; nobody after a draw (S8)."""
         if self.phase != PH_OVER or self.points[0] == self.points[1]:
-            return []
-        return [0] if self.points[0] > self.points[1] else [1]
+            return 0
+        return 1 if self.points[0] > self.points[1] else 2
+
+    def c_deal(self, seed):
+        self._setup(seed, -1)
+
+    def c_copy_into(self, dst):
+        self._copy_into(cython.cast(SirensCore, dst))
 
     # ------------------------------------------------------------------ legal moves
 
@@ -333,11 +325,10 @@ class SirensCore:
                     break
         return False
 
-    def _legal(self):
+    def c_legal(self):
         """Write the sorted legal action ids into self.buf; return their count."""
-        R = self.rules
         n = 0
-        F = R.num_faces
+        F = self.rules.num_faces
         if not cython.compiled:
             fs = [0] * SIDE_MAX
             opens = [0] * NSLOT
@@ -350,7 +341,7 @@ class SirensCore:
             # Play a card: one action per distinct face in hand (copies are interchangeable).
             nf = 0
             for i in range(self.hand_n[self.cur]):
-                f = R.card_face[self.hand[self.cur * HAND + i]]
+                f = self.rules.card_face[self.hand[self.cur * HAND + i]]
                 j = nf
                 while j > 0 and fs[j - 1] > f:
                     fs[j] = fs[j - 1]
@@ -363,7 +354,7 @@ class SirensCore:
                 fs[j] = f
                 nf += 1
             for i in range(nf):
-                base = R.a_play + fs[i] * NSLOT
+                base = self.rules.a_play + fs[i] * NSLOT
                 for k in range(nopen):
                     self.buf[n] = base + opens[k]
                     n += 1
@@ -376,7 +367,7 @@ class SirensCore:
                         c = self.slot_cards[s * SIDE_MAX + i]
                         if c == opp_octo:
                             continue
-                        f = R.card_face[c]
+                        f = self.rules.card_face[c]
                         j = nf
                         while j > 0 and fs[j - 1] > f:
                             fs[j] = fs[j - 1]
@@ -389,7 +380,7 @@ class SirensCore:
                         fs[j] = f
                         nf += 1
                     for i in range(nf):
-                        base = R.a_octo + (s * F + fs[i]) * NSLOT
+                        base = self.rules.a_octo + (s * F + fs[i]) * NSLOT
                         for k in range(nopen):
                             d = opens[k]
                             if d != s:
@@ -399,39 +390,38 @@ class SirensCore:
             if self.rum[self.cur] == RUM_HELD:
                 for k in range(NSHIP):
                     if self.ship_status[k] == SHIP_IN_PLAY:
-                        self.buf[n] = R.a_rum + k
+                        self.buf[n] = self.rules.a_rum + k
                         n += 1
             if not main:
-                self.buf[n] = R.a_pass
+                self.buf[n] = self.rules.a_pass
                 n += 1
         elif self.phase == PH_AFTER:
             for k in range(NSHIP):
                 if self.ship_status[k] == SHIP_IN_PLAY:
-                    self.buf[n] = R.a_rum + k
+                    self.buf[n] = self.rules.a_rum + k
                     n += 1
-            self.buf[n] = R.a_end
+            self.buf[n] = self.rules.a_end
             n += 1
         elif self.phase == PH_CREW:
             if self.crew_opt[0] < self.crew_opt[1]:
-                self.buf[n] = R.a_crew + self.crew_opt[0]
-                self.buf[n + 1] = R.a_crew + self.crew_opt[1]
+                self.buf[n] = self.rules.a_crew + self.crew_opt[0]
+                self.buf[n + 1] = self.rules.a_crew + self.crew_opt[1]
             else:
-                self.buf[n] = R.a_crew + self.crew_opt[1]
-                self.buf[n + 1] = R.a_crew + self.crew_opt[0]
+                self.buf[n] = self.rules.a_crew + self.crew_opt[1]
+                self.buf[n + 1] = self.rules.a_crew + self.crew_opt[0]
             n += 2
         elif self.phase == PH_PICK:
             # Faces still in the seat's set, from the floor upward (ascending picks, S9),
             # keeping enough cards at or above the face to complete the hand.
             for f in range(self.pick_floor[self.cur], F):
                 if self._pick_ok(f):
-                    self.buf[n] = R.a_pick + f
+                    self.buf[n] = self.rules.a_pick + f
                     n += 1
         return n
 
     def _main_count(self):
         """Count the legal actions of a MAIN phase without listing them (fills the scratch
         fields that _main_kth reads). Same set and order as _legal; faces as bit masks."""
-        R = self.rules
         nopen = 0
         for s in range(NSLOT):
             self.sc_open_at[s] = -1
@@ -442,7 +432,7 @@ class SirensCore:
         self.sc_nopen = nopen
         m = 0
         for i in range(self.hand_n[self.cur]):
-            m |= 1 << R.card_face[self.hand[self.cur * HAND + i]]
+            m |= 1 << self.rules.card_face[self.hand[self.cur * HAND + i]]
         self.sc_hand_mask = m
         self.sc_nplay = _popcount(m) * nopen
         self.sc_nocto = 0
@@ -453,7 +443,7 @@ class SirensCore:
                 for i in range(self.slot_n[s]):
                     c = self.slot_cards[s * SIDE_MAX + i]
                     if c != opp_octo:
-                        m |= 1 << R.card_face[c]
+                        m |= 1 << self.rules.card_face[c]
                 self.sc_slot_mask[s] = m
                 dests = nopen - (1 if self.sc_open_at[s] >= 0 else 0)
                 self.sc_slot_moves[s] = _popcount(m) * dests
@@ -466,10 +456,9 @@ class SirensCore:
 
     def _main_kth(self, k):
         """The k-th legal action (sorted order) of a MAIN phase, after _main_count."""
-        R = self.rules
         nopen = self.sc_nopen
         if k < self.sc_nplay:
-            return R.a_play + _kth_bit(self.sc_hand_mask, k // nopen) * NSLOT + self.sc_opens[k % nopen]
+            return self.rules.a_play + _kth_bit(self.sc_hand_mask, k // nopen) * NSLOT + self.sc_opens[k % nopen]
         k -= self.sc_nplay
         if k < self.sc_nocto:
             for s in range(NSLOT):
@@ -481,22 +470,22 @@ class SirensCore:
                 if self.sc_open_at[s] >= 0 and d >= self.sc_open_at[s]:
                     d += 1  # skip the source slot among the open slots
                 f = _kth_bit(self.sc_slot_mask[s], k // dests)
-                return R.a_octo + (s * R.num_faces + f) * NSLOT + self.sc_opens[d]
+                return self.rules.a_octo + (s * self.rules.num_faces + f) * NSLOT + self.sc_opens[d]
         k -= self.sc_nocto
         if k < self.sc_nrum:
             for s in range(NSHIP):
                 if self.ship_status[s] == SHIP_IN_PLAY:
                     if k == 0:
-                        return R.a_rum + s
+                        return self.rules.a_rum + s
                     k -= 1
-        return R.a_pass
+        return self.rules.a_pass
 
-    def _random_action(self, r):
+    def c_random_action(self, r):
         """A uniformly random legal action, from the 64-bit random value r."""
         if self.phase == PH_MAIN:
             n = self._main_count()
             return self._main_kth(((r >> 32) * n) >> 32)
-        n = self._legal()
+        n = self.c_legal()
         return self.buf[((r >> 32) * n) >> 32]
 
     def _fast_legal(self):
@@ -506,33 +495,17 @@ class SirensCore:
         n = self._main_count()
         return [self._main_kth(k) for k in range(n)]
 
-    def legal_actions(self):
-        """The legal action ids, sorted ascending (empty once the game is over)."""
-        n = self._legal()
-        ints = self.rules.action_ints
-        return [ints[self.buf[i]] for i in range(n)]
-
-    def action_mask(self):
-        """An int8 array of shape (num_actions,): 1 where the action is legal."""
-        mask = numpy.zeros(self.rules.num_actions, dtype=numpy.int8)
-        n = self._legal()
-        mv = mask
-        for i in range(n):
-            mv[self.buf[i]] = 1
-        return mask
-
-    def _check(self, a):
+    def c_check(self, a):
         """0 if action a is legal now, else an index into REASONS. Never mutates."""
-        R = self.rules
         if self.phase == PH_OVER:
             return 1
-        if a < R.a_octo:  # play a card
+        if a < self.rules.a_octo:  # play a card
             if self.phase != PH_MAIN:
                 return 2
             f = a // NSLOT
             s = a % NSLOT
             for i in range(self.hand_n[self.cur]):
-                if R.card_face[self.hand[self.cur * HAND + i]] == f:
+                if self.rules.card_face[self.hand[self.cur * HAND + i]] == f:
                     break
             else:
                 return 3
@@ -541,20 +514,20 @@ class SirensCore:
             if self.slot_n[s] >= SIDE_MAX:
                 return 5
             return 0
-        if a < R.a_rum:  # octopus
+        if a < self.rules.a_rum:  # octopus
             if self.phase != PH_MAIN:
                 return 2
             if self.octo[self.cur] != OCTO_HELD:
                 return 6
-            r = a - R.a_octo
+            r = a - self.rules.a_octo
             d = r % NSLOT
             r = r // NSLOT
-            f = r % R.num_faces
-            s = r // R.num_faces
+            f = r % self.rules.num_faces
+            s = r // self.rules.num_faces
             if self.ship_status[s >> 1] != SHIP_IN_PLAY:
                 return 4
             for i in range(self.slot_n[s]):
-                if (R.card_face[self.slot_cards[s * SIDE_MAX + i]] == f
+                if (self.rules.card_face[self.slot_cards[s * SIDE_MAX + i]] == f
                         and self.slot_cards[s * SIDE_MAX + i] != self.octo[1 - self.cur]):
                     break
             else:
@@ -566,29 +539,29 @@ class SirensCore:
             if self.slot_n[d] >= SIDE_MAX:
                 return 5
             return 0
-        if a < R.a_end:  # rum
+        if a < self.rules.a_end:  # rum
             if self.phase != PH_MAIN and self.phase != PH_AFTER:
                 return 2
             if self.rum[self.cur] != RUM_HELD:
                 return 9
-            if self.ship_status[a - R.a_rum] != SHIP_IN_PLAY:
+            if self.ship_status[a - self.rules.a_rum] != SHIP_IN_PLAY:
                 return 4
             return 0
-        if a == R.a_end:
+        if a == self.rules.a_end:
             return 0 if self.phase == PH_AFTER else 13
-        if a == R.a_pass:
+        if a == self.rules.a_pass:
             if self.phase != PH_MAIN:
                 return 2
             return 10 if self._has_main() else 0
-        if a < R.a_pick:  # crew
+        if a < self.rules.a_pick:  # crew
             if self.phase != PH_CREW:
                 return 2
-            k = a - R.a_crew
+            k = a - self.rules.a_crew
             return 0 if k == self.crew_opt[0] or k == self.crew_opt[1] else 11
         # pick
         if self.phase != PH_PICK:
             return 2
-        f = a - R.a_pick
+        f = a - self.rules.a_pick
         if f < self.pick_floor[self.cur] or not self._pick_ok(f):
             return 12
         return 0
@@ -596,36 +569,15 @@ class SirensCore:
     def _pick_ok(self, f):
         """Whether the current seat may pick face f now: one is left, and enough cards of
         face >= f remain to finish the hand in ascending order (so picks never dead-end)."""
-        R = self.rules
         have = 0
         above = 0
         for i in range(self.pile_n[self.cur]):
-            c = R.card_face[self.pile[self.cur * MAXC + i]]
+            c = self.rules.card_face[self.pile[self.cur * MAXC + i]]
             if c == f:
                 have = 1
             if c >= f:
                 above += 1
         return have == 1 and above >= HAND - self.picks[self.cur]
-
-    def is_legal(self, action):
-        """Whether ``action`` (an action id or a move, as ``apply`` takes) is legal now.
-
-        An id out of range is not legal; an object that is no action raises IllegalMoveError.
-        """
-        a = query_id(action, self.game, self.rules.num_actions)
-        return a >= 0 and self._check(a) == 0
-
-    def apply(self, action, player=None):
-        """Apply an action id or a move. Raises IllegalMoveError and leaves the state as it was.
-
-        ``player``, when given, must be the seat to move (a guard for servers and UIs).
-        """
-        current = -1 if self.phase == PH_OVER else self.cur
-        a = action_id(action, player, current, self.game, self.rules.num_actions)
-        code = self._check(a)
-        if code != 0:
-            raise IllegalMoveError(illegal_message(self.game, a, current, REASONS[code]))
-        self._do(a)
 
     # ------------------------------------------------------------------ applying
 
@@ -678,48 +630,47 @@ class SirensCore:
         self.slot_n[s] += 1
         self.slot_sum[s] += self.rules.face_val[self.rules.card_face[c]]
 
-    def _do(self, a):
-        R = self.rules
-        if a < R.a_octo:  # play a card, then draw (S4)
+    def c_do(self, a):
+        if a < self.rules.a_octo:  # play a card, then draw (S4)
             f = a // NSLOT
             s = a % NSLOT
             c = self._take_from_hand(self.cur, f)
             self._place(s, c)
             self.passes = 0
             self._resolve(s >> 1, s & 1, c, -1, 1)
-        elif a < R.a_rum:  # octopus (S7): no card is drawn
-            r = a - R.a_octo
+        elif a < self.rules.a_rum:  # octopus (S7): no card is drawn
+            r = a - self.rules.a_octo
             d = r % NSLOT
             r = r // NSLOT
-            f = r % R.num_faces
-            s = r // R.num_faces
+            f = r % self.rules.num_faces
+            s = r // self.rules.num_faces
             c = self._take_from_slot(s, f)
             self._place(d, c)
             self.octo[self.cur] = c
             self.passes = 0
             self._resolve(d >> 1, d & 1, c, s >> 1, 0)
-        elif a < R.a_end:  # rum mug (S4, S6): +3 to the threshold, once per game
-            k = a - R.a_rum
+        elif a < self.rules.a_end:  # rum mug (S4, S6): +3 to the threshold, once per game
+            k = a - self.rules.a_rum
             self.rum[self.cur] = k
             self.rum_on[k] += 1
             if self.phase == PH_AFTER:
                 self._next_turn()
-        elif a == R.a_end:
+        elif a == self.rules.a_end:
             self._next_turn()
-        elif a == R.a_pass:  # S4: two passes in a row end the game
+        elif a == self.rules.a_pass:  # S4: two passes in a row end the game
             self.passes += 1
             if self.passes >= 2:
                 self.phase = PH_OVER
             else:
                 self._next_turn()
-        elif a < R.a_pick:  # crew destination chosen by the side's owner (S5 step 2)
-            k = a - R.a_crew
+        elif a < self.rules.a_pick:  # crew destination chosen by the side's owner (S5 step 2)
+            k = a - self.rules.a_crew
             self.crew[self.pend_token] = k
             self.phase = PH_MAIN
             self.cur = self.turn
             self._finish_placement(self.pend_ship, self.pend_src, self.pend_draw)
         else:  # pick a starting card (S9), ascending face order
-            f = a - R.a_pick
+            f = a - self.rules.a_pick
             c = self._take_from_pile(self.cur, f)
             self.hand[self.cur * HAND + self.hand_n[self.cur]] = c
             self.hand_n[self.cur] += 1
@@ -751,8 +702,7 @@ class SirensCore:
 
     def _resolve(self, ship, side, card, src, draw):
         """S5: resolve a placement on ``ship`` (card limit was checked before)."""
-        R = self.rules
-        if R.face_crew[R.card_face[card]]:
+        if self.rules.face_crew[self.rules.card_face[card]]:
             t = -1
             if self.crew[0] == ship:
                 t = 0
@@ -910,15 +860,6 @@ class SirensCore:
         new.pend_src = self.pend_src
         new.pend_draw = self.pend_draw
         new.pend_token = self.pend_token
-
-    def clone(self):
-        """An independent copy (same class, same game)."""
-        cls = type(self)
-        new = cls.__new__(cls)
-        if not cython.compiled:
-            new._init_arrays()
-        self._copy_into(new)
-        return new
 
     # ------------------------------------------------------------------ raw access
     # Used by the Python layer for serialization, views and resampling; not hot.
@@ -1461,29 +1402,3 @@ def _schema():
 
         _SCHEMA.append(schema)
     return _SCHEMA[0]
-
-
-def run_playouts(rules, n, seed, scores, lengths, wins, start_player):
-    """Play n uniformly random games entirely in the core; return the total action count.
-
-    Game g is dealt from the generator state ``mix64(seed + g)``; the random choices come
-    from a separate stream seeded from ``seed``, so a batch is reproducible as a whole.
-    """
-    st = SirensCore(rules, None)
-    r = mix64(seed ^ 0x5851F42D4C957F2D)
-    n_actions = 0
-    for g in range(n):
-        check_signals()  # Ctrl-C stops a long batch between two games
-        st._setup(mix64((seed + g) & MASK64), start_player)
-        steps = 0
-        while st.phase != PH_OVER:
-            r = (r + GOLDEN) & MASK64
-            st._do(st._random_action(mix64(r)))
-            steps += 1
-        scores[g, 0] = st.points[0]
-        scores[g, 1] = st.points[1]
-        lengths[g] = steps
-        wins[g, 0] = 1 if st.points[0] > st.points[1] else 0
-        wins[g, 1] = 1 if st.points[1] > st.points[0] else 0
-        n_actions += steps
-    return n_actions

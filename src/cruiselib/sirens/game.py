@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 import numpy as np
 
 from cruiselib import _core, serialize
-from cruiselib._api import Game, Playouts, State
+from cruiselib._api import Game, State
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 from cruiselib.sirens.cards import EMBLEMS, CardSet
 from cruiselib.sirens.moves import (
@@ -163,13 +163,6 @@ class SirensGame(Game[SirensState]):
         state = self._state_class(self.rules, self)
         state._new_game(_rng.seed_state(self._seed_or_random(seed)), start)
         return state
-
-    def playouts(self, n: int, seed: int = 0) -> Playouts:
-        """``n`` uniformly random games run entirely in the core; the same seed, the same games."""
-        scores, lengths, wins = self._new_playout_arrays(n, 2)
-        base = _rng.seed_state(self._seed_or_random(seed))
-        actions = self._core.run_playouts(self.rules, n, base, scores, lengths, wins, -1)
-        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=int(actions))
 
     # ------------------------------------------------------------------ moves
 

@@ -1,0 +1,68 @@
+# Types for engine.py (Cython pure-Python mode): the compiled game contract (docs/contract.md).
+# Keep in step with engine.py and engine.pyi.
+cimport cython
+from cruiselib._core.common cimport action_id, check_signals, illegal_message, query_id
+from cruiselib._core.rng cimport mix64
+
+cdef unsigned long long GOLDEN
+cdef unsigned long long MASK64
+cdef unsigned long long CHOICE_SALT
+cdef int SIGNAL_EVERY
+
+
+cdef class CoreRules:
+    cdef readonly int num_players
+    cdef readonly int num_actions
+    cdef readonly tuple action_ints
+    cdef readonly tuple reasons
+
+
+cdef class CoreState:
+    cdef readonly CoreRules core_rules
+    cdef public object game
+    cdef unsigned long long rng
+
+    # --- the contract: every game core overrides these --------------------------------
+    cdef int c_current(self) noexcept nogil
+    cdef int c_legal(self) noexcept nogil
+    cdef int c_legal_at(self, int i) noexcept nogil
+    cdef int c_check(self, int action) noexcept nogil
+    cdef void c_do(self, int action) noexcept nogil
+    cdef void c_copy_into(self, CoreState dst) noexcept
+    cdef void c_deal(self, unsigned long long seed) noexcept nogil
+    cdef int c_score(self, int seat) noexcept nogil
+    cdef int c_winners_mask(self) noexcept nogil
+    @cython.locals(n=cython.int)
+    cdef int c_random_action(self, unsigned long long r) noexcept nogil
+    cdef void c_init_arrays(self) noexcept
+
+    # --- written once --------------------------------------------------------------
+    @cython.locals(r=cython.ulonglong)
+    cdef int c_below(self, int n) noexcept nogil
+    @cython.locals(new=CoreState)
+    cdef CoreState c_empty(self)
+    @cython.locals(n=cython.int, i=cython.int, ints=tuple)
+    cpdef list legal_actions(self)
+    @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
+    cpdef object action_mask(self)
+    @cython.locals(a=cython.longlong)
+    cpdef bint is_legal(self, object action)
+    @cython.locals(a=cython.int, code=cython.int, current=cython.int)
+    cpdef apply(self, object action, object player=*)
+    @cython.locals(new=CoreState)
+    cpdef CoreState clone(self)
+    @cython.locals(p=cython.int)
+    cpdef list scores(self)
+    @cython.locals(p=cython.int, m=cython.int)
+    cpdef list winners(self)
+    cpdef int random_action(self, unsigned long long r)
+    @cython.locals(g=cython.longlong, total=cython.longlong, steps=cython.int, p=cython.int,
+                   m=cython.int, r=cython.ulonglong, np=cython.int, stopped=cython.bint)
+    cpdef long long c_playouts(self, CoreState work, bint from_here, long long first, long long count,
+                               unsigned long long seed, short[:, ::1] scores, int[::1] lengths,
+                               signed char[:, ::1] wins, signed char[::1] stop) except -1
+
+
+@cython.locals(p=cython.int, m=cython.int, np=cython.int, steps=cython.int, r=cython.ulonglong)
+cdef int _play_out(CoreState st, unsigned long long r, long long g, short[:, ::1] scores,
+                   int[::1] lengths, signed char[:, ::1] wins) noexcept nogil

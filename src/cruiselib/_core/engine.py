@@ -1,0 +1,235 @@
+"""The compiled game contract: what every game core implements, and what is written once.
+
+Every game core is a subclass of :class:`CoreRules` (immutable tables of one
+configuration) and :class:`CoreState` (one position). A core implements a few C-level
+methods, all without Python objects (``noexcept nogil`` when compiled):
+
+==================  ======================================================================
+``c_current()``     the seat to decide, -1 once the game is over
+``c_legal()``       computes the legal action ids (sorted) into the core's buffer; their count
+``c_legal_at(i)``   the i-th of them
+``c_check(a)``      0 if action ``a`` (in range) is legal now, else an index into ``reasons``
+``c_do(a)``         applies a legal action
+``c_deal(seed)``    sets up a new game from a 64-bit generator state
+``c_score(p)``      seat p's running or final score
+``c_winners_mask``  a bit per winning seat once the game is over (0 while running or a draw)
+``c_copy_into(d)``  copies the position into ``d``, a state of the same class (with the GIL)
+``c_init_arrays``   pure-Python mode only: the lists that stand in for the C arrays
+==================  ======================================================================
+
+and may override ``c_random_action(r)`` with something faster than the default (list the
+legal actions, take one uniformly with the 64-bit random value ``r``).
+
+Everything else is written once, here, against those methods: ``legal_actions``,
+``action_mask``, ``is_legal``, ``apply``, ``clone``, ``scores``, ``winners``, the bounded
+draw from the state's own generator, and playouts (new games, or from this position)
+with the GIL released, which ``Game.playouts`` spreads over threads. This module is
+compiled by Cython (types in ``engine.pxd``) and runs unchanged as plain Python.
+"""
+
+try:  # pragma: no cover - depends on whether Cython is installed
+    import cython
+except ImportError:  # pragma: no cover
+    from cruiselib._core import _cython_shim as cython
+
+import numpy
+
+from cruiselib._core.common import action_id, check_signals, illegal_message, query_id
+from cruiselib._core.rng import mix64
+from cruiselib.errors import IllegalMoveError
+
+GOLDEN = 0x9E3779B97F4A7C15
+MASK64 = 0xFFFFFFFFFFFFFFFF
+# The random choices of a playout come from a stream of their own, derived from the game's
+# deal, so each game is reproducible alone (and threads can split a batch anywhere).
+CHOICE_SALT = 0x5851F42D4C957F2D
+# Games between two looks for Ctrl-C (each look takes the GIL for a moment).
+SIGNAL_EVERY = 16
+
+
+class CoreRules:
+    """Immutable tables of one game configuration (a game's rules class extends this).
+
+    ``num_players``, ``num_actions``, ``action_ints`` (the Python ints 0 .. num_actions-1,
+    made once so listing legal actions allocates nothing) and ``reasons`` (why an action
+    is illegal, indexed by ``c_check``'s result; index 0 is "legal").
+    """
+
+    def _init_contract(self, num_players, num_actions, reasons):
+        """Set the fields every configuration has (called by the game's ``__init__``)."""
+        self.num_players = num_players
+        self.num_actions = num_actions
+        self.action_ints = tuple(range(num_actions))
+        self.reasons = tuple(reasons)
+
+
+class CoreState:
+    """One position of a game (a game's core state class extends this)."""
+
+    def __init__(self, rules, game=None):
+        self.c_init_arrays()
+        self.core_rules = rules
+        self.game = game
+        self.rng = 0
+
+    # ------------------------------------------------------------------ the contract
+    # Defaults that make a forgotten override visible instead of silently wrong.
+
+    def c_current(self):
+        return -1
+
+    def c_legal(self):
+        return 0
+
+    def c_legal_at(self, i):
+        return 0
+
+    def c_check(self, action):
+        return 1
+
+    def c_do(self, action):
+        pass
+
+    def c_copy_into(self, dst):
+        pass
+
+    def c_deal(self, seed):
+        pass
+
+    def c_score(self, seat):
+        return 0
+
+    def c_winners_mask(self):
+        return 0
+
+    def c_random_action(self, r):
+        """A uniformly random legal action from the 64-bit random value r (default path)."""
+        n = self.c_legal()
+        return self.c_legal_at(((r >> 32) * n) >> 32)
+
+    def c_init_arrays(self):
+        pass
+
+    # ------------------------------------------------------------------ written once
+
+    def c_below(self, n):
+        """A uniform draw in [0, n) from the state's own generator (multiply-shift)."""
+        self.rng = (self.rng + GOLDEN) & MASK64
+        r = mix64(self.rng)
+        return ((r >> 32) * n) >> 32
+
+    def c_empty(self):
+        """A new state of the same class, rules and game, its position not yet set."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        new.c_init_arrays()
+        new.core_rules = self.core_rules
+        new.game = self.game
+        return new
+
+    @property
+    def current_player(self):
+        """The seat to decide now, or -1 once the game is over."""
+        return self.c_current()
+
+    @property
+    def is_over(self):
+        return self.c_current() < 0
+
+    def legal_actions(self):
+        """The legal action ids, sorted ascending (empty once the game is over)."""
+        n = self.c_legal()
+        ints = self.core_rules.action_ints
+        return [ints[self.c_legal_at(i)] for i in range(n)]
+
+    def action_mask(self):
+        """An int8 array of shape (num_actions,): 1 where the action is legal."""
+        mask = numpy.zeros(self.core_rules.num_actions, dtype=numpy.int8)
+        mv = mask
+        n = self.c_legal()
+        for i in range(n):
+            mv[self.c_legal_at(i)] = 1
+        return mask
+
+    def is_legal(self, action):
+        """Whether ``action`` (an action id or a move, as ``apply`` takes) is legal now.
+
+        An id out of range is not legal; an object that is no action raises IllegalMoveError.
+        """
+        a = query_id(action, self.game, self.core_rules.num_actions)
+        return a >= 0 and self.c_check(a) == 0
+
+    def apply(self, action, player=None):
+        """Apply an action id or a move. Raises IllegalMoveError and leaves the state as it was.
+
+        ``player``, when given, must be the seat to move (a guard for servers and UIs).
+        """
+        current = self.c_current()
+        a = action_id(action, player, current, self.game, self.core_rules.num_actions)
+        code = self.c_check(a)
+        if code != 0:
+            raise IllegalMoveError(illegal_message(self.game, a, current, self.core_rules.reasons[code]))
+        self.c_do(a)
+
+    def clone(self):
+        """An independent copy (same class, same game)."""
+        new = self.c_empty()
+        self.c_copy_into(new)
+        return new
+
+    def scores(self):
+        """Each seat's score (running while the game goes on, final at the end)."""
+        return [self.c_score(p) for p in range(self.core_rules.num_players)]
+
+    def winners(self):
+        """The winning seats, ascending; [] while the game runs or after a draw."""
+        m = self.c_winners_mask()
+        return [p for p in range(self.core_rules.num_players) if (m >> p) & 1]
+
+    def random_action(self, r):
+        """The action the core's playouts take for the 64-bit random value ``r`` (uniform
+        over the legal actions; the same choice as in ``playouts``)."""
+        if self.c_current() < 0:
+            raise IllegalMoveError("the game is over: there is no action to take")
+        return self.c_random_action(r & MASK64)
+
+    def c_playouts(self, work, from_here, first, count, seed, scores, lengths, wins, stop):
+        """Play games ``first .. first+count-1`` of a batch with the GIL released; return the
+        number of actions. Game g starts from this position (``from_here``, copied into
+        ``work``, its generator reseeded with ``mix64(seed + g)`` so later chance varies) or
+        from a new deal ``c_deal(mix64(seed + g))`` in ``work``. Results go to row ``g - first``.
+        A nonzero ``stop[0]`` (set by another thread) ends the batch early.
+        """
+        total = 0
+        with cython.nogil:
+            for g in range(first, first + count):
+                if stop[0] != 0:
+                    break
+                if (g - first) % SIGNAL_EVERY == 0:
+                    with cython.gil:
+                        check_signals()  # Ctrl-C stops a long batch between two games
+                r = mix64((seed + g) & MASK64)
+                if from_here:
+                    with cython.gil:
+                        self.c_copy_into(work)
+                    work.rng = r
+                else:
+                    work.c_deal(r)
+                total += _play_out(work, mix64(r ^ CHOICE_SALT), g - first, scores, lengths, wins)
+        return total
+
+
+def _play_out(st, r, g, scores, lengths, wins):
+    """Random actions until the game ends; the result in row g. Returns the actions taken."""
+    steps = 0
+    while st.c_current() >= 0:
+        r = (r + GOLDEN) & MASK64
+        st.c_do(st.c_random_action(mix64(r)))
+        steps += 1
+    np = st.core_rules.num_players
+    m = st.c_winners_mask()
+    for p in range(np):
+        scores[g, p] = st.c_score(p)
+        wins[g, p] = (m >> p) & 1
+    lengths[g] = steps
+    return steps
