@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import types
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -183,6 +184,29 @@ class State:
         return f"<{type(self).__name__} {self.game.name}: {where}>"
 
 
+def _pure_class(cls: type, done: dict[type, type]) -> type:
+    """``cls`` rebuilt over the pure-Python core: every class of the compiled core in its
+    ancestry is replaced by its pure twin, every Python class above it is made again with
+    the same namespace (so any subclass of a state class has a twin too)."""
+    if cls in done:
+        return done[cls]
+    module = cls.__module__
+    if module.startswith(f"{_core.__name__}.") and not module.startswith(f"{_core.PURE_PACKAGE}."):
+        twin: type = getattr(_core.pure_module(module.rsplit(".", 1)[1]), cls.__name__)
+    elif cls is object or not any(base.__module__.startswith(f"{_core.__name__}.") for base in cls.__mro__):
+        twin = cls  # a plain mixin such as State: shared as it is
+    else:
+        namespace = {
+            k: v
+            for k, v in vars(cls).items()
+            if k not in ("__dict__", "__weakref__") and not isinstance(v, types.MemberDescriptorType)
+        }
+        twin = type(cls.__name__, tuple(_pure_class(b, done) for b in cls.__bases__), namespace)
+        twin.__qualname__ = cls.__qualname__
+    done[cls] = twin
+    return twin
+
+
 def _run_batch(
     source: Any,
     new_work: Any,
@@ -315,18 +339,8 @@ class Game(ABC, Generic[StateT]):
         States of the twin and of the original are interchangeable through
         ``to_json``/``load_state``.
         """
-        from cruiselib import _core
-
         module = _core.pure_module(self.core_module)
-        compiled_state = self._state_class  # type: ignore[attr-defined]
-        namespace = {
-            k: v
-            for k, v in vars(compiled_state).items()
-            if k not in ("__dict__", "__weakref__", "__slots__") and not k.startswith("__pyx")
-        }
-        namespace["__slots__"] = ()
-        core_class = getattr(module, compiled_state.__mro__[2].__name__)
-        twin_state = type(compiled_state.__name__, (State, core_class), namespace)
+        twin_state = _pure_class(self._state_class, {})  # type: ignore[attr-defined]
         twin = copy.copy(self)
         twin._use_core(module, twin_state)
         return twin

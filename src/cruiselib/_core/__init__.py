@@ -10,13 +10,15 @@ suite runs in both modes this way).
 from __future__ import annotations
 
 import importlib
+import importlib.abc
 import importlib.util
 import os
 import sys
 from pathlib import Path
+from importlib.machinery import ModuleSpec
 from types import ModuleType
 
-__all__ = ["MODULES", "compiled", "load", "pure_module", "pure_python_requested"]
+__all__ = ["MODULES", "PURE_PACKAGE", "compiled", "load", "pure_module", "pure_python_requested"]
 
 # Dependency order: a module is loaded after the modules it cimports.
 MODULES = ("rng", "common", "engine", "sirens", "atlantic_star", "dream_islands")
@@ -56,37 +58,44 @@ if _PURE:
         _load_source(_name)
 
 
-_PURE_TWINS: dict[str, ModuleType] = {}
+# The pure twins live in a package of their own, ``cruiselib._core._pure``, whose modules
+# are always loaded from the Python sources. The cores import each other relatively
+# (``from .engine import ...``), so a pure copy's imports resolve to pure copies by
+# themselves: no module of the compiled package is replaced, even for a moment.
+PURE_PACKAGE = f"{__name__}._pure"
+
+
+class _PureSourceFinder(importlib.abc.MetaPathFinder):
+    """Finds ``cruiselib._core._pure.<name>`` as the source ``cruiselib/_core/<name>.py``."""
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> ModuleSpec | None:
+        if fullname == PURE_PACKAGE:
+            spec = ModuleSpec(fullname, None, is_package=True)
+            spec.submodule_search_locations = []
+            return spec
+        package, _, name = fullname.rpartition(".")
+        if package != PURE_PACKAGE or name not in MODULES:
+            return None
+        return importlib.util.spec_from_file_location(fullname, Path(__file__).with_name(name + ".py"))
+
+
+_FINDER = _PureSourceFinder()
 
 
 def pure_module(name: str) -> ModuleType:
     """Core module ``name`` run from its Python source, beside the compiled one.
 
-    Loaded under a private name (``cruiselib._core._pure_<name>``) together with pure
-    copies of the core modules it imports, so compiled and pure code can be measured
-    side by side in one process. With the pure-Python switch on, this is ``load(name)``.
+    Loaded as ``cruiselib._core._pure.<name>`` (with pure copies of the core modules it
+    imports), so compiled and pure code can be measured side by side in one process. With
+    the pure-Python switch on, this is ``load(name)``.
     """
     if _PURE:
         return load(name)
-    if name in _PURE_TWINS:
-        return _PURE_TWINS[name]
-    index = MODULES.index(name)
-    saved = {m: sys.modules.get(f"{__name__}.{m}") for m in MODULES[:index]}
-    try:
-        for dep in MODULES[:index]:  # the module's own imports resolve to pure copies
-            sys.modules[f"{__name__}.{dep}"] = pure_module(dep)
-        path = Path(__file__).with_name(name + ".py")
-        spec = importlib.util.spec_from_file_location(f"{__name__}._pure_{name}", path)
-        if spec is None or spec.loader is None:  # pragma: no cover
-            raise ImportError(f"cannot load {path}")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        for dep, mod in saved.items():
-            if mod is not None:
-                sys.modules[f"{__name__}.{dep}"] = mod
-    _PURE_TWINS[name] = module
-    return module
+    if name not in MODULES:
+        raise ImportError(f"no core module {name!r}")
+    if _FINDER not in sys.meta_path:
+        sys.meta_path.insert(0, _FINDER)
+    return importlib.import_module(f"{PURE_PACKAGE}.{name}")
 
 
 def _is_compiled(module: ModuleType) -> bool:

@@ -1,8 +1,8 @@
 # Types for engine.py (Cython pure-Python mode): the compiled game contract (docs/contract.md).
 # Keep in step with engine.py and engine.pyi.
 cimport cython
-from cruiselib._core.common cimport action_id, check_signals, illegal_message, query_id
-from cruiselib._core.rng cimport mix64
+from .common cimport action_id, check_signals, illegal_message, query_id
+from .rng cimport mix64
 
 cdef unsigned long long GOLDEN
 cdef unsigned long long MASK64
@@ -55,7 +55,8 @@ cdef class CoreState:
     cpdef list scores(self)
     @cython.locals(p=cython.int, m=cython.int)
     cpdef list winners(self)
-    cpdef int random_action(self, unsigned long long r)
+    cpdef int random_action(self, unsigned long long r) except -1
+    cpdef _reseed(self, unsigned long long rng)
     @cython.locals(g=cython.longlong, total=cython.longlong, steps=cython.int, p=cython.int,
                    m=cython.int, r=cython.ulonglong, np=cython.int, stopped=cython.bint)
     cpdef long long c_playouts(self, CoreState work, bint from_here, long long first, long long count,

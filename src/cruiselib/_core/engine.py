@@ -34,8 +34,8 @@ except ImportError:  # pragma: no cover
 
 import numpy
 
-from cruiselib._core.common import action_id, check_signals, illegal_message, query_id
-from cruiselib._core.rng import mix64
+from .common import action_id, check_signals, illegal_message, query_id
+from .rng import mix64
 from cruiselib.errors import IllegalMoveError
 
 GOLDEN = 0x9E3779B97F4A7C15
@@ -43,6 +43,8 @@ MASK64 = 0xFFFFFFFFFFFFFFFF
 # The random choices of a playout come from a stream of their own, derived from the game's
 # deal, so each game is reproducible alone (and threads can split a batch anywhere).
 CHOICE_SALT = 0x5851F42D4C957F2D
+# The same two numbers for Python code that replays a playout step by step.
+PLAYOUT_STREAM = (GOLDEN, CHOICE_SALT)
 # Games between two looks for Ctrl-C (each look takes the GIL for a moment).
 SIGNAL_EVERY = 16
 
@@ -192,6 +194,10 @@ class CoreState:
         if self.c_current() < 0:
             raise IllegalMoveError("the game is over: there is no action to take")
         return self.c_random_action(r & MASK64)
+
+    def _reseed(self, rng):
+        """Set the generator state (what a playout from this position does first)."""
+        self.rng = rng & MASK64
 
     def c_playouts(self, work, from_here, first, count, seed, scores, lengths, wins, stop):
         """Play games ``first .. first+count-1`` of a batch with the GIL released; return the

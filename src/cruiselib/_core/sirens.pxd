@@ -1,6 +1,6 @@
 # Types for sirens.py (Cython pure-Python mode). Keep in step with sirens.py and sirens.pyi.
 cimport cython
-from cruiselib._core.engine cimport CoreRules, CoreState
+from .engine cimport CoreRules, CoreState
 
 cdef enum:
     MAXC = 64        # cards in a card set

@@ -1,0 +1,146 @@
+"""The compiled game contract (``_core/engine.py``), checked on every game.
+
+Playouts from a position reproduce a Python loop of the same random choices; threads
+give the results of one thread; the position itself is left as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cruiselib
+from cruiselib._core import load
+
+GAMES = cruiselib.games()
+_rng = load("rng")
+_engine = load("engine")
+
+
+def _mid_game(name: str, steps: int = 20, seed: int = 9) -> Any:
+    state: Any = cruiselib.make(name).new_state(seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state.apply(rnd.choice(state.legal_actions()))
+    return state
+
+
+def _python_playout(state: Any, base: int, g: int) -> tuple[list[int], int, list[int]]:
+    """Playout g of ``state.playouts(n, seed)``, step by step in Python (engine.py's formula)."""
+    mask = 2**64 - 1
+    work = state.clone()
+    seed_g = _rng.mix64((base + g) & mask)
+    work._reseed(seed_g)
+    golden, salt = _engine.PLAYOUT_STREAM
+    r = _rng.mix64(seed_g ^ salt)
+    steps = 0
+    while not work.is_over:
+        r = (r + golden) & mask
+        work.apply(work.random_action(_rng.mix64(r)))
+        steps += 1
+    return work.scores(), steps, work.winners()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_playouts_from_a_state_are_a_python_loop_of_the_same_choices(name: str) -> None:
+    state = _mid_game(name)
+    before = state.to_json()
+    result = state.playouts(12, seed=5)
+    assert state.to_json() == before
+    base = _rng.seed_state(5)
+    for g in range(12):
+        scores, steps, winners = _python_playout(state, base, g)
+        assert result.scores[g].tolist() == scores
+        assert int(result.lengths[g]) == steps
+        assert result.wins[g].tolist() == [int(p in winners) for p in range(state.game.num_players)]
+    assert result.actions == int(result.lengths.sum())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_action_is_uniform_over_the_legal_actions(name: str) -> None:
+    state = _mid_game(name)
+    legal = set(state.legal_actions())
+    seen = {state.random_action(random.Random(k).getrandbits(64)) for k in range(4000)}
+    assert seen <= legal
+    assert len(seen) == len(legal) or len(legal) > 400  # every move turns up
+
+
+def test_random_action_of_a_finished_game_is_an_error() -> None:
+    state = _mid_game("sirens", steps=10_000)
+    assert state.is_over
+    with pytest.raises(cruiselib.IllegalMoveError, match="over"):
+        state.random_action(1)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("threads", [2, 3, 7])
+def test_threads_give_the_results_of_one_thread(name: str, threads: int) -> None:
+    game = cruiselib.make(name)
+    one = game.playouts(301, seed=4)
+    many = game.playouts(301, seed=4, threads=threads)
+    for field in ("scores", "lengths", "wins"):
+        assert np.array_equal(getattr(one, field), getattr(many, field))
+    assert one.actions == many.actions
+    state = _mid_game(name)
+    a, b = state.playouts(40, seed=2), state.playouts(40, seed=2, threads=threads)
+    assert np.array_equal(a.scores, b.scores) and np.array_equal(a.lengths, b.lengths)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_batch_is_each_game_on_its_own(name: str) -> None:
+    """Game g of a batch does not depend on the batch's size: the first 50 of 200 are 50."""
+    game = cruiselib.make(name)
+    small, large = game.playouts(50, seed=8), game.playouts(200, seed=8)
+    assert np.array_equal(small.scores, large.scores[:50]) and np.array_equal(small.lengths, large.lengths[:50])
+
+
+@pytest.mark.parametrize("threads", [0, -1, 1.0, True, "2", 257])
+def test_wrong_thread_counts_are_refused(threads: object) -> None:
+    game = cruiselib.make("sirens")
+    with pytest.raises(cruiselib.InvalidOptionError, match="threads"):
+        game.playouts(10, seed=0, threads=threads)  # type: ignore[arg-type]
+    with pytest.raises(cruiselib.InvalidOptionError, match="threads"):
+        game.new_state(seed=1).playouts(10, seed=0, threads=threads)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_playouts_of_a_finished_game_are_empty_games(name: str) -> None:
+    state = _mid_game(name, steps=100_000)
+    assert state.is_over
+    result = state.playouts(3, seed=1)
+    assert result.lengths.tolist() == [0, 0, 0]
+    assert all(row.tolist() == state.scores() for row in result.scores)
+
+
+@pytest.mark.skipif(not cruiselib.compiled, reason="compares the compiled core with its pure twin")
+@pytest.mark.parametrize("name", GAMES)
+def test_the_pure_twin_plays_the_same_playouts(name: str) -> None:
+    game = cruiselib.make(name)
+    twin = game.pure_twin()
+    a, b = game.playouts(20, seed=3), twin.playouts(20, seed=3)
+    assert np.array_equal(a.scores, b.scores) and np.array_equal(a.lengths, b.lengths)
+    state = _mid_game(name)
+    twin_state = twin.load_state(state.to_json())
+    assert type(twin_state).__module__ == type(state).__module__  # the same wrapper class, rebuilt
+    assert np.array_equal(state.playouts(5, seed=1).scores, twin_state.playouts(5, seed=1).scores)
+
+
+def test_the_pure_twin_of_a_state_subclass_keeps_its_methods() -> None:
+    game = cruiselib.make("sirens")
+    base = game._state_class  # type: ignore[attr-defined]
+
+    class Annotated(base):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+        def note(self) -> str:
+            return f"seat {self.current_player} to move"
+
+    game._state_class = Annotated  # type: ignore[attr-defined]
+    twin = game.pure_twin()
+    state = twin.new_state(seed=3)
+    assert type(state).__name__ == "Annotated" and state.note() == game.new_state(seed=3).note()
