@@ -115,3 +115,25 @@ def test_msgspec_decode(benchmark: Any) -> None:
     decoder = msgspec.json.Decoder(SirensStateData)
     decoded = benchmark(decoder.decode, data)
     assert decoded == msgspec.json.decode(data, type=SirensStateData)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_playouts_threads(benchmark: Any, threads: int) -> None:
+    """game.playouts(n, threads=k): the batch split over k threads, the GIL released."""
+    if "compiled" not in GAMES:
+        pytest.skip("threads speed up the compiled core only")
+    benchmark.group = f"sirens: game.playouts(4,000), {threads} thread{'s' if threads > 1 else ''}"
+    game = GAMES["compiled"]
+    n = 4000
+    result = benchmark(game.playouts, n, 1, threads=threads)
+    benchmark.extra_info["games"] = n
+    benchmark.extra_info["actions"] = result.actions
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("n", [0, 1])
+def test_state_playouts(benchmark: Any, mode: str, n: int) -> None:
+    """state.playouts(n) from a mid-game position: n=0 is the cost of the call alone."""
+    benchmark.group = f"sirens: state.playouts({n}) from mid-game" + (" (the call alone)" if n == 0 else "")
+    state = midgame(GAMES[mode])
+    benchmark(state.playouts, n, 1)

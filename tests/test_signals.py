@@ -24,8 +24,9 @@ GAMES = ("sirens", "dream_islands", "atlantic_star")
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="SIGINT to a child process is POSIX")
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("name", GAMES)
-def test_ctrl_c_stops_a_long_playout_batch(name: str) -> None:
+def test_ctrl_c_stops_a_long_playout_batch(name: str, threads: int) -> None:
     child = textwrap.dedent(
         f"""
         import sys, cruiselib
@@ -33,7 +34,7 @@ def test_ctrl_c_stops_a_long_playout_batch(name: str) -> None:
         game.playouts(10, seed=0)  # warm: imports and tables
         print("ready", flush=True)
         try:
-            game.playouts(10**7, seed=1)  # minutes of work in either core
+            game.playouts(10**7, seed=1, threads={threads})  # minutes of work in either core
         except KeyboardInterrupt:
             print("interrupted", flush=True)
             sys.exit(3)
