@@ -1,5 +1,6 @@
 """Dream Islands: the public conformance suite for 2, 3 and 4 players, the fast random
-path of the in-core playouts, and the playouts themselves.
+path of the in-core playouts, and the playouts themselves (replayed move by move through
+the Python API, from new deals and from a position, on one thread and on several).
 
 Compiled core: 2,000 seeded games per player count. Pure-Python core (the same sources,
 CRUISELIB_PURE_PYTHON=1): 500 games per player count, to keep CI within its time.
@@ -7,14 +8,25 @@ CRUISELIB_PURE_PYTHON=1): 500 games per player count, to keep CI within its time
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
 import numpy as np
 import pytest
 
 import cruiselib
+from cruiselib import _core
+from cruiselib.dream_islands import DreamIslandsGame, DreamIslandsState
 from cruiselib.testing import check_game
 from tests.dream_islands.helpers import game
+
+# The playouts' random-choice stream, as engine.py defines it (CoreState.c_playouts and
+# _play_out): game g's stream starts at mix64(deal ^ CHOICE_SALT) and steps by GOLDEN.
+GOLDEN = 0x9E3779B97F4A7C15
+CHOICE_SALT = 0x5851F42D4C957F2D
+MASK64 = 0xFFFFFFFFFFFFFFFF
+mix64 = _core.load("rng").mix64
 
 N_GAMES = 2000  # in compiled and in pure mode
 # Deep checks (round-trips, resampling every seat) on every 17th step compiled; every 41st
@@ -67,3 +79,92 @@ def test_playouts(players: int) -> None:
     assert np.array_equal(again.scores, result.scores) and np.array_equal(again.lengths, result.lengths)
     # Every seat wins sometimes; nobody wins every game.
     assert (result.win_rates > 0.1).all()
+
+
+def _replay(state: DreamIslandsState, deal: int) -> tuple[list[int], int, list[int]]:
+    """Play ``state`` out as a playout whose game was dealt (or reseeded) from ``deal``
+    does: the same random value per step, through the public API. Scores, length, winners."""
+    core: Any = state  # random_action comes from engine.CoreState (no engine.pyi yet)
+    r = mix64(deal ^ CHOICE_SALT)
+    steps = 0
+    while not state.is_over:
+        r = (r + GOLDEN) & MASK64
+        action = core.random_action(mix64(r))
+        assert state.is_legal(action)
+        state.apply(action)
+        steps += 1
+    return state.scores(), steps, state.winners()
+
+
+def _assert_row(result: Any, g: int, replayed: tuple[list[int], int, list[int]], players: int) -> None:
+    scores, steps, winners = replayed
+    assert result.scores[g].tolist() == scores
+    assert int(result.lengths[g]) == steps
+    assert result.wins[g].tolist() == [1 if p in winners else 0 for p in range(players)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_playouts_replay_move_by_move_through_the_api(players: int) -> None:
+    # Game g of playouts(n, seed) is dealt from playout_seed_state(seed, g) and chooses
+    # with random_action along its own stream: the core's batch is the rules' game.
+    g = game(players)
+    n = 40 if cruiselib.compiled else 12
+    result = g.playouts(n, seed=77)
+    for k in range(n):
+        deal = g.playout_seed_state(77, k)
+        _assert_row(result, k, _replay(g.state_from_seed_state(deal), deal), players)
+    assert result.actions == int(result.lengths.sum())
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_playouts_on_threads_are_the_batch_of_one_thread(players: int) -> None:
+    g = game(players)
+    n = 301 if cruiselib.compiled else 23  # not a multiple of the thread count
+    one = g.playouts(n, seed=8)
+    for threads in (2, 3):
+        many = g.playouts(n, seed=8, threads=threads)
+        assert np.array_equal(one.scores, many.scores)
+        assert np.array_equal(one.lengths, many.lengths)
+        assert np.array_equal(one.wins, many.wins)
+        assert one.actions == many.actions
+
+
+def _position(g: DreamIslandsGame, seed: int, steps: int) -> DreamIslandsState:
+    state = g.new_state(seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        state.apply(rnd.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_playouts_from_a_position_replay_from_its_snapshot(players: int) -> None:
+    # State.playouts copies the position (c_copy_into) and reseeds its generator with
+    # mix64(seed_state(seed) + g): a snapshot with that generator, loaded and played on
+    # with the same stream, is the same game. The exchange phase and a late position.
+    g = game(players)
+    rng = _core.load("rng")
+    n = 12 if cruiselib.compiled else 4
+    for seed, steps in ((3, 7), (4, 40)):
+        state = _position(g, seed, steps)
+        before = state.to_json()
+        result = state.playouts(n, seed=seed)
+        assert state.to_json() == before  # the position itself is left as it was
+        base = rng.seed_state(seed)
+        for k in range(n):
+            deal = int(mix64((base + k) & MASK64))
+            data = json.loads(before)
+            data["rng"] = f"{deal:016x}"
+            _assert_row(result, k, _replay(g.load_state(json.dumps(data)), deal), players)
+        assert np.array_equal(result.scores, state.playouts(n, seed=seed, threads=2).scores)
+
+
+def test_playouts_from_a_finished_game_have_nothing_to_play() -> None:
+    g = game(2, max_rounds=1)
+    state = _position(g, 5, 0)
+    while not state.is_over:
+        state.apply(state.legal_actions()[0])
+    result = state.playouts(5, seed=1)
+    assert (result.lengths == 0).all()
+    assert (result.scores == np.array(state.scores())).all()
+    assert result.wins.tolist() == [[1 if p in state.winners() else 0 for p in range(2)]] * 5

@@ -1,7 +1,7 @@
 # Types for dream_islands.py (Cython pure-Python mode). Keep in step with dream_islands.py
 # and dream_islands.pyi.
 cimport cython
-from cruiselib._core.common cimport action_id, check_signals, illegal_message, query_id
+from cruiselib._core.engine cimport CoreRules, CoreState
 from cruiselib._core.rng cimport mix64
 
 cdef enum:
@@ -29,11 +29,10 @@ cdef int RANDOM_TRIES
 cdef int ROUND_CAP
 
 
-cdef class DreamIslandsRules:
-    cdef readonly int num_players
+cdef class DreamIslandsRules(CoreRules):
     cdef readonly int max_rounds
     cdef readonly int round_limit    # max_rounds, or ROUND_CAP without a limit (I9, I15)
-    cdef readonly int a_put, a_done, num_actions
+    cdef readonly int a_put, a_done
     cdef int a_cover[4]
     cdef int comp[(NEDGE + 1) * (MAXN + 1)]
     cdef signed char act_delta[NCOVER * NEDGE]
@@ -43,13 +42,10 @@ cdef class DreamIslandsRules:
     cdef unsigned long long act_need[NCOVER]
     cdef unsigned long long act_add[NCOVER]
     cdef int nflows[4]
-    cdef readonly tuple action_ints
 
 
-cdef class DreamIslandsCore:
+cdef class DreamIslandsCore(CoreState):
     cdef readonly DreamIslandsRules rules
-    cdef public object game
-    cdef unsigned long long rng
     cdef int np, phase, cur, rounds
     cdef bint ending
     cdef int pos[MAXP * NLOC]
@@ -73,54 +69,50 @@ cdef class DreamIslandsCore:
     cdef int sc_cap[NEDGE]
     cdef int sc_base, sc_need1
 
-    cdef void _init_arrays(self) noexcept
+    # the contract (engine.pxd)
+    cdef void c_init_arrays(self) noexcept
+    cdef int c_current(self) noexcept nogil
+    cdef int c_legal_at(self, int i) noexcept nogil
+    cdef void c_deal(self, unsigned long long seed) noexcept nogil
+    cdef void c_copy_into(self, CoreState dst) noexcept
+    cdef int c_score(self, int p) noexcept nogil
+    @cython.locals(p=cython.int, best=cython.int, key=cython.int, mask=cython.int)
+    cdef int c_winners_mask(self) noexcept nogil
+
     @cython.locals(i=cython.int)
     cdef void _copy_into(self, DreamIslandsCore new) noexcept
     @cython.locals(i=cython.int, p=cython.int)
-    cdef void _setup(self, unsigned long long rng_state) noexcept
+    cdef void _setup(self, unsigned long long rng_state) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, tmp=cython.int, o=cython.int)
-    cdef void _shuffle_pile(self, int p, int lo) noexcept
-    @cython.locals(r=cython.ulonglong)
-    cdef int _below(self, int n) noexcept
+    cdef void _shuffle_pile(self, int p, int lo) noexcept nogil
 
     @cython.locals(o=cython.int, i=cython.int, c=cython.int, others=cython.int,
                    mask=cython.int, occ=cython.int)
-    cdef int _mission_mask(self, int p) noexcept
+    cdef int _mission_mask(self, int p) noexcept nogil
     @cython.locals(n=cython.int, number=cython.int, i=cython.int, j=cython.int, x=cython.int,
-                   a=cython.int, b=cython.int, c=cython.int, R=DreamIslandsRules)
-    cdef int _legal(self) noexcept
+                   a=cython.int, b=cython.int, c=cython.int, o=cython.int)
+    cdef int c_legal(self) noexcept nogil
     @cython.locals(o=cython.int, i=cython.int)
-    cdef int _gen(self, int number, int n) noexcept
-    @cython.locals(u=cython.int, d=cython.int, hi=cython.int, lo=cython.int, k=cython.int,
-                   R=DreamIslandsRules)
-    cdef int _dfs(self, int i, int rem, int rank, int n, int o) noexcept
+    cdef int _gen(self, int number, int n) noexcept nogil
+    @cython.locals(u=cython.int, d=cython.int, hi=cython.int, lo=cython.int, k=cython.int)
+    cdef int _dfs(self, int i, int rem, int rank, int n, int o) noexcept nogil
     @cython.locals(n=cython.int, total=cython.int, number=cython.int, t=cython.int, a=cython.int,
-                   x=cython.ulonglong, z=cython.ulonglong, pk=cython.ulonglong, R=DreamIslandsRules)
-    cdef int _random_action(self, unsigned long long r) noexcept
-    @cython.locals(number=cython.int, v=cython.int, o=cython.int, i=cython.int, x=cython.int,
-                   R=DreamIslandsRules)
-    cdef int _check(self, int a) noexcept
+                   x=cython.ulonglong, z=cython.ulonglong, pk=cython.ulonglong)
+    cdef int c_random_action(self, unsigned long long r) noexcept nogil
+    @cython.locals(number=cython.int, v=cython.int, o=cython.int, i=cython.int, x=cython.int)
+    cdef int c_check(self, int a) noexcept nogil
     @cython.locals(number=cython.int, v=cython.int, o=cython.int, d=cython.int, k=cython.int,
-                   base=cython.int, R=DreamIslandsRules)
-    cdef void _do(self, int a) noexcept
+                   base=cython.int)
+    cdef void c_do(self, int a) noexcept nogil
     @cython.locals(mask=cython.int, i=cython.int, x=cython.int, p=cython.int)
-    cdef void _complete_missions(self) noexcept
+    cdef void _complete_missions(self) noexcept nogil
     @cython.locals(i=cython.int, o=cython.int, p=cython.int)
-    cdef void _put_under(self, int x) noexcept
+    cdef void _put_under(self, int x) noexcept nogil
     @cython.locals(p=cython.int, last=cython.int)
-    cdef void _finish_turn(self) noexcept
+    cdef void _finish_turn(self) noexcept nogil
     @cython.locals(p=cython.int)
-    cdef void _draw(self) noexcept
-    cdef int _score(self, int p) noexcept
+    cdef void _draw(self) noexcept nogil
 
-    @cython.locals(n=cython.int, i=cython.int, ints=tuple)
-    cpdef list legal_actions(self)
-    @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
-    cpdef object action_mask(self)
-    @cython.locals(a=cython.int, code=cython.int, current=cython.int)
-    cpdef apply(self, object action, object player=*)
-    cpdef bint is_legal(self, object action)
-    cpdef DreamIslandsCore clone(self)
     cpdef int mission_mask(self, int seat)
     @cython.locals(n=cython.int)
     cpdef int count_moves(self, int number)
@@ -142,8 +134,3 @@ cdef class DreamIslandsCore:
                    low=cython.longlong)
     cdef _check_history(self, int phase, int cur, long long rounds, bint ending)
 
-
-@cython.locals(g=cython.longlong, n_actions=cython.longlong, steps=cython.int, p=cython.int,
-               best=cython.int, key=cython.int, r=cython.ulonglong, st=DreamIslandsCore)
-cpdef long long run_playouts(DreamIslandsRules rules, long long n, unsigned long long seed,
-                             short[:, ::1] scores, int[::1] lengths, signed char[:, ::1] wins)

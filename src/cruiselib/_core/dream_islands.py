@@ -2,8 +2,10 @@
 
 Rulebook: shared ``dream-islands.txt``; ruling ids (I1 ... I8, and I9 ... of
 ``docs/dream_islands.md``) are cited where they apply. Types live in
-``dream_islands.pxd``. Nothing on the hot path (``_legal``/``_check``/``_do``/
-``run_playouts``) allocates Python objects; moves are small ints.
+``dream_islands.pxd``. The classes extend the compiled game contract (``engine.py``):
+the generic public block (``legal_actions``, ``apply``, ``clone``, ``scores``,
+``winners``, playouts ...) is written there against the ``c_*`` methods below, which
+run without the GIL and allocate no Python objects; moves are small ints.
 
 Movement as a flow (I1, I3). A piece moves along unit steps ("edges"):
 
@@ -38,11 +40,9 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
-import numpy
-
-from cruiselib._core.common import action_id, check_signals, illegal_message, query_id
+from cruiselib._core.engine import CoreRules, CoreState
 from cruiselib._core.rng import mix64
-from cruiselib.errors import IllegalMoveError, InvalidStateError
+from cruiselib.errors import InvalidStateError
 
 if not cython.compiled:
     MAXP = 4
@@ -75,7 +75,7 @@ LIMITS = {"players": 4, "places": 9, "edges": 10, "pieces": 6, "hand": 3, "missi
 PHASES = ("move", "exchange", "over")
 SMALL_VALUES = (3, 2, 2)  # I1: the first three middle arrivals, in order
 
-# Reasons an action is illegal; _check returns the index.
+# Reasons an action is illegal; c_check returns the index.
 REASONS = (
     "legal",
     "the game is over",
@@ -111,7 +111,7 @@ def flow_delta(flow):
     return d
 
 
-class DreamIslandsRules:
+class DreamIslandsRules(CoreRules):
     """Immutable per-game tables: player count, option values, the action layout."""
 
     def __init__(self, num_players, max_rounds):
@@ -127,7 +127,6 @@ class DreamIslandsRules:
             self.nflows = [0] * 4
         if not (2 <= num_players <= MAXP and 0 <= max_rounds <= ROUND_CAP):
             raise ValueError("rules out of range")
-        self.num_players = num_players
         self.max_rounds = max_rounds
         # I9 when set, else I15: the round after which the game ends in any case.
         self.round_limit = max_rounds if max_rounds > 0 else ROUND_CAP
@@ -173,7 +172,7 @@ class DreamIslandsRules:
             raise ValueError("action table size mismatch")
         self.a_put = NCOVER
         self.a_done = NCOVER + NMIS
-        self.num_actions = self.a_done + 1
+        self._init_contract(num_players, self.a_done + 1, REASONS)
         # runbits[occupied islands]: bit k - 2 set when a maximal run of exactly k (2..5)
         # occupied islands exists; the ring wraps 8 -> 1, a full ring has no run (I4).
         for occ in range(256):
@@ -192,7 +191,6 @@ class DreamIslandsRules:
                             bits |= 1 << (run - 2)
                         run = 0
             self.runbits[occ] = bits
-        self.action_ints = tuple(range(self.num_actions))
 
     def cover_action(self, number):
         """The id of "cover ``number`` without moving"; flows of that number follow it."""
@@ -221,16 +219,15 @@ class DreamIslandsRules:
         return self.runbits[occ]
 
 
-class DreamIslandsCore:
+class DreamIslandsCore(CoreState):
     """One game position. Subclassed by :class:`cruiselib.dream_islands.DreamIslandsState`."""
 
     def __init__(self, rules, game=None):
-        self._init_arrays()
+        CoreState.__init__(self, rules, game)
         self.rules = rules
-        self.game = game
         self.np = rules.num_players
 
-    def _init_arrays(self):
+    def c_init_arrays(self):
         if not cython.compiled:
             self.pos = [0] * (MAXP * NLOC)
             self.tot = [0] * NLOC
@@ -253,18 +250,12 @@ class DreamIslandsCore:
 
     # ------------------------------------------------------------------ setup
 
-    def _below(self, n):
-        """A uniform draw in [0, n) from the state's own generator."""
-        self.rng = (self.rng + GOLDEN) & MASK64
-        r = mix64(self.rng)
-        return ((r >> 32) * n) >> 32
-
     def _shuffle_pile(self, p, lo):
         """Shuffle pile[lo:] of seat p (Fisher-Yates)."""
         o = p * NMIS
         i = self.pile_n[p] - 1
         while i > lo:
-            j = lo + self._below(i - lo + 1)
+            j = lo + self.c_below(i - lo + 1)
             tmp = self.pile[o + i]
             self.pile[o + i] = self.pile[o + j]
             self.pile[o + j] = tmp
@@ -313,16 +304,41 @@ class DreamIslandsCore:
         self.ending = False
         self.phase = PH_MOVE
 
-    # ------------------------------------------------------------------ queries
+    # ------------------------------------------------------------------ the contract
 
-    @property
-    def current_player(self):
-        """The seat to decide now, or -1 once the game is over."""
+    def c_current(self):
         return -1 if self.phase == PH_OVER else self.cur
 
-    @property
-    def is_over(self):
-        return self.phase == PH_OVER
+    def c_legal_at(self, i):
+        return self.buf[i]
+
+    def c_deal(self, seed):
+        self._setup(seed)  # I8: seat 0 always starts
+
+    def c_copy_into(self, dst):
+        self._copy_into(cython.cast(DreamIslandsCore, dst))
+
+    def c_score(self, p):
+        """Victory points (I7): 2 per mission, middle-island points, 3 bonus for all 16."""
+        return 2 * self.done_n[p] + self.mid_pts[p] + (3 if self.done_n[p] == NMIS else 0)
+
+    def c_winners_mask(self):
+        """Once the game is over, every seat with the most points, ties broken by the most
+        missions, a tie after that shared (I7); 0 while the game runs."""
+        if self.phase != PH_OVER:
+            return 0
+        best = -1
+        for p in range(self.np):
+            key = self.c_score(p) * 32 + self.done_n[p]
+            if key > best:
+                best = key
+        mask = 0
+        for p in range(self.np):
+            if self.c_score(p) * 32 + self.done_n[p] == best:
+                mask |= 1 << p
+        return mask
+
+    # ------------------------------------------------------------------ queries
 
     @property
     def phase_name(self):
@@ -333,27 +349,8 @@ class DreamIslandsCore:
         """Whether the end was signalled (I7): the current round is the last."""
         return bool(self.ending)
 
-    def _score(self, p):
-        # I7: 2 per mission, middle-island points, 3 bonus for all 16.
-        return 2 * self.done_n[p] + self.mid_pts[p] + (3 if self.done_n[p] == NMIS else 0)
-
-    def scores(self):
-        """Victory points of each seat (running while the game goes on, final at the end)."""
-        return [self._score(p) for p in range(self.np)]
-
     def missions_completed(self):
         return [self.done_n[p] for p in range(self.np)]
-
-    def winners(self):
-        """The winning seats, ascending (I7: points, then missions, then a shared win); [] while running."""
-        if self.phase != PH_OVER:
-            return []
-        best = -1
-        for p in range(self.np):
-            key = self._score(p) * 32 + self.done_n[p]
-            if key > best:
-                best = key
-        return [p for p in range(self.np) if self._score(p) * 32 + self.done_n[p] == best]
 
     # ------------------------------------------------------------------ missions
 
@@ -391,7 +388,6 @@ class DreamIslandsCore:
         (8 - i) * f[i] + sc_cap[i + 1] more can go; and enough units must be left for
         edge 8 to feed island 1 (sc_need1).
         """
-        R = self.rules
         if i == 0:
             hi = self.pos[o]
         elif i == 1:
@@ -410,7 +406,7 @@ class DreamIslandsCore:
             if lo > 0:
                 lo = (lo + 8 - i) // (9 - i)
                 for u in range(lo):
-                    rank += R.comp[k + rem - u]
+                    rank += self.rules.comp[k + rem - u]
             else:
                 lo = 0
         if i == 7:
@@ -421,7 +417,7 @@ class DreamIslandsCore:
                 for d in range(self.sc_need1, rem - u + 1):
                     self.buf[n] = self.sc_base + rank + d
                     n += 1
-                rank += R.comp[k + rem - u]
+                rank += self.rules.comp[k + rem - u]
             return n
         for u in range(lo, hi + 1):
             self.sc_f[i] = u
@@ -430,7 +426,7 @@ class DreamIslandsCore:
                 if self.sc_need1 < 0:
                     self.sc_need1 = 0
             n = self._dfs(i + 1, rem - u, rank, n, o)
-            rank += R.comp[k + rem - u]
+            rank += self.rules.comp[k + rem - u]
         return n
 
     def _gen(self, number, n):
@@ -450,16 +446,15 @@ class DreamIslandsCore:
         n = self._gen(number, 0)
         return n
 
-    def _legal(self):
+    def c_legal(self):
         """Write the sorted legal action ids into self.buf; return their count."""
-        R = self.rules
         n = 0
         if self.phase == PH_MOVE:
             for number in range(2, MAXN + 1):
                 if (self.covered[self.cur] >> (number - 2)) & 1:
                     continue
                 if self.movable[self.cur] == 0:
-                    self.buf[n] = R.a_cover[number - 2]  # I3: covered, nothing moves
+                    self.buf[n] = self.rules.a_cover[number - 2]  # I3: covered, nothing moves
                     n += 1
                 else:
                     n = self._gen(number, n)
@@ -481,31 +476,30 @@ class DreamIslandsCore:
             if a > b:
                 a, b = b, a
             if a < 99:
-                self.buf[n] = R.a_put + a
+                self.buf[n] = self.rules.a_put + a
                 n += 1
             if b < 99:
-                self.buf[n] = R.a_put + b
+                self.buf[n] = self.rules.a_put + b
                 n += 1
             if c < 99:
-                self.buf[n] = R.a_put + c
+                self.buf[n] = self.rules.a_put + c
                 n += 1
-            self.buf[n] = R.a_done
+            self.buf[n] = self.rules.a_done
             n += 1
         return n
 
-    def _random_action(self, r):
+    def c_random_action(self, r):
         """A uniformly random legal action, from the 64-bit random value r.
 
         Moving: rejection sampling over every flow of the uncovered numbers (uniform
         proposals, a packed legality test), falling back to the full list after
         RANDOM_TRIES misses; a mix of uniform draws over the legal moves is uniform.
         """
-        R = self.rules
         if self.phase == PH_MOVE and self.movable[self.cur] > 0:
             total = 0
             for number in range(2, MAXN + 1):
                 if not (self.covered[self.cur] >> (number - 2)) & 1:
-                    total += R.nflows[number - 2]
+                    total += self.rules.nflows[number - 2]
             pk = self.pk[self.cur] | PK_HIGH
             z = r
             a = 0
@@ -514,13 +508,13 @@ class DreamIslandsCore:
                 x = ((z >> 32) * total) >> 32
                 for number in range(2, MAXN + 1):
                     if not (self.covered[self.cur] >> (number - 2)) & 1:
-                        if x < R.nflows[number - 2]:
-                            a = R.a_cover[number - 2] + 1 + x
+                        if x < self.rules.nflows[number - 2]:
+                            a = self.rules.a_cover[number - 2] + 1 + x
                             break
-                        x -= R.nflows[number - 2]
-                if (pk - R.act_need[a]) & PK_HIGH == PK_HIGH:
+                        x -= self.rules.nflows[number - 2]
+                if (pk - self.rules.act_need[a]) & PK_HIGH == PK_HIGH:
                     return a
-        n = self._legal()
+        n = self.c_legal()
         return self.buf[((r >> 32) * n) >> 32]
 
     def _random_actions(self, n, seed):
@@ -529,88 +523,51 @@ class DreamIslandsCore:
         out = []
         for i in range(n):
             r = (r + GOLDEN) & MASK64
-            out.append(self._random_action(mix64(r)))
+            out.append(self.c_random_action(mix64(r)))
         return out
 
-    def legal_actions(self):
-        """The legal action ids, sorted ascending (empty once the game is over)."""
-        n = self._legal()
-        ints = self.rules.action_ints
-        return [ints[self.buf[i]] for i in range(n)]
-
-    def action_mask(self):
-        """An int8 array of shape (num_actions,): 1 where the action is legal."""
-        mask = numpy.zeros(self.rules.num_actions, dtype=numpy.int8)
-        n = self._legal()
-        mv = mask
-        for i in range(n):
-            mv[self.buf[i]] = 1
-        return mask
-
-    def _check(self, a):
+    def c_check(self, a):
         """0 if action a is legal now, else an index into REASONS. Never mutates."""
-        R = self.rules
         if self.phase == PH_OVER:
             return 1
-        if a < R.a_put:
+        if a < self.rules.a_put:
             if self.phase != PH_MOVE:
                 return 2
-            number = R.act_number[a]
+            number = self.rules.act_number[a]
             if (self.covered[self.cur] >> (number - 2)) & 1:
                 return 3
-            if a == R.a_cover[number - 2]:
+            if a == self.rules.a_cover[number - 2]:
                 return 0 if self.movable[self.cur] == 0 else 4
-            if ((self.pk[self.cur] | PK_HIGH) - R.act_need[a]) & PK_HIGH != PK_HIGH:
+            if ((self.pk[self.cur] | PK_HIGH) - self.rules.act_need[a]) & PK_HIGH != PK_HIGH:
                 return 5  # some place has fewer pieces than leave it
             return 0
         if self.phase != PH_EXCHANGE:
             return 2
-        if a == R.a_done:
+        if a == self.rules.a_done:
             return 0
-        x = a - R.a_put
+        x = a - self.rules.a_put
         o = self.cur * HAND
         for i in range(self.hand_n[self.cur]):
             if self.hand[o + i] == x:
                 return 0
         return 6
 
-    def is_legal(self, action):
-        """Whether ``action`` (an action id or a move, as ``apply`` takes) is legal now.
-
-        An id out of range is not legal; an object that is no action raises IllegalMoveError.
-        """
-        a = query_id(action, self.game, self.rules.num_actions)
-        return a >= 0 and self._check(a) == 0
-
-    def apply(self, action, player=None):
-        """Apply an action id or a move. Raises IllegalMoveError and leaves the state as it was.
-
-        ``player``, when given, must be the seat to move (a guard for servers and UIs).
-        """
-        current = -1 if self.phase == PH_OVER else self.cur
-        a = action_id(action, player, current, self.game, self.rules.num_actions)
-        code = self._check(a)
-        if code != 0:
-            raise IllegalMoveError(illegal_message(self.game, a, current, REASONS[code]))
-        self._do(a)
-
     # ------------------------------------------------------------------ applying
 
-    def _do(self, a):
-        R = self.rules
-        if a < R.a_put:
+    def c_do(self, a):
+        if a < self.rules.a_put:
             # A: cover the number (I2), move the pieces along the flow (I1, I3).
-            number = R.act_number[a]
+            number = self.rules.act_number[a]
             self.covered[self.cur] |= 1 << (number - 2)
             o = self.cur * NLOC
             base = a * NEDGE
-            self.pk[self.cur] = self.pk[self.cur] - R.act_need[a] + R.act_add[a]
+            self.pk[self.cur] = self.pk[self.cur] - self.rules.act_need[a] + self.rules.act_add[a]
             for v in range(NLOC):
-                d = R.act_delta[base + v]
+                d = self.rules.act_delta[base + v]
                 if d != 0:
                     self.pos[o + v] += d
                     self.tot[v] += d
-            k = R.act_delta[base + MID]
+            k = self.rules.act_delta[base + MID]
             if k > 0:
                 # I1: arrivals fill the small islands 3, 2, 2 in order, then the main island.
                 self.movable[self.cur] -= k
@@ -632,8 +589,8 @@ class DreamIslandsCore:
                 self.phase = PH_EXCHANGE
             else:
                 self._finish_turn()
-        elif a < R.a_done:
-            self._put_under(a - R.a_put)
+        elif a < self.rules.a_done:
+            self._put_under(a - self.rules.a_put)
         else:
             self._finish_turn()
 
@@ -739,15 +696,6 @@ class DreamIslandsCore:
             new.known_n[i] = self.known_n[i]
             new.done[i] = self.done[i]
             new.done_n[i] = self.done_n[i]
-
-    def clone(self):
-        """An independent copy (same class, same game)."""
-        cls = type(self)
-        new = cls.__new__(cls)
-        if not cython.compiled:
-            new._init_arrays()
-        self._copy_into(new)
-        return new
 
     # ------------------------------------------------------------------ raw access
     # Used by the Python layer for serialization, views and resampling; not hot.
@@ -1172,32 +1120,3 @@ def _schema():
         _SCHEMA.append(schema)
     return _SCHEMA[0]
 
-
-def run_playouts(rules, n, seed, scores, lengths, wins):
-    """Play n uniformly random games entirely in the core; return the total action count.
-
-    Game g is dealt from the generator state ``mix64(seed + g)`` so that any game of a
-    batch can be replayed alone; the random choices use a separate stream.
-    """
-    st = DreamIslandsCore(rules, None)
-    r = mix64(seed ^ 0x5851F42D4C957F2D)
-    n_actions = 0
-    for g in range(n):
-        check_signals()  # Ctrl-C stops a long batch between two games
-        st._setup(mix64((seed + g) & MASK64))
-        steps = 0
-        while st.phase != PH_OVER:
-            r = (r + GOLDEN) & MASK64
-            st._do(st._random_action(mix64(r)))
-            steps += 1
-        best = -1
-        for p in range(st.np):
-            key = st._score(p) * 32 + st.done_n[p]
-            scores[g, p] = st._score(p)
-            if key > best:
-                best = key
-        for p in range(st.np):
-            wins[g, p] = 1 if st._score(p) * 32 + st.done_n[p] == best else 0
-        lengths[g] = steps
-        n_actions += steps
-    return n_actions

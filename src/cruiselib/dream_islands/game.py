@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from cruiselib import _core, serialize
-from cruiselib._api import Game, Playouts, State
+from cruiselib._api import Game, State
 from cruiselib.dream_islands.moves import (
     MIDDLE,
     MISSIONS,
@@ -187,13 +187,6 @@ class DreamIslandsGame(Game[DreamIslandsState]):
         state = self._state_class(self.rules, self)
         state._new_game(_rng.seed_state(self._seed_or_random(seed)))
         return state
-
-    def playouts(self, n: int, seed: int = 0) -> Playouts:
-        """``n`` uniformly random games run entirely in the core (game g is seed-replayable)."""
-        scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
-        base = _rng.seed_state(self._seed_or_random(seed))
-        actions = self._core.run_playouts(self.rules, n, base, scores, lengths, wins)
-        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=int(actions))
 
     def playout_seed_state(self, seed: int, game_index: int) -> int:
         """The generator state that dealt game ``game_index`` of ``playouts(n, seed)``."""
