@@ -23,8 +23,7 @@ from tests.dream_islands.helpers import game
 
 # The playouts' random-choice stream, as engine.py defines it (CoreState.c_playouts and
 # _play_out): game g's stream starts at mix64(deal ^ CHOICE_SALT) and steps by GOLDEN.
-GOLDEN = 0x9E3779B97F4A7C15
-CHOICE_SALT = 0x5851F42D4C957F2D
+GOLDEN, CHOICE_SALT = _core.load("engine").PLAYOUT_STREAM
 MASK64 = 0xFFFFFFFFFFFFFFFF
 mix64 = _core.load("rng").mix64
 

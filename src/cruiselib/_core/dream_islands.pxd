@@ -1,8 +1,8 @@
 # Types for dream_islands.py (Cython pure-Python mode). Keep in step with dream_islands.py
 # and dream_islands.pyi.
 cimport cython
-from cruiselib._core.engine cimport CoreRules, CoreState
-from cruiselib._core.rng cimport mix64
+from .engine cimport CoreRules, CoreState
+from .rng cimport mix64
 
 cdef enum:
     MAXP = 4          # seats

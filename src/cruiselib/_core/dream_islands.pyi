@@ -1,15 +1,12 @@
 # Type stub for the compiled module dream_islands (sources: dream_islands.py + .pxd).
 # Keep in step with the Python-visible (def / cpdef / readonly) names of dream_islands.pxd.
-# The classes extend engine.CoreRules / engine.CoreState (the game contract), whose public
-# names (num_players, num_actions, action_ints, reasons; game, current_player, is_over,
-# legal_actions, action_mask, is_legal, apply, clone, scores, winners, random_action,
-# c_playouts) are not repeated here. There is no engine.pyi yet to inherit them from:
-# until there is, the state's public block is typed through cruiselib._api.State (the
-# wrapper's mixin) and the rules reach the wrapper untyped (through _core.load).
+# The classes extend engine.CoreRules / engine.CoreState (the game contract, engine.pyi).
 from collections.abc import Sequence
 from typing import Any, Final
 
 from typing_extensions import disjoint_base
+
+from cruiselib._core.engine import CoreRules, CoreState
 
 LIMITS: Final[dict[str, int]]
 PHASES: Final[tuple[str, ...]]
@@ -19,7 +16,7 @@ SMALL_VALUES: Final[tuple[int, int, int]]
 def flow_delta(flow: Sequence[int]) -> list[int]: ...
 
 @disjoint_base
-class DreamIslandsRules:
+class DreamIslandsRules(CoreRules):
     @property
     def max_rounds(self) -> int: ...
     @property
@@ -36,7 +33,7 @@ class DreamIslandsRules:
     def run_bits(self, occ: int) -> int: ...
 
 @disjoint_base
-class DreamIslandsCore:
+class DreamIslandsCore(CoreState):
     @property
     def rules(self) -> DreamIslandsRules: ...
     def __init__(self, rules: DreamIslandsRules, game: Any = None) -> None: ...
