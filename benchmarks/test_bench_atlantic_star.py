@@ -69,10 +69,15 @@ def test_step_clone_and_apply(benchmark: Any, mode: str) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_random_playouts_4p(benchmark: Any, mode: str) -> None:
-    """game.playouts(n): random 4-player games entirely in the core."""
+    """game.playouts(n): random 4-player games entirely in the core, on one thread.
+
+    The generic playouts of the game contract (``engine.py``: ``c_deal`` then random
+    ``c_do`` until the end, the GIL released), in rounds of 200 fresh deals.
+    """
     benchmark.group = "atlantic_star: game.playouts(n), 4 players, in the core"
     n = 200  # a new deal per game: a handful of repeated games would flatter the figure
-    result = benchmark(GAMES[mode].playouts, n, 99)
+    result = benchmark(GAMES[mode].playouts, n, 99, threads=1)
+    assert result.games == n and len(set(result.lengths.tolist())) > 10  # distinct deals
     benchmark.extra_info["games"] = n
     benchmark.extra_info["actions"] = result.actions
 

@@ -213,6 +213,76 @@ def test_playouts_are_seeded_and_replayable() -> None:
     assert (a.wins.sum(axis=1) >= 1).all()  # someone always wins (maybe shared)
 
 
+# The playout formula of the game contract (engine.py: CoreState.c_playouts, _play_out).
+GOLDEN = 0x9E3779B97F4A7C15
+CHOICE_SALT = 0x5851F42D4C957F2D
+MASK64 = 2**64 - 1
+
+
+def play_out_in_python(state: Any, r: int) -> int:
+    """Play ``state`` to the end as a core playout does, choice stream seeded ``r``: the
+    action taken for each random value is ``random_action``'s, checked against the legal
+    list; returns the number of actions."""
+    mix64 = cruiselib._core.load("rng").mix64
+    choices = mix64(r ^ CHOICE_SALT)
+    steps = 0
+    while not state.is_over:
+        choices = (choices + GOLDEN) & MASK64
+        action = state.random_action(mix64(choices))
+        assert action in state.legal_actions()
+        state.apply(action)
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_each_playout_of_a_batch_replays_in_python(players: int) -> None:
+    # Game g is dealt from playout_seed_state(seed, g) (start seat drawn from it too) and
+    # chooses from its own stream, so any one game replays alone through the Python API.
+    g = game(players)
+    result = g.playouts(40, seed=5)
+    for index in (0, 17, 39):
+        deal = g.playout_seed_state(5, index)
+        state = g.new_state(seed=0)
+        state._new_game(deal, -1)
+        assert int(result.lengths[index]) == play_out_in_python(state, deal)
+        assert result.scores[index].tolist() == state.scores()
+        assert result.wins[index].tolist() == [int(p in state.winners()) for p in range(players)]
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_playouts_on_threads_equal_one_thread(players: int) -> None:
+    g = game(players)
+    one = g.playouts(301, seed=1)
+    for threads in (2, 3):
+        many = g.playouts(301, seed=1, threads=threads)
+        assert (many.scores == one.scores).all() and (many.lengths == one.lengths).all()
+        assert (many.wins == one.wins).all() and many.actions == one.actions
+    head = g.playouts(50, seed=1)  # each game stands alone: a shorter batch is a prefix
+    assert (head.scores == one.scores[:50]).all() and (head.lengths == one.lengths[:50]).all()
+
+
+def test_playouts_from_a_position_replay_in_python_and_leave_it_unchanged() -> None:
+    state = midgame(players=3, steps=45)
+    before = state.to_json()
+    result = state.playouts(30, seed=8, threads=2)
+    assert state.to_json() == before
+    assert (result.lengths > 0).all()
+    rng = cruiselib._core.load("rng")
+    base = rng.seed_state(8)
+    for index in (0, 29):
+        # a copy of the position, its generator reseeded: chance (refills) varies, the
+        # cards already placed stay
+        r = rng.mix64((base + index) & MASK64)
+        raw = state._get_raw()
+        raw["rng"] = r
+        copy = state.game.new_state(seed=0)
+        copy._set_raw(raw)
+        assert int(result.lengths[index]) == play_out_in_python(copy, r)
+        assert result.scores[index].tolist() == copy.scores()
+        assert result.wins[index].tolist() == [int(p in copy.winners()) for p in range(3)]
+
+
 # ---------------------------------------------------------------- bad-input matrix
 
 

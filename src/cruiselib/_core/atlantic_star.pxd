@@ -1,8 +1,7 @@
 # Types for atlantic_star.py (Cython pure-Python mode). Keep in step with atlantic_star.py
 # and atlantic_star.pyi.
 cimport cython
-from cruiselib._core.common cimport action_id, check_signals, illegal_message, query_id
-from cruiselib._core.rng cimport mix64
+from cruiselib._core.engine cimport CoreRules, CoreState
 
 cdef enum:
     MAXS = 256       # ship cards in a ship list
@@ -33,15 +32,13 @@ cdef enum:
     Z_PLAQUE = 16
 
 
-cdef unsigned long long GOLDEN
 cdef unsigned long long MASK64
 
 
-cdef class AtlanticRules:
-    cdef readonly int num_players, sets, num_ships, start_money, num_ops
-    cdef readonly int a_loan, a_refresh, a_charter, a_voyage, num_actions
+cdef class AtlanticRules(CoreRules):
+    cdef readonly int sets, num_ships, start_money, num_ops
+    cdef readonly int a_loan, a_refresh, a_charter, a_voyage
     cdef readonly str digest
-    cdef readonly tuple action_ints
     cdef int legs[NSEA]
     cdef int table[NCLASS * NFIELD]
     cdef int op_val[2 * NSEA]
@@ -57,10 +54,8 @@ cdef class AtlanticRules:
     cdef void _fill(self, list mail, list entries, list board) except *
 
 
-cdef class AtlanticCore:
+cdef class AtlanticCore(CoreState):
     cdef readonly AtlanticRules rules
-    cdef public object game
-    cdef unsigned long long rng
     cdef int phase, cur, start
     cdef int money[MAXP]
     cdef int hand[MAXP * HMAX]
@@ -90,59 +85,64 @@ cdef class AtlanticCore:
     cdef int turns[MAXP]     # scratch of _load: turns each seat has had
     cdef int credit[MAXP]    # scratch of _load: starting capital + loans (thousands)
 
-    cdef void _init_arrays(self) noexcept
+    # the contract (engine.pxd)
+    cdef void c_init_arrays(self) noexcept
+    cdef int c_current(self) noexcept nogil
+    cdef int c_legal_at(self, int i) noexcept nogil
+    cdef int c_score(self, int seat) noexcept nogil
+    cdef int c_winners_mask(self) noexcept nogil
+    cdef void c_deal(self, unsigned long long seed) noexcept nogil
+    cdef void c_copy_into(self, CoreState dst) noexcept
     @cython.locals(i=cython.int)
     cdef void _copy_into(self, AtlanticCore new) noexcept
-    @cython.locals(i=cython.int, p=cython.int, s=cython.int, R=AtlanticRules)
-    cdef void _setup(self, unsigned long long rng_state, int start_player) noexcept
-    @cython.locals(r=cython.ulonglong)
-    cdef int _below(self, int n) noexcept
+    @cython.locals(i=cython.int, p=cython.int, s=cython.int)
+    cdef void _setup(self, unsigned long long rng_state, int start_player) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, tmp=cython.int)
-    cdef void _shuffle_deck(self) noexcept
+    cdef void _shuffle_deck(self) noexcept nogil
     @cython.locals(i=cython.int)
-    cdef int _draw(self) noexcept
+    cdef int _draw(self) noexcept nogil
 
     @cython.locals(p=cython.int, s=cython.int, k=cython.int, m=cython.int, amt=cython.int,
                    n=cython.int, hn=cython.int, L=cython.int, maxl=cython.int, i=cython.int,
                    c=cython.int, base=cython.int, lo=cython.int, cnt=cython.int,
-                   code=cython.int, R=AtlanticRules)
-    cdef int _legal(self) noexcept
+                   code=cython.int)
+    cdef int c_legal(self) noexcept nogil
     @cython.locals(p=cython.int, s=cython.int, k=cython.int, m=cython.int, amt=cython.int,
                    hn=cython.int, L=cython.int, maxl=cython.int, i=cython.int, c=cython.int,
-                   r=cython.int, code=cython.int, kk=cython.int, R=AtlanticRules)
-    cdef int _check(self, int a) noexcept
+                   r=cython.int, code=cython.int, kk=cython.int)
+    cdef int c_check(self, int a) noexcept nogil
     @cython.locals(p=cython.int, s=cython.int, k=cython.int, amt=cython.int, i=cython.int,
                    j=cython.int, c=cython.int, r=cython.int, code=cython.int, pid=cython.int,
-                   L=cython.int, value=cython.int, cls=cython.int, R=AtlanticRules)
-    cdef void _do(self, int a) noexcept
+                   L=cython.int, value=cython.int, cls=cython.int)
+    cdef void c_do(self, int a) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, n=cython.int, L=cython.int, ka=cython.int,
-                   kb=cython.int, R=AtlanticRules)
-    cdef int _fill_played(self, int seat, int sea, int code) noexcept
+                   kb=cython.int)
+    cdef int _fill_played(self, int seat, int sea, int code) noexcept nogil
     @cython.locals(m=cython.int, full=cython.int, i=cython.int, l=cython.int, c=cython.int,
                    base=cython.int, su=cython.int, va=cython.int, vb=cython.int, w=cython.int,
-                   nm=cython.int, bit=cython.int, R=AtlanticRules)
-    cdef int _dp(self, int sea, int L, int t) noexcept
+                   nm=cython.int, bit=cython.int)
+    cdef int _dp(self, int sea, int L, int t) noexcept nogil
     @cython.locals(m=cython.int, full=cython.int, i=cython.int, l=cython.int, c=cython.int,
                    base=cython.int, su=cython.int, w=cython.int, bit=cython.int,
-                   bonus=cython.bint, value=cython.int, R=AtlanticRules)
-    cdef int _value(self, int sea, int L, bint assign) noexcept
+                   bonus=cython.bint, value=cython.int)
+    cdef int _value(self, int sea, int L, bint assign) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, v=cython.int, n=cython.int)
-    cdef void _insert(self, int sea, int pid) noexcept
+    cdef void _insert(self, int sea, int pid) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, n=cython.int)
-    cdef void _remove(self, int sea, int pid) noexcept
+    cdef void _remove(self, int sea, int pid) noexcept nogil
     @cython.locals(i=cython.int, p=cython.int, total=cython.int)
-    cdef void _end_turn(self) noexcept
+    cdef void _end_turn(self) noexcept nogil
     @cython.locals(s=cython.int, i=cython.int, pid=cython.int, c=cython.int, total=cython.int)
-    cdef int _points(self, int seat) noexcept
+    cdef int _points(self, int seat) noexcept nogil
     @cython.locals(s=cython.int, m=cython.int)
-    cdef int _max_legs(self, int seat) noexcept
+    cdef int _max_legs(self, int seat) noexcept nogil
     @cython.locals(i=cython.int, n=cython.int, t=cython.int, c=cython.int, v=cython.int,
-                   L=cython.int, R=AtlanticRules)
-    cdef void _bv_try(self, int seat, int sea, int code) noexcept
+                   L=cython.int)
+    cdef void _bv_try(self, int seat, int sea, int code) noexcept nogil
     @cython.locals(n=cython.int)
-    cdef int _random_action(self, unsigned long long r) noexcept
+    cdef int c_random_action(self, unsigned long long r) noexcept nogil
     @cython.locals(i=cython.int, p=cython.int, best=cython.int, nb=cython.int, v=cython.int)
-    cdef int _winners_mask(self) noexcept
+    cdef int _winners_mask(self) noexcept nogil
 
     cdef int _place(self, int card, int z) except -1
     @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
@@ -160,21 +160,7 @@ cdef class AtlanticCore:
                    c=cython.int, p=cython.int, L=cython.int, pid=cython.int, seas=list,
                    plaques=list)
     cpdef _export(self)
-    @cython.locals(n=cython.int, i=cython.int, ints=tuple)
-    cpdef list legal_actions(self)
-    @cython.locals(n=cython.int, i=cython.int, mv=cython.schar[::1])
-    cpdef object action_mask(self)
-    @cython.locals(a=cython.int, code=cython.int, current=cython.int)
-    cpdef apply(self, object action, object player=*)
-    cpdef bint is_legal(self, object action)
-    cpdef AtlanticCore clone(self)
     @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, best=cython.int, bc=cython.int,
                    i=cython.int, j=cython.int)
     cpdef tuple best_voyage_code(self, int seat, int sea)
 
-
-@cython.locals(g=cython.longlong, n_actions=cython.longlong, steps=cython.int,
-               r=cython.ulonglong, st=AtlanticCore, p=cython.int, wm=cython.int)
-cpdef long long run_playouts(AtlanticRules rules, long long n, unsigned long long seed,
-                             short[:, ::1] scores, int[::1] lengths, signed char[:, ::1] wins,
-                             int start_player)

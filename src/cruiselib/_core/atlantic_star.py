@@ -2,8 +2,10 @@
 
 Rulebook: shared ``charter.txt``; rulings A1 ... A8 (shared ``RULINGS.md``) and A9 ...
 (``docs/atlantic_star.md``) are cited where they apply. Types live in
-``atlantic_star.pxd``. Nothing here allocates Python objects on the hot path
-(``_legal``/``_check``/``_do``/``_value``/``run_playouts``); moves are small ints.
+``atlantic_star.pxd``. The core implements the compiled game contract (``engine.py``:
+``c_legal``/``c_check``/``c_do``/``c_deal``/...); those and everything they call
+(``_value``, ``_dp``, ...) hold no Python objects and run without the GIL, so the
+generic playouts (``Game.playouts``, ``State.playouts``) run here in C. Moves are small ints.
 
 Money is counted in thousands of marks. Seas are 0 Baltic, 1 Mediterranean, 2 Atlantic,
 3 Pacific; a class index c is the (c + 1)★ class.
@@ -31,11 +33,8 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
-import numpy
-
-from cruiselib._core.common import action_id, check_signals, illegal_message, query_id
-from cruiselib._core.rng import mix64
-from cruiselib.errors import IllegalMoveError, InvalidStateError
+from cruiselib._core.engine import CoreRules, CoreState
+from cruiselib.errors import InvalidStateError
 
 if not cython.compiled:
     MAXS = 256
@@ -61,7 +60,6 @@ if not cython.compiled:
     Z_DISC = 12
     Z_PLAQUE = 16
 
-GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = 0xFFFFFFFFFFFFFFFF
 
 # Python-visible copies of the layout constants (the enum names are C-only when compiled).
@@ -90,7 +88,7 @@ OPERATORS = {
     6: (),
 }
 
-# Reasons an action is illegal; _check returns the index.
+# Reasons an action is illegal; c_check returns the index.
 REASONS = (
     "legal",
     "the game is over",
@@ -111,7 +109,7 @@ REASONS = (
 )
 
 
-class AtlanticRules:
+class AtlanticRules(CoreRules):
     """Immutable per-game tables: ship values per (sea, leg), board, operators, action layout."""
 
     def __init__(self, players, mail, entries, board, digest):
@@ -131,19 +129,18 @@ class AtlanticRules:
             raise ValueError("ship tables out of range")
         if len(board) != NCLASS or any(len(col) != NFIELD for col in board):
             raise ValueError("the board has 5 classes of 6 fields")
-        self.num_players = players
         self.sets = 2 if players <= 3 else 1
         self.start_money = START_MONEY[0] if players <= 3 else START_MONEY[1]
         self.num_ops = NFIELD - players * self.sets
         self.num_ships = len(mail)
         self.digest = digest
-        self._fill(list(mail), list(entries), list(board))
         self.a_loan = 0
         self.a_refresh = NSEA * self.sets * NAMT
         self.a_charter = self.a_refresh + 1
         self.a_voyage = self.a_charter + AGENCY
-        self.num_actions = self.a_voyage + NSEA * NCLASS * NKEEP
-        self.action_ints = tuple(range(self.num_actions))
+        # num_players (read by _fill), num_actions, action_ints and reasons (engine.py)
+        self._init_contract(players, self.a_voyage + NSEA * NCLASS * NKEEP, REASONS)
+        self._fill(list(mail), list(entries), list(board))
 
     def _fill(self, mail, entries, board):
         for s in range(NSEA):
@@ -230,15 +227,14 @@ def keep_code(slots):
     return -1
 
 
-class AtlanticCore:
+class AtlanticCore(CoreState):
     """One game position. Subclassed by :class:`cruiselib.atlantic_star.AtlanticStarState`."""
 
     def __init__(self, rules, game=None):
-        self._init_arrays()
+        CoreState.__init__(self, rules, game)
         self.rules = rules
-        self.game = game
 
-    def _init_arrays(self):
+    def c_init_arrays(self):
         if not cython.compiled:
             self.money = [0] * MAXP
             self.hand = [0] * (MAXP * HMAX)
@@ -267,16 +263,10 @@ class AtlanticCore:
 
     # ------------------------------------------------------------------ setup
 
-    def _below(self, n):
-        """A uniform draw in [0, n) from the state's own generator."""
-        self.rng = (self.rng + GOLDEN) & MASK64
-        r = mix64(self.rng)
-        return ((r >> 32) * n) >> 32
-
     def _shuffle_deck(self):
         i = self.deck_n - 1
         while i > 0:
-            j = self._below(i + 1)
+            j = self.c_below(i + 1)
             tmp = self.deck[i]
             self.deck[i] = self.deck[j]
             self.deck[j] = tmp
@@ -298,12 +288,11 @@ class AtlanticCore:
 
     def _setup(self, rng_state, start_player):
         """Deal a new game. start_player < 0: drawn from the seed."""
-        R = self.rules
         self.rng = rng_state & MASK64
         for p in range(MAXP):
-            self.money[p] = R.start_money if p < R.num_players else 0
+            self.money[p] = self.rules.start_money if p < self.rules.num_players else 0
             self.hand_n[p] = 0
-            self.left[p] = NSEA * R.sets if p < R.num_players else 0
+            self.left[p] = NSEA * self.rules.sets if p < self.rules.num_players else 0
             for s in range(NSEA):
                 self.done[p * NSEA + s] = 0
                 self.loaned[p * NSEA + s] = 0
@@ -315,30 +304,21 @@ class AtlanticCore:
                 self.ploan[s * NPL + i] = 0
         for i in range(NCLASS):
             self.class_sea[i] = -1
-        for i in range(R.num_ships):
+        for i in range(self.rules.num_ships):
             self.deck[i] = i
-        self.deck_n = R.num_ships
+        self.deck_n = self.rules.num_ships
         self.disc_n = 0
         self._shuffle_deck()
         # The top four cards go on the spaces from 3,000 down to 0 marks, in order.
         for i in range(AGENCY):
             self.agency[i] = self._draw()
         if start_player < 0:
-            start_player = self._below(R.num_players)
+            start_player = self.c_below(self.rules.num_players)
         self.start = start_player
         self.cur = start_player
         self.phase = PH_LOAN
 
     # ------------------------------------------------------------------ queries
-
-    @property
-    def current_player(self):
-        """The seat to decide now, or -1 once the game is over."""
-        return -1 if self.phase == PH_OVER else self.cur
-
-    @property
-    def is_over(self):
-        return self.phase == PH_OVER
 
     @property
     def phase_name(self):
@@ -356,10 +336,6 @@ class AtlanticCore:
                     total += self.rules.table[c * NFIELD + i]
         return total
 
-    def scores(self):
-        """Victory points of each seat from the fields its plaques occupy now (A2, A8)."""
-        return [self._points(p) for p in range(self.rules.num_players)]
-
     def _winners_mask(self):
         """Bit mask of the winning seats: most points, then most money, else shared (A8)."""
         best = -1
@@ -373,16 +349,31 @@ class AtlanticCore:
                 nb |= 1 << p
         return nb
 
-    def winners(self):
-        """The winning seats, ascending (a shared win lists several); [] while running (A8)."""
-        out = []
+    # ------------------------------------------------------------------ the contract (engine.py)
+
+    def c_current(self):
+        return -1 if self.phase == PH_OVER else self.cur
+
+    def c_legal_at(self, i):
+        return self.buf[i]
+
+    def c_score(self, seat):
+        """Victory points from the fields the seat's plaques occupy now (A2, A8)."""
+        return self._points(seat)
+
+    def c_winners_mask(self):
+        """The winning seats once the game is over (a shared win has several bits); 0
+        while it runs (A8)."""
         if self.phase != PH_OVER:
-            return out
-        m = self._winners_mask()
-        for p in range(self.rules.num_players):
-            if m & (1 << p):
-                out.append(p)
-        return out
+            return 0
+        return self._winners_mask()
+
+    def c_deal(self, seed):
+        """A new game from the generator state ``seed``, the start seat drawn from it."""
+        self._setup(seed, -1)
+
+    def c_copy_into(self, dst):
+        self._copy_into(cython.cast(AtlanticCore, dst))
 
     def _max_legs(self, seat):
         """Legs of the longest voyage the seat still has to stage (0 if none)."""
@@ -394,9 +385,8 @@ class AtlanticCore:
 
     # ------------------------------------------------------------------ legal moves
 
-    def _legal(self):
+    def c_legal(self):
         """Write the sorted legal action ids into self.buf; return their count."""
-        R = self.rules
         n = 0
         if self.phase == PH_OVER:
             return 0
@@ -410,24 +400,24 @@ class AtlanticCore:
                     m = self.pval[s * NPL + p * 2 + k]
                     if m > NAMT:
                         m = NAMT
-                    base = R.a_loan + (s * R.sets + k) * NAMT
+                    base = self.rules.a_loan + (s * self.rules.sets + k) * NAMT
                     for amt in range(m):
                         self.buf[n] = base + amt
                         n += 1
         if self.money[p] >= 2:
-            self.buf[n] = R.a_refresh
+            self.buf[n] = self.rules.a_refresh
             n += 1
         hn = self.hand_n[p]
         maxl = self._max_legs(p)
         if hn + 1 <= maxl + 2:  # A6
             for i in range(AGENCY):
                 if self.agency[i] >= 0 and self.money[p] >= AGENCY - 1 - i:
-                    self.buf[n] = R.a_charter + i
+                    self.buf[n] = self.rules.a_charter + i
                     n += 1
         for s in range(NSEA):
-            if self.done[p * NSEA + s] >= R.sets:
+            if self.done[p * NSEA + s] >= self.rules.sets:
                 continue
-            L = R.legs[s]
+            L = self.rules.legs[s]
             if hn < L or hn > L + 2:
                 continue
             if hn == L:
@@ -441,46 +431,31 @@ class AtlanticCore:
                 cnt = hn * (hn - 1) // 2
             for c in range(NCLASS):
                 if self.sea_class[s] == c or (self.sea_class[s] < 0 and self.class_sea[c] < 0):
-                    base = R.a_voyage + (s * NCLASS + c) * NKEEP + lo
+                    base = self.rules.a_voyage + (s * NCLASS + c) * NKEEP + lo
                     for code in range(cnt):
                         self.buf[n] = base + code
                         n += 1
         return n
 
-    def _random_action(self, r):
-        """A uniformly random legal action, from the 64-bit random value r."""
-        n = self._legal()
+    def c_random_action(self, r):
+        """A uniformly random legal action, from the 64-bit random value r (the contract's
+        choice, read straight from the buffer)."""
+        n = self.c_legal()
         return self.buf[((r >> 32) * n) >> 32]
 
-    def legal_actions(self):
-        """The legal action ids, sorted ascending (empty once the game is over)."""
-        n = self._legal()
-        ints = self.rules.action_ints
-        return [ints[self.buf[i]] for i in range(n)]
-
-    def action_mask(self):
-        """An int8 array of shape (num_actions,): 1 where the action is legal."""
-        mask = numpy.zeros(self.rules.num_actions, dtype=numpy.int8)
-        n = self._legal()
-        mv = mask
-        for i in range(n):
-            mv[self.buf[i]] = 1
-        return mask
-
-    def _check(self, a):
+    def c_check(self, a):
         """0 if action a is legal now, else an index into REASONS. Never mutates."""
-        R = self.rules
         if self.phase == PH_OVER:
             return 1
         p = self.cur
-        if a < R.a_refresh:  # loan
+        if a < self.rules.a_refresh:  # loan
             if self.phase != PH_LOAN:
                 return 2
-            r = a - R.a_loan
+            r = a - self.rules.a_loan
             amt = r % NAMT + 1
             r = r // NAMT
-            k = r % R.sets
-            s = r // R.sets
+            k = r % self.rules.sets
+            s = r // self.rules.sets
             if k >= self.done[p * NSEA + s]:
                 return 3
             if self.loaned[p * NSEA + s]:
@@ -490,10 +465,10 @@ class AtlanticCore:
             if amt > self.pval[s * NPL + p * 2 + k]:
                 return 6
             return 0
-        if a == R.a_refresh:
+        if a == self.rules.a_refresh:
             return 0 if self.money[p] >= 2 else 7
-        if a < R.a_voyage:  # charter
-            i = a - R.a_charter
+        if a < self.rules.a_voyage:  # charter
+            i = a - self.rules.a_charter
             if self.agency[i] < 0:
                 return 8
             if self.money[p] < AGENCY - 1 - i:
@@ -501,19 +476,19 @@ class AtlanticCore:
             if self.hand_n[p] + 1 > self._max_legs(p) + 2:
                 return 10
             return 0
-        r = a - R.a_voyage
+        r = a - self.rules.a_voyage
         code = r % NKEEP
         r = r // NKEEP
         c = r % NCLASS
         s = r // NCLASS
-        if self.done[p * NSEA + s] >= R.sets:
+        if self.done[p * NSEA + s] >= self.rules.sets:
             return 11
-        L = R.legs[s]
+        L = self.rules.legs[s]
         hn = self.hand_n[p]
         if hn < L or hn > L + 2:
             return 12
-        kk = R.keep_k[code]
-        if kk != hn - L or R.keep_a[code] >= hn or R.keep_b[code] >= hn:
+        kk = self.rules.keep_k[code]
+        if kk != hn - L or self.rules.keep_a[code] >= hn or self.rules.keep_b[code] >= hn:
             return 13
         if self.sea_class[s] >= 0:
             if self.sea_class[s] != c:
@@ -522,33 +497,12 @@ class AtlanticCore:
             return 15
         return 0
 
-    def is_legal(self, action):
-        """Whether ``action`` (an action id or a move, as ``apply`` takes) is legal now.
-
-        An id out of range is not legal; an object that is no action raises IllegalMoveError.
-        """
-        a = query_id(action, self.game, self.rules.num_actions)
-        return a >= 0 and self._check(a) == 0
-
-    def apply(self, action, player=None):
-        """Apply an action id or a move. Raises IllegalMoveError and leaves the state as it was.
-
-        ``player``, when given, must be the seat to move (a guard for servers and UIs).
-        """
-        current = -1 if self.phase == PH_OVER else self.cur
-        a = action_id(action, player, current, self.game, self.rules.num_actions)
-        code = self._check(a)
-        if code != 0:
-            raise IllegalMoveError(illegal_message(self.game, a, current, REASONS[code]))
-        self._do(a)
-
     # ------------------------------------------------------------------ voyages
 
     def _fill_played(self, seat, sea, code):
         """Put the hand cards a voyage plays (all but the keep set) into self.vc."""
-        R = self.rules
-        ka = R.keep_a[code]
-        kb = R.keep_b[code]
+        ka = self.rules.keep_a[code]
+        kb = self.rules.keep_b[code]
         n = 0
         for i in range(self.hand_n[seat]):
             if i != ka and i != kb:
@@ -565,7 +519,6 @@ class AtlanticCore:
         depend only on cards 0..t-1: with t > 0 they are kept from the previous call (the
         caller changed only cards t and later).
         """
-        R = self.rules
         full = (1 << L) - 1
         if t == 0:
             for m in range(full + 1):
@@ -575,24 +528,24 @@ class AtlanticCore:
             self.dpb[0] = 0
         else:
             for m in range(full + 1):
-                if R.pop[m] > t:
+                if self.rules.pop[m] > t:
                     self.dpa[m] = -1
                     self.dpb[m] = -1
         for m in range(full):
-            i = R.pop[m]
+            i = self.rules.pop[m]
             if i < t:
                 continue
             va = self.dpa[m]
             vb = self.dpb[m]
             c = self.vc[i]
             base = (c * NSEA + sea) * MAXLEG
-            su = R.suit[c * NSEA + sea]
+            su = self.rules.suit[c * NSEA + sea]
             for l in range(L):
                 bit = 1 << l
                 if m & bit:
                     continue
                 nm = m | bit
-                w = R.w[base + l]
+                w = self.rules.w[base + l]
                 if va + w > self.dpa[nm]:
                     self.dpa[nm] = va + w
                 if vb >= 0 and (su & bit) and vb + w > self.dpb[nm]:
@@ -605,7 +558,6 @@ class AtlanticCore:
     def _value(self, sea, L, assign):
         """A5: the best value of the L cards in self.vc on the legs of ``sea`` (see _dp).
         With ``assign``, self.vleg receives the card sailing each leg."""
-        R = self.rules
         full = (1 << L) - 1
         value = self._dp(sea, L, 0)
         bonus = value != self.dpa[full]
@@ -616,12 +568,12 @@ class AtlanticCore:
             while i >= 0:
                 c = self.vc[i]
                 base = (c * NSEA + sea) * MAXLEG
-                su = R.suit[c * NSEA + sea]
+                su = self.rules.suit[c * NSEA + sea]
                 for l in range(L):
                     bit = 1 << l
                     if not (m & bit):
                         continue
-                    w = R.w[base + l]
+                    w = self.rules.w[base + l]
                     if bonus:
                         if (
                             (su & bit)
@@ -668,12 +620,11 @@ class AtlanticCore:
 
     def _bv_try(self, seat, sea, code):
         """One candidate of best_voyage_code: play all but the keep set ``code``."""
-        R = self.rules
-        L = R.legs[sea]
+        L = self.rules.legs[sea]
         n = 0
         t = -1
         for i in range(self.hand_n[seat]):
-            if i != R.keep_a[code] and i != R.keep_b[code]:
+            if i != self.rules.keep_a[code] and i != self.rules.keep_b[code]:
                 c = self.hand[seat * HMAX + i]
                 if t < 0 and self.vc[n] != c:
                     t = n
@@ -764,15 +715,14 @@ class AtlanticCore:
         self.cur = p
         self.phase = PH_LOAN
 
-    def _do(self, a):
-        R = self.rules
+    def c_do(self, a):
         p = self.cur
-        if a < R.a_refresh:  # loan: value -1 per 1,000, re-ranked as a later arrival (A7)
-            r = a - R.a_loan
+        if a < self.rules.a_refresh:  # loan: value -1 per 1,000, re-ranked as a later arrival (A7)
+            r = a - self.rules.a_loan
             amt = r % NAMT + 1
             r = r // NAMT
-            k = r % R.sets
-            s = r // R.sets
+            k = r % self.rules.sets
+            s = r // self.rules.sets
             pid = p * 2 + k
             self._remove(s, pid)
             self.pval[s * NPL + pid] -= amt
@@ -781,7 +731,7 @@ class AtlanticCore:
             self.money[p] += amt
             self.loaned[p * NSEA + s] = 1
             self.phase = PH_MAIN
-        elif a == R.a_refresh:
+        elif a == self.rules.a_refresh:
             # All four ships go to the discard pile, then four new ones fill the spaces.
             self.money[p] -= 2
             for i in range(AGENCY):
@@ -792,8 +742,8 @@ class AtlanticCore:
             for i in range(AGENCY):
                 self.agency[i] = self._draw()
             self.phase = PH_MAIN
-        elif a < R.a_voyage:  # charter: the dearer ships move one space on, refill 3,000
-            i = a - R.a_charter
+        elif a < self.rules.a_voyage:  # charter: the dearer ships move one space on, refill 3,000
+            i = a - self.rules.a_charter
             c = self.agency[i]
             self.money[p] -= AGENCY - 1 - i
             j = self.hand_n[p]
@@ -809,12 +759,12 @@ class AtlanticCore:
             self.agency[0] = self._draw()
             self._end_turn()
         else:  # voyage
-            r = a - R.a_voyage
+            r = a - self.rules.a_voyage
             code = r % NKEEP
             r = r // NKEEP
             cls = r % NCLASS
             s = r // NCLASS
-            L = R.legs[s]
+            L = self.rules.legs[s]
             self._fill_played(p, s, code)
             value = self._value(s, L, True)
             if self.sea_class[s] < 0:
@@ -822,8 +772,8 @@ class AtlanticCore:
                 # plaques come on the board first (A3).
                 self.sea_class[s] = cls
                 self.class_sea[cls] = s
-                for j in range(R.num_ops):
-                    self.pval[s * NPL + NPP + j] = R.op_val[j * NSEA + s]
+                for j in range(self.rules.num_ops):
+                    self.pval[s * NPL + NPP + j] = self.rules.op_val[j * NSEA + s]
                     self.ploan[s * NPL + NPP + j] = 0
                     self._insert(s, NPP + j)
             pid = p * 2 + self.done[p * NSEA + s]
@@ -837,7 +787,7 @@ class AtlanticCore:
             # The played ships leave the game; the kept ones stay (still sorted).
             j = 0
             for i in range(self.hand_n[p]):
-                if i == R.keep_a[code] or i == R.keep_b[code]:
+                if i == self.rules.keep_a[code] or i == self.rules.keep_b[code]:
                     self.hand[p * HMAX + j] = self.hand[p * HMAX + i]
                     j += 1
             self.hand_n[p] = j
@@ -881,15 +831,6 @@ class AtlanticCore:
         for i in range(MAXP * NSEA):
             new.done[i] = self.done[i]
             new.loaned[i] = self.loaned[i]
-
-    def clone(self):
-        """An independent copy (same class, same game)."""
-        cls = type(self)
-        new = cls.__new__(cls)
-        if not cython.compiled:
-            new._init_arrays()
-        self._copy_into(new)
-        return new
 
     # ------------------------------------------------------------------ raw access
     # Used by the Python layer for serialization, views and resampling; not hot.
@@ -1482,29 +1423,3 @@ def _schema():
 
         _SCHEMA.append(schema)
     return _SCHEMA[0]
-
-
-def run_playouts(rules, n, seed, scores, lengths, wins, start_player):
-    """Play n uniformly random games entirely in the core; return the total action count.
-
-    Game g is dealt from the generator state ``mix64(seed + g)`` so that any game of a
-    batch can be replayed alone; the random choices use a separate stream.
-    """
-    st = AtlanticCore(rules, None)
-    r = mix64(seed ^ 0x5851F42D4C957F2D)
-    n_actions = 0
-    for g in range(n):
-        check_signals()  # Ctrl-C stops a long batch between two games
-        st._setup(mix64((seed + g) & MASK64), start_player)
-        steps = 0
-        while st.phase != PH_OVER:
-            r = (r + GOLDEN) & MASK64
-            st._do(st._random_action(mix64(r)))
-            steps += 1
-        wm = st._winners_mask()
-        for p in range(rules.num_players):
-            scores[g, p] = st._points(p)
-            wins[g, p] = 1 if wm & (1 << p) else 0
-        lengths[g] = steps
-        n_actions += steps
-    return n_actions

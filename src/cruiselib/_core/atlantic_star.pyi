@@ -1,4 +1,8 @@
-"""Type stub of the compiled Atlantic Star core (``atlantic_star.py`` + ``atlantic_star.pxd``)."""
+"""Type stub of the compiled Atlantic Star core (``atlantic_star.py`` + ``atlantic_star.pxd``).
+
+The core classes extend the game contract of ``engine.py`` (``CoreRules``/``CoreState``).
+Until ``engine.pyi`` exists, the members they inherit from it are listed here.
+"""
 
 from typing import Any
 
@@ -18,7 +22,12 @@ def keep_code(slots: tuple[int, ...] | list[int]) -> int: ...
 
 @disjoint_base
 class AtlanticRules:
+    # from CoreRules (engine.py)
     num_players: int
+    num_actions: int
+    action_ints: tuple[int, ...]
+    reasons: tuple[str, ...]
+    # this game's
     sets: int
     num_ships: int
     start_money: int
@@ -27,9 +36,7 @@ class AtlanticRules:
     a_refresh: int
     a_charter: int
     a_voyage: int
-    num_actions: int
     digest: str
-    action_ints: tuple[int, ...]
     def __init__(
         self,
         players: int,
@@ -47,15 +54,13 @@ class AtlanticRules:
 
 @disjoint_base
 class AtlanticCore:
-    rules: AtlanticRules
+    # from CoreState (engine.py)
+    core_rules: AtlanticRules
     game: Any
-    def __init__(self, rules: AtlanticRules, game: Any = None) -> None: ...
     @property
     def current_player(self) -> int: ...
     @property
     def is_over(self) -> bool: ...
-    @property
-    def phase_name(self) -> str: ...
     def scores(self) -> list[int]: ...
     def winners(self) -> list[int]: ...
     def legal_actions(self) -> list[int]: ...
@@ -63,6 +68,24 @@ class AtlanticCore:
     def apply(self, action: Any, player: int | None = None) -> None: ...
     def is_legal(self, action: Any) -> bool: ...
     def clone(self) -> AtlanticCore: ...
+    def random_action(self, r: int) -> int: ...
+    def c_playouts(
+        self,
+        work: AtlanticCore,
+        from_here: bool,
+        first: int,
+        count: int,
+        seed: int,
+        scores: npt.NDArray[np.int16],
+        lengths: npt.NDArray[np.int32],
+        wins: npt.NDArray[np.int8],
+        stop: npt.NDArray[np.int8],
+    ) -> int: ...
+    # this game's
+    rules: AtlanticRules
+    def __init__(self, rules: AtlanticRules, game: Any = None) -> None: ...
+    @property
+    def phase_name(self) -> str: ...
     def best_voyage_code(self, seat: int, sea: int) -> tuple[int, int]: ...
     def voyage_detail(
         self, seat: int, sea: int, code: int
@@ -78,13 +101,3 @@ class AtlanticCore:
     def _export(self) -> Any: ...
     def _zone_name(self, z: int) -> str: ...
     def _new_game(self, rng_state: int, start_player: int) -> None: ...
-
-def run_playouts(
-    rules: AtlanticRules,
-    n: int,
-    seed: int,
-    scores: npt.NDArray[np.int16],
-    lengths: npt.NDArray[np.int32],
-    wins: npt.NDArray[np.int8],
-    start_player: int,
-) -> int: ...

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cruiselib import _core, serialize
-from cruiselib._api import Game, Playouts, State
+from cruiselib._api import Game, State
 from cruiselib.atlantic_star.moves import (
     MOVE_TYPES,
     PRICES,
@@ -183,13 +183,6 @@ class AtlanticStarGame(Game[AtlanticStarState]):
         state = self._state_class(self.rules, self)
         state._new_game(_rng.seed_state(self._seed_or_random(seed)), start)
         return state
-
-    def playouts(self, n: int, seed: int = 0) -> Playouts:
-        """``n`` uniformly random games run entirely in the core (game g is seed-replayable)."""
-        scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
-        base = _rng.seed_state(self._seed_or_random(seed))
-        actions = self._core.run_playouts(self.rules, n, base, scores, lengths, wins, -1)
-        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=int(actions))
 
     def playout_seed_state(self, seed: int, game_index: int) -> int:
         """The generator state that dealt game ``game_index`` of ``playouts(n, seed)``."""
