@@ -214,8 +214,7 @@ def test_playouts_are_seeded_and_replayable() -> None:
 
 
 # The playout formula of the game contract (engine.py: CoreState.c_playouts, _play_out).
-GOLDEN = 0x9E3779B97F4A7C15
-CHOICE_SALT = 0x5851F42D4C957F2D
+GOLDEN, CHOICE_SALT = cruiselib._core.load("engine").PLAYOUT_STREAM
 MASK64 = 2**64 - 1
 
 

@@ -1,7 +1,7 @@
 # Types for atlantic_star.py (Cython pure-Python mode). Keep in step with atlantic_star.py
 # and atlantic_star.pyi.
 cimport cython
-from cruiselib._core.engine cimport CoreRules, CoreState
+from .engine cimport CoreRules, CoreState
 
 cdef enum:
     MAXS = 256       # ship cards in a ship list

@@ -33,7 +33,7 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
-from cruiselib._core.engine import CoreRules, CoreState
+from .engine import CoreRules, CoreState
 from cruiselib.errors import InvalidStateError
 
 if not cython.compiled:

@@ -1,7 +1,7 @@
 """Type stub of the compiled Atlantic Star core (``atlantic_star.py`` + ``atlantic_star.pxd``).
 
-The core classes extend the game contract of ``engine.py`` (``CoreRules``/``CoreState``).
-Until ``engine.pyi`` exists, the members they inherit from it are listed here.
+The core classes extend the game contract of ``engine.py`` (``CoreRules``/``CoreState``,
+typed in ``engine.pyi``).
 """
 
 from typing import Any
@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
+
+from cruiselib._core.engine import CoreRules, CoreState
 
 LIMITS: dict[str, int]
 PHASES: tuple[str, str, str]
@@ -21,13 +23,7 @@ REASONS: tuple[str, ...]
 def keep_code(slots: tuple[int, ...] | list[int]) -> int: ...
 
 @disjoint_base
-class AtlanticRules:
-    # from CoreRules (engine.py)
-    num_players: int
-    num_actions: int
-    action_ints: tuple[int, ...]
-    reasons: tuple[str, ...]
-    # this game's
+class AtlanticRules(CoreRules):
     sets: int
     num_ships: int
     start_money: int
@@ -53,35 +49,7 @@ class AtlanticRules:
     def keep_slots(self, code: int) -> tuple[int, ...]: ...
 
 @disjoint_base
-class AtlanticCore:
-    # from CoreState (engine.py)
-    core_rules: AtlanticRules
-    game: Any
-    @property
-    def current_player(self) -> int: ...
-    @property
-    def is_over(self) -> bool: ...
-    def scores(self) -> list[int]: ...
-    def winners(self) -> list[int]: ...
-    def legal_actions(self) -> list[int]: ...
-    def action_mask(self) -> npt.NDArray[np.int8]: ...
-    def apply(self, action: Any, player: int | None = None) -> None: ...
-    def is_legal(self, action: Any) -> bool: ...
-    def clone(self) -> AtlanticCore: ...
-    def random_action(self, r: int) -> int: ...
-    def c_playouts(
-        self,
-        work: AtlanticCore,
-        from_here: bool,
-        first: int,
-        count: int,
-        seed: int,
-        scores: npt.NDArray[np.int16],
-        lengths: npt.NDArray[np.int32],
-        wins: npt.NDArray[np.int8],
-        stop: npt.NDArray[np.int8],
-    ) -> int: ...
-    # this game's
+class AtlanticCore(CoreState):
     rules: AtlanticRules
     def __init__(self, rules: AtlanticRules, game: Any = None) -> None: ...
     @property
