@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import copy
 import itertools
-import types
 import secrets
+import types
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass

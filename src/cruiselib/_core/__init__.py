@@ -14,8 +14,8 @@ import importlib.abc
 import importlib.util
 import os
 import sys
-from pathlib import Path
 from importlib.machinery import ModuleSpec
+from pathlib import Path
 from types import ModuleType
 
 __all__ = ["MODULES", "PURE_PACKAGE", "compiled", "load", "pure_module", "pure_python_requested"]

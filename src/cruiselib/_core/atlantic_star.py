@@ -33,8 +33,9 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
-from .engine import CoreRules, CoreState
 from cruiselib.errors import InvalidStateError
+
+from .engine import CoreRules, CoreState
 
 if not cython.compiled:
     MAXS = 256

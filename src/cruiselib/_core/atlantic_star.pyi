@@ -6,8 +6,6 @@ typed in ``engine.pyi``).
 
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
 from typing_extensions import disjoint_base
 
 from cruiselib._core.engine import CoreRules, CoreState

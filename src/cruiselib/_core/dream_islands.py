@@ -40,9 +40,10 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
+from cruiselib.errors import InvalidStateError
+
 from .engine import CoreRules, CoreState
 from .rng import mix64
-from cruiselib.errors import InvalidStateError
 
 if not cython.compiled:
     MAXP = 4

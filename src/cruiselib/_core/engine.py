@@ -34,9 +34,10 @@ except ImportError:  # pragma: no cover
 
 import numpy
 
+from cruiselib.errors import IllegalMoveError
+
 from .common import action_id, check_signals, illegal_message, query_id
 from .rng import mix64
-from cruiselib.errors import IllegalMoveError
 
 GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = 0xFFFFFFFFFFFFFFFF
