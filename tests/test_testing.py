@@ -80,3 +80,17 @@ def test_no_winner_in_a_game_without_draws_is_caught() -> None:
     game.draws_possible = False  # Sirens has draws (S8); pretend it had none
     with pytest.raises(ConformanceError, match="without a winner"):
         check_game(game, n_games=3)
+
+
+class SkewedRandomAction(SirensState):
+    """A random_action that is not the choice the core's playouts make."""
+
+    __slots__ = ()
+
+    def random_action(self, r: int) -> int:
+        return self.legal_actions()[-1]
+
+
+def test_playouts_that_a_python_loop_does_not_reproduce_are_caught() -> None:
+    with pytest.raises(ConformanceError, match="Python loop"):
+        check_game(_game_with(SkewedRandomAction), n_games=1)

@@ -25,7 +25,7 @@ from cruiselib._api import Game, State
 from cruiselib.errors import IllegalMoveError, InvalidOptionError
 from cruiselib.serialize import JS_SAFE_INT
 
-__all__ = ["CheckReport", "ConformanceError", "check_game", "check_state", "resample_varies"]
+__all__ = ["CheckReport", "ConformanceError", "check_game", "check_playouts", "check_state", "resample_varies"]
 
 
 class ConformanceError(AssertionError):
@@ -158,6 +158,38 @@ def resample_varies(state: State, player: int, seed: int, tries: int = 16) -> bo
     return any(st.resample(player, seed + k) != first for k in range(1, tries))
 
 
+def check_playouts(game: Game[Any], state: State, seed: int, n: int = 3) -> None:
+    """The contract's playouts from ``state``: each is a Python loop of the same random
+    choices (``random_action`` on the stream DESIGN §3a fixes), threads give the results of
+    one thread, and the state is left as it was."""
+    from cruiselib import _core
+
+    st: Any = state
+    mix64 = _core.load("rng").mix64
+    golden, salt = _core.load("engine").PLAYOUT_STREAM
+    mask = 2**64 - 1
+    before = st.to_json()
+    result = st.playouts(n, seed)
+    threaded = st.playouts(n, seed, threads=2)
+    if st.to_json() != before:
+        raise ConformanceError("state.playouts changed the state")
+    if not (np.array_equal(result.scores, threaded.scores) and np.array_equal(result.lengths, threaded.lengths)):
+        raise ConformanceError("state.playouts on 2 threads differs from one thread")
+    base = _core.load("rng").seed_state(seed)
+    for g in range(n):
+        work = st.clone()
+        start = mix64((base + g) & mask)
+        work._reseed(start)
+        r = mix64(start ^ salt)
+        steps = 0
+        while not work.is_over:
+            r = (r + golden) & mask
+            work.apply(work.random_action(mix64(r)))
+            steps += 1
+        if work.scores() != result.scores[g].tolist() or steps != int(result.lengths[g]):
+            raise ConformanceError(f"playout {g} of state.playouts differs from a Python loop of the same choices")
+
+
 def _check_int(name: str, value: Any, low: int | None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or (low is not None and value < low):
         kind = "an int" if low is None else f"an int >= {low}"
@@ -184,8 +216,9 @@ def check_game(
     round-trips (JSON, MessagePack, pickle), its winners are seats with the best score and
     there is at least one unless the game has draws (``game.draws_possible``). A new deal
     hides cards from every seat, so resampling it must give different deals for different
-    seeds. Raises :class:`ConformanceError`; wrong arguments raise
-    :class:`cruiselib.InvalidOptionError`.
+    seeds. On the first game, playouts from the new deal must be a Python loop of the same
+    random choices and give the same results on two threads (:func:`check_playouts`).
+    Raises :class:`ConformanceError`; wrong arguments raise :class:`cruiselib.InvalidOptionError`.
     """
     if not isinstance(game, Game):
         raise InvalidOptionError(f"check_game needs a cruiselib game (cruiselib.make(...)), not {game!r}")
@@ -204,6 +237,11 @@ def check_game(
         for p in range(game.num_players):
             if not resample_varies(state, p, rnd.randrange(2**32)):
                 raise _fail(game, game_seed, 0, f"resample({p}) of a new deal gives the same deal for 16 seeds")
+        if g == 0:
+            try:
+                check_playouts(game, state, rnd.randrange(2**32))
+            except ConformanceError as exc:
+                raise _fail(game, game_seed, 0, str(exc)) from None
         actions: list[int] = []
         step = 0
         while True:
