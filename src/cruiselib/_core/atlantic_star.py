@@ -1,7 +1,7 @@
 """Atlantic Star: the whole rules engine (compiled by Cython, runs as Python too).
 
-Rulebook: shared ``charter.txt``; rulings A1 ... A8 (shared ``RULINGS.md``) and A9 ...
-(``docs/atlantic_star.md``) are cited where they apply. Types live in
+The rules and rulings A1 ... A13 are in ``docs/atlantic_star.md``; ruling ids are
+cited where they apply. Types live in
 ``atlantic_star.pxd``. The core implements the compiled game contract (``engine.py``:
 ``c_legal``/``c_check``/``c_do``/``c_deal``/...); those and everything they call
 (``_value``, ``_dp``, ...) hold no Python objects and run without the GIL, so the

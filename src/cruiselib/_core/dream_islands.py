@@ -1,7 +1,7 @@
 """Dream Islands: the whole rules engine (compiled by Cython, runs as Python too).
 
-Rulebook: shared ``dream-islands.txt``; ruling ids (I1 ... I8, and I9 ... of
-``docs/dream_islands.md``) are cited where they apply. Types live in
+The rules and rulings I1 ... I15 are in ``docs/dream_islands.md``; ruling ids are cited
+where they apply. Types live in
 ``dream_islands.pxd``. The classes extend the compiled game contract (``engine.py``):
 the generic public block (``legal_actions``, ``apply``, ``clone``, ``scores``,
 ``winners``, playouts ...) is written there against the ``c_*`` methods below, which

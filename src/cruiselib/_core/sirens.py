@@ -1,8 +1,9 @@
 """Sirens in Sight: the whole rules engine (compiled by Cython, runs as Python too).
 
-Rulebook: shared ``sirens-in-sight.txt``; ruling ids (S1 ... S10) are cited where they
-apply. Types live in ``sirens.pxd``. Nothing here allocates Python objects on the hot
-path (``_legal``/``_check``/``_do``/``run_playouts``); moves are small ints.
+The rules and rulings S1 ... S18 are in ``docs/sirens.md``; ruling ids are cited where
+they apply. Types live in ``sirens.pxd``. The classes extend the compiled game contract
+(``engine.py``); nothing on the play path (``c_legal``/``c_check``/``c_do``/
+``c_random_action``) allocates Python objects or needs the GIL; moves are small ints.
 
 Action ids, for a card set with F faces (a face is a distinct (value, crew icon) pair,
 numbered in ascending (value, crew) order):
