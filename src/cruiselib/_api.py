@@ -116,10 +116,35 @@ class State:
         def view(self, player: int) -> Any:
             """What ``player`` may see, as a msgspec Struct."""
 
-        def resample(self, player: int, seed: int | str | bytes | None = None) -> Self:
-            """A full state consistent with ``view(player)``, unseen cards dealt anew."""
+        def observation(
+            self, player: int, out: npt.NDArray[np.float32] | None = None
+        ) -> npt.NDArray[np.float32]:
+            """Seat ``player``'s observation tensor (``game.observation_shape``, float32)."""
+
+        def information_state(
+            self, player: int, out: npt.NDArray[np.float32] | None = None
+        ) -> npt.NDArray[np.float32]:
+            """Seat ``player``'s information-state tensor (``game.information_state_shape``)."""
+
+        def _seat(self, player: object) -> int: ...
+
+        def _resampled(self, seat: int, rng: int, recall: bool) -> Self: ...
 
         def _to_data(self) -> msgspec.Struct: ...
+
+    def resample(self, player: int, seed: int | str | bytes | None = None, *, recall: bool = False) -> Self:
+        """A full state consistent with what ``player`` knows, everything else dealt anew.
+
+        Every card the seat cannot see (other hands, deck orders, face-down and pending
+        cards) is dealt again, uniformly among the deals consistent with ``view(player)``,
+        by the core from the generator state ``seed_state(seed)`` (a random seed for None).
+        With ``recall=True`` the deal also keeps what the seat saw happen earlier in the
+        game (its information state; the same as without it where the table keeps no secrets
+        a seat could remember). The state itself is unchanged. For information-set search.
+        """
+        seat = self._seat(player)
+        game = self.game
+        return self._resampled(seat, _seed_state(game._seed_or_random(seed)), bool(recall))
 
     def returns(self) -> list[float]:
         """Per seat, the outcome as a reward: +1 for each winner and -1 for every other seat
@@ -182,6 +207,9 @@ class State:
     def __repr__(self) -> str:
         where = "over" if self.is_over else f"seat {self.current_player} to move"
         return f"<{type(self).__name__} {self.game.name}: {where}>"
+
+
+_seed_state = _core.load("rng").seed_state
 
 
 def _pure_class(cls: type, done: dict[type, type]) -> type:
@@ -321,6 +349,45 @@ class Game(ABC, Generic[StateT]):
 
     # --- shared ------------------------------------------------------------------
 
+    rules: Any  # the core's tables of this configuration (a ``CoreRules`` subclass)
+
+    def _observation_layout(self) -> list[tuple[str, int]]:
+        """The parts of the observation tensor in order, each (name, length); the game's own."""
+        return []
+
+    def _information_state_layout(self) -> list[tuple[str, int]]:
+        """The parts of the information-state tensor (the observation's where they are one)."""
+        return self._observation_layout()
+
+    @property
+    def observation_shape(self) -> tuple[int]:
+        """The shape of ``state.observation(player)``: one float32 vector."""
+        return (int(self.rules.observation_size),)
+
+    @property
+    def information_state_shape(self) -> tuple[int]:
+        """The shape of ``state.information_state(player)``."""
+        return (int(self.rules.info_state_size),)
+
+    @property
+    def distinct_information_state(self) -> bool:
+        """Whether perfect recall knows more than the table shows (else the two tensors and
+        ``resample(..., recall=True)`` equal their table-only forms)."""
+        return bool(self.rules.distinct_info_state)
+
+    def observation_fields(self) -> dict[str, slice]:
+        """Names the parts of the observation tensor: ``obs[fields["hand"]]`` is the hand.
+
+        The parts are in order and cover the tensor exactly; each game's docs page says
+        what each one holds.
+        """
+        return _fields(self._observation_layout(), self.observation_shape[0])
+
+    def information_state_fields(self) -> dict[str, slice]:
+        """Names the parts of the information-state tensor, as :meth:`observation_fields`."""
+        return _fields(self._information_state_layout(), self.information_state_shape[0])
+
+
     @property
     def score_bounds(self) -> tuple[float, float] | None:
         """Lowest and highest score a seat can have (checked by the conformance suite)."""
@@ -445,6 +512,17 @@ class Game(ABC, Generic[StateT]):
 
 
 _UNPICKLED_GAMES: dict[tuple[str, str], Game[Any]] = {}
+
+
+def _fields(layout: list[tuple[str, int]], size: int) -> dict[str, slice]:
+    fields: dict[str, slice] = {}
+    start = 0
+    for name, length in layout:
+        fields[name] = slice(start, start + length)
+        start += length
+    if start != size:  # a game whose layout and core disagree: a bug, not bad input
+        raise RuntimeError(f"tensor layout covers {start} of {size} entries")
+    return fields
 
 
 def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:

@@ -15,6 +15,9 @@ cdef class CoreRules:
     cdef readonly int num_actions
     cdef readonly tuple action_ints
     cdef readonly tuple reasons
+    cdef readonly int observation_size
+    cdef readonly int info_state_size
+    cdef readonly bint distinct_info_state
 
 
 cdef class CoreState:
@@ -35,6 +38,9 @@ cdef class CoreState:
     @cython.locals(n=cython.int)
     cdef int c_random_action(self, unsigned long long r) noexcept nogil
     cdef void c_init_arrays(self) noexcept
+    cdef void c_resample(self, int seat, bint recall) noexcept nogil
+    cdef void c_observe(self, int seat, float[::1] out) noexcept nogil
+    cdef void c_info_state(self, int seat, float[::1] out) noexcept nogil
 
     # --- written once --------------------------------------------------------------
     @cython.locals(r=cython.ulonglong)
@@ -56,12 +62,23 @@ cdef class CoreState:
     @cython.locals(p=cython.int, m=cython.int)
     cpdef list winners(self)
     cpdef int random_action(self, unsigned long long r) except -1
+    cpdef int _seat(self, object player) except -1
+    @cython.locals(new=CoreState)
+    cpdef CoreState _resampled(self, int seat, unsigned long long rng, bint recall)
+    @cython.locals(seat=cython.int, size=cython.int, i=cython.int, buf=cython.float[::1])
+    cpdef object observation(self, object player, object out=*)
+    @cython.locals(seat=cython.int, size=cython.int, i=cython.int, buf=cython.float[::1])
+    cpdef object information_state(self, object player, object out=*)
     cpdef _reseed(self, unsigned long long rng)
     @cython.locals(g=cython.longlong, total=cython.longlong, steps=cython.int, p=cython.int,
                    m=cython.int, r=cython.ulonglong, np=cython.int, stopped=cython.bint)
     cpdef long long c_playouts(self, CoreState work, bint from_here, long long first, long long count,
                                unsigned long long seed, short[:, ::1] scores, int[::1] lengths,
                                signed char[:, ::1] wins, signed char[::1] stop) except -1
+
+
+cdef object _tensor_buffer(object out, int size)
+cdef str _describe(object out)
 
 
 @cython.locals(p=cython.int, m=cython.int, np=cython.int, steps=cython.int, r=cython.ulonglong)

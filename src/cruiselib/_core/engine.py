@@ -15,10 +15,14 @@ methods, all without Python objects (``noexcept nogil`` when compiled):
 ``c_winners_mask``  a bit per winning seat once the game is over (0 while running or a draw)
 ``c_copy_into(d)``  copies the position into ``d``, a state of the same class (with the GIL)
 ``c_init_arrays``   pure-Python mode only: the lists that stand in for the C arrays
+``c_resample(s,k)`` deals anew, from ``self.rng``, everything seat s cannot see (k: recall)
+``c_observe(s, o)`` writes seat s's observation tensor into the zeroed float32 buffer o
 ==================  ======================================================================
 
 and may override ``c_random_action(r)`` with something faster than the default (list the
-legal actions, take one uniformly with the 64-bit random value ``r``).
+legal actions, take one uniformly with the 64-bit random value ``r``) and
+``c_info_state(s, o)`` where perfect recall of public events knows more than the table
+shows (the default is the observation).
 
 Everything else is written once, here, against those methods: ``legal_actions``,
 ``action_mask``, ``is_legal``, ``apply``, ``clone``, ``scores``, ``winners``, the bounded
@@ -34,7 +38,7 @@ except ImportError:  # pragma: no cover
 
 import numpy
 
-from cruiselib.errors import IllegalMoveError
+from cruiselib.errors import IllegalMoveError, InvalidOptionError
 
 from .common import action_id, check_signals, illegal_message, query_id
 from .rng import mix64
@@ -58,12 +62,19 @@ class CoreRules:
     is illegal, indexed by ``c_check``'s result; index 0 is "legal").
     """
 
-    def _init_contract(self, num_players, num_actions, reasons):
-        """Set the fields every configuration has (called by the game's ``__init__``)."""
+    def _init_contract(self, num_players, num_actions, reasons, observation_size=0, info_state_size=-1):
+        """Set the fields every configuration has (called by the game's ``__init__``).
+
+        ``observation_size`` is the length of a seat's observation tensor and
+        ``info_state_size`` that of its information-state tensor (-1: the same tensor).
+        """
         self.num_players = num_players
         self.num_actions = num_actions
         self.action_ints = tuple(range(num_actions))
         self.reasons = tuple(reasons)
+        self.observation_size = observation_size
+        self.info_state_size = observation_size if info_state_size < 0 else info_state_size
+        self.distinct_info_state = info_state_size >= 0
 
 
 class CoreState:
@@ -112,6 +123,16 @@ class CoreState:
 
     def c_init_arrays(self):
         pass
+
+    def c_resample(self, seat, recall):
+        pass  # nothing hidden
+
+    def c_observe(self, seat, out):
+        pass
+
+    def c_info_state(self, seat, out):
+        """Perfect recall of public events (the default: what the table shows now)."""
+        self.c_observe(seat, out)
 
     # ------------------------------------------------------------------ written once
 
@@ -189,6 +210,52 @@ class CoreState:
         m = self.c_winners_mask()
         return [p for p in range(self.core_rules.num_players) if (m >> p) & 1]
 
+    def _seat(self, player):
+        """``player`` as a seat index (an int or numpy integer in range), else InvalidOptionError."""
+        if type(player) is int and 0 <= player < self.core_rules.num_players:
+            return player
+        return self.game.check_player(player)
+
+    def _resampled(self, seat, rng, recall):
+        """A copy whose cards unseen by ``seat`` are dealt anew from the generator state ``rng``."""
+        new = self.c_empty()
+        self.c_copy_into(new)
+        new.rng = rng & MASK64
+        with cython.nogil:
+            new.c_resample(seat, recall)
+        return new
+
+    def observation(self, player, out=None):
+        """Seat ``player``'s observation: a float32 array of shape ``game.observation_shape``
+        made only from what that seat sees (``game.observation_fields()`` names its parts).
+
+        ``out``, a C-contiguous float32 array of that shape, is filled and returned instead
+        of a new array (no allocation, for training loops).
+        """
+        seat = self._seat(player)
+        size = self.core_rules.observation_size
+        arr = _tensor_buffer(out, size)
+        buf = arr
+        with cython.nogil:
+            for i in range(size):
+                buf[i] = 0.0
+            self.c_observe(seat, buf)
+        return arr
+
+    def information_state(self, player, out=None):
+        """Seat ``player``'s information state: the observation plus what perfect recall of
+        public events adds (the same as :meth:`observation` where the game's table keeps
+        nothing from view; see ``game.information_state_fields()``). ``out`` as there."""
+        seat = self._seat(player)
+        size = self.core_rules.info_state_size
+        arr = _tensor_buffer(out, size)
+        buf = arr
+        with cython.nogil:
+            for i in range(size):
+                buf[i] = 0.0
+            self.c_info_state(seat, buf)
+        return arr
+
     def random_action(self, r):
         """The action the core's playouts take for the 64-bit random value ``r`` (uniform
         over the legal actions; the same choice as in ``playouts``)."""
@@ -224,6 +291,29 @@ class CoreState:
                     work.c_deal(r)
                 total += _play_out(work, mix64(r ^ CHOICE_SALT), g - first, scores, lengths, wins)
         return total
+
+
+def _tensor_buffer(out, size):
+    """A new zeroed float32 array of length ``size``, or ``out`` checked to be one."""
+    if out is None:
+        return numpy.zeros(size, dtype=numpy.float32)
+    if (
+        not isinstance(out, numpy.ndarray)
+        or out.dtype != numpy.float32
+        or out.shape != (size,)
+        or not out.flags.c_contiguous
+        or not out.flags.writeable
+    ):
+        raise InvalidOptionError(
+            f"out must be a writeable C-contiguous float32 numpy array of shape ({size},), not {_describe(out)}"
+        )
+    return out
+
+
+def _describe(out):
+    if isinstance(out, numpy.ndarray):
+        return f"an array of dtype {out.dtype} and shape {out.shape}"
+    return repr(type(out).__name__)
 
 
 def _play_out(st, r, g, scores, lengths, wins):
