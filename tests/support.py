@@ -36,3 +36,16 @@ def load_and_play(game: Any, data: Any, state_class: type[Any]) -> None:
         assert legal, "a loaded state that is not over must offer a move"
         state.apply(rnd.choice(legal))
         game.load_state(state.to_json())
+
+
+def position_of(
+    snapshot: dict[str, Any], seed: int | str, actions: list[int], start_player: int = -1
+) -> dict[str, Any]:
+    """A played game's snapshot without its record, after checking the record: the deal of
+    ``new_state(seed)`` and the actions applied since."""
+    position = dict(snapshot)
+    deal, history = position.pop("deal"), position.pop("history")
+    rng = cruiselib._core.load("rng").seed_state(seed)
+    assert deal == {"rng": f"{rng:016x}", "start_player": start_player}
+    assert history == actions
+    return position

@@ -45,9 +45,7 @@ class LeakyResample(SirensState):
 
     __slots__ = ()
 
-    def resample(
-        self, player: int, seed: int | str | bytes | None = None, *, recall: bool = False
-    ) -> LeakyResample:
+    def resample(self, player: int, seed: int | str | bytes | None = None, *, recall: bool = False) -> LeakyResample:
         return self.clone()
 
 

@@ -13,20 +13,25 @@ from cruiselib._api import Game, Playouts, State
 from cruiselib._core import compiled
 from cruiselib._registry import games, make, register
 from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError
+from cruiselib.records import GameRecord, RecordResult, load_state, replay
 
 __version__ = "0.1.0"
 
 __all__ = [
     "CruiseError",
     "Game",
+    "GameRecord",
     "IllegalMoveError",
     "InvalidOptionError",
     "InvalidStateError",
     "Playouts",
+    "RecordResult",
     "State",
     "__version__",
     "compiled",
     "games",
+    "load_state",
     "make",
     "register",
+    "replay",
 ]

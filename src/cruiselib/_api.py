@@ -13,7 +13,7 @@ import itertools
 import secrets
 import types
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -22,14 +22,28 @@ import numpy as np
 import numpy.typing as npt
 
 from cruiselib import _core, serialize
-from cruiselib.errors import IllegalMoveError, InvalidOptionError
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
+    from cruiselib.records import GameRecord
+
 __all__ = ["MAX_PLAYOUTS", "Game", "Playouts", "State"]
 
-StateT = TypeVar("StateT", bound="State")
+StateT = TypeVar("StateT", bound="State[Any, Any, Any]")
+if TYPE_CHECKING:  # defaults (PEP 696) for type checkers; plain TypeVars at run time (Python 3.10)
+    from typing_extensions import TypeVar as _DefaultTypeVar
+
+    MoveT = _DefaultTypeVar("MoveT", default=Any)
+    DataT = _DefaultTypeVar("DataT", bound=msgspec.Struct, default=Any)
+    ViewT = _DefaultTypeVar("ViewT", bound=msgspec.Struct, default=Any)
+else:
+    MoveT = TypeVar("MoveT")
+    DataT = TypeVar("DataT", bound=msgspec.Struct)
+    ViewT = TypeVar("ViewT", bound=msgspec.Struct)
+
+MASK64 = 0xFFFFFFFFFFFFFFFF
 
 MAX_PLAYOUTS = 100_000_000
 """The most games one ``playouts`` call plays: its result arrays then take about 1.6 GB."""
@@ -72,8 +86,11 @@ class Playouts:
         return float(self.lengths.mean()) if self.games else 0.0
 
 
-class State:
+class State(Generic[MoveT, DataT, ViewT]):
     """Mixin for every game's state class (combined with the game's compiled core class).
+
+    Typed by the game's move union, snapshot Struct and view Struct, e.g.
+    ``State[SirensMove, SirensStateData, SirensView]``.
 
     The core provides ``current_player``, ``is_over``, ``legal_actions()``,
     ``action_mask()``, ``apply()``, ``is_legal()``, ``clone()``, ``scores()`` and
@@ -82,7 +99,7 @@ class State:
 
     __slots__ = ()
 
-    game: Game[Any]
+    game: Game[Any, MoveT]
 
     if TYPE_CHECKING:  # provided by the compiled core class and the game's state class
 
@@ -99,7 +116,7 @@ class State:
         def action_mask(self) -> npt.NDArray[np.int8]:
             """An int8 array of shape (num_actions,): 1 where the action is legal."""
 
-        def apply(self, action: Any, player: int | None = None) -> None:
+        def apply(self, action: int | MoveT, player: int | None = None) -> None:
             """Apply an action id or a move (IllegalMoveError; the state is then unchanged)."""
 
         def is_legal(self, action: object) -> bool: ...
@@ -113,24 +130,28 @@ class State:
         def winners(self) -> list[int]:
             """The winning seats once the game is over (empty while running or for a draw)."""
 
-        def view(self, player: int) -> Any:
+        def view(self, player: int, *, recall: bool = False) -> ViewT:
             """What ``player`` may see, as a msgspec Struct."""
 
-        def observation(
-            self, player: int, out: npt.NDArray[np.float32] | None = None
-        ) -> npt.NDArray[np.float32]:
+        def observation(self, player: int, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
             """Seat ``player``'s observation tensor (``game.observation_shape``, float32)."""
 
-        def information_state(
-            self, player: int, out: npt.NDArray[np.float32] | None = None
-        ) -> npt.NDArray[np.float32]:
+        def information_state(self, player: int, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
             """Seat ``player``'s information-state tensor (``game.information_state_shape``)."""
 
         def _seat(self, player: object) -> int: ...
 
         def _resampled(self, seat: int, rng: int, recall: bool) -> Self: ...
 
-        def _to_data(self) -> msgspec.Struct: ...
+        def _history(self) -> list[int]: ...
+
+        def _origin(self) -> object: ...
+
+        def _start_history(self, origin: object, actions: Sequence[int]) -> None: ...
+
+        def _assign(self, other: Self) -> None: ...
+
+        def _to_data(self) -> DataT: ...
 
     def resample(self, player: int, seed: int | str | bytes | None = None, *, recall: bool = False) -> Self:
         """A full state consistent with what ``player`` knows, everything else dealt anew.
@@ -171,22 +192,79 @@ class State:
         actions = _run_batch(self, self.clone, True, len(lengths), base, scores, lengths, wins, threads)
         return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions)
 
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[MoveT]:
         """The legal moves as typed objects, in the order of :meth:`legal_actions`."""
         moves = self.game._all_moves
         return [moves[a] for a in self.legal_actions()]
 
     def to_json(self) -> str:
-        """The full state (hidden cards and generator state included) as JSON text."""
-        return serialize.encode_json(self._to_data()).decode()
+        """The full state (hidden cards, generator state and history included) as JSON text."""
+        return serialize.encode_json(self.to_data()).decode()
 
     def to_msgpack(self) -> bytes:
         """The full state as MessagePack bytes."""
-        return serialize.encode_msgpack(self._to_data())
+        return serialize.encode_msgpack(self.to_data())
 
-    def to_data(self) -> msgspec.Struct:
+    def to_data(self) -> DataT:
         """The full state as its msgspec Struct (see the game's JSON Schema)."""
-        return self._to_data()
+        data = self._to_data()
+        origin = self._origin()
+        if type(origin) is tuple:  # dealt by new_state: the deal and every action since
+            deal, start = origin
+            return msgspec.structs.replace(
+                data,
+                deal=serialize.Deal(serialize.rng_to_text(deal), start),
+                history=self._history(),
+            )
+        return data
+
+    @property
+    def history(self) -> list[int]:
+        """The action ids applied since the game was dealt (or since the state was loaded
+        from a snapshot that carries no history), oldest first.
+
+        Kept in snapshots, so a saved game reloads with its history. A state made by
+        :meth:`resample` keeps none (it was never dealt), nor does a game longer than
+        ``serialize.HISTORY_LIMIT`` actions. Recording costs one small tuple per
+        :meth:`apply`; ``clone()`` shares it and playouts never record.
+        """
+        return self._history()
+
+    def undo(self) -> int:
+        """Take back the last action and return its id (for UIs; not for search: it replays
+        the game from its start, which costs a clone-and-apply per action played).
+
+        Raises IllegalMoveError when there is nothing to undo, and InvalidStateError when
+        the recorded history does not lead to this position (a snapshot edited by hand).
+        """
+        actions = self._history()
+        if not actions:
+            raise IllegalMoveError("there is no action to undo: the history is empty")
+        game = self.game
+        earlier = game._history_start(self._origin())
+        lost = InvalidStateError("this state's history does not lead to it: it cannot be undone")
+        try:
+            for a in actions[:-1]:
+                earlier.apply(a)
+            check = earlier.clone()
+            check.apply(actions[-1])
+        except IllegalMoveError:
+            raise lost from None
+        if check._to_data() != self._to_data():
+            raise lost
+        self._assign(earlier)
+        return actions[-1]
+
+    def record(self) -> GameRecord:
+        """The game so far as a :class:`cruiselib.GameRecord` (deal, options, actions, result)
+        that :func:`cruiselib.replay` plays back exactly, like a PGN file for chess.
+
+        Raises InvalidStateError for a state whose deal is unknown (made by ``resample``,
+        or loaded from a snapshot without one).
+        """
+        from cruiselib.records import record_of
+
+        return record_of(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_restore_state, (self.game, self.to_msgpack()))
@@ -259,8 +337,16 @@ def _run_batch(
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="cruiselib-playouts") as pool:
         futures = [
             pool.submit(
-                source.c_playouts, new_work(), from_here, lo, hi - lo, base,
-                scores[lo:hi], lengths[lo:hi], wins[lo:hi], stop,
+                source.c_playouts,
+                new_work(),
+                from_here,
+                lo,
+                hi - lo,
+                base,
+                scores[lo:hi],
+                lengths[lo:hi],
+                wins[lo:hi],
+                stop,
             )
             for lo, hi in itertools.pairwise(cuts)
         ]
@@ -281,7 +367,7 @@ def _restore_state(game: Game[Any], data: bytes) -> State:
     return state
 
 
-class Game(ABC, Generic[StateT]):
+class Game(ABC, Generic[StateT, MoveT]):
     """A game configuration: rules, options and action space. Create with ``cruiselib.make``."""
 
     name: ClassVar[str]
@@ -295,12 +381,15 @@ class Game(ABC, Generic[StateT]):
     move_type: ClassVar[Any]  # the tagged union of the game's move Structs (for schemas)
     move_classes: ClassVar[tuple[type, ...]]  # its members
 
+    option_types: ClassVar[Mapping[str, type]] = types.MappingProxyType({})
+    """Options whose JSON form (in a game record) is read back as this type."""
+
     draws_possible: ClassVar[bool] = False
     """Whether a game can end with no winner (else ``winners()`` of a finished game is never empty)."""
 
     num_players: int
     num_actions: int
-    _all_moves: tuple[Any, ...]
+    _all_moves: tuple[MoveT, ...]
 
     # --- provided by each game -------------------------------------------------
 
@@ -309,9 +398,33 @@ class Game(ABC, Generic[StateT]):
     def options(self) -> dict[str, Any]:
         """The options this game was made with (what ``cruiselib.make`` accepts)."""
 
+    def new_state(self, seed: int | str | bytes | None = None, start_player: int | None = None) -> StateT:
+        """A new game dealt from ``seed`` (a random seed for None): the same seed and the same
+        actions always give the same game. ``start_player`` picks the start seat where the
+        game lets it vary (by default the deal draws it; see the game's rules)."""
+        start = -1 if start_player is None else self.check_player(start_player)
+        return self.state_from_seed_state(_seed_state(self._seed_or_random(seed)), start)
+
+    def state_from_seed_state(self, rng_state: int, start_player: int = -1) -> StateT:
+        """A new game dealt from a raw 64-bit generator state (``-1``: the deal draws the
+        start seat). ``new_state(seed)`` is ``state_from_seed_state(seed_state(seed))``, and
+        game g of ``playouts(n, seed)`` is dealt from ``playout_seed_state(seed, g)``."""
+        if isinstance(rng_state, bool) or not isinstance(rng_state, int) or not 0 <= rng_state <= MASK64:
+            raise InvalidOptionError(f"a generator state is an int 0..2**64-1, not {rng_state!r}")
+        if start_player != -1:
+            start_player = self.check_player(start_player)
+        state = self._deal(rng_state, start_player)
+        state._start_history((rng_state, start_player), ())
+        return state
+
+    def playout_seed_state(self, seed: int | str | bytes, game_index: int) -> int:
+        """The generator state that deals game ``game_index`` of ``playouts(n, seed)``."""
+        base = _seed_state(seed)
+        return int(_core.load("rng").mix64((base + game_index) & MASK64))
+
     @abstractmethod
-    def new_state(self, seed: int | str | bytes | None = None) -> StateT:
-        """A new game. The same seed and the same actions always give the same game."""
+    def _deal(self, rng_state: int, start_player: int) -> StateT:
+        """A new state dealt from ``rng_state``; ``start_player`` a seat or -1 (drawn)."""
 
     @abstractmethod
     def _from_data(self, data: Any) -> StateT:
@@ -322,7 +435,7 @@ class Game(ABC, Generic[StateT]):
         """The action id of a move object of this game (IllegalMoveError if none)."""
 
     @abstractmethod
-    def _decode_action(self, action: int) -> Any:
+    def _decode_action(self, action: int) -> MoveT:
         """The move object of an in-range action id."""
 
     def playouts(self, n: int, seed: int | str | bytes = 0, *, threads: int = 1) -> Playouts:
@@ -387,7 +500,6 @@ class Game(ABC, Generic[StateT]):
         """Names the parts of the information-state tensor, as :meth:`observation_fields`."""
         return _fields(self._information_state_layout(), self.information_state_shape[0])
 
-
     @property
     def score_bounds(self) -> tuple[float, float] | None:
         """Lowest and highest score a seat can have (checked by the conformance suite)."""
@@ -399,7 +511,7 @@ class Game(ABC, Generic[StateT]):
     def _use_core(self, module: Any, state_class: type[StateT]) -> None:
         """Build the core tables of this game with ``module`` and make states of ``state_class``."""
 
-    def pure_twin(self) -> Game[StateT]:
+    def pure_twin(self) -> Game[StateT, MoveT]:
         """This game running on the pure-Python core: same rules and moves, slower.
 
         For debugging and for measuring compiled against pure code in one process.
@@ -416,18 +528,18 @@ class Game(ABC, Generic[StateT]):
         self._all_moves = tuple(self._decode_action(a) for a in range(self.num_actions))
         self._move_index = {m: a for a, m in enumerate(self._all_moves)}
 
-    def move_to_action(self, move: Any) -> int:
+    def move_to_action(self, move: MoveT | int) -> int:
         """The action id of ``move``. Raises IllegalMoveError for a move of no action."""
         if isinstance(move, bool) or not isinstance(move, self.move_classes):
             if isinstance(move, int) and not isinstance(move, bool):
                 return self.check_action(move)
             raise IllegalMoveError(f"not a {self.title} move: {move!r}")
         try:
-            return self._move_index[move]
+            return self._move_index[move]  # type: ignore[index]  # a move here (ints returned above)
         except (KeyError, TypeError):
             return self._encode_move(move)
 
-    def action_to_move(self, action: int) -> Any:
+    def action_to_move(self, action: int) -> MoveT:
         """The typed move of an action id (whether or not it is legal now)."""
         return self._all_moves[self.check_action(action)]
 
@@ -457,7 +569,41 @@ class Game(ABC, Generic[StateT]):
         tampered with, of another game, option set or schema version.
         """
         decoded = serialize.decode_state(data, self.state_data_type, self.schema_migrations)
-        return self._from_data(decoded)
+        return self._load_decoded(decoded)
+
+    def _load_decoded(self, decoded: Any) -> StateT:
+        """A state from its decoded snapshot Struct: the position, then its history."""
+        state = self._from_data(decoded)
+        deal, history = decoded.deal, decoded.history
+        if deal is None:
+            if history:
+                raise InvalidStateError(f"invalid {self.title} state: a history needs the deal it starts from")
+            state._start_history(decoded, ())  # undo can go back to this position
+            return state
+        if deal.start_player != -1 and deal.start_player >= self.num_players:
+            raise InvalidStateError(
+                f"invalid {self.title} state: the deal's start seat {deal.start_player} does not exist"
+            )
+        top = self.num_actions
+        if any(a >= top for a in history):
+            raise InvalidStateError(f"invalid {self.title} state: its history has an action id beyond {top - 1}")
+        state._start_history((serialize.rng_from_text(deal.rng), deal.start_player), history)
+        return state
+
+    @classmethod
+    def _options_of_snapshot(cls, data: Any) -> dict[str, Any]:
+        """The options (``cruiselib.make`` keywords) a decoded snapshot was made with
+        (InvalidStateError if it names components that only its fingerprint identifies)."""
+        raise InvalidStateError(f"a {cls.title} snapshot does not say which options made it")
+
+    def _history_start(self, origin: object) -> StateT:
+        """The state a history begins at: a new deal, or a loaded snapshot's position."""
+        if type(origin) is tuple:
+            deal, start = origin
+            return self.state_from_seed_state(deal, start)
+        if origin is None:
+            raise InvalidStateError("this state keeps no history (it was made by resample)")
+        return self._load_decoded(origin)
 
     def json_schemas(self) -> dict[str, Any]:
         """JSON Schemas of this game's state, view and move types."""
@@ -483,8 +629,7 @@ class Game(ABC, Generic[StateT]):
             raise InvalidOptionError(f"n must be a non-negative int, not {n!r}")
         if n > MAX_PLAYOUTS:
             raise InvalidOptionError(
-                f"n={n} is more games than one call plays (at most {MAX_PLAYOUTS:,}): "
-                "run batches with different seeds"
+                f"n={n} is more games than one call plays (at most {MAX_PLAYOUTS:,}): run batches with different seeds"
             )
         n = int(n)
         return (

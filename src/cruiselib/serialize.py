@@ -22,6 +22,7 @@ from typing import Annotated, Any, TypeVar
 import msgspec
 from msgspec import Meta
 
+from cruiselib import _core
 from cruiselib.errors import InvalidStateError
 
 __all__ = [
@@ -47,6 +48,23 @@ RngText = Annotated[
     ),
 ]
 
+HISTORY_LIMIT: int = _core.load("engine").HISTORY_LIMIT
+"""The most actions a snapshot's history holds (a longer game keeps no record)."""
+
+
+class Deal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """How a game began: the generator state it was dealt from, and the start seat."""
+
+    rng: RngText
+    start_player: Annotated[int, Meta(ge=-1, le=7, description="the start seat asked for; -1: drawn in the deal")]
+
+
+ActionId = Annotated[int, Meta(ge=0, le=2**31 - 1)]
+History = Annotated[
+    list[ActionId],
+    Meta(max_length=HISTORY_LIMIT, description="the action ids applied since the deal, oldest first"),
+]
+
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
 
@@ -69,6 +87,7 @@ def upgrade_rng_to_text(data: dict[str, Any]) -> dict[str, Any]:
     if isinstance(rng, bool) or not isinstance(rng, int) or not 0 <= rng <= 0xFFFFFFFFFFFFFFFF:
         raise InvalidStateError(f"schema version 1: rng must be a 64-bit unsigned int, not {rng!r}")
     return {**data, "schema_version": 2, "rng": rng_to_text(rng)}
+
 
 T = TypeVar("T", bound=msgspec.Struct)
 
@@ -144,9 +163,29 @@ def decode_state(data: Any, kind: type[T], migrations: Mapping[int, Migration] |
         raise InvalidStateError(f"not a valid {kind.__name__}: {exc}") from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # pragma: no cover
         raise InvalidStateError(f"not a valid {kind.__name__}: {exc}") from None
-    raise InvalidStateError(
-        f"a state is JSON text, JSON or MessagePack bytes, or a mapping, not {type(data).__name__}"
-    )
+    raise InvalidStateError(f"a state is JSON text, JSON or MessagePack bytes, or a mapping, not {type(data).__name__}")
+
+
+class _Header(msgspec.Struct):
+    game: Annotated[str, Meta(max_length=64)]
+
+
+def peek_game(data: Any) -> str:
+    """The ``game`` field of a snapshot (JSON text/bytes, MessagePack or a mapping)."""
+    try:
+        if isinstance(data, Mapping):
+            return msgspec.convert(dict(data), _Header).game
+        if isinstance(data, str):
+            return msgspec.json.decode(data.removeprefix("\ufeff"), type=_Header).game
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            raw = bytes(data)
+            raw = raw.removeprefix(_BOM)
+            if _looks_like_json(raw):
+                return msgspec.json.decode(raw, type=_Header).game
+            return msgspec.msgpack.decode(raw, type=_Header).game
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise InvalidStateError(f"not a cruiselib state snapshot: {exc}") from None
+    raise InvalidStateError(f"a state is JSON text, JSON or MessagePack bytes, or a mapping, not {type(data).__name__}")
 
 
 def _migrate(data: Any, kind: type[T], migrations: Mapping[int, Migration]) -> T | None:

@@ -85,11 +85,11 @@ def test_small_card_sets_reach_the_rare_endings() -> None:
             while not state.is_over:
                 state.apply(rnd.choice(state.legal_actions()))
             data = state.to_data()
-            if data.passes == 2:  # type: ignore[attr-defined]
+            if data.passes == 2:
                 seen.add("two passes")
-            if all(st != -1 for st in data.ships):  # type: ignore[attr-defined]
+            if all(st != -1 for st in data.ships):
                 seen.add("no ship card left")
-            if 2 in data.ships:  # type: ignore[attr-defined]
+            if 2 in data.ships:
                 seen.add("a tie removed a ship card")
             if max(state.scores()) >= 4:
                 seen.add("four points")
@@ -106,7 +106,7 @@ class _UnsortedState(SirensState):
 class _LeakyState(SirensState):
     __slots__ = ()
 
-    def view(self, player: int) -> Any:
+    def view(self, player: int, *, recall: bool = False) -> Any:
         # Leaks the opponent's hand: a resampled state cannot match this view.
         view = super().view(player)
         return msgspec.structs.replace(view, hand=view.hand + super().view(1 - player).hand)

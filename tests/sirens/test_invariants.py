@@ -137,7 +137,7 @@ def test_S4_a_game_ended_by_two_passes_serializes_and_reloads() -> None:
     assert isinstance(game, SirensGame)
     for seed in range(4):
         (state,) = played(game, range(seed, seed + 1), lambda s: s.is_over)
-        assert state.to_data().passes == 2  # type: ignore[attr-defined]
+        assert state.to_data().passes == 2
         assert state.scores() == [0, 0]
         reloads(game, state)
 
@@ -227,7 +227,7 @@ def test_a_game_ended_by_two_passes_had_no_other_end() -> None:
 
 
 def test_once_over_each_seat_still_holds_its_cards_while_its_pile_has_some() -> None:
-    state = next(s for s in played(GAME, range(8, 30), lambda s: s.is_over) if s.to_data().piles[0])  # type: ignore[attr-defined]
+    state = next(s for s in played(GAME, range(8, 30), lambda s: s.is_over) if s.to_data().piles[0])
     d = data_of(state)
     other = 1 - d["turn"]
     hands = [list(h) for h in d["hands"]]

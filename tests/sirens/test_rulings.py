@@ -55,7 +55,7 @@ def test_S1_move_crew_icon_on_every_card_of_value_zero_or_below() -> None:
 
 def test_S1_a_new_game_deals_all_52_cards() -> None:
     data = GAME.new_state(seed=5).to_data()
-    ids = [c for h in data.hands for c in h] + [c for p in data.piles for c in p]  # type: ignore[attr-defined]
+    ids = [c for h in data.hands for c in h] + [c for p in data.piles for c in p]
     assert sorted(ids) == list(range(52))
 
 
@@ -500,23 +500,23 @@ def test_S9_the_rest_is_shuffled_as_each_seats_own_draw_pile() -> None:
     state = VARIANT.new_state(seed=4, start_player=0)
     for _ in range(8):
         state.apply(state.legal_actions()[0])
-    piles = state.to_data().piles  # type: ignore[attr-defined]
+    piles = state.to_data().piles
     cards = VARIANT.cards.cards
     assert {cards[c].emblem for c in piles[0]} == {"seastar"} and {cards[c].emblem for c in piles[1]} == {"shell"}
     assert piles[0] != sorted(piles[0])  # shuffled, not in set order
     other = VARIANT.new_state(seed=5, start_player=0)
     for _ in range(8):
         other.apply(other.legal_actions()[0])
-    assert other.to_data().piles != piles  # type: ignore[attr-defined]
+    assert other.to_data().piles != piles
 
 
 def test_S9_players_draw_from_their_own_pile() -> None:
     state = VARIANT.new_state(seed=4, start_player=0)
     for _ in range(8):
         state.apply(state.legal_actions()[0])
-    top = state.to_data().piles[0][-1]  # type: ignore[attr-defined]
+    top = state.to_data().piles[0][-1]
     state.apply(state.legal_actions()[0])
-    assert top in state.to_data().hands[0]  # type: ignore[attr-defined]
+    assert top in state.to_data().hands[0]
     assert state.view(0).pile_sizes == [21, 22]
 
 

@@ -8,6 +8,7 @@ cdef unsigned long long GOLDEN
 cdef unsigned long long MASK64
 cdef unsigned long long CHOICE_SALT
 cdef int SIGNAL_EVERY
+cdef int MAX_HISTORY
 
 
 cdef class CoreRules:
@@ -24,6 +25,10 @@ cdef class CoreState:
     cdef readonly CoreRules core_rules
     cdef public object game
     cdef unsigned long long rng
+    cdef object origin
+    cdef tuple history_root
+    cdef object history_tail
+    cdef int history_count
 
     # --- the contract: every game core overrides these --------------------------------
     cdef int c_current(self) noexcept nogil
@@ -62,6 +67,12 @@ cdef class CoreState:
     @cython.locals(p=cython.int, m=cython.int)
     cpdef list winners(self)
     cpdef int random_action(self, unsigned long long r) except -1
+    cpdef _start_history(self, object origin, object actions)
+    cpdef _forget_history(self)
+    @cython.locals(later=list, node=object)
+    cpdef list _history(self)
+    cpdef object _origin(self)
+    cpdef _assign(self, CoreState other)
     cpdef int _seat(self, object player) except -1
     @cython.locals(new=CoreState)
     cpdef CoreState _resampled(self, int seat, unsigned long long rng, bint recall)

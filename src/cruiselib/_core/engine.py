@@ -52,6 +52,10 @@ CHOICE_SALT = 0x5851F42D4C957F2D
 PLAYOUT_STREAM = (GOLDEN, CHOICE_SALT)
 # Games between two looks for Ctrl-C (each look takes the GIL for a moment).
 SIGNAL_EVERY = 16
+# The most actions a state keeps in its history; a longer game forgets its record (a
+# snapshot's history list has this cap, so every state that play reaches still loads).
+MAX_HISTORY = 1_000_000
+HISTORY_LIMIT = MAX_HISTORY  # the same number, for Python code (MAX_HISTORY is C-only compiled)
 
 
 class CoreRules:
@@ -85,6 +89,7 @@ class CoreState:
         self.core_rules = rules
         self.game = game
         self.rng = 0
+        self._forget_history()
 
     # ------------------------------------------------------------------ the contract
     # Defaults that make a forgotten override visible instead of silently wrong.
@@ -149,6 +154,10 @@ class CoreState:
         new.c_init_arrays()
         new.core_rules = self.core_rules
         new.game = self.game
+        new.history_root = None  # pure mode: __new__ sets no fields (compiled: None already)
+        new.history_tail = None
+        new.origin = None
+        new.history_count = 0
         return new
 
     @property
@@ -194,12 +203,65 @@ class CoreState:
         if code != 0:
             raise IllegalMoveError(illegal_message(self.game, a, current, self.core_rules.reasons[code]))
         self.c_do(a)
+        if self.history_root is not None:
+            # One 2-tuple per action, shared by clones: recording never copies the history.
+            if self.history_count < MAX_HISTORY:
+                self.history_tail = (self.history_tail, self.core_rules.action_ints[a])
+                self.history_count += 1
+            else:
+                self._forget_history()
 
     def clone(self):
-        """An independent copy (same class, same game)."""
+        """An independent copy (same class, same game, same history)."""
         new = self.c_empty()
         self.c_copy_into(new)
+        new.origin = self.origin
+        new.history_root = self.history_root
+        new.history_tail = self.history_tail
+        new.history_count = self.history_count
         return new
+
+    # ------------------------------------------------------------------ history
+    # ``origin`` says where the history starts: the deal (generator state, start seat) of
+    # ``new_state``, or the decoded snapshot a state was loaded from; None for a state made
+    # by ``resample`` (no history is kept). ``history_root`` holds the actions loaded with a
+    # snapshot, ``history_tail`` the later ones as a chain of (previous, action) pairs.
+
+    def _start_history(self, origin, actions):
+        """Keep a history from ``origin`` on, beginning with ``actions`` (a sequence of ints)."""
+        self.origin = origin
+        self.history_root = tuple(actions)
+        self.history_tail = None
+        self.history_count = len(self.history_root)
+
+    def _forget_history(self):
+        self.origin = None
+        self.history_root = None
+        self.history_tail = None
+        self.history_count = 0
+
+    def _history(self):
+        """The actions applied since ``origin``, oldest first ([] when none are kept)."""
+        if self.history_root is None:
+            return []
+        later = []
+        node = self.history_tail
+        while node is not None:
+            later.append(node[1])
+            node = node[0]
+        later.reverse()
+        return list(self.history_root) + later
+
+    def _origin(self):
+        return self.origin
+
+    def _assign(self, other):
+        """Make this state a copy of ``other`` (same class and game), history included."""
+        other.c_copy_into(self)
+        self.origin = other.origin
+        self.history_root = other.history_root
+        self.history_tail = other.history_tail
+        self.history_count = other.history_count
 
     def scores(self):
         """Each seat's score (running while the game goes on, final at the end)."""

@@ -7,8 +7,10 @@ resampling.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -33,7 +35,7 @@ from cruiselib.atlantic_star.schema import (
     ShipInfo,
 )
 from cruiselib.atlantic_star.ships import LEGS, SEAS, Board, ShipList, check_board
-from cruiselib.errors import IllegalMoveError, InvalidOptionError
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
 __all__ = ["AtlanticStarGame", "AtlanticStarState"]
 
@@ -59,7 +61,7 @@ else:
     _CoreBase = _core_mod.AtlanticCore
 
 
-class AtlanticStarState(State, _CoreBase):
+class AtlanticStarState(State[AtlanticStarMove, AtlanticStarStateData, AtlanticStarView], _CoreBase):
     """An Atlantic Star position. Create with ``game.new_state(seed)``."""
 
     __slots__ = ()
@@ -69,11 +71,7 @@ class AtlanticStarState(State, _CoreBase):
     def _to_data(self) -> AtlanticStarStateData:
         return self._export()  # type: ignore[no-any-return]
 
-    def to_data(self) -> AtlanticStarStateData:
-        """The full state as its msgspec Struct (see the game's JSON Schema)."""
-        return self._to_data()
-
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[AtlanticStarMove]:
         """The legal moves, annotated (ship names, points), in the order of legal_actions()."""
         return [self.game._annotate(self, a) for a in self.legal_actions()]
 
@@ -109,7 +107,7 @@ class AtlanticStarState(State, _CoreBase):
         return result
 
 
-class AtlanticStarGame(Game[AtlanticStarState]):
+class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
     """Atlantic Star for 2 to 6 players.
 
     Options: ``players`` (2-6, default 4), ``ships`` (a :class:`ShipList` or a path to a
@@ -126,6 +124,7 @@ class AtlanticStarGame(Game[AtlanticStarState]):
     view_type = AtlanticStarView
     move_type = AtlanticStarMove
     move_classes = MOVE_TYPES
+    option_types: ClassVar[Mapping[str, type]] = MappingProxyType({"ships": ShipList})
 
     def __init__(
         self,
@@ -177,17 +176,11 @@ class AtlanticStarGame(Game[AtlanticStarState]):
 
     # ------------------------------------------------------------------ states
 
-    def new_state(self, seed: int | str | bytes | None = None, start_player: int | None = None) -> AtlanticStarState:
-        """A new game dealt from ``seed``. ``start_player`` defaults to a seeded draw."""
-        start = -1 if start_player is None else self.check_player(start_player)
+    def _deal(self, rng_state: int, start_player: int) -> AtlanticStarState:
+        """A new game; the start seat is drawn in the deal unless given."""
         state = self._state_class(self.rules, self)
-        state._new_game(_rng.seed_state(self._seed_or_random(seed)), start)
+        state._new_game(rng_state, start_player)
         return state
-
-    def playout_seed_state(self, seed: int, game_index: int) -> int:
-        """The generator state that dealt game ``game_index`` of ``playouts(n, seed)``."""
-        base = _rng.seed_state(seed)
-        return int(_rng.mix64((base + game_index) & 0xFFFFFFFFFFFFFFFF))
 
     def voyage_value(self, ships: list[str] | list[int], sea: str) -> tuple[int, bool, list[str]]:
         """(value, bonus earned, ships by leg) of playing these ships in ``sea`` (A5)."""
@@ -275,6 +268,18 @@ class AtlanticStarGame(Game[AtlanticStarState]):
         )
 
     # ------------------------------------------------------------------ serialization
+
+    @classmethod
+    def _options_of_snapshot(cls, data: Any) -> dict[str, Any]:
+        d: AtlanticStarStateData = data
+        if d.ship_list != ShipList.standard().digest:
+            raise InvalidStateError(
+                f"this snapshot uses a custom ship list ({d.ship_list}): load it with that game's load_state"
+            )
+        options: dict[str, Any] = {"players": d.players}
+        if [list(c) for c in d.board] != [list(c) for c in check_board(None)]:
+            options["board"] = d.board
+        return options
 
     def _from_data(self, data: Any) -> AtlanticStarState:
         """Build a state from a decoded snapshot; the core checks it (InvalidStateError)."""

@@ -15,7 +15,7 @@ from msgspec import Meta
 
 from cruiselib import _core
 from cruiselib.atlantic_star.ships import MAX_SHIPS, MAX_VALUE, SeaName
-from cruiselib.serialize import RngText
+from cruiselib.serialize import Deal, History, RngText
 
 __all__ = [
     "MAX_LOAN",
@@ -116,6 +116,8 @@ class AtlanticStarStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=T
         list[SeaData],
         Meta(min_length=4, max_length=4, description="Baltic, Mediterranean, Atlantic, Pacific"),
     ]
+    deal: Annotated[Deal | None, Meta(description="how the game began; None: the history starts here")] = None
+    history: History = []
 
 
 class ShipInfo(msgspec.Struct, frozen=True):

@@ -113,7 +113,7 @@ else:
     _CoreState = _core_mod.DreamIslandsCore
 
 
-class DreamIslandsState(State, _CoreState):
+class DreamIslandsState(State[DreamIslandsMove, DreamIslandsStateData, DreamIslandsView], _CoreState):
     """A Dream Islands position. Create with ``game.new_state(seed)``."""
 
     __slots__ = ()
@@ -133,7 +133,7 @@ class DreamIslandsState(State, _CoreState):
         return self.game._resample(self, self.game.check_player(player), seed)
 
 
-class DreamIslandsGame(Game[DreamIslandsState]):
+class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
     """Dream Islands for 2 to 4 players.
 
     Options: ``players`` (2, 3 or 4; default 4) and ``max_rounds`` (ruling I9: end the game
@@ -182,21 +182,12 @@ class DreamIslandsGame(Game[DreamIslandsState]):
 
     # ------------------------------------------------------------------ states
 
-    def new_state(self, seed: int | str | bytes | None = None) -> DreamIslandsState:
-        """A new game dealt from ``seed`` (I8; seat 0 is the start player)."""
+    def _deal(self, rng_state: int, start_player: int) -> DreamIslandsState:
+        """A new game; seat 0 is always the start player (I8)."""
+        if start_player not in (-1, 0):
+            raise InvalidOptionError(f"in Dream Islands seat 0 always starts (I8), not seat {start_player}")
         state = self._state_class(self.rules, self)
-        state._new_game(_rng.seed_state(self._seed_or_random(seed)))
-        return state
-
-    def playout_seed_state(self, seed: int, game_index: int) -> int:
-        """The generator state that dealt game ``game_index`` of ``playouts(n, seed)``."""
-        base = _rng.seed_state(seed)
-        return int(_rng.mix64((base + game_index) & 0xFFFFFFFFFFFFFFFF))
-
-    def state_from_seed_state(self, rng_state: int) -> DreamIslandsState:
-        """A new game dealt from a raw generator state (see :meth:`playout_seed_state`)."""
-        state = self._state_class(self.rules, self)
-        state._new_game(rng_state & 0xFFFFFFFFFFFFFFFF)
+        state._new_game(rng_state)
         return state
 
     # ------------------------------------------------------------------ moves
@@ -228,6 +219,11 @@ class DreamIslandsGame(Game[DreamIslandsState]):
         raise IllegalMoveError(f"{move!r} names no action")
 
     # ------------------------------------------------------------------ serialization
+
+    @classmethod
+    def _options_of_snapshot(cls, data: Any) -> dict[str, Any]:
+        d: DreamIslandsStateData = data
+        return {"players": d.players, "max_rounds": d.max_rounds or None}
 
     def _from_data(self, data: Any) -> DreamIslandsState:
         """Check the header here; the core checks and loads the rest (InvalidStateError)."""

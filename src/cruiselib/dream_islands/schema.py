@@ -21,7 +21,7 @@ import msgspec
 from msgspec import Meta
 
 from cruiselib import _core
-from cruiselib.serialize import RngText
+from cruiselib.serialize import Deal, History, RngText
 
 __all__ = ["ROUND_CAP", "SCHEMA_VERSION", "DreamIslandsStateData", "DreamIslandsView", "SeatInfo"]
 
@@ -89,6 +89,8 @@ class DreamIslandsStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=T
         list[Annotated[list[MissionId], Meta(max_length=16)]],
         Meta(min_length=2, max_length=4, description="per seat: the completed missions"),
     ]
+    deal: Annotated[Deal | None, Meta(description="how the game began; None: the history starts here")] = None
+    history: History = []
 
 
 class SeatInfo(msgspec.Struct, frozen=True):

@@ -57,7 +57,7 @@ else:
     _CoreState = _core_mod.SirensCore
 
 
-class SirensState(State, _CoreState):
+class SirensState(State[SirensMove, SirensStateData, SirensView], _CoreState):
     """A Sirens in Sight position. Create with ``game.new_state(seed)``."""
 
     __slots__ = ()
@@ -76,7 +76,7 @@ class SirensState(State, _CoreState):
         return self.game._resample(self, self.game.check_player(player), seed)
 
 
-class SirensGame(Game[SirensState]):
+class SirensGame(Game[SirensState, SirensMove]):
     """Sirens in Sight for two players.
 
     Options: ``players`` (must be 2), ``variant`` ("standard" or "bow_to_rear", S9) and
@@ -96,6 +96,7 @@ class SirensGame(Game[SirensState]):
     move_type = SirensMove
     move_classes = MOVE_TYPES
     draws_possible = True  # equal points at the end (S8)
+    option_types: ClassVar[Mapping[str, type]] = MappingProxyType({"cards": CardSet})
 
     def __init__(
         self,
@@ -157,11 +158,10 @@ class SirensGame(Game[SirensState]):
 
     # ------------------------------------------------------------------ states
 
-    def new_state(self, seed: int | str | bytes | None = None, start_player: int | None = None) -> SirensState:
-        """A new game dealt from ``seed`` (S3). ``start_player`` defaults to a seeded draw."""
-        start = -1 if start_player is None else self.check_player(start_player)
+    def _deal(self, rng_state: int, start_player: int) -> SirensState:
+        """A new game (S3); the start seat is drawn in the deal unless given."""
         state = self._state_class(self.rules, self)
-        state._new_game(_rng.seed_state(self._seed_or_random(seed)), start)
+        state._new_game(rng_state, start_player)
         return state
 
     # ------------------------------------------------------------------ moves
@@ -211,6 +211,15 @@ class SirensGame(Game[SirensState]):
         raise IllegalMoveError(f"{move!r} names no action")
 
     # ------------------------------------------------------------------ serialization
+
+    @classmethod
+    def _options_of_snapshot(cls, data: Any) -> dict[str, Any]:
+        d: SirensStateData = data
+        if d.card_set != CardSet.standard().digest:
+            raise InvalidStateError(
+                f"this snapshot uses a custom card set ({d.card_set}): load it with that game's load_state"
+            )
+        return {"variant": d.variant}
 
     def _from_data(self, data: Any) -> SirensState:
         """Check the header here; the core checks and loads the rest (InvalidStateError)."""

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from cruiselib.serialize import RngText, rng_to_text
+from cruiselib.serialize import Deal, History, RngText, rng_to_text
 from cruiselib.sirens.cards import MAX_CARDS, MAX_FACES, MAX_SHIP, MAX_VALUE, MIN_CARDS
 
 __all__ = [
@@ -116,6 +116,8 @@ class SirensStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, k
         Meta(min_length=2, max_length=2, description="per seat: the face of its last pick (S14)"),
     ]
     pending: Pending | None = None
+    deal: Annotated[Deal | None, Meta(description="how the game began; None: the history starts here")] = None
+    history: History = []
 
 
 class CardInfo(msgspec.Struct, frozen=True):
