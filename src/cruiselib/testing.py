@@ -23,6 +23,7 @@ import numpy as np
 
 from cruiselib._api import Game, State
 from cruiselib.errors import IllegalMoveError, InvalidOptionError
+from cruiselib.records import replay as cruiselib_replay
 from cruiselib.serialize import JS_SAFE_INT
 
 __all__ = ["CheckReport", "ConformanceError", "check_game", "check_playouts", "check_state", "resample_varies"]
@@ -62,7 +63,8 @@ def _numbers(tree: Any) -> list[int | float]:
 
 
 def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str = "") -> None:
-    """The deep checks of one state: copies, round-trips, illegal input, views, resampling."""
+    """The deep checks of one state: copies, round-trips, illegal input, is_legal over every
+    action id, views, tensors, resampling."""
     st: Any = state
     snapshot = st.to_json()
 
@@ -130,8 +132,33 @@ def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str
                 raise ConformanceError(f"{where}: seat {p} moved out of turn")
             unchanged("a move for the wrong seat")
 
-    # Views and resampling: a resampled state looks the same to that seat.
+    # The contract: c_check agrees with c_legal on every action id, not only on samples.
+    listed = [a for a in range(game.num_actions) if st.is_legal(a)]
+    if listed != legal:
+        raise ConformanceError(f"{where}: is_legal over every action id differs from legal_actions()")
+
+    # Views, resampling and tensors: a resampled state looks the same to that seat.
+    obs_fields = game.observation_fields()  # covers the tensor exactly, or raises
+    info_fields = game.information_state_fields()
+    if not obs_fields and game.observation_shape[0]:
+        raise ConformanceError(f"{where}: the observation tensor has no named fields")
+    recall = game.distinct_information_state
     for p in range(game.num_players):
+        obs = st.observation(p)
+        info = st.information_state(p)
+        if obs.dtype != np.float32 or obs.shape != game.observation_shape:
+            raise ConformanceError(f"{where}: observation({p}) has dtype {obs.dtype} shape {obs.shape}")
+        if info.dtype != np.float32 or info.shape != game.information_state_shape:
+            raise ConformanceError(f"{where}: information_state({p}) has dtype {info.dtype} shape {info.shape}")
+        buf = np.full(game.observation_shape, np.nan, dtype=np.float32)
+        if st.observation(p, out=buf) is not buf or not np.array_equal(buf, obs):
+            raise ConformanceError(f"{where}: observation({p}, out=buf) does not fill buf with the observation")
+        if not np.isfinite(obs).all() or not np.isfinite(info).all():
+            raise ConformanceError(f"{where}: a tensor of seat {p} has NaN or infinite entries")
+        if not recall and not np.array_equal(info, obs):
+            raise ConformanceError(f"{where}: the information state differs from the observation, undeclared")
+        unchanged("observation and information_state")
+
         view = st.view(p)
         if not isinstance(view, msgspec.Struct):
             raise ConformanceError(f"{where}: view({p}) is not a msgspec Struct")
@@ -149,6 +176,19 @@ def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str
             raise ConformanceError(f"{where}: resample({p}) gave a state that does not load back")
         if st.resample(p, seed) != other:
             raise ConformanceError(f"{where}: resample({p}, {seed}) is not deterministic")
+        # Tensors are functions of what the seat knows: equal for the resampled state.
+        if not np.array_equal(other.observation(p), obs):
+            raise ConformanceError(f"{where}: observation({p}) differs after resample({p}): it sees hidden cards")
+        if recall:
+            known = st.view(p, recall=True)
+            remembered = st.resample(p, seed, recall=True)
+            unchanged(f"resample({p}, recall=True)")
+            if remembered.view(p, recall=True) != known or remembered.view(p) != view:
+                raise ConformanceError(f"{where}: resample({p}, recall=True) is not consistent with what {p} knows")
+            if not np.array_equal(remembered.information_state(p), info):
+                raise ConformanceError(f"{where}: information_state({p}) differs after resample({p}, recall=True)")
+            if game.load_state(remembered.to_json()) != remembered:
+                raise ConformanceError(f"{where}: resample({p}, recall=True) gave a state that does not load back")
 
 
 def resample_varies(state: State, player: int, seed: int, tries: int = 16) -> bool:
@@ -218,6 +258,11 @@ def check_game(
     hides cards from every seat, so resampling it must give different deals for different
     seeds. On the first game, playouts from the new deal must be a Python loop of the same
     random choices and give the same results on two threads (:func:`check_playouts`).
+    Deep checks also compare ``is_legal`` on every action id with ``legal_actions()`` and
+    check the tensors: float32 of the game's shapes, ``out=`` filled in place, equal for a
+    resampled state (a function of what the seat sees; with ``recall=True`` for the
+    information state where the game has one). Every game's history is its actions, its
+    record replays to its final state and ``undo()`` gives the state before the last action.
     Raises :class:`ConformanceError`; wrong arguments raise :class:`cruiselib.InvalidOptionError`.
     """
     if not isinstance(game, Game):
@@ -303,12 +348,23 @@ def check_game(
             raise _fail(game, game_seed, step, "a finished game accepted an action")
         check_state(game, state, rnd, where=f"{game!r}, game seed {game_seed}, final state")
         report.deep_checks += 1
-        # Same seed and same actions => same game.
+        # Same seed and same actions => same game; the history, the record and undo agree.
         replay: Any = game.new_state(seed=game_seed)
-        for a in actions:
+        for a in actions[:-1]:
             replay.apply(a)
+        before_last = replay.clone()
+        if actions:
+            replay.apply(actions[-1])
         if replay != state:
             raise _fail(game, game_seed, step, "replaying the same actions from the same seed differs")
+        if state.history != actions:
+            raise _fail(game, game_seed, step, "state.history is not the actions applied")
+        if cruiselib_replay(state.record().to_json()) != state:
+            raise _fail(game, game_seed, step, "the game's record does not replay to its final state")
+        if actions:
+            undone = state.clone()
+            if undone.undo() != actions[-1] or undone != before_last or undone.history != actions[:-1]:
+                raise _fail(game, game_seed, step, "undo() of the last action does not give the state before it")
         report.games += 1
         report.actions += step
         report.longest_game = max(report.longest_game, step)
