@@ -139,7 +139,7 @@ def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str
 
     # Views, resampling and tensors: a resampled state looks the same to that seat.
     obs_fields = game.observation_fields()  # covers the tensor exactly, or raises
-    info_fields = game.information_state_fields()
+    game.information_state_fields()  # the same for the information state
     if not obs_fields and game.observation_shape[0]:
         raise ConformanceError(f"{where}: the observation tensor has no named fields")
     recall = game.distinct_information_state
