@@ -27,7 +27,7 @@ def _played(name: str, options: dict[str, Any], seed: int, steps: int | None = N
     game = cruiselib.make(name, **options)
     state = game.new_state(seed)
     rnd = random.Random(seed)
-    taken = []
+    taken: list[int] = []
     while not state.is_over and (steps is None or len(taken) < steps):
         a = rnd.choice(state.legal_actions())
         state.apply(a)
