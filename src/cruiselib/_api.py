@@ -14,7 +14,6 @@ import secrets
 import types
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -49,8 +48,7 @@ MAX_PLAYOUTS = 100_000_000
 """The most games one ``playouts`` call plays: its result arrays then take about 1.6 GB."""
 
 
-@dataclass(frozen=True)
-class Playouts:
+class Playouts(msgspec.Struct, frozen=True):
     """Results of :meth:`Game.playouts`: one row per game.
 
     ``scores[g, p]`` is seat p's final score in game g, ``lengths[g]`` the number of
@@ -143,6 +141,10 @@ class State(Generic[MoveT, DataT, ViewT]):
 
         def _resampled(self, seat: int, rng: int, recall: bool) -> Self: ...
 
+        def playouts(self, n: int, seed: int | str | bytes = 0, *, threads: int = 1) -> Playouts:
+            """Play ``n`` random games on from this position, entirely in the compiled core
+            (the state unchanged; see the core's docstring and docs/contract.md)."""
+
         def _history(self) -> list[int]: ...
 
         def _origin(self) -> object: ...
@@ -175,22 +177,6 @@ class State(Generic[MoveT, DataT, ViewT]):
         if not winners:
             return [0.0] * n
         return [1.0 if p in winners else -1.0 for p in range(n)]
-
-    def playouts(self, n: int, seed: int | str | bytes = 0, *, threads: int = 1) -> Playouts:
-        """Play ``n`` random games on from this position, entirely in the compiled core.
-
-        For Monte Carlo evaluation and search. Each playout starts from a copy of this
-        state with its generator reseeded (``mix64(seed_state(seed) + g)``), so later chance
-        events vary while the cards already dealt stay where they are (``resample`` first to
-        vary what a seat cannot see). ``random_action`` gives the choice a playout makes for
-        a random value, so a Python loop can reproduce a playout exactly. The state itself is
-        left unchanged; ``threads`` as in :meth:`Game.playouts`.
-        """
-        game = self.game
-        scores, lengths, wins = game._new_playout_arrays(n, game.num_players)
-        base = _core.load("rng").seed_state(game._seed_or_random(seed))
-        actions = _run_batch(self, self.clone, True, len(lengths), base, scores, lengths, wins, threads)
-        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions)
 
     def legal_moves(self) -> list[MoveT]:
         """The legal moves as typed objects, in the order of :meth:`legal_actions`."""
@@ -438,6 +424,15 @@ class Game(ABC, Generic[StateT, MoveT]):
     def _decode_action(self, action: int) -> MoveT:
         """The move object of an in-range action id."""
 
+    playouts_type: ClassVar[type[Playouts]]  # set below: what the core's playouts return
+
+    def _state_playouts(self, state: StateT, n: int, seed: int | str | bytes, threads: int) -> Playouts:
+        """``state.playouts`` for the calls its short path in the core does not take."""
+        scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
+        base = _seed_state(self._seed_or_random(seed))
+        actions = _run_batch(state, state.clone, True, len(lengths), base, scores, lengths, wins, threads)
+        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions)
+
     def playouts(self, n: int, seed: int | str | bytes = 0, *, threads: int = 1) -> Playouts:
         """Play ``n`` uniformly random games from new deals, entirely in the compiled core.
 
@@ -657,6 +652,9 @@ class Game(ABC, Generic[StateT, MoveT]):
 
 
 _UNPICKLED_GAMES: dict[tuple[str, str], Game[Any]] = {}
+
+
+Game.playouts_type = Playouts
 
 
 def _fields(layout: list[tuple[str, int]], size: int) -> dict[str, slice]:

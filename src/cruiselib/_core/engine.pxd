@@ -9,6 +9,9 @@ cdef unsigned long long MASK64
 cdef unsigned long long CHOICE_SALT
 cdef int SIGNAL_EVERY
 cdef int MAX_HISTORY
+cdef long long SMALL_BATCH
+cdef signed char[::1] _NO_STOP
+cdef object _INT16, _INT32, _INT8
 
 
 cdef class CoreRules:
@@ -80,6 +83,8 @@ cdef class CoreState:
     cpdef object observation(self, object player, object out=*)
     @cython.locals(seat=cython.int, size=cython.int, i=cython.int, buf=cython.float[::1])
     cpdef object information_state(self, object player, object out=*)
+    @cython.locals(players=cython.int, actions=cython.longlong)
+    cpdef object playouts(self, object n, object seed=*, object threads=*)
     cpdef _reseed(self, unsigned long long rng)
     @cython.locals(g=cython.longlong, total=cython.longlong, steps=cython.int, p=cython.int,
                    m=cython.int, r=cython.ulonglong, np=cython.int, stopped=cython.bint)

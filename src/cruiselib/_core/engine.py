@@ -55,7 +55,15 @@ SIGNAL_EVERY = 16
 # The most actions a state keeps in its history; a longer game forgets its record (a
 # snapshot's history list has this cap, so every state that play reaches still loads).
 MAX_HISTORY = 1_000_000
-HISTORY_LIMIT = MAX_HISTORY  # the same number, for Python code (MAX_HISTORY is C-only compiled)
+HISTORY_LIMIT = MAX_HISTORY
+# Batches up to this size from a position take the short path of ``playouts``.
+SMALL_BATCH = 4096
+# The stop flag of a single-threaded batch (nothing ever sets it), and the result dtypes,
+# made once: the short path of ``playouts`` then looks nothing up.
+_NO_STOP = numpy.zeros(1, dtype=numpy.int8)
+_INT16 = numpy.dtype(numpy.int16)
+_INT32 = numpy.dtype(numpy.int32)
+_INT8 = numpy.dtype(numpy.int8)  # the same number, for Python code (MAX_HISTORY is C-only compiled)
 
 
 class CoreRules:
@@ -324,6 +332,34 @@ class CoreState:
         if self.c_current() < 0:
             raise IllegalMoveError("the game is over: there is no action to take")
         return self.c_random_action(r & MASK64)
+
+    def playouts(self, n, seed=0, threads=1):
+        """Play ``n`` random games on from this position, entirely in the compiled core.
+
+        For Monte Carlo evaluation and search. Each playout starts from a copy of this
+        state with its generator reseeded (``mix64(seed_state(seed) + g)``), so later chance
+        events vary while the cards already dealt stay where they are (``resample`` first to
+        vary what a seat cannot see). ``random_action`` gives the choice a playout makes for
+        a random value, so a Python loop can reproduce a playout exactly. The state itself is
+        left unchanged; ``threads`` as in ``Game.playouts``. Returns a ``Playouts``.
+        """
+        if (
+            type(n) is int
+            and type(seed) is int
+            and type(threads) is int
+            and threads == 1
+            and 0 <= n <= SMALL_BATCH
+            and 0 <= seed <= MASK64
+        ):
+            # The common call of a search loop, without the general path's Python layers:
+            # for such seeds seed_state(seed) is mix64(seed).
+            players = self.core_rules.num_players
+            scores = numpy.empty((n, players), _INT16)
+            lengths = numpy.empty(n, _INT32)
+            wins = numpy.empty((n, players), _INT8)
+            actions = self.c_playouts(self.c_empty(), True, 0, n, mix64(seed), scores, lengths, wins, _NO_STOP)
+            return self.game.playouts_type(scores, lengths, wins, actions)
+        return self.game._state_playouts(self, n, seed, threads)
 
     def _reseed(self, rng):
         """Set the generator state (what a playout from this position does first)."""
