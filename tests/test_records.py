@@ -12,8 +12,7 @@ import pytest
 import cruiselib
 from cruiselib import serialize
 
-CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("sirens", {}),
+CONFIGS: list[tuple[str, dict[str, Any]]] = [(name, {}) for name in cruiselib.games()] + [
     ("sirens", {"variant": "bow_to_rear"}),
     ("dream_islands", {"players": 2}),
     ("dream_islands", {"players": 3, "max_rounds": 3}),
@@ -208,3 +207,17 @@ def test_new_state_is_the_same_for_every_game() -> None:
             game.new_state(1, start_player=game.num_players)
     with pytest.raises(cruiselib.InvalidOptionError, match="I8"):
         cruiselib.make("dream_islands").new_state(1, start_player=2)
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=IDS)
+def test_parse_move_reads_back_every_move_text(name: str, options: dict[str, Any]) -> None:
+    game = cruiselib.make(name, **options)
+    for move in game._all_moves:
+        assert game.parse_move(str(move)) == move
+        assert game.parse_move("  " + str(move).upper().replace(" ", "  ") + " ") == move
+    with pytest.raises(cruiselib.IllegalMoveError, match="did you mean"):
+        game.parse_move(str(game._all_moves[0])[:-1])
+    with pytest.raises(cruiselib.IllegalMoveError, match=r"no .* move reads"):
+        game.parse_move("jump into the sea")
+    with pytest.raises(cruiselib.IllegalMoveError):
+        game.parse_move(7)  # type: ignore[arg-type]

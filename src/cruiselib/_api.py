@@ -538,6 +538,26 @@ class Game(ABC, Generic[StateT, MoveT]):
         """The typed move of an action id (whether or not it is legal now)."""
         return self._all_moves[self.check_action(action)]
 
+    def parse_move(self, text: str) -> MoveT:
+        """The move whose text (``str(move)``) is ``text``, ignoring case and surrounding or
+        repeated spaces: what a chat, terminal or log gives back. IllegalMoveError names
+        the closest moves when nothing matches."""
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"a move's text is a str, not {type(text).__name__}")
+        table = self.__dict__.get("_text_index")
+        if table is None:
+            table = {_move_key(str(m)): m for m in self._all_moves}
+            self.__dict__["_text_index"] = table
+        key = _move_key(text)
+        try:
+            return table[key]
+        except KeyError:
+            import difflib
+
+            close = difflib.get_close_matches(key, table, n=3, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(repr(str(table[c])) for c in close)}?" if close else ""
+            raise IllegalMoveError(f"no {self.title} move reads {text!r}{hint}") from None
+
     def check_action(self, action: Any) -> int:
         """``action`` as an int in range, or IllegalMoveError."""
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
@@ -655,6 +675,10 @@ _UNPICKLED_GAMES: dict[tuple[str, str], Game[Any]] = {}
 
 
 Game.playouts_type = Playouts
+
+
+def _move_key(text: str) -> str:
+    return " ".join(text.split()).casefold()
 
 
 def _fields(layout: list[tuple[str, int]], size: int) -> dict[str, slice]:
