@@ -79,10 +79,10 @@ cdef class CoreState:
     cpdef int _seat(self, object player) except -1
     @cython.locals(new=CoreState)
     cpdef CoreState _resampled(self, int seat, unsigned long long rng, bint recall)
-    @cython.locals(seat=cython.int, size=cython.int, i=cython.int, buf=cython.float[::1])
     cpdef object observation(self, object player, object out=*)
-    @cython.locals(seat=cython.int, size=cython.int, i=cython.int, buf=cython.float[::1])
     cpdef object information_state(self, object player, object out=*)
+    @cython.locals(seat=cython.int, size=cython.int, i=cython.int, buf=cython.float[::1])
+    cdef object _tensor(self, object player, object out, bint info)
     @cython.locals(players=cython.int, actions=cython.longlong)
     cpdef object playouts(self, object n, object seed=*, object threads=*)
     cpdef _reseed(self, unsigned long long rng)

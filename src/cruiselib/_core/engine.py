@@ -302,36 +302,27 @@ class CoreState:
         ``out``, a C-contiguous float32 array of that shape, is filled and returned instead
         of a new array (no allocation, for training loops).
         """
-        seat = self._seat(player)
-        size = self.core_rules.observation_size
-        arr = _tensor_buffer(out, size)
-        buf = arr
-        with cython.nogil:
-            for i in range(size):
-                buf[i] = 0.0
-            self.c_observe(seat, buf)
-        return arr
+        return self._tensor(player, out, False)
 
     def information_state(self, player, out=None):
         """Seat ``player``'s information state: the observation plus what perfect recall of
         public events adds (the same as :meth:`observation` where the game's table keeps
         nothing from view; see ``game.information_state_fields()``). ``out`` as there."""
+        return self._tensor(player, out, True)
+
+    def _tensor(self, player, out, info):
         seat = self._seat(player)
-        size = self.core_rules.info_state_size
+        size = self.core_rules.info_state_size if info else self.core_rules.observation_size
         arr = _tensor_buffer(out, size)
         buf = arr
         with cython.nogil:
             for i in range(size):
                 buf[i] = 0.0
-            self.c_info_state(seat, buf)
+            if info:
+                self.c_info_state(seat, buf)
+            else:
+                self.c_observe(seat, buf)
         return arr
-
-    def random_action(self, r):
-        """The action the core's playouts take for the 64-bit random value ``r`` (uniform
-        over the legal actions; the same choice as in ``playouts``)."""
-        if self.c_current() < 0:
-            raise IllegalMoveError("the game is over: there is no action to take")
-        return self.c_random_action(r & MASK64)
 
     def playouts(self, n, seed=0, threads=1):
         """Play ``n`` random games on from this position, entirely in the compiled core.
