@@ -324,6 +324,13 @@ class CoreState:
                 self.c_observe(seat, buf)
         return arr
 
+    def random_action(self, r):
+        """The action the core's playouts take for the 64-bit random value ``r`` (uniform
+        over the legal actions; the same choice as in ``playouts``)."""
+        if self.c_current() < 0:
+            raise IllegalMoveError("the game is over: there is no action to take")
+        return self.c_random_action(r & MASK64)
+
     def playouts(self, n, seed=0, threads=1):
         """Play ``n`` random games on from this position, entirely in the compiled core.
 
