@@ -131,9 +131,15 @@ def test_playouts_threads(benchmark: Any, threads: int) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("n", [0, 1])
+@pytest.mark.parametrize("n", [0, 1, 1000])
 def test_state_playouts(benchmark: Any, mode: str, n: int) -> None:
-    """state.playouts(n) from a mid-game position: n=0 is the cost of the call alone."""
+    """state.playouts(n) from a mid-game position: n=0 is the cost of the call alone, and
+    playouts(1) minus a thousandth of playouts(1000) the call's cost beyond the game."""
+    if n == 1000 and mode == "pure":
+        pytest.skip("a thousand pure-Python games per round: too slow to be useful")
     benchmark.group = f"sirens: state.playouts({n}) from mid-game" + (" (the call alone)" if n == 0 else "")
     state = midgame(GAMES[mode])
-    benchmark(state.playouts, n, 1)
+    result = benchmark(state.playouts, n, 1)
+    if n:
+        benchmark.extra_info["actions"] = result.actions
+        benchmark.extra_info["games"] = n
