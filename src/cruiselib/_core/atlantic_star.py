@@ -193,7 +193,7 @@ class AtlanticRules(CoreRules):
             ("voyages_left", N),
             ("scores", N),
         )
-        self.info_layout = self.obs_layout + (("known", N * M),)
+        self.info_layout = (*self.obs_layout, ("known", N * M))
         at = {}
         n = 0
         for name, size in self.info_layout:

@@ -15,8 +15,8 @@ import msgspec
 from msgspec import Meta
 
 from cruiselib import _core
-from cruiselib.errors import InvalidStateError
 from cruiselib.atlantic_star.ships import MAX_SHIPS, MAX_VALUE, SeaName
+from cruiselib.errors import InvalidStateError
 from cruiselib.serialize import RngText
 
 __all__ = [
