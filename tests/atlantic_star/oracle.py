@@ -186,7 +186,7 @@ def unseen(state: AtlanticStarState, player: int, recall: bool = False) -> list[
     ships a hand is known to hold), sorted: what resampling deals anew."""
     d: Any = state.to_data()
     out = list(d.deck)
-    for p, (hand, known) in enumerate(zip(d.hands, d.known)):
+    for p, (hand, known) in enumerate(zip(d.hands, d.known, strict=True)):
         if p != player:
             out += [c for c in hand if not (recall and c in known)]
     return sorted(out)
