@@ -188,7 +188,7 @@ cdef class AtlanticCore(CoreState):
     @cython.locals(R=AtlanticRules, i=cython.int, j=cython.int, s=cython.int, cls=cython.int,
                    L=cython.int, pid=cython.int, base=cython.int, names=tuple, old=tuple,
                    seas=list, plaques=list, ships=list)
-    cdef void _view_seas(self) except *
+    cdef list _current_seas(self)
     @cython.locals(N=cython.int, M=cython.int, i=cython.int, j=cython.int,
                    s=cython.int, c=cython.int, cls=cython.int, L=cython.int, pid=cython.int,
                    at=cython.int, base=cython.int, p=cython.int, k=cython.int, amount=cython.int)

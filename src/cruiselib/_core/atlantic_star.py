@@ -907,9 +907,15 @@ class AtlanticCore(CoreState):
         new.game = self.game
         new.rng = self.rng
         new.phase = self.phase
-        # The seas of the last view are immutable: a copy shares them.
-        new.vseas = self.vseas
-        new.vsea_ok = self.vsea_ok
+        # The seas of the last view are immutable: a copy shares them (read together, as
+        # _view writes them, in the state's critical section).
+        if cython.compiled:
+            with cython.critical_section(self):
+                new.vseas = self.vseas
+                new.vsea_ok = self.vsea_ok
+        else:
+            new.vseas = self.vseas
+            new.vsea_ok = self.vsea_ok
         new.cur = self.cur
         new.start = self.start
         for i in range(MAXP):
@@ -971,10 +977,13 @@ class AtlanticCore(CoreState):
         for i in range(self.disc_n):
             discard.append(infos[self.disc[i]])
         # The SeaInfo of a sea unchanged since the last view of this state (or of the state
-        # it was copied from) is reused: _insert clears the sea's bit in vsea_ok.
-        if self.vsea_ok != (1 << NSEA) - 1:
-            self._view_seas()
-        seas = list(self.vseas)
+        # it was copied from) is reused: _insert clears the sea's bit in vsea_ok. Views
+        # only read a state, so threads may build them at once (without the GIL, too).
+        if cython.compiled:
+            with cython.critical_section(self):
+                seas = self._current_seas()
+        else:
+            seas = self._current_seas()
         free = []
         for c in range(NCLASS):
             if self.class_sea[c] < 0:
@@ -1031,8 +1040,11 @@ class AtlanticCore(CoreState):
             known=known,
         )
 
-    def _view_seas(self):
-        """Make the SeaInfo of every sea whose bit in vsea_ok is clear (the others are kept)."""
+    def _current_seas(self):
+        """The SeaInfo of every sea, made anew where the sea's bit in vsea_ok is clear
+        (the caller holds the state's critical section: vseas and vsea_ok change together)."""
+        if self.vsea_ok == (1 << NSEA) - 1:
+            return list(self.vseas)
         R = self.rules
         names = R.ship_names
         Plaque = R.plaque_info
@@ -1069,6 +1081,7 @@ class AtlanticCore(CoreState):
             seas.append(R.sea_info(SEA_NAMES[s], L, None if cls < 0 else cls + 1, plaques, self.rank_n[s] == NFIELD))
         self.vseas = tuple(seas)
         self.vsea_ok = (1 << NSEA) - 1
+        return seas
 
     def c_observe(self, seat, out):
         """Seat ``seat``'s observation tensor (docs/atlantic_star.md, "Observation tensor"):
