@@ -963,6 +963,8 @@ class AtlanticCore(CoreState):
     def _view(self, seat, recall):
         """The view, straight from the arrays (ShipInfo/AgencyInfo made once, on the rules)."""
         R = self.rules
+        if R.view_type is None:
+            raise RuntimeError("these rules have no view types: make them with the game's build_rules")
         N = R.num_players
         M = R.num_ships
         infos = R.ship_infos
