@@ -108,4 +108,40 @@ def test_msgspec_typed_decode_same_bytes(benchmark: Any) -> None:
     data = midgame_json(MODES[0])
     decoder = msgspec.json.Decoder(AtlanticStarStateData)
     decoded = benchmark(decoder.decode, data)
-    assert decoded.schema_version == 2
+    assert decoded.schema_version == 3
+
+
+def midgame_state(mode: str) -> Any:
+    """The state of ``midgame_json`` (4 players after 60 actions): the same for views,
+    resampling and tensors."""
+    g: Any = GAMES[mode]
+    return g.load_state(midgame_json(mode))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_view_midgame(benchmark: Any, mode: str) -> None:
+    """view(seat) built by the core from its arrays (seat 0 is not the seat to move)."""
+    benchmark.group = "atlantic_star: view() mid-game"
+    state = midgame_state(mode)
+    view = benchmark(state.view, 0)
+    assert view.hand_sizes == [len(h) for h in state.to_data().hands]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_resample_midgame(benchmark: Any, mode: str) -> None:
+    """resample(seat, seed): a copy with the other hands and the pack dealt anew in C."""
+    benchmark.group = "atlantic_star: resample() mid-game"
+    state = midgame_state(mode)
+    other = benchmark(state.resample, 0, 5)
+    assert other.view(0) == state.view(0)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_observation_into_a_buffer_midgame(benchmark: Any, mode: str) -> None:
+    """observation(seat, out=buf): the tensor written into a preallocated float32 buffer."""
+    benchmark.group = "atlantic_star: observation(out=buf) mid-game"
+    state = midgame_state(mode)
+    g: Any = GAMES[mode]
+    buf = np.zeros(g.observation_shape, dtype=np.float32)
+    out = benchmark(state.observation, 0, buf)
+    assert out is buf and buf.any()

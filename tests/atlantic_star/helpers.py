@@ -99,6 +99,7 @@ def build(
     deck: list[str] | None = None,
     rng: int = 12345,
     start: int | None = None,
+    known: dict[int, list[str]] | None = None,
 ) -> AtlanticStarState:
     """A position from a short description. Plaques of a sea, top field first:
     ``("seat", seat, voyage, [ship names], loan_marks)`` or ``("op", set)``.
@@ -107,7 +108,10 @@ def build(
 
     The position must be one play can reach, so the seats' turn counts must fit
     ``current`` being the seat to move (A9): the start seat (unless given) is chosen and
-    the hands of seats not in ``hands`` are filled with the highest free ship ids."""
+    the hands of seats not in ``hands`` are filled with the highest free ship ids.
+
+    Every held ship is known to all (chartered face up, A14) unless ``known`` names, per
+    seat, the ships of its hand that are (the others' hands stay fully known)."""
     n = g.num_players
     used: set[int] = set()
 
@@ -168,8 +172,12 @@ def build(
             hand_ids[p] = sorted(spare[-pad[p] :])
             del spare[-pad[p] :]
     deck_ids = named_deck if named_deck is not None else spare + top
+    known_ids = [
+        sorted(sid(g, x) for x in known[p]) if known is not None and p in known else list(hand_ids[p])
+        for p in range(n)
+    ]
     data = {
-        "schema_version": 2,
+        "schema_version": 3,
         "game": "atlantic_star",
         "players": n,
         "ship_list": g.ships.digest,
@@ -180,6 +188,7 @@ def build(
         "current_player": current,
         "money": money or [g.rules.start_money * 1000] * n,
         "hands": hand_ids,
+        "known": known_ids,
         "agency": agency_ids,
         "deck": deck_ids,
         "discard": disc,

@@ -366,7 +366,7 @@ def tampered() -> list[tuple[str, Any]]:
     case("negative money", lambda d: d["money"].__setitem__(0, -1000))
     case("odd money", lambda d: d["money"].__setitem__(0, 1500))
     case("negative ship id", lambda d: d["deck"].__setitem__(0, -1))
-    case("wrong schema version", lambda d: d.__setitem__("schema_version", 3))
+    case("wrong schema version", lambda d: d.__setitem__("schema_version", 4))
     case("version 1 with a text rng", lambda d: d.__setitem__("schema_version", 1))
     case("unknown field", lambda d: d.__setitem__("weather", "fog"))
     case("wrong game", lambda d: d.__setitem__("game", "sirens"))

@@ -31,8 +31,12 @@ cdef enum:
     Z_DISC = 12
     Z_PLAQUE = 16
 
+    PLQ = 8          # observation floats per board field: owner one-hot (6), value, loan
+    SCRATCH = 512    # where c_resample rebuilds a hand in buf (the ships to deal are below)
+
 
 cdef unsigned long long MASK64
+cdef double MONEY_SCALE, LOAN_SCALE, VALUE_SCALE, POINTS_SCALE
 
 
 cdef class AtlanticRules(CoreRules):
@@ -48,6 +52,13 @@ cdef class AtlanticRules(CoreRules):
     cdef int keep_a[NKEEP]
     cdef int keep_b[NKEEP]
     cdef int keep_k[NKEEP]
+    # offsets of the tensor parts (_set_layout)
+    cdef int o_seat, o_cur, o_phase, o_hand, o_hsize, o_agency, o_deck, o_disc, o_board
+    cdef int o_class, o_free, o_plaque, o_money, o_loans, o_left, o_scores, o_known
+    cdef readonly tuple obs_layout, info_layout
+    # the view's Structs and its immutable parts (_set_view_types)
+    cdef readonly tuple ship_infos, agency_infos, ship_names
+    cdef readonly object view_type, sea_info, plaque_info
 
     @cython.locals(c=cython.int, s=cython.int, l=cython.int, i=cython.int, j=cython.int,
                    code=cython.int, nf=cython.int)
@@ -60,6 +71,9 @@ cdef class AtlanticCore(CoreState):
     cdef int money[MAXP]
     cdef int hand[MAXP * HMAX]
     cdef int hand_n[MAXP]
+    cdef int kmask[MAXP]     # per seat, a bit per hand slot: that ship is known to all (A14)
+    cdef tuple vseas         # the SeaInfo of each sea in the last view (immutable, shared by copies)
+    cdef int vsea_ok         # a bit per sea whose vseas entry is current (_insert clears it)
     cdef int agency[AGENCY]
     cdef int deck[MAXS]
     cdef int deck_n
@@ -113,7 +127,7 @@ cdef class AtlanticCore(CoreState):
     cdef int c_check(self, int a) noexcept nogil
     @cython.locals(p=cython.int, s=cython.int, k=cython.int, amt=cython.int, i=cython.int,
                    j=cython.int, c=cython.int, r=cython.int, code=cython.int, pid=cython.int,
-                   L=cython.int, value=cython.int, cls=cython.int)
+                   L=cython.int, value=cython.int, cls=cython.int, m=cython.int)
     cdef void c_do(self, int a) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, n=cython.int, L=cython.int, ka=cython.int,
                    kb=cython.int)
@@ -163,4 +177,26 @@ cdef class AtlanticCore(CoreState):
     @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, best=cython.int, bc=cython.int,
                    i=cython.int, j=cython.int)
     cpdef tuple best_voyage_code(self, int seat, int sea)
+
+    # what a seat sees (A13, A14)
+    @cython.locals(R=AtlanticRules, N=cython.int, M=cython.int, i=cython.int, s=cython.int,
+                   c=cython.int, p=cython.int, k=cython.int, amount=cython.int, n=cython.int,
+                   cur=cython.int, infos=tuple, hand=list, agency=list, discard=list, seas=list,
+                   free=list, money=list, sizes=list, left=list, loans=list, row=list,
+                   scores=list, legal=list, ints=tuple)
+    cpdef object _view(self, int seat, bint recall)
+    @cython.locals(R=AtlanticRules, i=cython.int, j=cython.int, s=cython.int, cls=cython.int,
+                   L=cython.int, pid=cython.int, base=cython.int, names=tuple, old=tuple,
+                   seas=list, plaques=list, ships=list)
+    cdef list _current_seas(self)
+    @cython.locals(N=cython.int, M=cython.int, i=cython.int, j=cython.int,
+                   s=cython.int, c=cython.int, cls=cython.int, L=cython.int, pid=cython.int,
+                   at=cython.int, base=cython.int, p=cython.int, k=cython.int, amount=cython.int)
+    cdef void c_observe(self, int seat, float[::1] out) noexcept nogil
+    @cython.locals(M=cython.int, p=cython.int, i=cython.int)
+    cdef void c_info_state(self, int seat, float[::1] out) noexcept nogil
+    @cython.locals(N=cython.int, n=cython.int, p=cython.int, k=cython.int, i=cython.int,
+                   c=cython.int, j=cython.int, at=cython.int, u=cython.int, a=cython.int,
+                   b=cython.int, m=cython.int, keep=cython.int)
+    cdef void c_resample(self, int seat, bint recall) noexcept nogil
 

@@ -1,6 +1,6 @@
 """Atlantic Star: the whole rules engine (compiled by Cython, runs as Python too).
 
-The rules and rulings A1 ... A13 are in ``docs/atlantic_star.md``; ruling ids are
+The rules and rulings A1 ... A14 are in ``docs/atlantic_star.md``; ruling ids are
 cited where they apply. Types live in
 ``atlantic_star.pxd``. The core implements the compiled game contract (``engine.py``:
 ``c_legal``/``c_check``/``c_do``/``c_deal``/...); those and everything they call
@@ -26,6 +26,12 @@ k cards form one contiguous range, so the legal voyage actions of a sea and clas
 
 Plaque ids per sea: seat * 2 + k for the seat's k-th voyage there, 12 + j for package
 operator set j (A3).
+
+What every seat knows (A13, A14): besides the table, which held ships are public, a bit
+per hand slot (``kmask``): a chartered ship is taken face up, so it is known until it is
+played; ships a snapshot of schema version 2 put in a hand are not (it has no record);
+once the game is over every hand is shown. Views, observation tensors and resampling are
+built here from the C arrays (``view``, ``c_observe``, ``c_info_state``, ``c_resample``).
 """
 
 try:  # pragma: no cover - depends on whether Cython is installed
@@ -60,8 +66,18 @@ if not cython.compiled:
     Z_DECK = 11
     Z_DISC = 12
     Z_PLAQUE = 16
+    PLQ = 8
+    SCRATCH = 512
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
+# Scales of the observation tensor's counts (docs/atlantic_star.md, "Observation tensor"):
+# money in thousands over the most a seat can hold (36 + four loans of 10), loans in
+# thousands over 10, plaque values over the most a voyage is worth (Pacific 6 x 9 + 6),
+# victory points over 100.
+MONEY_SCALE = 76.0
+LOAN_SCALE = 10.0
+VALUE_SCALE = 60.0
+POINTS_SCALE = 100.0
 
 # Python-visible copies of the layout constants (the enum names are C-only when compiled).
 LIMITS = {
@@ -139,9 +155,82 @@ class AtlanticRules(CoreRules):
         self.a_refresh = NSEA * self.sets * NAMT
         self.a_charter = self.a_refresh + 1
         self.a_voyage = self.a_charter + AGENCY
-        # num_players (read by _fill), num_actions, action_ints and reasons (engine.py)
-        self._init_contract(players, self.a_voyage + NSEA * NCLASS * NKEEP, REASONS)
+        self._set_layout(players, len(mail))
+        # num_players (read by _fill), num_actions, action_ints, reasons and the tensor
+        # sizes (engine.py): the information state adds the known hands (A14)
+        self._init_contract(
+            players,
+            self.a_voyage + NSEA * NCLASS * NKEEP,
+            REASONS,
+            self.o_known,
+            self.o_known + players * len(mail),
+        )
         self._fill(list(mail), list(entries), list(board))
+        self.ship_infos = ()
+        self.ship_names = ()
+        self.agency_infos = ()
+
+    def _set_layout(self, players, ships):
+        """The parts of the observation and information-state tensors and their offsets
+        (docs/atlantic_star.md, "Observation tensor")."""
+        N = players
+        M = ships
+        self.obs_layout = (
+            ("seat", N),
+            ("current_player", N),
+            ("phase", 3),
+            ("hand", M),
+            ("hand_sizes", N),
+            ("agency", AGENCY * M),
+            ("deck_size", 1),
+            ("discard", M),
+            ("board_ships", M),
+            ("sea_class", NSEA * NCLASS),
+            ("free_classes", NCLASS),
+            ("plaques", NSEA * NFIELD * PLQ),
+            ("money", N),
+            ("loans", N * NSEA),
+            ("voyages_left", N),
+            ("scores", N),
+        )
+        self.info_layout = (*self.obs_layout, ("known", N * M))
+        at = {}
+        n = 0
+        for name, size in self.info_layout:
+            at[name] = n
+            n += size
+        self.o_seat = at["seat"]
+        self.o_cur = at["current_player"]
+        self.o_phase = at["phase"]
+        self.o_hand = at["hand"]
+        self.o_hsize = at["hand_sizes"]
+        self.o_agency = at["agency"]
+        self.o_deck = at["deck_size"]
+        self.o_disc = at["discard"]
+        self.o_board = at["board_ships"]
+        self.o_class = at["sea_class"]
+        self.o_free = at["free_classes"]
+        self.o_plaque = at["plaques"]
+        self.o_money = at["money"]
+        self.o_loans = at["loans"]
+        self.o_left = at["voyages_left"]
+        self.o_scores = at["scores"]
+        self.o_known = at["known"]
+
+    def _set_view_types(self, ship_infos, agency_infos, ship_names, view_type, sea_info, plaque_info):
+        """The view's Struct classes and its immutable parts, made once by the game: a
+        ShipInfo per ship, an AgencyInfo per (space, ship) (space * ships + ship, then one
+        per empty space), the ship names. The core builds views from them (``view``)."""
+        if len(ship_infos) != self.num_ships or len(ship_names) != self.num_ships:
+            raise ValueError("one ShipInfo and one name per ship")
+        if len(agency_infos) != AGENCY * (self.num_ships + 1):
+            raise ValueError("one AgencyInfo per agency space and ship, then per empty space")
+        self.ship_infos = tuple(ship_infos)
+        self.agency_infos = tuple(agency_infos)
+        self.ship_names = tuple(ship_names)
+        self.view_type = view_type
+        self.sea_info = sea_info
+        self.plaque_info = plaque_info
 
     def _fill(self, mail, entries, board):
         for s in range(NSEA):
@@ -240,6 +329,9 @@ class AtlanticCore(CoreState):
             self.money = [0] * MAXP
             self.hand = [0] * (MAXP * HMAX)
             self.hand_n = [0] * MAXP
+            self.kmask = [0] * MAXP
+            self.vseas = None
+            self.vsea_ok = 0
             self.agency = [0] * AGENCY
             self.deck = [0] * MAXS
             self.disc = [0] * MAXS
@@ -293,6 +385,7 @@ class AtlanticCore(CoreState):
         for p in range(MAXP):
             self.money[p] = self.rules.start_money if p < self.rules.num_players else 0
             self.hand_n[p] = 0
+            self.kmask[p] = 0
             self.left[p] = NSEA * self.rules.sets if p < self.rules.num_players else 0
             for s in range(NSEA):
                 self.done[p * NSEA + s] = 0
@@ -309,6 +402,7 @@ class AtlanticCore(CoreState):
             self.deck[i] = i
         self.deck_n = self.rules.num_ships
         self.disc_n = 0
+        self.vsea_ok = 0
         self._shuffle_deck()
         # The top four cards go on the spaces from 3,000 down to 0 marks, in order.
         for i in range(AGENCY):
@@ -677,6 +771,7 @@ class AtlanticCore(CoreState):
 
     def _insert(self, sea, pid):
         """Rank a plaque: below every plaque of equal or higher value (A7)."""
+        self.vsea_ok &= ~(1 << sea)  # the sea changed: its SeaInfo is made anew
         n = self.rank_n[sea]
         v = self.pval[sea * NPL + pid]
         i = 0
@@ -705,6 +800,9 @@ class AtlanticCore(CoreState):
             total += self.left[p]
         if total == 0:
             self.phase = PH_OVER
+            # Once the game is over nothing is hidden any more: every hand is shown (A14).
+            for p in range(self.rules.num_players):
+                self.kmask[p] = (1 << self.hand_n[p]) - 1
             return
         p = self.cur
         for i in range(self.rules.num_players):
@@ -753,6 +851,9 @@ class AtlanticCore(CoreState):
                 j -= 1
             self.hand[p * HMAX + j] = c
             self.hand_n[p] += 1
+            # The ship was taken face up: its slot j is known; the slots above move up (A14).
+            m = self.kmask[p]
+            self.kmask[p] = (m & ((1 << j) - 1)) | ((m >> j) << (j + 1)) | (1 << j)
             j = i
             while j > 0:
                 self.agency[j] = self.agency[j - 1]
@@ -785,13 +886,18 @@ class AtlanticCore(CoreState):
             self._insert(s, pid)
             self.done[p * NSEA + s] += 1
             self.left[p] -= 1
-            # The played ships leave the game; the kept ones stay (still sorted).
+            # The played ships leave the game; the kept ones stay (still sorted), known
+            # exactly when they were known before (A14).
             j = 0
+            m = 0
             for i in range(self.hand_n[p]):
                 if i == self.rules.keep_a[code] or i == self.rules.keep_b[code]:
                     self.hand[p * HMAX + j] = self.hand[p * HMAX + i]
+                    if (self.kmask[p] >> i) & 1:
+                        m |= 1 << j
                     j += 1
             self.hand_n[p] = j
+            self.kmask[p] = m
             self._end_turn()
 
     # ------------------------------------------------------------------ copying
@@ -801,11 +907,21 @@ class AtlanticCore(CoreState):
         new.game = self.game
         new.rng = self.rng
         new.phase = self.phase
+        # The seas of the last view are immutable: a copy shares them (read together, as
+        # _view writes them, in the state's critical section).
+        if cython.compiled:
+            with cython.critical_section(self):
+                new.vseas = self.vseas
+                new.vsea_ok = self.vsea_ok
+        else:
+            new.vseas = self.vseas
+            new.vsea_ok = self.vsea_ok
         new.cur = self.cur
         new.start = self.start
         for i in range(MAXP):
             new.money[i] = self.money[i]
             new.hand_n[i] = self.hand_n[i]
+            new.kmask[i] = self.kmask[i]
             new.left[i] = self.left[i]
         for i in range(MAXP * HMAX):
             new.hand[i] = self.hand[i]
@@ -833,6 +949,270 @@ class AtlanticCore(CoreState):
             new.done[i] = self.done[i]
             new.loaned[i] = self.loaned[i]
 
+    # ------------------------------------------------------------------ what a seat sees
+
+    def view(self, player, *, recall=False):
+        """What ``player`` may see (an AtlanticStarView): own hand, others' hand sizes,
+        money, loans, the board, the agency, the discard pile and the pack size (A13).
+
+        ``recall=True`` adds ``known``: per seat, the ships it is known to hold, as a seat
+        that remembers every charter knows them (A14); None without recall.
+        """
+        return self._view(self._seat(player), recall)
+
+    def _view(self, seat, recall):
+        """The view, straight from the arrays (ShipInfo/AgencyInfo made once, on the rules)."""
+        R = self.rules
+        if R.view_type is None:
+            raise RuntimeError("these rules have no view types: make them with the game's build_rules")
+        N = R.num_players
+        M = R.num_ships
+        infos = R.ship_infos
+        hand = []
+        for i in range(self.hand_n[seat]):
+            hand.append(infos[self.hand[seat * HMAX + i]])
+        agency = []
+        for i in range(AGENCY):
+            c = self.agency[i]
+            agency.append(R.agency_infos[i * M + c if c >= 0 else AGENCY * M + i])
+        discard = []
+        for i in range(self.disc_n):
+            discard.append(infos[self.disc[i]])
+        # The SeaInfo of a sea unchanged since the last view of this state (or of the state
+        # it was copied from) is reused: _insert clears the sea's bit in vsea_ok. Views
+        # only read a state, so threads may build them at once (without the GIL, too).
+        if cython.compiled:
+            with cython.critical_section(self):
+                seas = self._current_seas()
+        else:
+            seas = self._current_seas()
+        free = []
+        for c in range(NCLASS):
+            if self.class_sea[c] < 0:
+                free.append(c + 1)
+        money = []
+        sizes = []
+        left = []
+        loans = []
+        scores = []
+        for p in range(N):
+            money.append(self.money[p] * 1000)
+            sizes.append(self.hand_n[p])
+            left.append(self.left[p])
+            row = []
+            for s in range(NSEA):
+                amount = 0
+                for k in range(R.sets):
+                    amount += self.ploan[s * NPL + p * 2 + k]
+                row.append(amount * 1000)
+            loans.append(row)
+            scores.append(self._points(p))
+        legal = []
+        cur = self.c_current()
+        if cur == seat:
+            n = self.c_legal()
+            ints = R.action_ints
+            for i in range(n):
+                legal.append(ints[self.buf[i]])
+        known = None
+        if recall:
+            known = []
+            for p in range(N):
+                row = []
+                for i in range(self.hand_n[p]):
+                    if (self.kmask[p] >> i) & 1:
+                        row.append(infos[self.hand[p * HMAX + i]])
+                known.append(row)
+        return R.view_type(
+            player=seat,
+            phase=PHASES[self.phase],
+            current_player=cur,
+            money=money,
+            hand=hand,
+            hand_sizes=sizes,
+            agency=agency,
+            deck_size=self.deck_n,
+            discard=discard,
+            seas=seas,
+            free_classes=free,
+            voyages_left=left,
+            loans=loans,
+            scores=scores,
+            legal_actions=legal,
+            known=known,
+        )
+
+    def _current_seas(self):
+        """The SeaInfo of every sea, made anew where the sea's bit in vsea_ok is clear
+        (the caller holds the state's critical section: vseas and vsea_ok change together)."""
+        if self.vsea_ok == (1 << NSEA) - 1:
+            return list(self.vseas)
+        R = self.rules
+        names = R.ship_names
+        Plaque = R.plaque_info
+        old = self.vseas
+        seas = []
+        for s in range(NSEA):
+            if (self.vsea_ok >> s) & 1:
+                seas.append(old[s])
+                continue
+            cls = self.sea_class[s]
+            L = R.legs[s]
+            plaques = []
+            for i in range(self.rank_n[s]):
+                pid = self.rank[s * NFIELD + i]
+                if pid < NPP:
+                    ships = []
+                    base = (s * NPP + pid) * MAXLEG
+                    for j in range(L):
+                        ships.append(names[self.pcards[base + j]])
+                    plaques.append(Plaque(
+                        i + 1,
+                        R.table[cls * NFIELD + i],
+                        pid >> 1,
+                        None,
+                        pid & 1,
+                        self.pval[s * NPL + pid],
+                        self.ploan[s * NPL + pid] * 1000,
+                        ships,
+                    ))
+                else:
+                    plaques.append(Plaque(
+                        i + 1, R.table[cls * NFIELD + i], None, pid - NPP, 0, self.pval[s * NPL + pid], 0, []
+                    ))
+            seas.append(R.sea_info(SEA_NAMES[s], L, None if cls < 0 else cls + 1, plaques, self.rank_n[s] == NFIELD))
+        self.vseas = tuple(seas)
+        self.vsea_ok = (1 << NSEA) - 1
+        return seas
+
+    def c_observe(self, seat, out):
+        """Seat ``seat``'s observation tensor (docs/atlantic_star.md, "Observation tensor"):
+        made only from what ``view(seat)`` shows; ``out`` is zeroed by the caller."""
+        N = self.rules.num_players
+        M = self.rules.num_ships
+        out[self.rules.o_seat + seat] = 1.0
+        if self.phase != PH_OVER:
+            out[self.rules.o_cur + self.cur] = 1.0
+        out[self.rules.o_phase + self.phase] = 1.0
+        for i in range(self.hand_n[seat]):
+            out[self.rules.o_hand + self.hand[seat * HMAX + i]] = 1.0
+        for i in range(AGENCY):
+            c = self.agency[i]
+            if c >= 0:
+                out[self.rules.o_agency + i * M + c] = 1.0
+        out[self.rules.o_deck] = self.deck_n / (1.0 * M)
+        for i in range(self.disc_n):
+            out[self.rules.o_disc + self.disc[i]] = 1.0
+        for s in range(NSEA):
+            cls = self.sea_class[s]
+            if cls < 0:
+                continue
+            out[self.rules.o_class + s * NCLASS + cls] = 1.0
+            L = self.rules.legs[s]
+            for i in range(self.rank_n[s]):
+                pid = self.rank[s * NFIELD + i]
+                at = self.rules.o_plaque + (s * NFIELD + i) * PLQ
+                if pid < NPP:
+                    # Owners: seat p's k-th voyage is p * sets + k, then the operator sets.
+                    out[at + (pid >> 1) * self.rules.sets + (pid & 1)] = 1.0
+                    base = (s * NPP + pid) * MAXLEG
+                    for j in range(L):
+                        out[self.rules.o_board + self.pcards[base + j]] = 1.0
+                else:
+                    out[at + N * self.rules.sets + pid - NPP] = 1.0
+                out[at + NFIELD] = self.pval[s * NPL + pid] / VALUE_SCALE
+                out[at + NFIELD + 1] = self.ploan[s * NPL + pid] / LOAN_SCALE
+        for c in range(NCLASS):
+            if self.class_sea[c] < 0:
+                out[self.rules.o_free + c] = 1.0
+        for p in range(N):
+            out[self.rules.o_hsize + p] = self.hand_n[p] / (1.0 * HMAX)
+            out[self.rules.o_money + p] = self.money[p] / MONEY_SCALE
+            for s in range(NSEA):
+                amount = 0
+                for k in range(self.rules.sets):
+                    amount += self.ploan[s * NPL + p * 2 + k]
+                out[self.rules.o_loans + p * NSEA + s] = amount / LOAN_SCALE
+            out[self.rules.o_left + p] = self.left[p] / (1.0 * NSEA * self.rules.sets)
+            out[self.rules.o_scores + p] = self._points(p) / POINTS_SCALE
+
+    def c_info_state(self, seat, out):
+        """The observation plus, per seat, the ships every seat knows it holds (A14)."""
+        M = self.rules.num_ships
+        self.c_observe(seat, out)
+        for p in range(self.rules.num_players):
+            for i in range(self.hand_n[p]):
+                if (self.kmask[p] >> i) & 1:
+                    out[self.rules.o_known + p * M + self.hand[p * HMAX + i]] = 1.0
+
+    def c_resample(self, seat, recall):
+        """Deal anew, from ``self.rng``, every ship ``seat`` cannot see: the other hands
+        (sizes kept) and the pack, uniformly (one Fisher-Yates shuffle of them all). With
+        ``recall`` the ships every seat knows a hand holds stay there (A14) and only the
+        rest is dealt. The discard pile, the agency and the board are public (A13)."""
+        N = self.rules.num_players
+        # self.buf (the legal actions' scratch, refilled by every c_legal) holds the ships
+        # to deal from 0 and a hand being rebuilt from SCRATCH.
+        n = 0
+        for p in range(N):
+            if p == seat:
+                continue
+            keep = self.kmask[p] if recall else 0
+            k = 0
+            for i in range(self.hand_n[p]):
+                c = self.hand[p * HMAX + i]
+                if (keep >> i) & 1:
+                    self.hand[p * HMAX + k] = c  # the known ships move to the front, sorted
+                    k += 1
+                else:
+                    self.buf[n] = c
+                    n += 1
+        for i in range(self.deck_n):
+            self.buf[n] = self.deck[i]
+            n += 1
+        i = n - 1
+        while i > 0:
+            j = self.c_below(i + 1)
+            c = self.buf[i]
+            self.buf[i] = self.buf[j]
+            self.buf[j] = c
+            i -= 1
+        at = 0
+        for p in range(N):
+            if p == seat:
+                continue
+            keep = self.kmask[p] if recall else 0
+            k = 0
+            for i in range(self.hand_n[p]):
+                k += (keep >> i) & 1
+            u = self.hand_n[p] - k
+            # The dealt ships, sorted (insertion sort: at most 8), merged with the known ones.
+            for i in range(u):
+                c = self.buf[at + i]
+                j = i
+                while j > 0 and self.buf[SCRATCH + j - 1] > c:
+                    self.buf[SCRATCH + j] = self.buf[SCRATCH + j - 1]
+                    j -= 1
+                self.buf[SCRATCH + j] = c
+            at += u
+            for i in range(k):
+                self.buf[SCRATCH + HMAX + i] = self.hand[p * HMAX + i]
+            a = 0
+            b = 0
+            m = 0
+            for i in range(self.hand_n[p]):
+                if b == k or (a < u and self.buf[SCRATCH + a] < self.buf[SCRATCH + HMAX + b]):
+                    self.hand[p * HMAX + i] = self.buf[SCRATCH + a]
+                    a += 1
+                else:
+                    self.hand[p * HMAX + i] = self.buf[SCRATCH + HMAX + b]
+                    m |= 1 << i
+                    b += 1
+            # A finished game shows every hand (A14).
+            self.kmask[p] = (1 << self.hand_n[p]) - 1 if self.phase == PH_OVER else m
+        for i in range(self.deck_n):
+            self.deck[i] = self.buf[at + i]
+
     # ------------------------------------------------------------------ raw access
     # Used by the Python layer for serialization, views and resampling; not hot.
 
@@ -857,11 +1237,19 @@ class AtlanticCore(CoreState):
             "cur": self.cur,
             "money": [self.money[p] for p in range(N)],
             "hands": [[self.hand[p * HMAX + i] for i in range(self.hand_n[p])] for p in range(N)],
+            "known": self._known_lists(),
             "agency": [self.agency[i] for i in range(AGENCY)],
             "deck": [self.deck[i] for i in range(self.deck_n)],
             "discard": [self.disc[i] for i in range(self.disc_n)],
             "seas": seas,
         }
+
+    def _known_lists(self):
+        """Per seat, the held ships known to every seat (A14), sorted by ship id."""
+        return [
+            [self.hand[p * HMAX + i] for i in range(self.hand_n[p]) if (self.kmask[p] >> i) & 1]
+            for p in range(self.rules.num_players)
+        ]
 
     def _set_raw(self, raw):
         """Load a raw dict the engine made itself (resampling, benchmarks) and derive the
@@ -869,21 +1257,26 @@ class AtlanticCore(CoreState):
         R = self.rules
         N = R.num_players
         self.rng = raw["rng"] & MASK64
+        self.vsea_ok = 0
         self.phase = raw["phase"]
         self.start = raw["start"]
         self.cur = raw["cur"]
         for p in range(MAXP):
             self.money[p] = raw["money"][p] if p < N else 0
             self.hand_n[p] = 0
+            self.kmask[p] = 0
             self.left[p] = NSEA * R.sets if p < N else 0
             for s in range(NSEA):
                 self.done[p * NSEA + s] = 0
                 self.loaned[p * NSEA + s] = 0
+        known = raw.get("known")
         for p in range(N):
             hand = raw["hands"][p]
             self.hand_n[p] = len(hand)
             for i in range(len(hand)):
                 self.hand[p * HMAX + i] = hand[i]
+                if known is not None and hand[i] in known[p]:
+                    self.kmask[p] |= 1 << i
         for i in range(AGENCY):
             self.agency[i] = raw["agency"][i]
         deck = raw["deck"]
@@ -994,6 +1387,7 @@ class AtlanticCore(CoreState):
         placed = 0
         for p in range(MAXP):
             self.hand_n[p] = 0
+            self.kmask[p] = 0
             self.money[p] = 0
             self.left[p] = NSEA * S if p < N else 0
             self.turns[p] = 0
@@ -1018,6 +1412,29 @@ class AtlanticCore(CoreState):
             # Every ship in a hand was chartered, one per turn (the board adds the voyages').
             self.turns[p] = n
             placed += n
+        # --- which held ships every seat knows (A14): a part of each hand -----------------
+        known = d.known
+        if len(known) != N:
+            raise InvalidStateError(f"{_BAD}known lists one entry per seat ({N})")
+        for p in range(N):
+            cards = known[p]
+            n = len(cards)
+            j = 0
+            prev = -1
+            for i in range(n):
+                c = cards[i]
+                if c <= prev:
+                    raise InvalidStateError(f"{_BAD}known[{p}] must be sorted by ship id, each ship once")
+                prev = c
+                while j < self.hand_n[p] and self.hand[p * HMAX + j] < c:
+                    j += 1
+                if j == self.hand_n[p] or self.hand[p * HMAX + j] != c:
+                    raise InvalidStateError(
+                        f"{_BAD}known[{p}]: ship {c} is not in seat {p}'s hand (a seat is known "
+                        "to hold only ships it holds, A14)"
+                    )
+                self.kmask[p] |= 1 << j
+                j += 1
         agency = d.agency
         if len(agency) != AGENCY:
             raise InvalidStateError(f"{_BAD}the agency has four spaces")
@@ -1299,6 +1716,12 @@ class AtlanticCore(CoreState):
         if phase == PH_OVER:
             if cur != -1:
                 raise InvalidStateError(f"{_BAD}current_player must be -1 once the game is over")
+            for p in range(N):
+                if self.kmask[p] != (1 << self.hand_n[p]) - 1:
+                    raise InvalidStateError(
+                        f"{_BAD}once the game is over every hand is shown: known[{p}] must list "
+                        f"all of seat {p}'s hand (A14)"
+                    )
             cur = start
         else:
             if cur < 0 or cur >= N:
@@ -1349,6 +1772,7 @@ class AtlanticCore(CoreState):
         self.start = start
         self.cur = cur
         self.rng = int(d.rng, 16)
+        self.vsea_ok = 0
 
     def _export(self):
         """The full state as an AtlanticStarStateData Struct (the hot half of to_json)."""
@@ -1386,6 +1810,7 @@ class AtlanticCore(CoreState):
             current_player=-1 if self.phase == PH_OVER else self.cur,
             money=[self.money[p] * 1000 for p in range(N)],
             hands=[[self.hand[p * HMAX + i] for i in range(self.hand_n[p])] for p in range(N)],
+            known=self._known_lists(),
             agency=[None if self.agency[i] < 0 else self.agency[i] for i in range(AGENCY)],
             deck=[self.deck[i] for i in range(self.deck_n)],
             discard=[self.disc[i] for i in range(self.disc_n)],

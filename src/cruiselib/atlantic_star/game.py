@@ -1,8 +1,8 @@
 """Atlantic Star: the :class:`AtlanticStarGame` configuration and the :class:`AtlanticStarState`.
 
-The rules themselves live in the compiled core (``cruiselib._core.atlantic_star``); this
-module adds options, typed moves, serialization (the core checks loaded states), views and
-resampling.
+The rules themselves live in the compiled core (``cruiselib._core.atlantic_star``), and
+so do views, observation tensors and resampling; this module adds options, typed moves and
+serialization (the core checks loaded states).
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
-
-import numpy as np
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, State
@@ -33,6 +31,7 @@ from cruiselib.atlantic_star.schema import (
     PlaqueInfo,
     SeaInfo,
     ShipInfo,
+    upgrade_known_hands,
 )
 from cruiselib.atlantic_star.ships import LEGS, SEAS, Board, ShipList, check_board
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
@@ -50,9 +49,15 @@ NPP = 12
 
 def build_rules(module: Any, players: int, ships: ShipList, board: Board) -> Any:
     """The core's rules object for a configuration, from ``module`` (the loaded core, or a
-    second copy of it, e.g. the pure-Python source next to the compiled one)."""
+    second copy of it, e.g. the pure-Python source next to the compiled one), with the
+    view's Struct classes and immutable parts the core builds views from."""
     mail, entries = ships.core_tables()
-    return module.AtlanticRules(players, mail, entries, [list(c) for c in board], ships.digest)
+    rules = module.AtlanticRules(players, mail, entries, [list(c) for c in board], ships.digest)
+    infos = [ShipInfo(c, ship.name, ship.mail, [str(e) for e in ship.legs]) for c, ship in enumerate(ships.ships)]
+    agency = [AgencyInfo(price, info) for price in PRICES for info in infos]
+    agency += [AgencyInfo(price, None) for price in PRICES]
+    rules._set_view_types(infos, agency, [ship.name for ship in ships.ships], AtlanticStarView, SeaInfo, PlaqueInfo)
+    return rules
 
 
 if TYPE_CHECKING:
@@ -75,13 +80,9 @@ class AtlanticStarState(State[AtlanticStarMove, AtlanticStarStateData, AtlanticS
         """The legal moves, annotated (ship names, points), in the order of legal_actions()."""
         return [self.game._annotate(self, a) for a in self.legal_actions()]
 
-    def view(self, player: int) -> AtlanticStarView:
-        """What ``player`` may see: own hand, others' hand sizes, money, loans, board, agency."""
-        return self.game._view(self, self.game.check_player(player))
+    if TYPE_CHECKING:  # the core's view (A13; with recall, A14)
 
-    def resample(self, player: int, seed: int | str | bytes | None = None) -> AtlanticStarState:
-        """A full state consistent with ``view(player)``: the unseen ships dealt anew."""
-        return self.game._resample(self, self.game.check_player(player), seed)
+        def view(self, player: int, *, recall: bool = False) -> AtlanticStarView: ...
 
     def best_voyage(self, sea: str, seat: int | None = None) -> tuple[int, Voyage | None]:
         """(points, move) of the best voyage ``seat`` (default: the seat to move) could
@@ -119,7 +120,7 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
     core_module = "atlantic_star"
     title = "Atlantic Star"
     schema_version = SCHEMA_VERSION
-    schema_migrations = {1: serialize.upgrade_rng_to_text}  # noqa: RUF012 - read-only
+    schema_migrations = {1: serialize.upgrade_rng_to_text, 2: upgrade_known_hands}  # noqa: RUF012 - read-only
     state_data_type = AtlanticStarStateData
     view_type = AtlanticStarView
     move_type = AtlanticStarMove
@@ -287,92 +288,15 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
         state._load(data)
         return state
 
-    # ------------------------------------------------------------------ views
+    # ------------------------------------------------------------------ tensors
 
-    def _ship_info(self, card: int) -> ShipInfo:
-        ship = self.ships.ships[card]
-        return ShipInfo(card, ship.name, ship.mail, [str(e) for e in ship.legs])
+    def _observation_layout(self) -> list[tuple[str, int]]:
+        """The observation tensor's parts (docs/atlantic_star.md, "Observation tensor")."""
+        return list(self.rules.obs_layout)
 
-    def _view(self, state: AtlanticStarState, player: int) -> AtlanticStarView:
-        raw = state._get_raw()
-        N = self.num_players
-        names = self.ships.ships
-        seas = []
-        loans = [[0] * 4 for _ in range(N)]
-        taken = set()
-        voyages_left = [4 * self.sets] * N
-        for s in range(4):
-            sea = raw["seas"][s]
-            cls = sea["class"]
-            if cls >= 0:
-                taken.add(cls)
-            infos = []
-            for i, (pid, value, loan, cards) in enumerate(sea["plaques"]):
-                if pid < NPP:
-                    loans[pid >> 1][s] += loan * 1000
-                    voyages_left[pid >> 1] -= 1
-                infos.append(
-                    PlaqueInfo(
-                        field=i + 1,
-                        victory_points=self.board[cls][i],
-                        seat=pid >> 1 if pid < NPP else None,
-                        operator=pid - NPP if pid >= NPP else None,
-                        voyage=pid & 1 if pid < NPP else 0,
-                        value=value,
-                        loan=loan * 1000,
-                        ships=[names[c].name for c in cards],
-                    )
-                )
-            seas.append(
-                SeaInfo(
-                    name=SEAS[s],
-                    legs=LEGS[s],
-                    stars=None if cls < 0 else cls + 1,
-                    plaques=infos,
-                    full=len(infos) == 6,
-                )
-            )
-        return AtlanticStarView(
-            player=player,
-            phase=PHASES[raw["phase"]],  # type: ignore[arg-type]
-            current_player=state.current_player,
-            money=[m * 1000 for m in raw["money"]],
-            hand=[self._ship_info(c) for c in raw["hands"][player]],
-            hand_sizes=[len(h) for h in raw["hands"]],
-            agency=[AgencyInfo(PRICES[i], None if c < 0 else self._ship_info(c)) for i, c in enumerate(raw["agency"])],
-            deck_size=len(raw["deck"]),
-            discard=[self._ship_info(c) for c in raw["discard"]],
-            seas=seas,
-            free_classes=[c + 1 for c in range(5) if c not in taken],
-            voyages_left=voyages_left,
-            loans=loans,
-            scores=state.scores(),
-            legal_actions=state.legal_actions() if state.current_player == player else [],
-        )
-
-    def _resample(self, state: AtlanticStarState, player: int, seed: int | str | bytes | None) -> AtlanticStarState:
-        """Deal every ship ``player`` cannot see (others' hands, the pack) anew, uniformly,
-        keeping all they can see (own hand, agency, discard pile, board, money)."""
-        raw = state._get_raw()
-        new = self._state_class(self.rules, self)
-        new._new_game(_rng.seed_state(self._seed_or_random(seed)), 0)  # only for its generator
-        rng_state = int(new._get_raw()["rng"])
-        gen = np.random.default_rng(rng_state)
-        hands = [list(h) for h in raw["hands"]]
-        others = [p for p in range(self.num_players) if p != player]
-        pool = [c for p in others for c in hands[p]] + list(raw["deck"])
-        order = gen.permutation(len(pool))
-        pool = [int(pool[i]) for i in order]
-        at = 0
-        for p in others:
-            n = len(hands[p])
-            hands[p] = sorted(pool[at : at + n])
-            at += n
-        raw["hands"] = hands
-        raw["deck"] = pool[at:]
-        raw["rng"] = rng_state
-        new._set_raw(raw)
-        return new
+    def _information_state_layout(self) -> list[tuple[str, int]]:
+        """The observation's parts, then ``known``: per seat, the ships it is known to hold (A14)."""
+        return list(self.rules.info_layout)
 
     # ------------------------------------------------------------------ text
 

@@ -3,18 +3,20 @@
 The full state is everything, hidden cards and generator state included; it is what
 ``to_json``/``to_msgpack`` write and ``load_state`` reads. Money is in marks. The view is
 what one seat may see: money, loans, the board, the agency and the discard pile are
-public; hands are hidden (sizes only), the pack's order is hidden (size only).
+public; hands are hidden (sizes only), the pack's order is hidden (size only). With
+recall the view adds the ships each seat is known to hold (chartered face up, A14).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
 
 from cruiselib import _core
 from cruiselib.atlantic_star.ships import MAX_SHIPS, MAX_VALUE, SeaName
+from cruiselib.errors import InvalidStateError
 from cruiselib.serialize import Deal, History, RngText
 
 __all__ = [
@@ -30,9 +32,10 @@ __all__ = [
     "SeaData",
     "SeaInfo",
     "ShipInfo",
+    "upgrade_known_hands",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Integer ranges (every one fits the core's C ``int`` and is what the rules allow; see
 # docs/atlantic_star.md, "Saved states").
@@ -75,9 +78,9 @@ class SeaData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=T
 
 
 class AtlanticStarStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """The complete state of an Atlantic Star game (schema version 2)."""
+    """The complete state of an Atlantic Star game (schema version 3)."""
 
-    schema_version: Literal[2]
+    schema_version: Literal[3]
     game: Literal["atlantic_star"]
     players: Annotated[int, Meta(ge=2, le=6)]
     ship_list: Annotated[
@@ -103,6 +106,17 @@ class AtlanticStarStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=T
     hands: Annotated[
         list[Annotated[list[ShipId], Meta(max_length=8)]],
         Meta(min_length=2, max_length=6, description="per seat, sorted by ship id"),
+    ]
+    known: Annotated[
+        list[Annotated[list[ShipId], Meta(max_length=8)]],
+        Meta(
+            min_length=2,
+            max_length=6,
+            description=(
+                "per seat, the ships of its hand every seat knows it holds (chartered face up "
+                "and not yet played; the whole hand once the game is over; A14), sorted by ship id"
+            ),
+        ),
     ]
     agency: Annotated[
         list[ShipId | None],
@@ -183,3 +197,30 @@ class AtlanticStarView(msgspec.Struct, frozen=True, kw_only=True):
     legal_actions: Annotated[
         list[Annotated[int, Meta(ge=0, le=MAX_ACTION)]], Meta(max_length=1024)
     ]
+    known: (
+        Annotated[
+            list[Annotated[list[ShipInfo], Meta(max_length=8)]],
+            Meta(
+                max_length=6,
+                description=(
+                    "view(player, recall=True) only: per seat, the ships it is known to hold "
+                    "(chartered face up and not yet played, A14); null without recall"
+                ),
+            ),
+        ]
+        | None
+    ) = None
+
+
+def upgrade_known_hands(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema version 2 to 3: the record of which held ships are known (A14).
+
+    A version-2 snapshot has no record, so no held ship is known, except in a finished
+    game, where every hand is shown.
+    """
+    hands = data.get("hands")
+    if not isinstance(hands, list):
+        raise InvalidStateError(f"schema version 2: hands must be a list, not {hands!r}")
+    over = data.get("phase") == "over"
+    known = [list(h) if over and isinstance(h, list) else [] for h in hands]
+    return {**data, "schema_version": 3, "known": known}
