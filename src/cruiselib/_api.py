@@ -544,7 +544,7 @@ class Game(ABC, Generic[StateT, MoveT]):
         the closest moves when nothing matches."""
         if not isinstance(text, str):
             raise IllegalMoveError(f"a move's text is a str, not {type(text).__name__}")
-        table = self.__dict__.get("_text_index")
+        table: dict[str, MoveT] | None = self.__dict__.get("_text_index")
         if table is None:
             table = {_move_key(str(m)): m for m in self._all_moves}
             self.__dict__["_text_index"] = table
