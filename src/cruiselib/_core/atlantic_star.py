@@ -44,30 +44,34 @@ from cruiselib.errors import InvalidStateError
 from .engine import CoreRules, CoreState
 
 if not cython.compiled:
-    MAXS = 256
-    NSEA = 4
-    MAXLEG = 6
-    NMASK = 64
-    NCLASS = 5
-    NFIELD = 6
-    MAXP = 6
-    HMAX = 8
-    NKEEP = 37
-    NPL = 14
-    NPP = 12
-    NAMT = 10
-    AGENCY = 4
-    MAXLEGAL = 1024
-    PH_LOAN = 0
-    PH_MAIN = 1
-    PH_OVER = 2
-    Z_HAND = 1
-    Z_AGENCY = 7
-    Z_DECK = 11
-    Z_DISC = 12
-    Z_PLAQUE = 16
-    PLQ = 8
-    SCRATCH = 512
+    # The enum constants of the .pxd, their one home (compiled, they are C constants).
+    from cruiselib._core.constants import enum_constants
+
+    _ENUM = enum_constants("atlantic_star")
+    MAXS = _ENUM["MAXS"]
+    NSEA = _ENUM["NSEA"]
+    MAXLEG = _ENUM["MAXLEG"]
+    NMASK = _ENUM["NMASK"]
+    NCLASS = _ENUM["NCLASS"]
+    NFIELD = _ENUM["NFIELD"]
+    MAXP = _ENUM["MAXP"]
+    HMAX = _ENUM["HMAX"]
+    NKEEP = _ENUM["NKEEP"]
+    NPL = _ENUM["NPL"]
+    NPP = _ENUM["NPP"]
+    NAMT = _ENUM["NAMT"]
+    AGENCY = _ENUM["AGENCY"]
+    MAXLEGAL = _ENUM["MAXLEGAL"]
+    PH_LOAN = _ENUM["PH_LOAN"]
+    PH_MAIN = _ENUM["PH_MAIN"]
+    PH_OVER = _ENUM["PH_OVER"]
+    Z_HAND = _ENUM["Z_HAND"]
+    Z_AGENCY = _ENUM["Z_AGENCY"]
+    Z_DECK = _ENUM["Z_DECK"]
+    Z_DISC = _ENUM["Z_DISC"]
+    Z_PLAQUE = _ENUM["Z_PLAQUE"]
+    PLQ = _ENUM["PLQ"]
+    SCRATCH = _ENUM["SCRATCH"]
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 # Scales of the observation tensor's counts (docs/atlantic_star.md, "Observation tensor"):
@@ -79,17 +83,6 @@ LOAN_SCALE = 10.0
 VALUE_SCALE = 60.0
 POINTS_SCALE = 100.0
 
-# Python-visible copies of the layout constants (the enum names are C-only when compiled).
-LIMITS = {
-    "max_ships": 256,
-    "seas": 4,
-    "classes": 5,
-    "fields": 6,
-    "max_players": 6,
-    "max_hand": 8,
-    "keep_codes": 37,
-    "agency": 4,
-}
 PHASES = ("loan", "agency", "over")
 LEGS = (3, 4, 5, 6)  # A1
 # Starting capital in thousands of marks: 2-3 players, 4-6 players (rulebook "Before Starting").

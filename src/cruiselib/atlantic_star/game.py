@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, State
+from cruiselib._core.constants import enum_constants
 from cruiselib.atlantic_star.moves import (
     MOVE_TYPES,
     PRICES,
@@ -41,10 +42,11 @@ __all__ = ["AtlanticStarGame", "AtlanticStarState"]
 _core_mod = _core.load("atlantic_star")
 _rng = _core.load("rng")
 
-PHASES = ("loan", "agency", "over")
-NKEEP = 37
-NAMT = 10
-NPP = 12
+_ENUM = enum_constants("atlantic_star")
+PHASES = _core_mod.PHASES
+NKEEP = _ENUM["NKEEP"]  # voyage keep codes per sea and class
+NAMT = _ENUM["NAMT"]  # loan amounts
+NPP = _ENUM["NPP"]  # plaque ids below this are seats' plaques
 
 
 def build_rules(module: Any, players: int, ships: ShipList, board: Board) -> Any:

@@ -30,10 +30,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cruiselib.atlantic_star.ships import LEGS, SEAS
+
 __all__ = ["SEED", "SHAPES", "generate", "main"]
 
-SEAS = ("Baltic", "Mediterranean", "Atlantic", "Pacific")
-LEGS = (3, 4, 5, 6)
 SEED = 2001
 MASK64 = 0xFFFFFFFFFFFFFFFF
 

@@ -15,10 +15,11 @@ from functools import cached_property
 from importlib import resources
 from itertools import pairwise
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, cast
 
 import msgspec
 
+from cruiselib import _core
 from cruiselib.errors import InvalidOptionError
 
 __all__ = [
@@ -33,8 +34,8 @@ __all__ = [
 ]
 
 SeaName = Literal["Baltic", "Mediterranean", "Atlantic", "Pacific"]
-SEAS: tuple[SeaName, SeaName, SeaName, SeaName] = ("Baltic", "Mediterranean", "Atlantic", "Pacific")
-LEGS = (3, 4, 5, 6)  # A1
+SEAS = cast("tuple[SeaName, SeaName, SeaName, SeaName]", _core.load("atlantic_star").SEA_NAMES)
+LEGS: tuple[int, int, int, int] = _core.load("atlantic_star").LEGS  # A1
 SEA_SHORT = {"Baltic": "Bal", "Mediterranean": "Med", "Atlantic": "Atl", "Pacific": "Pac"}
 MIN_SHIPS = 128  # enough that the pack never runs dry (see docs/atlantic_star.md, A12)
 MAX_SHIPS = 256
