@@ -215,4 +215,3 @@ def test_a_wrong_buffer_is_refused(out: Any) -> None:
     state = game(4).new_state(seed=1)
     with pytest.raises(cruiselib.InvalidOptionError, match="out must be"):
         state.observation(0, out=out)
-

@@ -98,7 +98,7 @@ POSITIONS = list(all_positions(per_config=24))
 
 
 def test_the_view_is_the_reference_view_for_every_seat_of_many_positions() -> None:
-    phases = Counter()
+    phases: Counter[str] = Counter()
     for g, state in POSITIONS:
         phases[state.phase_name] += 1
         for p in range(g.num_players):
@@ -125,16 +125,16 @@ def test_the_view_lists_legal_actions_for_the_seat_to_move_only() -> None:
 @pytest.mark.parametrize("seat", [-1, 2, 4, 1.0, True, "0", None])
 def test_view_checks_the_seat(seat: Any) -> None:
     state = game(2).new_state(seed=1)
-    with pytest.raises(cruiselib.InvalidOptionError, match="seat|player"):
+    with pytest.raises(cruiselib.InvalidOptionError, match=r"seat|player"):
         state.view(seat)
-    with pytest.raises(cruiselib.InvalidOptionError, match="seat|player"):
+    with pytest.raises(cruiselib.InvalidOptionError, match=r"seat|player"):
         state.view(seat, recall=True)
 
 
 def test_view_takes_recall_as_a_keyword_only() -> None:
     state = game(2).new_state(seed=1)
     with pytest.raises(TypeError):
-        state.view(0, True)  # type: ignore[misc]
+        state.view(0, True)  # type: ignore[call-arg]
 
 
 # --------------------------------------------------------------------------- resample
@@ -323,8 +323,12 @@ def test_every_deal_consistent_with_an_exchange_is_equally_likely() -> None:
     # island 2 hold, and the table knows that no card left in its hand is one of them.
     g = game(2)
     done = [0, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12]  # not 1 ("exactly 3") nor 9 (majority on 2)
-    state = build(g, pieces={0: [2, 2, 0, 0, 0, 0]}, hands={0: [13, 14, 15], 1: [11, 12, 13]},
-                  completed={0: done, 1: list(range(11))})
+    state = build(
+        g,
+        pieces={0: [2, 2, 0, 0, 0, 0]},
+        hands={0: [13, 14, 15], 1: [11, 12, 13]},
+        completed={0: done, 1: list(range(11))},
+    )
     state.apply(Cover(2, (Path(0, 2),)))
     assert state.phase_name == "exchange" and state.current_player == 0
     d = data_of(state)
