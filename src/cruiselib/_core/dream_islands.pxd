@@ -42,6 +42,7 @@ cdef class DreamIslandsRules(CoreRules):
     cdef unsigned long long act_need[NCOVER]
     cdef unsigned long long act_add[NCOVER]
     cdef int nflows[4]
+    cdef tuple view_types    # (SeatInfo, HandMemory, DreamIslandsView), on the first view
 
 
 cdef class DreamIslandsCore(CoreState):
@@ -73,6 +74,7 @@ cdef class DreamIslandsCore(CoreState):
     cdef int rs_pool[NMIS]     # scratch of _deal_seat: a seat's cards sorted by class
     cdef int rs_cnt[HAND + 1]
     cdef int rs_off[HAND + 1]
+    cdef int ld_seen, ld_dup   # scratch of _load_cards: the mission ids met, and met twice
 
     # the contract (engine.pxd)
     cdef void c_init_arrays(self) noexcept
@@ -134,7 +136,7 @@ cdef class DreamIslandsCore(CoreState):
     cdef void c_info_state(self, int seat, float[::1] out) noexcept nogil
     @cython.locals(n=cython.int, p=cython.int, o=cython.int, c=cython.int, i=cython.int, h=cython.int,
                    a=cython.int, b=cython.int, k=cython.int, m=cython.int, cur=cython.int, seats=list,
-                   hand=list)
+                   hand=list, T=tuple, R=DreamIslandsRules)
     cpdef object _view(self, int seat, bint recall)
     @cython.locals(p=cython.int, last=cython.int)
     cdef void _finish_turn(self) noexcept nogil
@@ -151,10 +153,12 @@ cdef class DreamIslandsCore(CoreState):
     @cython.locals(R=DreamIslandsRules, n=cython.int, p=cython.int, o=cython.int, i=cython.int,
                    c=cython.int, cnt=cython.int, m=cython.int, pts=cython.int, mask=cython.int,
                    b=cython.int, seen=cython.int, dup=cython.int, k=cython.int, x=cython.int,
-                   done=cython.int, mid_n=cython.int, phase=cython.int, cur=cython.int,
+                   mid_n=cython.int, phase=cython.int, cur=cython.int,
                    limit=cython.int, s=cython.int, pk=cython.ulonglong, cu=cython.ulonglong,
                    rounds=cython.longlong, ending=cython.bint)
     cdef _load_checked(self, object d, bint history)
+    @cython.locals(k=cython.int, done=cython.int, i=cython.int, x=cython.int, b=cython.int)
+    cdef int _load_cards(self, int p, object cards, int kind) except -1
     @cython.locals(h=cython.int, wider=cython.int, k=cython.int, mask=cython.int, x=cython.int,
                    b=cython.int, free=cython.int, i=cython.int)
     cdef _load_memory(self, int p, object rows)

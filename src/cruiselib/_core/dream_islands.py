@@ -129,6 +129,7 @@ class DreamIslandsRules(CoreRules):
         if not (2 <= num_players <= MAXP and 0 <= max_rounds <= ROUND_CAP):
             raise ValueError("rules out of range")
         self.max_rounds = max_rounds
+        self.view_types = None
         # I9 when set, else I15: the round after which the game ends in any case.
         self.round_limit = max_rounds if max_rounds > 0 else ROUND_CAP
         # comp[k * 6 + r]: compositions of r into k non-negative parts, C(r + k - 1, k - 1).
@@ -754,6 +755,22 @@ class DreamIslandsCore(CoreState):
         oh = q * HAND
         op = q * NMIS
         n = h + self.pile_n[q]
+        if self.lv[0] == 0:  # nothing known of the hand (the levels shrink): one shuffle of all
+            for i in range(n):
+                self.rs_pool[i] = self.hand[oh + i] if i < h else self.pile[op + i - h]
+            i = n - 1
+            while i > 0:
+                j = self.c_below(i + 1)
+                c = self.rs_pool[i]
+                self.rs_pool[i] = self.rs_pool[j]
+                self.rs_pool[j] = c
+                i -= 1
+            for i in range(n):
+                if i < h:
+                    self.hand[oh + i] = self.rs_pool[i]
+                else:
+                    self.pile[op + i - h] = self.rs_pool[i]
+            return
         for t in range(HAND + 1):
             self.rs_cnt[t] = 0
         for i in range(n):
@@ -917,8 +934,12 @@ class DreamIslandsCore(CoreState):
     def _view(self, seat, recall):
         """The DreamIslandsView of ``seat`` (checked by the caller), made from the arrays;
         with ``recall`` it lists what play showed of every hand (I16)."""
-        S = _schema()
-        seat_info = S.SeatInfo
+        R = self.rules
+        T = R.view_types
+        if T is None:  # the schema module imports this one: it is looked up on first use
+            S = _schema()
+            T = R.view_types = (S.SeatInfo, S.HandMemory, S.DreamIslandsView)
+        seat_info = T[0]
         n = self.np
         seats = []
         for p in range(n):
@@ -960,14 +981,14 @@ class DreamIslandsCore(CoreState):
         memory = None
         if recall:
             memory = []
-            hand_memory = S.HandMemory
+            hand_memory = T[1]
             for p in range(n):
                 self._levels(p, True)
                 memory.append(hand_memory(p, [_bit_list(self.lv[i]) for i in range(self.hand_n[p])]))
-        return S.DreamIslandsView(
+        return T[2](
             player=seat,
             players=n,
-            max_rounds=self.rules.max_rounds,
+            max_rounds=R.max_rounds,
             phase=PHASES[self.phase],
             current_player=cur,
             rounds=self.rounds,
@@ -1179,53 +1200,19 @@ class DreamIslandsCore(CoreState):
                 mask |= b
             self.covered[p] = mask
             # --- missions: each of the 16 exactly once, in hand, pile or done -----------
-            seen = 0
-            dup = 0
-            cards = hands[p]
-            k = len(cards)
-            if k > HAND:
-                raise InvalidStateError(f"{_BAD}seat {p} holds {k} missions, more than {HAND}")
-            for i in range(k):
-                x = cards[i]
-                if x < 0 or x >= NMIS:
-                    raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
-                dup |= seen & (1 << x)
-                seen |= 1 << x
-                self.hand[p * HAND + i] = x
-            self.hand_n[p] = k
-            cards = piles[p]
-            k = len(cards)
-            if k > NMIS:
-                raise InvalidStateError(f"{_BAD}seat {p}'s pile holds more than {NMIS} missions")
-            for i in range(k):
-                x = cards[i]
-                if x < 0 or x >= NMIS:
-                    raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
-                dup |= seen & (1 << x)
-                seen |= 1 << x
-                self.pile[p * NMIS + i] = x
-            self.pile_n[p] = k
-            cards = completed[p]
-            k = len(cards)
-            if k > NMIS:
-                raise InvalidStateError(f"{_BAD}seat {p} completed more than {NMIS} missions")
-            done = 0
-            for i in range(k):
-                x = cards[i]
-                if x < 0 or x >= NMIS:
-                    raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
-                dup |= seen & (1 << x)
-                seen |= 1 << x
-                if done >= (1 << x) and not dup:  # a set, written ascending
-                    raise InvalidStateError(f"{_BAD}seat {p}'s completed missions must be listed in ascending order")
-                done |= 1 << x
+            self.ld_seen = 0
+            self.ld_dup = 0
+            self.hand_n[p] = self._load_cards(p, hands[p], 0)
+            self.pile_n[p] = self._load_cards(p, piles[p], 1)
+            k = self._load_cards(p, completed[p], 2)
+            seen = self.ld_seen
+            dup = self.ld_dup
             if dup:
                 raise InvalidStateError(
                     f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if (dup >> j) & 1]} appear twice")
             if seen != 0xFFFF:
                 raise InvalidStateError(
                     f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if not (seen >> j) & 1]} are nowhere")
-            self.done[p] = done
             self.done_n[p] = k
             if k == NMIS:
                 ending = True  # I7: the last mission is done
@@ -1306,6 +1293,38 @@ class DreamIslandsCore(CoreState):
         self.rounds = rounds
         self.ending = ending
         self.rng = int(d.rng, 16) & MASK64
+
+    def _load_cards(self, p, cards, kind):
+        """Seat p's mission cards in one place, kind 0 the hand, 1 the pile (bottom first),
+        2 the completed missions (a set, written ascending; into done[p]): each id checked
+        and stored. Every id goes into ld_seen, one already there into ld_dup. Returns the
+        number of cards."""
+        k = len(cards)
+        if kind == 0 and k > HAND:
+            raise InvalidStateError(f"{_BAD}seat {p} holds {k} missions, more than {HAND}")
+        if kind == 1 and k > NMIS:
+            raise InvalidStateError(f"{_BAD}seat {p}'s pile holds more than {NMIS} missions")
+        if kind == 2 and k > NMIS:
+            raise InvalidStateError(f"{_BAD}seat {p} completed more than {NMIS} missions")
+        done = 0
+        for i in range(k):
+            x = cards[i]
+            if x < 0 or x >= NMIS:
+                raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
+            b = 1 << x
+            self.ld_dup |= self.ld_seen & b
+            self.ld_seen |= b
+            if kind == 0:
+                self.hand[p * HAND + i] = x
+            elif kind == 1:
+                self.pile[p * NMIS + i] = x
+            else:
+                if done >= b and not self.ld_dup:  # a set, written ascending
+                    raise InvalidStateError(f"{_BAD}seat {p}'s completed missions must be listed in ascending order")
+                done |= b
+        if kind == 2:
+            self.done[p] = done
+        return k
 
     def _load_memory(self, p, rows):
         """Seat p's hand memory (I16): one set per card in its hand, level k + 1 inside

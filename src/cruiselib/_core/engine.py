@@ -52,6 +52,7 @@ CHOICE_SALT = 0x5851F42D4C957F2D
 PLAYOUT_STREAM = (GOLDEN, CHOICE_SALT)
 # Games between two looks for Ctrl-C (each look takes the GIL for a moment).
 SIGNAL_EVERY = 16
+_FLOAT32 = numpy.dtype(numpy.float32)
 
 
 class CoreRules:
@@ -297,6 +298,12 @@ def _tensor_buffer(out, size):
     """A new zeroed float32 array of length ``size``, or ``out`` checked to be one."""
     if out is None:
         return numpy.zeros(size, dtype=numpy.float32)
+    # The usual buffer first, in few attribute reads: native float32 has one dtype object,
+    # and one flags object answers both questions (the checks below cost about 1 us).
+    if type(out) is numpy.ndarray and out.dtype is _FLOAT32 and out.ndim == 1 and out.shape[0] == size:
+        flags = out.flags
+        if flags.c_contiguous and flags.writeable:
+            return out
     if (
         not isinstance(out, numpy.ndarray)
         or out.dtype != numpy.float32
