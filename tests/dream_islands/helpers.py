@@ -96,7 +96,8 @@ def build(
         "piles": piles,
         "known": [len(u) for u in under_ids],
         "hand_avoids": [
-            [sorted(level) for level in (avoids or {}).get(p, [[] for _ in hand_ids[p]])] for p in range(n)
+            [sum(1 << m for m in set(level)) for level in (avoids or {}).get(p, [[] for _ in hand_ids[p]])]
+            for p in range(n)
         ],
         "completed": done_ids,
     }

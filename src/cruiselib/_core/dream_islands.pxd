@@ -86,7 +86,6 @@ cdef class DreamIslandsCore(CoreState):
     @cython.locals(p=cython.int, best=cython.int, key=cython.int, mask=cython.int)
     cdef int c_winners_mask(self) noexcept nogil
 
-    @cython.locals(i=cython.int)
     cdef void _copy_into(self, DreamIslandsCore new) noexcept
     @cython.locals(i=cython.int, p=cython.int)
     cdef void _setup(self, unsigned long long rng_state) noexcept nogil
@@ -159,8 +158,8 @@ cdef class DreamIslandsCore(CoreState):
     cdef _load_checked(self, object d, bint history)
     @cython.locals(k=cython.int, done=cython.int, i=cython.int, x=cython.int, b=cython.int)
     cdef int _load_cards(self, int p, object cards, int kind) except -1
-    @cython.locals(h=cython.int, wider=cython.int, k=cython.int, mask=cython.int, x=cython.int,
-                   b=cython.int, free=cython.int, i=cython.int)
+    @cython.locals(h=cython.int, wider=cython.int, k=cython.int, mask=cython.longlong, free=cython.int,
+                   i=cython.int)
     cdef _load_memory(self, int p, object rows)
     @cython.locals(n=cython.int, p=cython.int, o=cython.int, i=cython.int, c=cython.int,
                    have=cython.int, mask=cython.int, mid=cython.int, far=cython.bint,

@@ -1,11 +1,13 @@
 """Dream Islands: the whole rules engine (compiled by Cython, runs as Python too).
 
-The rules and rulings I1 ... I15 are in ``docs/dream_islands.md``; ruling ids are cited
+The rules and rulings I1 ... I16 are in ``docs/dream_islands.md``; ruling ids are cited
 where they apply. Types live in
 ``dream_islands.pxd``. The classes extend the compiled game contract (``engine.py``):
 the generic public block (``legal_actions``, ``apply``, ``clone``, ``scores``,
 ``winners``, playouts ...) is written there against the ``c_*`` methods below, which
-run without the GIL and allocate no Python objects; moves are small ints.
+run without the GIL and allocate no Python objects; moves are small ints. Views, the
+resampling of unseen cards (I13, and the hand memory of I16) and the observation tensors
+are made here too, from the arrays.
 
 Movement as a flow (I1, I3). A piece moves along unit steps ("edges"):
 
@@ -1014,28 +1016,23 @@ class DreamIslandsCore(CoreState):
         new.rounds = self.rounds
         new.ending = self.ending
         new.mid_n = self.mid_n
-        for i in range(MAXP * NLOC):
-            new.pos[i] = self.pos[i]
-        for i in range(NLOC):
-            new.tot[i] = self.tot[i]
-        for i in range(3):
-            new.small[i] = self.small[i]
-        for i in range(MAXP * HAND):
-            new.hand[i] = self.hand[i]
-            new.mem[i] = self.mem[i]
-        for i in range(MAXP * NMIS):
-            new.pile[i] = self.pile[i]
-        for i in range(MAXP):
-            new.movable[i] = self.movable[i]
-            new.pk[i] = self.pk[i]
-            new.main_cnt[i] = self.main_cnt[i]
-            new.mid_pts[i] = self.mid_pts[i]
-            new.covered[i] = self.covered[i]
-            new.hand_n[i] = self.hand_n[i]
-            new.pile_n[i] = self.pile_n[i]
-            new.known_n[i] = self.known_n[i]
-            new.done[i] = self.done[i]
-            new.done_n[i] = self.done_n[i]
+        # Whole arrays at once: a memcpy compiled, a list copy in pure Python.
+        new.pos[:] = self.pos
+        new.tot[:] = self.tot
+        new.small[:] = self.small
+        new.hand[:] = self.hand
+        new.mem[:] = self.mem
+        new.pile[:] = self.pile
+        new.movable[:] = self.movable
+        new.pk[:] = self.pk
+        new.main_cnt[:] = self.main_cnt
+        new.mid_pts[:] = self.mid_pts
+        new.covered[:] = self.covered
+        new.hand_n[:] = self.hand_n
+        new.pile_n[:] = self.pile_n
+        new.known_n[:] = self.known_n
+        new.done[:] = self.done
+        new.done_n[:] = self.done_n
 
     # ------------------------------------------------------------------ raw access
     # Used by the Python layer for rendering and by tests; not hot.
@@ -1080,7 +1077,7 @@ class DreamIslandsCore(CoreState):
             hands=[[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(n)],
             piles=[[self.pile[p * NMIS + i] for i in range(self.pile_n[p])] for p in range(n)],
             known=[self.known_n[p] for p in range(n)],
-            hand_avoids=[[_bit_list(self.mem[p * HAND + k]) for k in range(self.hand_n[p])] for p in range(n)],
+            hand_avoids=[[self.mem[p * HAND + k] for k in range(self.hand_n[p])] for p in range(n)],
             completed=[[i for i in range(NMIS) if (self.done[p] >> i) & 1] for p in range(n)],
         )
 
@@ -1327,8 +1324,9 @@ class DreamIslandsCore(CoreState):
         return k
 
     def _load_memory(self, p, rows):
-        """Seat p's hand memory (I16): one set per card in its hand, level k + 1 inside
-        level k, no completed mission, and true of the hand (k cards outside level k)."""
+        """Seat p's hand memory (I16): one set (a 16-bit mask) per card in its hand, level
+        k + 1 inside level k, no completed mission, and true of the hand (k cards outside
+        level k)."""
         h = self.hand_n[p]
         if len(rows) != h:
             raise InvalidStateError(
@@ -1337,14 +1335,9 @@ class DreamIslandsCore(CoreState):
         for k in range(HAND):
             mask = 0
             if k < h:
-                for x in rows[k]:
-                    if x < 0 or x >= NMIS:
-                        raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
-                    b = 1 << x
-                    if mask >= b:  # a set, written ascending
-                        raise InvalidStateError(
-                            f"{_BAD}hand_avoids[{p}][{k}] must list missions once each, in ascending order")
-                    mask |= b
+                mask = rows[k]
+                if mask < 0 or mask > 0xFFFF:
+                    raise InvalidStateError(f"{_BAD}hand_avoids[{p}][{k}] is a set of missions 0..15, bit m for m")
                 if mask & self.done[p]:
                     raise InvalidStateError(
                         f"{_BAD}hand_avoids[{p}][{k}] lists a completed mission: no hand holds one (I16)")

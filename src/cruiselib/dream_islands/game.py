@@ -48,9 +48,9 @@ def upgrade_memory(data: dict[str, Any]) -> dict[str, Any]:
     """Schema version 2 to 3: ``hand_avoids`` (I16) is new. A version 2 snapshot kept no
     memory of play, so every hand's memory starts empty (one empty set per card)."""
     hands = data.get("hands")
-    memory: list[list[list[int]]] = []
+    memory: list[list[int]] = []
     if isinstance(hands, list):  # anything else fails the typed decode after this step
-        memory = [[[] for _ in h] if isinstance(h, list) else [] for h in hands]
+        memory = [[0] * len(h) if isinstance(h, list) else [] for h in hands]
     return {**data, "schema_version": 3, "hand_avoids": memory}
 
 

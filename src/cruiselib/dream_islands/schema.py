@@ -87,12 +87,12 @@ class DreamIslandsStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=T
         ),
     ]
     hand_avoids: Annotated[
-        list[Annotated[list[Annotated[list[MissionId], Meta(max_length=16)]], Meta(max_length=3)]],
+        list[Annotated[list[Annotated[int, Meta(ge=0, le=0xFFFF)]], Meta(max_length=3)]],
         Meta(
             min_length=2,
             max_length=4,
-            description="per seat, one set per card in its hand: the k-th lists missions of which at least k of "
-            "the hand's cards are none, as play has shown everybody (I16)",
+            description="per seat, one set of missions per card in its hand (bit m: mission m): the k-th holds "
+            "missions of which at least k of the hand's cards are none, as play has shown everybody (I16)",
         ),
     ]
     completed: Annotated[
