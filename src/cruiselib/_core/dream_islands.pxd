@@ -116,7 +116,8 @@ cdef class DreamIslandsCore(CoreState):
     cdef void _put_under(self, int x) noexcept nogil
 
     # hand memory (I16), resampling, tensors, views
-    @cython.locals(o=cython.int, h=cython.int, j=cython.int, k=cython.int, v=cython.int)
+    @cython.locals(o=cython.int, h=cython.int, j=cython.int, k=cython.int, v=cython.int, g=cython.int,
+                   b=cython.int)
     cdef void _remember(self, int p, int gone, int holds, int h_old) noexcept nogil
     @cython.locals(holds=cython.int, o=cython.int, k=cython.int, v=cython.int)
     cdef void _levels(self, int q, bint recall) noexcept nogil
@@ -169,8 +170,6 @@ cdef class DreamIslandsCore(CoreState):
     cdef _check_history(self, int phase, int cur, long long rounds, bint ending)
 
 
-@cython.locals(c=cython.int)
-cdef int _popcount(int x) noexcept nogil
 cdef int _choose(int n, int k) noexcept nogil
 @cython.locals(out=list, x=cython.int)
 cdef list _bit_list(int mask)

@@ -703,16 +703,25 @@ class DreamIslandsCore(CoreState):
                 else:
                     self.mem[o + k] = 0
             return
+        # Level j + 1 held for j + 1 cards; the completed cards outside it were among them,
+        # so it still holds for the rest: rs_cnt[j] of the cards left.
         for j in range(HAND):
             self.lv[j] = self.mem[o + j]
+            self.rs_cnt[j] = j + 1
+        g = gone
+        while g != 0:
+            b = g & -g
+            for j in range(h_old):
+                if not self.lv[j] & b:
+                    self.rs_cnt[j] -= 1
+            g ^= b
         for k in range(HAND):
             v = 0
             if k < h:
-                # Level j held for j cards; the completed cards outside it were among them,
-                # so it still holds for the rest: level k now is the widest level j that
-                # keeps k cards (levels shrink as j grows, so that one implies the others).
+                # Level k + 1 now: the widest old level that still holds for k + 1 cards
+                # (the levels shrink as j grows, so that one implies the others).
                 for j in range(h_old):
-                    if j + 1 - _popcount(gone & ~self.lv[j]) >= k + 1:
+                    if self.rs_cnt[j] >= k + 1:
                         v = self.lv[j]
                         break
                 v = (v | holds) & ~self.done[p]
@@ -1336,6 +1345,7 @@ class DreamIslandsCore(CoreState):
             mask = 0
             if k < h:
                 mask = rows[k]
+            if mask != 0:  # (an empty set is always true, and inside any other)
                 if mask < 0 or mask > 0xFFFF:
                     raise InvalidStateError(f"{_BAD}hand_avoids[{p}][{k}] is a set of missions 0..15, bit m for m")
                 if mask & self.done[p]:
@@ -1453,15 +1463,6 @@ def _schema():
 
         _SCHEMA.append(schema)
     return _SCHEMA[0]
-
-
-def _popcount(x):
-    """The number of set bits of a 16-bit mask."""
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
 
 
 def _choose(n, k):
