@@ -116,8 +116,9 @@ cdef class DreamIslandsCore(CoreState):
     cdef void _put_under(self, int x) noexcept nogil
 
     # hand memory (I16), resampling, tensors, views
-    @cython.locals(o=cython.int, h=cython.int, j=cython.int, k=cython.int, v=cython.int, g=cython.int,
-                   b=cython.int)
+    @cython.locals(o=cython.int, h=cython.int, l1=cython.int, l2=cython.int, l3=cython.int, n1=cython.int,
+                   n2=cython.int, n3=cython.int, g=cython.int, x=cython.int, k1=cython.int, k2=cython.int,
+                   nd=cython.int)
     cdef void _remember(self, int p, int gone, int holds, int h_old) noexcept nogil
     @cython.locals(holds=cython.int, o=cython.int, k=cython.int, v=cython.int)
     cdef void _levels(self, int q, bint recall) noexcept nogil
@@ -157,7 +158,8 @@ cdef class DreamIslandsCore(CoreState):
                    limit=cython.int, s=cython.int, pk=cython.ulonglong, cu=cython.ulonglong,
                    rounds=cython.longlong, ending=cython.bint)
     cdef _load_checked(self, object d, bint history)
-    @cython.locals(k=cython.int, done=cython.int, i=cython.int, x=cython.int, b=cython.int)
+    @cython.locals(k=cython.int, done=cython.int, i=cython.int, x=cython.int, b=cython.int, seen=cython.int,
+                   dup=cython.int)
     cdef int _load_cards(self, int p, object cards, int kind) except -1
     @cython.locals(h=cython.int, wider=cython.int, k=cython.int, mask=cython.longlong, free=cython.int,
                    i=cython.int)

@@ -696,36 +696,35 @@ class DreamIslandsCore(CoreState):
         ``holds``, the missions that hold now (I5, I13)."""
         o = p * HAND
         h = self.hand_n[p]
-        if gone == 0:  # the usual case: the same cards, one more fact each
-            for k in range(HAND):
-                if k < h:
-                    self.mem[o + k] = (self.mem[o + k] | holds) & ~self.done[p]
-                else:
-                    self.mem[o + k] = 0
-            return
-        # Level j + 1 held for j + 1 cards; the completed cards outside it were among them,
-        # so it still holds for the rest: rs_cnt[j] of the cards left.
-        for j in range(HAND):
-            self.lv[j] = self.mem[o + j]
-            self.rs_cnt[j] = j + 1
-        g = gone
-        while g != 0:
-            b = g & -g
-            for j in range(h_old):
-                if not self.lv[j] & b:
-                    self.rs_cnt[j] -= 1
-            g ^= b
-        for k in range(HAND):
-            v = 0
-            if k < h:
-                # Level k + 1 now: the widest old level that still holds for k + 1 cards
-                # (the levels shrink as j grows, so that one implies the others).
-                for j in range(h_old):
-                    if self.rs_cnt[j] >= k + 1:
-                        v = self.lv[j]
-                        break
-                v = (v | holds) & ~self.done[p]
-            self.mem[o + k] = v
+        l1 = self.mem[o]
+        l2 = self.mem[o + 1]
+        l3 = self.mem[o + 2]
+        if gone != 0:
+            # Old level j held for j cards; the completed cards outside it were among them,
+            # so it still holds for n_j of the cards left. New level k is the widest old
+            # level that holds for k cards (the levels shrink, so it implies the others).
+            n1 = 1
+            n2 = 2 if h_old >= 2 else 0
+            n3 = 3 if h_old >= 3 else 0
+            g = gone
+            while g != 0:
+                x = g & -g
+                if not l1 & x:
+                    n1 -= 1
+                if not l2 & x:
+                    n2 -= 1
+                if not l3 & x:
+                    n3 -= 1
+                g ^= x
+            k1 = l1 if n1 >= 1 else (l2 if n2 >= 1 else (l3 if n3 >= 1 else 0))
+            k2 = l2 if n2 >= 2 else (l3 if n3 >= 2 else 0)
+            l3 = l3 if n3 >= 3 else 0
+            l1 = k1
+            l2 = k2
+        nd = ~self.done[p]
+        self.mem[o] = (l1 | holds) & nd if h > 0 else 0
+        self.mem[o + 1] = (l2 | holds) & nd if h > 1 else 0
+        self.mem[o + 2] = (l3 | holds) & nd if h > 2 else 0
 
     def _levels(self, q, recall):
         """Into lv[k - 1], k = 1 .. seat q's hand size: missions that at least k of its
@@ -1313,21 +1312,25 @@ class DreamIslandsCore(CoreState):
         if kind == 2 and k > NMIS:
             raise InvalidStateError(f"{_BAD}seat {p} completed more than {NMIS} missions")
         done = 0
+        seen = self.ld_seen
+        dup = self.ld_dup
         for i in range(k):
             x = cards[i]
             if x < 0 or x >= NMIS:
                 raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
             b = 1 << x
-            self.ld_dup |= self.ld_seen & b
-            self.ld_seen |= b
+            dup |= seen & b
+            seen |= b
             if kind == 0:
                 self.hand[p * HAND + i] = x
             elif kind == 1:
                 self.pile[p * NMIS + i] = x
             else:
-                if done >= b and not self.ld_dup:  # a set, written ascending
+                if done >= b and not dup:  # a set, written ascending
                     raise InvalidStateError(f"{_BAD}seat {p}'s completed missions must be listed in ascending order")
                 done |= b
+        self.ld_seen = seen
+        self.ld_dup = dup
         if kind == 2:
             self.done[p] = done
         return k
