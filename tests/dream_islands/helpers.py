@@ -39,12 +39,14 @@ def build(
     cur: int = 0,
     phase: str = "move",
     rounds: int = 0,
+    avoids: Mapping[int, Sequence[Sequence[int]]] | None = None,
 ) -> DreamIslandsState:
     """A position described by places: ``pieces[seat]`` lists the places of that seat's
     pieces on the board (0 airplane, 1..8 islands); pieces not listed, in the middle or
     on the main island, make up six (the rest go on the airplane). Missions are names
     from MISSION or ids; ``under`` lists the cards a seat put under its pile, next drawn
     first; every other card lies in the pile (ascending ids, the highest on top).
+    ``avoids[seat]`` is that seat's hand memory (I16; default: nothing remembered).
 
     Rule positions are set up freely, so most are not reachable by play (six pieces on
     the airplane, missions completed without turns): the core loads them with every
@@ -78,7 +80,7 @@ def build(
         rest = [x for x in range(16) if x not in used]
         piles.append(list(reversed(under_ids[p])) + rest)
     data = {
-        "schema_version": 2,
+        "schema_version": 3,
         "game": "dream_islands",
         "players": n,
         "max_rounds": g.max_rounds or 0,
@@ -93,6 +95,10 @@ def build(
         "hands": hand_ids,
         "piles": piles,
         "known": [len(u) for u in under_ids],
+        "hand_avoids": [
+            [sum(1 << m for m in set(level)) for level in (avoids or {}).get(p, [[] for _ in hand_ids[p]])]
+            for p in range(n)
+        ],
         "completed": done_ids,
     }
     decoded = msgspec.json.decode(msgspec.json.encode(data), type=DreamIslandsStateData)

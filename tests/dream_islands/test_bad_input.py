@@ -182,7 +182,7 @@ BAD_STATES = {
     "missing card": (_tamper(piles=lambda p: [p[0][1:], *p[1:]]), "are nowhere"),
     "negative count": (_tamper(pieces=lambda p: [[-1, *p[0][1:]], *p[1:]]), "ValidationError|>= 0"),
     "too many pieces": (_tamper(pieces=lambda p: [[p[0][0] + 1, *p[0][1:]], *p[1:]]), "pieces, not 6"),
-    "wrong schema version": (_tamper(schema_version=3), "schema_version"),
+    "wrong schema version": (_tamper(schema_version=4), "schema_version"),
     "unknown field": ({**_data(), "bonus": 3}, "unknown field"),
     "missing field": ({k: v for k, v in _data().items() if k != "rng"}, "missing required field"),
     "wrong game": (_tamper(game="sirens"), "game"),

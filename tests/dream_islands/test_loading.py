@@ -6,7 +6,8 @@
   against the end condition (I7, I9), card conservation, the counts the board and the
   turns played determine (shells I2, steps I3, missions I5), whose turn it is, the
   exchange (I6, I12, I13);
-* schema version 2 (the generator state as hex text); version 1 still loads.
+* schema version 3 (the generator state as hex text, the hand memory of I16); versions 2
+  and 1 still load, with no memory.
 
 Every tampered state here starts from a state reached by seeded play and changes one
 thing, so each test shows one check at work.
@@ -231,6 +232,7 @@ def test_the_end_signalled_by_a_seat_that_has_not_moved_this_round_is_rejected()
     data = data_of(state)
     data["completed"][2] = list(range(16))
     data["hands"][2] = []
+    data["hand_avoids"][2] = []  # no hand, nothing to remember of it (I16)
     data["piles"][2] = []
     data["known"][2] = 0
     rejected(g, data, r"earlier round.*\(I7\)")
@@ -378,14 +380,14 @@ def test_the_core_itself_rejects_a_tampered_state(change: dict[str, Any]) -> Non
         g.new_state(seed=0)._load(decoded)
 
 
-# --------------------------------------------------------------------------- 4: schema version 2
+# --------------------------------------------------------------------------- 4: schema version 3
 
 
-def test_snapshots_are_schema_version_2_with_the_generator_state_as_hex_text() -> None:
+def test_snapshots_are_schema_version_3_with_the_generator_state_as_hex_text() -> None:
     g = game(4)
     state = play(g, 13, lambda s: rounds_of(s) == 2)
     data = data_of(state)
-    assert data["schema_version"] == 2 and g.schema_version == 2
+    assert data["schema_version"] == 3 and g.schema_version == 3
     assert isinstance(data["rng"], str) and len(data["rng"]) == 16 and int(data["rng"], 16) >= 0
     assert all(abs(v) <= 2**53 for v in _numbers(data))  # safe for every JSON reader
     assert msgspec.msgpack.decode(state.to_msgpack())["rng"] == data["rng"]
@@ -399,17 +401,35 @@ def _numbers(data: Any) -> list[int]:
     return [data] if isinstance(data, int) and not isinstance(data, bool) else []
 
 
+def without_memory(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in ("schema_version", "hand_avoids")}
+
+
+def remembering(s: DreamIslandsState) -> bool:
+    """Some seat's hand memory (I16) is not empty."""
+    return any(any(level for level in seat) for seat in data_of(s)["hand_avoids"])
+
+
 @pytest.mark.parametrize("encoding", ENCODINGS)
-def test_a_version_1_snapshot_still_loads(encoding: str) -> None:
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_snapshot_still_loads_with_no_hand_memory(encoding: str, version: int) -> None:
     g = game(3)
-    state = play(g, 14, lambda s: rounds_of(s) == 3 and s.phase_name == "exchange")
-    v1 = {**data_of(state), "schema_version": 1, "rng": int(data_of(state)["rng"], 16)}
-    loaded = g.load_state(encode(v1, encoding))
-    assert loaded == state
-    assert data_of(loaded)["schema_version"] == 2
-    # The generator state came along: both continue alike.
+    state = play(g, 14, lambda s: rounds_of(s) >= 3 and s.phase_name == "exchange" and remembering(s))
+    old = without_memory(data_of(state))
+    old["schema_version"] = version
+    if version == 1:
+        old["rng"] = int(old["rng"], 16)
+    loaded = g.load_state(encode(old, encoding))
+    data = data_of(loaded)
+    assert data["schema_version"] == 3
+    # I16: the older snapshot kept no memory of play; everything else came along.
+    assert data["hand_avoids"] == [[0 for _ in hand] for hand in data["hands"]]
+    assert without_memory(data) == without_memory(data_of(state))
+    assert all(loaded.view(p) == state.view(p) for p in range(3))
+    assert loaded.view(0, recall=True) != state.view(0, recall=True)
+    # The generator state came along: both deal alike.
     a, b = loaded.resample(1, 5), state.resample(1, 5)
-    assert a == b
+    assert without_memory(data_of(a)) == without_memory(data_of(b))
 
 
 @pytest.mark.parametrize(
@@ -428,7 +448,7 @@ def test_a_bad_version_1_snapshot_is_rejected(change: dict[str, Any], match: str
     rejected(g, v1, match)
 
 
-@pytest.mark.parametrize("version", [0, 3, 99, "2", None])
+@pytest.mark.parametrize("version", [0, 4, 99, "3", None])
 def test_an_unknown_schema_version_is_rejected(version: Any) -> None:
     g = game(3)
     rejected(g, {**data_of(g.new_state(seed=1)), "schema_version": version}, "schema_version")

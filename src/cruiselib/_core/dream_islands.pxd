@@ -42,6 +42,7 @@ cdef class DreamIslandsRules(CoreRules):
     cdef unsigned long long act_need[NCOVER]
     cdef unsigned long long act_add[NCOVER]
     cdef int nflows[4]
+    cdef tuple view_types    # (SeatInfo, HandMemory, DreamIslandsView), on the first view
 
 
 cdef class DreamIslandsCore(CoreState):
@@ -68,6 +69,12 @@ cdef class DreamIslandsCore(CoreState):
     cdef int sc_f[NEDGE]
     cdef int sc_cap[NEDGE]
     cdef int sc_base, sc_need1
+    cdef int mem[MAXP * HAND]  # I16: per seat, level k: missions at least k hand cards are none of
+    cdef int lv[HAND]          # scratch: the levels of one seat (resample, views, tensors)
+    cdef int rs_pool[NMIS]     # scratch of _deal_seat: a seat's cards sorted by class
+    cdef int rs_cnt[HAND + 1]
+    cdef int rs_off[HAND + 1]
+    cdef int ld_seen, ld_dup   # scratch of _load_cards: the mission ids met, and met twice
 
     # the contract (engine.pxd)
     cdef void c_init_arrays(self) noexcept
@@ -79,7 +86,6 @@ cdef class DreamIslandsCore(CoreState):
     @cython.locals(p=cython.int, best=cython.int, key=cython.int, mask=cython.int)
     cdef int c_winners_mask(self) noexcept nogil
 
-    @cython.locals(i=cython.int)
     cdef void _copy_into(self, DreamIslandsCore new) noexcept
     @cython.locals(i=cython.int, p=cython.int)
     cdef void _setup(self, unsigned long long rng_state) noexcept nogil
@@ -102,12 +108,37 @@ cdef class DreamIslandsCore(CoreState):
     @cython.locals(number=cython.int, v=cython.int, o=cython.int, i=cython.int, x=cython.int)
     cdef int c_check(self, int a) noexcept nogil
     @cython.locals(number=cython.int, v=cython.int, o=cython.int, d=cython.int, k=cython.int,
-                   base=cython.int)
+                   base=cython.int, h=cython.int, dn=cython.int, holds=cython.int)
     cdef void c_do(self, int a) noexcept nogil
     @cython.locals(mask=cython.int, i=cython.int, x=cython.int, p=cython.int)
-    cdef void _complete_missions(self) noexcept nogil
+    cdef int _complete_missions(self) noexcept nogil
     @cython.locals(i=cython.int, o=cython.int, p=cython.int)
     cdef void _put_under(self, int x) noexcept nogil
+
+    # hand memory (I16), resampling, tensors, views
+    @cython.locals(o=cython.int, h=cython.int, l1=cython.int, l2=cython.int, l3=cython.int, n1=cython.int,
+                   n2=cython.int, n3=cython.int, g=cython.int, x=cython.int, k1=cython.int, k2=cython.int,
+                   nd=cython.int)
+    cdef void _remember(self, int p, int gone, int holds, int h_old) noexcept nogil
+    @cython.locals(holds=cython.int, o=cython.int, k=cython.int, v=cython.int)
+    cdef void _levels(self, int q, bint recall) noexcept nogil
+    cdef int _hand_ways(self, int h, int x0, int x1, int x2) noexcept nogil
+    @cython.locals(h=cython.int, oh=cython.int, op=cython.int, n=cython.int, t=cython.int, i=cython.int,
+                   j=cython.int, c=cython.int, total=cython.int, r=cython.int, w=cython.int, x0=cython.int,
+                   x1=cython.int, y0=cython.int, y1=cython.int, k=cython.int, m=cython.int, x=cython.int,
+                   s=cython.int)
+    cdef void _deal_seat(self, int q) noexcept nogil
+    @cython.locals(q=cython.int, k=cython.int)
+    cdef void c_resample(self, int seat, bint recall) noexcept nogil
+    @cython.locals(n=cython.int, o=cython.int, r=cython.int, p=cython.int,
+                   i=cython.int, c=cython.int, k=cython.int)
+    cdef void c_observe(self, int seat, float[::1] out) noexcept nogil
+    @cython.locals(n=cython.int, o=cython.int, r=cython.int, p=cython.int, k=cython.int, i=cython.int)
+    cdef void c_info_state(self, int seat, float[::1] out) noexcept nogil
+    @cython.locals(n=cython.int, p=cython.int, o=cython.int, c=cython.int, i=cython.int, h=cython.int,
+                   a=cython.int, b=cython.int, k=cython.int, m=cython.int, cur=cython.int, seats=list,
+                   hand=list, T=tuple, R=DreamIslandsRules)
+    cpdef object _view(self, int seat, bint recall)
     @cython.locals(p=cython.int, last=cython.int)
     cdef void _finish_turn(self) noexcept nogil
     @cython.locals(p=cython.int)
@@ -123,10 +154,16 @@ cdef class DreamIslandsCore(CoreState):
     @cython.locals(R=DreamIslandsRules, n=cython.int, p=cython.int, o=cython.int, i=cython.int,
                    c=cython.int, cnt=cython.int, m=cython.int, pts=cython.int, mask=cython.int,
                    b=cython.int, seen=cython.int, dup=cython.int, k=cython.int, x=cython.int,
-                   done=cython.int, mid_n=cython.int, phase=cython.int, cur=cython.int,
+                   mid_n=cython.int, phase=cython.int, cur=cython.int,
                    limit=cython.int, s=cython.int, pk=cython.ulonglong, cu=cython.ulonglong,
                    rounds=cython.longlong, ending=cython.bint)
     cdef _load_checked(self, object d, bint history)
+    @cython.locals(k=cython.int, done=cython.int, i=cython.int, x=cython.int, b=cython.int, seen=cython.int,
+                   dup=cython.int)
+    cdef int _load_cards(self, int p, object cards, int kind) except -1
+    @cython.locals(h=cython.int, wider=cython.int, k=cython.int, mask=cython.longlong, free=cython.int,
+                   i=cython.int)
+    cdef _load_memory(self, int p, object rows)
     @cython.locals(n=cython.int, p=cython.int, o=cython.int, i=cython.int, c=cython.int,
                    have=cython.int, mask=cython.int, mid=cython.int, far=cython.bint,
                    moved=cython.bint, t=cython.longlong, dist=cython.longlong,
@@ -134,3 +171,9 @@ cdef class DreamIslandsCore(CoreState):
                    low=cython.longlong)
     cdef _check_history(self, int phase, int cur, long long rounds, bint ending)
 
+
+cdef int _choose(int n, int k) noexcept nogil
+@cython.locals(out=list, x=cython.int)
+cdef list _bit_list(int mask)
+@cython.locals(out=list, x=cython.int)
+cdef list _covered_list(int mask)

@@ -1,11 +1,13 @@
 """Dream Islands: the whole rules engine (compiled by Cython, runs as Python too).
 
-The rules and rulings I1 ... I15 are in ``docs/dream_islands.md``; ruling ids are cited
+The rules and rulings I1 ... I16 are in ``docs/dream_islands.md``; ruling ids are cited
 where they apply. Types live in
 ``dream_islands.pxd``. The classes extend the compiled game contract (``engine.py``):
 the generic public block (``legal_actions``, ``apply``, ``clone``, ``scores``,
 ``winners``, playouts ...) is written there against the ``c_*`` methods below, which
-run without the GIL and allocate no Python objects; moves are small ints.
+run without the GIL and allocate no Python objects; moves are small ints. Views, the
+resampling of unseen cards (I13, and the hand memory of I16) and the observation tensors
+are made here too, from the arrays.
 
 Movement as a flow (I1, I3). A piece moves along unit steps ("edges"):
 
@@ -129,6 +131,7 @@ class DreamIslandsRules(CoreRules):
         if not (2 <= num_players <= MAXP and 0 <= max_rounds <= ROUND_CAP):
             raise ValueError("rules out of range")
         self.max_rounds = max_rounds
+        self.view_types = None
         # I9 when set, else I15: the round after which the game ends in any case.
         self.round_limit = max_rounds if max_rounds > 0 else ROUND_CAP
         # comp[k * 6 + r]: compositions of r into k non-negative parts, C(r + k - 1, k - 1).
@@ -173,7 +176,9 @@ class DreamIslandsRules(CoreRules):
             raise ValueError("action table size mismatch")
         self.a_put = NCOVER
         self.a_done = NCOVER + NMIS
-        self._init_contract(num_players, self.a_done + 1, REASONS)
+        # Tensor sizes (DreamIslandsGame._observation_layout): 38 entries per seat and 54
+        # more; the information state adds 3 x 16 per seat (I16).
+        self._init_contract(num_players, self.a_done + 1, REASONS, 38 * num_players + 54, 86 * num_players + 54)
         # runbits[occupied islands]: bit k - 2 set when a maximal run of exactly k (2..5)
         # occupied islands exists; the ring wraps 8 -> 1, a full ring has no run (I4).
         for occ in range(256):
@@ -248,6 +253,11 @@ class DreamIslandsCore(CoreState):
             self.buf = [0] * MAXLEGAL
             self.sc_f = [0] * NEDGE
             self.sc_cap = [0] * NEDGE
+            self.mem = [0] * (MAXP * HAND)
+            self.lv = [0] * HAND
+            self.rs_pool = [0] * NMIS
+            self.rs_cnt = [0] * (HAND + 1)
+            self.rs_off = [0] * (HAND + 1)
 
     # ------------------------------------------------------------------ setup
 
@@ -285,6 +295,8 @@ class DreamIslandsCore(CoreState):
             self.known_n[p] = 0
             self.done[p] = 0
             self.done_n[p] = 0
+        for i in range(MAXP * HAND):
+            self.mem[i] = 0
         for p in range(self.np):
             self.pos[p * NLOC] = PIECES - 1
             self.pos[p * NLOC + p + 1] = 1
@@ -583,8 +595,11 @@ class DreamIslandsCore(CoreState):
                     k -= 1
                 if self.mid_n >= 6:
                     self.ending = True  # I7
-            # B: missions complete automatically (I5).
-            self._complete_missions()
+            # B: missions complete automatically (I5); the table learns about the hand (I16).
+            h = self.hand_n[self.cur]
+            dn = self.done[self.cur]
+            holds = self._complete_missions()
+            self._remember(self.cur, self.done[self.cur] & ~dn, holds, h)
             # C: exchange (I6); nothing to decide with an empty hand.
             if self.hand_n[self.cur] > 0:
                 self.phase = PH_EXCHANGE
@@ -596,7 +611,8 @@ class DreamIslandsCore(CoreState):
             self._finish_turn()
 
     def _complete_missions(self):
-        """I5: every mission in the mover's hand that holds is completed."""
+        """I5: every mission in the mover's hand that holds is completed. Returns the
+        missions that hold (none of them is left in the hand: I13)."""
         p = self.cur
         mask = self._mission_mask(p)
         i = 0
@@ -615,6 +631,7 @@ class DreamIslandsCore(CoreState):
                 i += 1
         if self.done_n[p] == NMIS:
             self.ending = True  # I7: the last mission is done
+        return mask
 
     def _put_under(self, x):
         """I6: mission x goes from the hand to the very bottom of the own draw pile."""
@@ -635,6 +652,12 @@ class DreamIslandsCore(CoreState):
         self.pile[o] = x
         self.pile_n[p] += 1
         self.known_n[p] += 1
+        # I16: nobody saw which card went, so at least k - 1 of those left are none of
+        # level k: level k + 1 becomes level k.
+        o = p * HAND
+        self.mem[o] = self.mem[o + 1]
+        self.mem[o + 1] = self.mem[o + 2]
+        self.mem[o + 2] = 0
         if self.hand_n[p] == 0:
             self._finish_turn()  # every card is under: only "draw" is left
 
@@ -664,6 +687,331 @@ class DreamIslandsCore(CoreState):
             self.covered[p] = 0  # I2: all four covered at the start of the turn
         self.phase = PH_MOVE
 
+    # ------------------------------------------------------------------ memory (I16)
+
+    def _remember(self, p, gone, holds, h_old):
+        """I16: what seat p's move shows the table about its hand. Before the move at least
+        k of its ``h_old`` cards were none of level k (mem[p * 3 + k - 1]); the cards
+        ``gone`` (completed now, face up) left the hand; every card still in it is none of
+        ``holds``, the missions that hold now (I5, I13)."""
+        o = p * HAND
+        h = self.hand_n[p]
+        l1 = self.mem[o]
+        l2 = self.mem[o + 1]
+        l3 = self.mem[o + 2]
+        if gone != 0:
+            # Old level j held for j cards; the completed cards outside it were among them,
+            # so it still holds for n_j of the cards left. New level k is the widest old
+            # level that holds for k cards (the levels shrink, so it implies the others).
+            n1 = 1
+            n2 = 2 if h_old >= 2 else 0
+            n3 = 3 if h_old >= 3 else 0
+            g = gone
+            while g != 0:
+                x = g & -g
+                if not l1 & x:
+                    n1 -= 1
+                if not l2 & x:
+                    n2 -= 1
+                if not l3 & x:
+                    n3 -= 1
+                g ^= x
+            k1 = l1 if n1 >= 1 else (l2 if n2 >= 1 else (l3 if n3 >= 1 else 0))
+            k2 = l2 if n2 >= 2 else (l3 if n3 >= 2 else 0)
+            l3 = l3 if n3 >= 3 else 0
+            l1 = k1
+            l2 = k2
+        nd = ~self.done[p]
+        self.mem[o] = (l1 | holds) & nd if h > 0 else 0
+        self.mem[o + 1] = (l2 | holds) & nd if h > 1 else 0
+        self.mem[o + 2] = (l3 | holds) & nd if h > 2 else 0
+
+    def _levels(self, q, recall):
+        """Into lv[k - 1], k = 1 .. seat q's hand size: missions that at least k of its
+        hand's cards are none of (0 past the hand). What the table shows (I13: during its
+        exchange the mover holds no mission that holds now) and, with ``recall``, what
+        play showed earlier (I16, mem)."""
+        holds = 0
+        if self.phase == PH_EXCHANGE and q == self.cur:
+            holds = self._mission_mask(q)
+        o = q * HAND
+        for k in range(HAND):
+            v = 0
+            if k < self.hand_n[q]:
+                v = holds
+                if recall:
+                    v = v | self.mem[o + k]
+                v = v & ~self.done[q]
+            self.lv[k] = v
+
+    def _hand_ways(self, h, x0, x1, x2):
+        """How many hands of h cards take x_t cards of class t (rs_cnt) and meet the levels:
+        a card of class t is outside level t + 1 and so outside every later level (they
+        shrink), inside the earlier ones; level k needs k cards of classes below k."""
+        if x0 + x1 + x2 != h or (h < 3 and x2 > 0) or (h < 2 and x1 > 0):
+            return 0
+        if (h >= 1 and x0 < 1) or (h >= 2 and x0 + x1 < 2):
+            return 0
+        return _choose(self.rs_cnt[0], x0) * _choose(self.rs_cnt[1], x1) * _choose(self.rs_cnt[2], x2)
+
+    def _deal_seat(self, q):
+        """Deal seat q's hand and pile anew from the cards in them: the hand uniformly among
+        the hands (in any order) that meet the levels in lv, the pile uniformly ordered.
+
+        A card's class is the first level it is outside of (the hand size: inside all).
+        A hand is a choice of how many cards of each class, then which: the counts are
+        drawn with weight the number of hands they give, the cards uniformly in a class."""
+        h = self.hand_n[q]
+        oh = q * HAND
+        op = q * NMIS
+        n = h + self.pile_n[q]
+        if self.lv[0] == 0:  # nothing known of the hand (the levels shrink): one shuffle of all
+            for i in range(n):
+                self.rs_pool[i] = self.hand[oh + i] if i < h else self.pile[op + i - h]
+            i = n - 1
+            while i > 0:
+                j = self.c_below(i + 1)
+                c = self.rs_pool[i]
+                self.rs_pool[i] = self.rs_pool[j]
+                self.rs_pool[j] = c
+                i -= 1
+            for i in range(n):
+                if i < h:
+                    self.hand[oh + i] = self.rs_pool[i]
+                else:
+                    self.pile[op + i - h] = self.rs_pool[i]
+            return
+        for t in range(HAND + 1):
+            self.rs_cnt[t] = 0
+        for i in range(n):
+            c = self.hand[oh + i] if i < h else self.pile[op + i - h]
+            t = 0
+            while t < h and (self.lv[t] >> c) & 1:
+                t += 1
+            self.rs_cnt[t] += 1
+        self.rs_off[0] = 0
+        for t in range(HAND):
+            self.rs_off[t + 1] = self.rs_off[t] + self.rs_cnt[t]
+        for i in range(n):  # the cards sorted by class (counting sort)
+            c = self.hand[oh + i] if i < h else self.pile[op + i - h]
+            t = 0
+            while t < h and (self.lv[t] >> c) & 1:
+                t += 1
+            self.rs_pool[self.rs_off[t]] = c
+            self.rs_off[t] += 1
+        for t in range(HAND + 1):
+            self.rs_off[t] -= self.rs_cnt[t]
+        total = 0
+        for x0 in range(HAND + 1):
+            for x1 in range(HAND + 1):
+                total += self._hand_ways(h, x0, x1, h - x0 - x1) if h - x0 - x1 >= 0 else 0
+        if total == 0:  # pragma: no cover - the real hand meets the levels
+            return
+        r = self.c_below(total)
+        y0 = 0
+        y1 = 0
+        for x0 in range(HAND + 1):
+            for x1 in range(HAND + 1):
+                if h - x0 - x1 >= 0:
+                    w = self._hand_ways(h, x0, x1, h - x0 - x1)
+                    if r >= 0 and r < w:
+                        y0 = x0
+                        y1 = x1
+                    r -= w
+        # The chosen cards of each class to the front of its run (partial Fisher-Yates),
+        # into the hand; the rest make the pile.
+        k = 0
+        m = 0
+        for t in range(HAND + 1):
+            x = y0 if t == 0 else (y1 if t == 1 else (h - y0 - y1 if t == 2 else 0))
+            s = self.rs_off[t]
+            for i in range(x):
+                j = s + i + self.c_below(self.rs_cnt[t] - i)
+                c = self.rs_pool[j]
+                self.rs_pool[j] = self.rs_pool[s + i]
+                self.rs_pool[s + i] = c
+                self.hand[oh + k] = c
+                k += 1
+            for i in range(x, self.rs_cnt[t]):
+                self.pile[op + m] = self.rs_pool[s + i]
+                m += 1
+        i = h - 1
+        while i > 0:  # the hand in a uniformly random order
+            j = self.c_below(i + 1)
+            c = self.hand[oh + i]
+            self.hand[oh + i] = self.hand[oh + j]
+            self.hand[oh + j] = c
+            i -= 1
+        self._shuffle_pile(q, 0)
+
+    def c_resample(self, seat, recall):
+        """Deal anew, from self.rng, every card ``seat`` cannot see: its own pile but the
+        cards it put under it (they keep their order); every other seat's hand and pile
+        from their cards, the counts kept, the hand meeting what the table knows of it
+        (I13) and with ``recall`` what play showed (I16). Without ``recall`` the memory of
+        the hands dealt anew becomes what the table shows, which their new cards meet."""
+        for q in range(self.np):
+            if q == seat:
+                self._shuffle_pile(q, self.known_n[q])
+            else:
+                self._levels(q, recall)
+                self._deal_seat(q)
+                if not recall:
+                    for k in range(HAND):
+                        self.mem[q * HAND + k] = self.lv[k]
+
+    # ------------------------------------------------------------------ tensors
+
+    def c_observe(self, seat, out):
+        """Seat ``seat``'s observation (the layout is DreamIslandsGame._observation_layout,
+        docs "Observation tensor"); seats in turn order from ``seat``. Made only of what
+        view(seat) shows."""
+        n = self.np
+        o = 0
+        for r in range(n):  # pieces: airplane, islands 1..8, count / 6
+            p = (seat + r) % n
+            for i in range(NLOC):
+                out[o + r * NLOC + i] = self.pos[p * NLOC + i] / 6.0
+        o += n * NLOC
+        for r in range(n):  # middle: own pieces there / 6
+            p = (seat + r) % n
+            c = self.main_cnt[p]
+            for i in range(3):
+                if self.small[i] == p:
+                    c += 1
+            out[o + r] = c / 6.0
+        o += n
+        for i in range(3):  # small islands 3, 2, 2: one-hot seat
+            if self.small[i] >= 0:
+                out[o + i * n + (self.small[i] - seat + n) % n] = 1.0
+        o += 3 * n
+        for r in range(n):  # covered numbers 2..5
+            p = (seat + r) % n
+            for i in range(4):
+                if (self.covered[p] >> i) & 1:
+                    out[o + r * 4 + i] = 1.0
+        o += 4 * n
+        for r in range(n):  # completed missions
+            p = (seat + r) % n
+            for i in range(NMIS):
+                if (self.done[p] >> i) & 1:
+                    out[o + r * NMIS + i] = 1.0
+        o += n * NMIS
+        for r in range(n):  # counts: hand / 3, pile / 16, put under / 16, score / 45
+            p = (seat + r) % n
+            out[o + r] = self.hand_n[p] / 3.0
+            out[o + n + r] = self.pile_n[p] / 16.0
+            out[o + 2 * n + r] = self.known_n[p] / 16.0
+            out[o + 3 * n + r] = self.c_score(p) / 45.0
+        o += 4 * n
+        for i in range(self.hand_n[seat]):  # own hand
+            out[o + self.hand[seat * HAND + i]] = 1.0
+        o += NMIS
+        k = self.known_n[seat]
+        for i in range(k):  # own cards under the pile: 1 - i / 16 for the i-th drawn next
+            out[o + self.pile[seat * NMIS + k - 1 - i]] = 1.0 - i / 16.0
+        o += NMIS
+        for i in range(k, self.pile_n[seat]):  # the rest of the own pile
+            out[o + self.pile[seat * NMIS + i]] = 1.0
+        o += NMIS
+        out[o + self.phase] = 1.0
+        o += 3
+        if self.phase != PH_OVER:
+            out[o + (self.cur - seat + n) % n] = 1.0
+        o += n
+        if self.ending:
+            out[o] = 1.0
+        if self.phase != PH_OVER and (self.ending or self.rounds + 1 >= self.rules.round_limit):
+            out[o + 1] = 1.0  # the current round is the last
+        out[o + 2] = (self.rounds if self.rounds < 32 else 32) / 32.0
+
+    def c_info_state(self, seat, out):
+        """The observation, then per seat (in turn order from ``seat``) and k = 1..3 a
+        0/1 plane of the missions at least k of its hand's cards are none of (I16)."""
+        n = self.np
+        self.c_observe(seat, out)
+        o = self.rules.observation_size
+        for r in range(n):
+            p = (seat + r) % n
+            self._levels(p, True)
+            for k in range(HAND):
+                for i in range(NMIS):
+                    if (self.lv[k] >> i) & 1:
+                        out[o + (r * HAND + k) * NMIS + i] = 1.0
+
+    # ------------------------------------------------------------------ views
+
+    def _view(self, seat, recall):
+        """The DreamIslandsView of ``seat`` (checked by the caller), made from the arrays;
+        with ``recall`` it lists what play showed of every hand (I16)."""
+        R = self.rules
+        T = R.view_types
+        if T is None:  # the schema module imports this one: it is looked up on first use
+            S = _schema()
+            T = R.view_types = (S.SeatInfo, S.HandMemory, S.DreamIslandsView)
+        seat_info = T[0]
+        n = self.np
+        seats = []
+        for p in range(n):
+            o = p * NLOC
+            c = self.main_cnt[p]
+            for i in range(3):
+                if self.small[i] == p:
+                    c += 1
+            seats.append(seat_info(
+                p, self.pos[o], [self.pos[o + 1], self.pos[o + 2], self.pos[o + 3], self.pos[o + 4],
+                                 self.pos[o + 5], self.pos[o + 6], self.pos[o + 7], self.pos[o + 8]],
+                c, _covered_list(self.covered[p]), _bit_list(self.done[p]), self.hand_n[p], self.pile_n[p],
+                self.known_n[p], self.c_score(p)))
+        o = seat * HAND
+        h = self.hand_n[seat]
+        a = self.hand[o] if h > 0 else 99
+        b = self.hand[o + 1] if h > 1 else 99
+        c = self.hand[o + 2] if h > 2 else 99
+        if a > b:
+            a, b = b, a
+        if b > c:
+            b, c = c, b
+        if a > b:
+            a, b = b, a
+        if h == 3:
+            hand = [a, b, c]
+        elif h == 2:
+            hand = [a, b]
+        elif h == 1:
+            hand = [a]
+        else:
+            hand = []
+        o = seat * NMIS
+        k = self.known_n[seat]
+        m = 0
+        for i in range(k, self.pile_n[seat]):
+            m |= 1 << self.pile[o + i]
+        cur = self.c_current()
+        memory = None
+        if recall:
+            memory = []
+            hand_memory = T[1]
+            for p in range(n):
+                self._levels(p, True)
+                memory.append(hand_memory(p, [_bit_list(self.lv[i]) for i in range(self.hand_n[p])]))
+        return T[2](
+            player=seat,
+            players=n,
+            max_rounds=R.max_rounds,
+            phase=PHASES[self.phase],
+            current_player=cur,
+            rounds=self.rounds,
+            end_triggered=self.ending,
+            seats=seats,
+            small_islands=[self.small[0], self.small[1], self.small[2]],
+            hand=hand,
+            under_pile=[self.pile[o + k - 1 - i] for i in range(k)],
+            pile_unseen=_bit_list(m),
+            legal_actions=self.legal_actions() if cur == seat else [],
+            recall=memory,
+        )
+
     # ------------------------------------------------------------------ copying
 
     def _copy_into(self, new):
@@ -676,30 +1024,26 @@ class DreamIslandsCore(CoreState):
         new.rounds = self.rounds
         new.ending = self.ending
         new.mid_n = self.mid_n
-        for i in range(MAXP * NLOC):
-            new.pos[i] = self.pos[i]
-        for i in range(NLOC):
-            new.tot[i] = self.tot[i]
-        for i in range(3):
-            new.small[i] = self.small[i]
-        for i in range(MAXP * HAND):
-            new.hand[i] = self.hand[i]
-        for i in range(MAXP * NMIS):
-            new.pile[i] = self.pile[i]
-        for i in range(MAXP):
-            new.movable[i] = self.movable[i]
-            new.pk[i] = self.pk[i]
-            new.main_cnt[i] = self.main_cnt[i]
-            new.mid_pts[i] = self.mid_pts[i]
-            new.covered[i] = self.covered[i]
-            new.hand_n[i] = self.hand_n[i]
-            new.pile_n[i] = self.pile_n[i]
-            new.known_n[i] = self.known_n[i]
-            new.done[i] = self.done[i]
-            new.done_n[i] = self.done_n[i]
+        # Whole arrays at once: a memcpy compiled, a list copy in pure Python.
+        new.pos[:] = self.pos
+        new.tot[:] = self.tot
+        new.small[:] = self.small
+        new.hand[:] = self.hand
+        new.mem[:] = self.mem
+        new.pile[:] = self.pile
+        new.movable[:] = self.movable
+        new.pk[:] = self.pk
+        new.main_cnt[:] = self.main_cnt
+        new.mid_pts[:] = self.mid_pts
+        new.covered[:] = self.covered
+        new.hand_n[:] = self.hand_n
+        new.pile_n[:] = self.pile_n
+        new.known_n[:] = self.known_n
+        new.done[:] = self.done
+        new.done_n[:] = self.done_n
 
     # ------------------------------------------------------------------ raw access
-    # Used by the Python layer for serialization, views and resampling; not hot.
+    # Used by the Python layer for rendering and by tests; not hot.
 
     def _get_raw(self):
         """A dict of plain Python values describing the full state."""
@@ -717,6 +1061,7 @@ class DreamIslandsCore(CoreState):
             "piles": [[self.pile[p * NMIS + i] for i in range(self.pile_n[p])] for p in range(n)],
             "known": [self.known_n[p] for p in range(n)],
             "done": [self.done[p] for p in range(n)],
+            "hand_avoids": [[self.mem[p * HAND + k] for k in range(self.hand_n[p])] for p in range(n)],
         }
 
     def _export(self):
@@ -740,54 +1085,9 @@ class DreamIslandsCore(CoreState):
             hands=[[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(n)],
             piles=[[self.pile[p * NMIS + i] for i in range(self.pile_n[p])] for p in range(n)],
             known=[self.known_n[p] for p in range(n)],
+            hand_avoids=[[self.mem[p * HAND + k] for k in range(self.hand_n[p])] for p in range(n)],
             completed=[[i for i in range(NMIS) if (self.done[p] >> i) & 1] for p in range(n)],
         )
-
-    def _set_raw(self, raw):
-        """Load a raw dict that the game built from a valid state (``resample``) and derive
-        the rest. Nothing is checked: untrusted data goes through :meth:`_load`."""
-        self._setup(raw["rng"])  # zeroes every array
-        self.rng = raw["rng"] & MASK64
-        self.phase = raw["phase"]
-        self.cur = raw["cur"]
-        self.rounds = raw["rounds"]
-        for i in range(NLOC):
-            self.tot[i] = 0
-        for p in range(self.np):
-            self.movable[p] = 0
-            self.pk[p] = 0
-            for i in range(NLOC):
-                c = raw["pieces"][p][i]
-                self.pos[p * NLOC + i] = c
-                self.pk[p] |= c << (4 * i)
-                self.tot[i] += c
-                self.movable[p] += c
-            self.main_cnt[p] = raw["main"][p]
-            self.mid_pts[p] = raw["main"][p]
-            self.covered[p] = raw["covered"][p]
-            hand = raw["hands"][p]
-            self.hand_n[p] = len(hand)
-            for i in range(len(hand)):
-                self.hand[p * HAND + i] = hand[i]
-            pile = raw["piles"][p]
-            self.pile_n[p] = len(pile)
-            for i in range(len(pile)):
-                self.pile[p * NMIS + i] = pile[i]
-            self.known_n[p] = raw["known"][p]
-            self.done[p] = raw["done"][p]
-            self.done_n[p] = bin(raw["done"][p]).count("1")
-        self.mid_n = 0
-        for p in range(self.np):
-            self.mid_n += raw["main"][p]
-        for i in range(3):
-            self.small[i] = raw["small"][i]
-            if self.small[i] >= 0:
-                self.mid_pts[self.small[i]] += SMALL_VALUES[i]
-                self.mid_n += 1
-        self.ending = self.mid_n >= 6
-        for p in range(self.np):
-            if self.done_n[p] == NMIS:
-                self.ending = True
 
     def _load(self, d, history=True):
         """Validate a decoded DreamIslandsStateData and load it (the game checked the header:
@@ -822,12 +1122,13 @@ class DreamIslandsCore(CoreState):
         hands = d.hands
         piles = d.piles
         known = d.known
+        avoids = d.hand_avoids
         completed = d.completed
         if (len(pieces) != n or len(main) != n or len(covered) != n or len(hands) != n
-                or len(piles) != n or len(known) != n or len(completed) != n):
+                or len(piles) != n or len(known) != n or len(avoids) != n or len(completed) != n):
             raise InvalidStateError(
-                f"{_BAD}pieces, main_island, covered, hands, piles, known and completed must have "
-                f"one entry per seat ({n})")
+                f"{_BAD}pieces, main_island, covered, hands, piles, known, hand_avoids and completed must "
+                f"have one entry per seat ({n})")
         self.np = n
         # --- the middle (I1): small islands in order 3, 2, 2, then the main island ------
         if len(small) != 3:
@@ -859,6 +1160,8 @@ class DreamIslandsCore(CoreState):
                 self.known_n[p] = 0
                 self.done[p] = 0
                 self.done_n[p] = 0
+                for i in range(HAND):
+                    self.mem[p * HAND + i] = 0
                 continue
             row = pieces[p]
             if len(row) != NLOC:
@@ -902,53 +1205,19 @@ class DreamIslandsCore(CoreState):
                 mask |= b
             self.covered[p] = mask
             # --- missions: each of the 16 exactly once, in hand, pile or done -----------
-            seen = 0
-            dup = 0
-            cards = hands[p]
-            k = len(cards)
-            if k > HAND:
-                raise InvalidStateError(f"{_BAD}seat {p} holds {k} missions, more than {HAND}")
-            for i in range(k):
-                x = cards[i]
-                if x < 0 or x >= NMIS:
-                    raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
-                dup |= seen & (1 << x)
-                seen |= 1 << x
-                self.hand[p * HAND + i] = x
-            self.hand_n[p] = k
-            cards = piles[p]
-            k = len(cards)
-            if k > NMIS:
-                raise InvalidStateError(f"{_BAD}seat {p}'s pile holds more than {NMIS} missions")
-            for i in range(k):
-                x = cards[i]
-                if x < 0 or x >= NMIS:
-                    raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
-                dup |= seen & (1 << x)
-                seen |= 1 << x
-                self.pile[p * NMIS + i] = x
-            self.pile_n[p] = k
-            cards = completed[p]
-            k = len(cards)
-            if k > NMIS:
-                raise InvalidStateError(f"{_BAD}seat {p} completed more than {NMIS} missions")
-            done = 0
-            for i in range(k):
-                x = cards[i]
-                if x < 0 or x >= NMIS:
-                    raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
-                dup |= seen & (1 << x)
-                seen |= 1 << x
-                if done >= (1 << x) and not dup:  # a set, written ascending
-                    raise InvalidStateError(f"{_BAD}seat {p}'s completed missions must be listed in ascending order")
-                done |= 1 << x
+            self.ld_seen = 0
+            self.ld_dup = 0
+            self.hand_n[p] = self._load_cards(p, hands[p], 0)
+            self.pile_n[p] = self._load_cards(p, piles[p], 1)
+            k = self._load_cards(p, completed[p], 2)
+            seen = self.ld_seen
+            dup = self.ld_dup
             if dup:
                 raise InvalidStateError(
                     f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if (dup >> j) & 1]} appear twice")
             if seen != 0xFFFF:
                 raise InvalidStateError(
                     f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if not (seen >> j) & 1]} are nowhere")
-            self.done[p] = done
             self.done_n[p] = k
             if k == NMIS:
                 ending = True  # I7: the last mission is done
@@ -1019,6 +1288,9 @@ class DreamIslandsCore(CoreState):
                     raise InvalidStateError(
                         f"{_BAD}seat {cur} holds '{mission_name(x)}', which holds after its move and would "
                         "have been completed (I5, I13)")
+        # --- the hand memory (I16), once the hands are known to be right -----------------
+        for p in range(n):
+            self._load_memory(p, avoids[p])
         if history:
             self._check_history(phase, cur, rounds, ending)
         self.phase = phase
@@ -1026,6 +1298,76 @@ class DreamIslandsCore(CoreState):
         self.rounds = rounds
         self.ending = ending
         self.rng = int(d.rng, 16) & MASK64
+
+    def _load_cards(self, p, cards, kind):
+        """Seat p's mission cards in one place, kind 0 the hand, 1 the pile (bottom first),
+        2 the completed missions (a set, written ascending; into done[p]): each id checked
+        and stored. Every id goes into ld_seen, one already there into ld_dup. Returns the
+        number of cards."""
+        k = len(cards)
+        if kind == 0 and k > HAND:
+            raise InvalidStateError(f"{_BAD}seat {p} holds {k} missions, more than {HAND}")
+        if kind == 1 and k > NMIS:
+            raise InvalidStateError(f"{_BAD}seat {p}'s pile holds more than {NMIS} missions")
+        if kind == 2 and k > NMIS:
+            raise InvalidStateError(f"{_BAD}seat {p} completed more than {NMIS} missions")
+        done = 0
+        seen = self.ld_seen
+        dup = self.ld_dup
+        for i in range(k):
+            x = cards[i]
+            if x < 0 or x >= NMIS:
+                raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
+            b = 1 << x
+            dup |= seen & b
+            seen |= b
+            if kind == 0:
+                self.hand[p * HAND + i] = x
+            elif kind == 1:
+                self.pile[p * NMIS + i] = x
+            else:
+                if done >= b and not dup:  # a set, written ascending
+                    raise InvalidStateError(f"{_BAD}seat {p}'s completed missions must be listed in ascending order")
+                done |= b
+        self.ld_seen = seen
+        self.ld_dup = dup
+        if kind == 2:
+            self.done[p] = done
+        return k
+
+    def _load_memory(self, p, rows):
+        """Seat p's hand memory (I16): one set (a 16-bit mask) per card in its hand, level
+        k + 1 inside level k, no completed mission, and true of the hand (k cards outside
+        level k)."""
+        h = self.hand_n[p]
+        if len(rows) != h:
+            raise InvalidStateError(
+                f"{_BAD}hand_avoids[{p}] has {len(rows)} set(s): one per card in seat {p}'s hand ({h}) (I16)")
+        wider = 0xFFFF
+        for k in range(HAND):
+            mask = 0
+            if k < h:
+                mask = rows[k]
+            if mask != 0:  # (an empty set is always true, and inside any other)
+                if mask < 0 or mask > 0xFFFF:
+                    raise InvalidStateError(f"{_BAD}hand_avoids[{p}][{k}] is a set of missions 0..15, bit m for m")
+                if mask & self.done[p]:
+                    raise InvalidStateError(
+                        f"{_BAD}hand_avoids[{p}][{k}] lists a completed mission: no hand holds one (I16)")
+                if mask & ~wider:
+                    raise InvalidStateError(
+                        f"{_BAD}hand_avoids[{p}][{k}] must be part of hand_avoids[{p}][{k - 1}]: what k + 1 cards "
+                        "are not, k of them are not either (I16)")
+                free = 0
+                for i in range(h):
+                    if not (mask >> self.hand[p * HAND + i]) & 1:
+                        free += 1
+                if free <= k:
+                    raise InvalidStateError(
+                        f"{_BAD}seat {p}'s hand has {free} card(s) outside hand_avoids[{p}][{k}], not {k + 1}: "
+                        "the memory of play is not true of it (I16)")
+            self.mem[p * HAND + k] = mask
+            wider = mask
 
     def _check_history(self, phase, cur, rounds, ending):
         """What the turns played so far allow (arrays loaded, the rest checked).
@@ -1054,6 +1396,10 @@ class DreamIslandsCore(CoreState):
                 raise InvalidStateError(
                     f"{_BAD}seat {p} has {have} shell(s) on its board after {t} turn(s), not {c}: every turn "
                     "covers one number, all four come off when the next turn starts (I2)")
+            if t == 0 and (self.mem[p * HAND] or self.mem[p * HAND + 1] or self.mem[p * HAND + 2]):
+                raise InvalidStateError(
+                    f"{_BAD}seat {p} has not moved yet, so play has shown nothing of its hand: its "
+                    "hand_avoids must be empty (I16)")
             if self.done_n[p] > 3 * t:
                 raise InvalidStateError(
                     f"{_BAD}seat {p} completed {self.done_n[p]} missions in {t} turn(s): at most the 3 in "
@@ -1121,3 +1467,31 @@ def _schema():
         _SCHEMA.append(schema)
     return _SCHEMA[0]
 
+
+def _choose(n, k):
+    """C(n, k) for k = 0 .. 3."""
+    if k == 0:
+        return 1
+    if k == 1:
+        return n
+    if k == 2:
+        return n * (n - 1) // 2
+    return n * (n - 1) * (n - 2) // 6
+
+
+def _bit_list(mask):
+    """The set bits of a 16-bit mask, ascending, as a new list."""
+    out = []
+    for x in range(NMIS):
+        if (mask >> x) & 1:
+            out.append(x)
+    return out
+
+
+def _covered_list(mask):
+    """The numbers 2..5 covered in a 4-bit mask, ascending, as a new list."""
+    out = []
+    for x in range(4):
+        if (mask >> x) & 1:
+            out.append(x + 2)
+    return out

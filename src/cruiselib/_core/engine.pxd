@@ -93,6 +93,8 @@ cdef class CoreState:
                                signed char[:, ::1] wins, signed char[::1] stop) except -1
 
 
+cdef object _FLOAT32
+@cython.locals(flags=object)
 cdef object _tensor_buffer(object out, int size)
 cdef str _describe(object out)
 

@@ -55,7 +55,7 @@ SIGNAL_EVERY = 16
 # The most actions a state keeps in its history; a longer game forgets its record (a
 # snapshot's history list has this cap, so every state that play reaches still loads).
 MAX_HISTORY = 1_000_000
-HISTORY_LIMIT = MAX_HISTORY
+HISTORY_LIMIT = MAX_HISTORY  # the same number, for Python code (MAX_HISTORY is C-only compiled)
 # Batches up to this size from a position take the short path of ``playouts``.
 SMALL_BATCH = 4096
 # The stop flag of a single-threaded batch (nothing ever sets it), and the result dtypes,
@@ -63,7 +63,8 @@ SMALL_BATCH = 4096
 _NO_STOP = numpy.zeros(1, dtype=numpy.int8)
 _INT16 = numpy.dtype(numpy.int16)
 _INT32 = numpy.dtype(numpy.int32)
-_INT8 = numpy.dtype(numpy.int8)  # the same number, for Python code (MAX_HISTORY is C-only compiled)
+_INT8 = numpy.dtype(numpy.int8)
+_FLOAT32 = numpy.dtype(numpy.float32)
 
 
 class CoreRules:
@@ -393,6 +394,12 @@ def _tensor_buffer(out, size):
     """A new zeroed float32 array of length ``size``, or ``out`` checked to be one."""
     if out is None:
         return numpy.zeros(size, dtype=numpy.float32)
+    # The usual buffer first, in few attribute reads: native float32 has one dtype object,
+    # and one flags object answers both questions (the checks below cost about 1 us).
+    if type(out) is numpy.ndarray and out.dtype is _FLOAT32 and out.ndim == 1 and out.shape[0] == size:
+        flags = out.flags
+        if flags.c_contiguous and flags.writeable:
+            return out
     if (
         not isinstance(out, numpy.ndarray)
         or out.dtype != numpy.float32

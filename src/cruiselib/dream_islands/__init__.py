@@ -25,6 +25,7 @@ from cruiselib.dream_islands.schema import (
     SCHEMA_VERSION,
     DreamIslandsStateData,
     DreamIslandsView,
+    HandMemory,
     SeatInfo,
 )
 
@@ -41,6 +42,7 @@ __all__ = [
     "DreamIslandsState",
     "DreamIslandsStateData",
     "DreamIslandsView",
+    "HandMemory",
     "Path",
     "PutUnder",
     "SeatInfo",

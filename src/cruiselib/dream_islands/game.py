@@ -1,18 +1,16 @@
 """Dream Islands: the :class:`DreamIslandsGame` configuration and the :class:`DreamIslandsState`.
 
 The rules themselves live in the compiled core (``cruiselib._core.dream_islands``), and so
-does the validation of loaded states; this module adds options, typed moves,
-serialization, views and resampling.
+do the validation of loaded states, views, resampling and the tensors; this module adds
+options, typed moves and serialization.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping
-from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
-
-import numpy as np
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, State
@@ -32,7 +30,6 @@ from cruiselib.dream_islands.schema import (
     SCHEMA_VERSION,
     DreamIslandsStateData,
     DreamIslandsView,
-    SeatInfo,
 )
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
@@ -45,17 +42,16 @@ PHASES = ("move", "exchange", "over")
 NEDGE = 10
 NMIS = 16
 SMALL_VALUES = (3, 2, 2)
-_COVERED = tuple(tuple(n for n in range(2, 6) if (m >> (n - 2)) & 1) for m in range(16))
 
 
-@cache
-def _bit_tuple(mask: int) -> tuple[int, ...]:
-    return tuple(x for x in range(NMIS) if (mask >> x) & 1)
-
-
-def _bits(mask: int) -> list[int]:
-    """The set bits of a 16-bit ``mask``, ascending."""
-    return list(_bit_tuple(mask))
+def upgrade_memory(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema version 2 to 3: ``hand_avoids`` (I16) is new. A version 2 snapshot kept no
+    memory of play, so every hand's memory starts empty (one empty set per card)."""
+    hands = data.get("hands")
+    memory: list[list[int]] = []
+    if isinstance(hands, list):  # anything else fails the typed decode after this step
+        memory = [[0] * len(h) if isinstance(h, list) else [] for h in hands]
+    return {**data, "schema_version": 3, "hand_avoids": memory}
 
 
 def _edge(u: int, end: int) -> tuple[int, int]:
@@ -91,7 +87,7 @@ def paths_of_flow(flow: tuple[int, ...]) -> tuple[Path, ...]:
     return tuple(Path(a, b, k) for (a, b), k in sorted(found.items()))
 
 
-@cache
+@functools.cache
 def _move_table() -> tuple[DreamIslandsMove, ...]:
     # The action layout does not depend on the player count (see the core's docstring).
     rules = _core_mod.DreamIslandsRules(2, 0)
@@ -124,13 +120,11 @@ class DreamIslandsState(State[DreamIslandsMove, DreamIslandsStateData, DreamIsla
         data: DreamIslandsStateData = self._export()
         return data
 
-    def view(self, player: int) -> DreamIslandsView:
-        """What ``player`` may see: the board, all counts, the own hand and own bottom cards."""
-        return self.game._view(self, self.game.check_player(player))
-
-    def resample(self, player: int, seed: int | str | bytes | None = None) -> DreamIslandsState:
-        """A full state consistent with ``view(player)``: the unseen cards dealt anew."""
-        return self.game._resample(self, self.game.check_player(player), seed)
+    def view(self, player: int, *, recall: bool = False) -> DreamIslandsView:
+        """What ``player`` may see: the board, all counts, the own hand and own bottom cards;
+        with ``recall``, also what play has shown everybody of each hand (I16)."""
+        view: DreamIslandsView = self._view(self._seat(player), bool(recall))
+        return view
 
 
 class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
@@ -145,7 +139,10 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
     core_module = "dream_islands"
     title = "Dream Islands"
     schema_version = SCHEMA_VERSION
-    schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {1: serialize.upgrade_rng_to_text}
+    schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {
+        1: serialize.upgrade_rng_to_text,
+        2: upgrade_memory,
+    }
     state_data_type = DreamIslandsStateData
     view_type = DreamIslandsView
     move_type = DreamIslandsMove
@@ -241,76 +238,35 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
         state._load(d)
         return state
 
-    # ------------------------------------------------------------------ views
+    # ------------------------------------------------------------------ tensors
 
-    def _view(self, state: DreamIslandsState, player: int) -> DreamIslandsView:
-        raw = state._get_raw()
-        scores = state.scores()
-        small = raw["small"]
-        seats = [
-            SeatInfo(
-                seat=p,
-                airplane=raw["pieces"][p][0],
-                islands=raw["pieces"][p][1:],
-                middle=raw["main"][p] + small.count(p),
-                covered=list(_COVERED[raw["covered"][p]]),
-                completed=_bits(raw["done"][p]),
-                hand_size=len(raw["hands"][p]),
-                pile_size=len(raw["piles"][p]),
-                under=raw["known"][p],
-                score=scores[p],
-            )
-            for p in range(self.num_players)
+    def _observation_layout(self) -> list[tuple[str, int]]:
+        """The observation tensor's parts in order (docs/dream_islands.md, "Observation
+        tensor"); per-seat parts list the seats in turn order from the observer."""
+        n = self.num_players
+        return [
+            ("pieces", 9 * n),
+            ("middle", n),
+            ("small_islands", 3 * n),
+            ("covered", 4 * n),
+            ("completed", 16 * n),
+            ("hand_size", n),
+            ("pile_size", n),
+            ("under", n),
+            ("score", n),
+            ("hand", 16),
+            ("under_pile", 16),
+            ("pile_unseen", 16),
+            ("phase", 3),
+            ("current_player", n),
+            ("end_triggered", 1),
+            ("last_round", 1),
+            ("rounds", 1),
         ]
-        pile = raw["piles"][player]
-        known = raw["known"][player]
-        return DreamIslandsView(
-            player=player,
-            players=self.num_players,
-            max_rounds=self.max_rounds or 0,
-            phase=PHASES[raw["phase"]],  # type: ignore[arg-type]
-            current_player=state.current_player,
-            rounds=raw["rounds"],
-            end_triggered=state.end_triggered,
-            seats=seats,
-            small_islands=small,
-            hand=sorted(raw["hands"][player]),
-            under_pile=list(reversed(pile[:known])),
-            pile_unseen=sorted(pile[known:]),
-            legal_actions=state.legal_actions() if state.current_player == player else [],
-        )
 
-    def _resample(self, state: DreamIslandsState, player: int, seed: int | str | bytes | None) -> DreamIslandsState:
-        """Deal every card ``player`` cannot see anew, uniformly, keeping all they can see:
-        other seats' hands and piles mix (their counts stay), the own pile keeps the cards
-        the seat put under it in their order, and the rest of it is reshuffled."""
-        raw = state._get_raw()
-        fresh = int(_rng.mix64(_rng.seed_state(self._seed_or_random(seed))))
-        gen = np.random.default_rng(int(fresh))
-        for q in range(self.num_players):
-            hand, pile = raw["hands"][q], raw["piles"][q]
-            if q == player:
-                k = raw["known"][q]
-                top = pile[k:]
-                gen.shuffle(top)
-                raw["piles"][q] = pile[:k] + [int(c) for c in top]
-            else:
-                pool = hand + pile
-                gen.shuffle(pool)
-                if raw["phase"] == 1 and q == raw["cur"]:
-                    # Everybody knows the mover holds no mission that holds now (I5):
-                    # those go to the pile, the hand comes from the others.
-                    held = state.mission_mask(q)
-                    pool = [c for c in pool if not (held >> c) & 1] + [c for c in pool if (held >> c) & 1]
-                    rest = pool[len(hand) :]
-                    gen.shuffle(rest)
-                    pool = pool[: len(hand)] + rest
-                raw["hands"][q] = [int(c) for c in pool[: len(hand)]]
-                raw["piles"][q] = [int(c) for c in pool[len(hand) :]]
-        raw["rng"] = int(fresh)
-        new = self._state_class(self.rules, self)
-        new._set_raw(raw)
-        return new
+    def _information_state_layout(self) -> list[tuple[str, int]]:
+        """The observation, then what play has shown of every hand (I16)."""
+        return [*self._observation_layout(), ("hand_avoids", 48 * self.num_players)]
 
     # ------------------------------------------------------------------ text
 

@@ -8,9 +8,10 @@ Every integer has bounds that fit the core's C types and the rules. The round co
 stops at :data:`ROUND_CAP` (I15): play never takes it further, so every state that play
 reaches from a loadable one loads again.
 
-Version 2 writes the generator state as 16 hex digits (every number of a snapshot is
-within ±2**53, safe for any JSON reader); version 1 wrote it as a 64-bit number and
-still loads (``DreamIslandsGame.schema_migrations``).
+Version 3 adds ``hand_avoids``, what play has shown of each hand (I16). Version 2 wrote
+no such memory and loads with none; version 1 also wrote the generator state as a 64-bit
+number, where versions 2 and 3 write 16 hex digits (every number of a snapshot is within
+±2**53, safe for any JSON reader). Both still load (``DreamIslandsGame.schema_migrations``).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from msgspec import Meta
 from cruiselib import _core
 from cruiselib.serialize import Deal, History, RngText
 
-__all__ = ["ROUND_CAP", "SCHEMA_VERSION", "DreamIslandsStateData", "DreamIslandsView", "SeatInfo"]
+__all__ = ["ROUND_CAP", "SCHEMA_VERSION", "DreamIslandsStateData", "DreamIslandsView", "HandMemory", "SeatInfo"]
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 
 _LIMITS = _core.load("dream_islands").LIMITS
 ROUND_CAP: int = _LIMITS["rounds"]
@@ -44,9 +45,9 @@ Phase = Literal["move", "exchange", "over"]
 
 
 class DreamIslandsStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """The complete state of a Dream Islands game (schema version 2). Seat 0 started (I8)."""
+    """The complete state of a Dream Islands game (schema version 3). Seat 0 started (I8)."""
 
-    schema_version: Literal[2]
+    schema_version: Literal[3]
     game: Literal["dream_islands"]
     players: Players
     max_rounds: MaxRounds
@@ -85,6 +86,15 @@ class DreamIslandsStateData(msgspec.Struct, frozen=True, forbid_unknown_fields=T
             description="per seat: how many cards at the bottom of its pile it put there itself (I6)",
         ),
     ]
+    hand_avoids: Annotated[
+        list[Annotated[list[Annotated[int, Meta(ge=0, le=0xFFFF)]], Meta(max_length=3)]],
+        Meta(
+            min_length=2,
+            max_length=4,
+            description="per seat, one set of missions per card in its hand (bit m: mission m): the k-th holds "
+            "missions of which at least k of the hand's cards are none, as play has shown everybody (I16)",
+        ),
+    ]
     completed: Annotated[
         list[Annotated[list[MissionId], Meta(max_length=16)]],
         Meta(min_length=2, max_length=4, description="per seat: the completed missions"),
@@ -108,6 +118,15 @@ class SeatInfo(msgspec.Struct, frozen=True):
     score: Annotated[int, Meta(ge=0, le=45)]
 
 
+class HandMemory(msgspec.Struct, frozen=True):
+    """What play has shown everybody of one seat's hand (I16): ``avoid[k - 1]`` lists
+    missions of which at least k of its cards are none (one set per card in the hand,
+    each inside the one before)."""
+
+    seat: Seat
+    avoid: Annotated[list[Annotated[list[MissionId], Meta(max_length=16)]], Meta(max_length=3)]
+
+
 class DreamIslandsView(msgspec.Struct, frozen=True, kw_only=True):
     """What one seat may see: the board, shells, completed missions, all counts, its own
     hand, and the cards it put under its own pile in the order they will be drawn."""
@@ -126,3 +145,5 @@ class DreamIslandsView(msgspec.Struct, frozen=True, kw_only=True):
     under_pile: Annotated[list[MissionId], Meta(max_length=16)]  # own cards put under the pile, next drawn first
     pile_unseen: Annotated[list[MissionId], Meta(max_length=16)]  # the rest of the own pile (sorted ids)
     legal_actions: Annotated[list[Annotated[int, Meta(ge=0, le=_LAST_ACTION)]], Meta(max_length=_LIMITS["max_legal"])]
+    # view(player, recall=True) only: per seat, what play has shown of its hand (I16).
+    recall: Annotated[list[HandMemory], Meta(min_length=2, max_length=4)] | None = None
