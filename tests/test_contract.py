@@ -147,3 +147,34 @@ def test_the_pure_twin_of_a_state_subclass_keeps_its_methods() -> None:
     original: Any = game.new_state(seed=3)
     assert type(state).__name__ == "Annotated" and type(state) is not Annotated
     assert state.note() == original.note() == "seat 1 to move"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_tensors_fill_a_given_buffer_and_refuse_a_wrong_one(name: str) -> None:
+    state = _mid_game(name)
+    game = state.game
+    size = game.observation_shape[0]
+    fresh = state.observation(1)
+    buf = np.full(size, 7.0, dtype=np.float32)
+    assert state.observation(1, out=buf) is buf and np.array_equal(buf, fresh)
+    info = np.full(game.information_state_shape, 7.0, dtype=np.float32)
+    assert state.information_state(1, out=info) is info
+    assert np.array_equal(info, state.information_state(1))
+    wrong = [
+        np.zeros(size, dtype=np.float64),
+        np.zeros(size + 1, dtype=np.float32),
+        np.zeros((1, size), dtype=np.float32),
+        np.zeros(2 * size + 2, dtype=np.float32)[::2][: size or None] if size else np.zeros(3, np.float32)[::2],
+        np.zeros(size, dtype=">f4"),
+        [0.0] * size,
+        "tensor",
+    ]
+    readonly = np.zeros(size, dtype=np.float32)
+    readonly.setflags(write=False)
+    wrong.append(readonly)
+    for out in wrong:
+        with pytest.raises(cruiselib.InvalidOptionError, match="out must be"):
+            state.observation(1, out=out)
+    for seat in (-1, game.num_players, True, 1.0):
+        with pytest.raises(cruiselib.InvalidOptionError):
+            state.observation(seat)

@@ -81,7 +81,7 @@ cdef class CoreState:
     cpdef CoreState _resampled(self, int seat, unsigned long long rng, bint recall)
     cpdef object observation(self, object player, object out=*)
     cpdef object information_state(self, object player, object out=*)
-    @cython.locals(seat=cython.int, size=cython.int, i=cython.int, buf=cython.float[::1])
+    @cython.locals(seat=cython.int, size=cython.int, i=cython.int, buf=cython.float[::1], fresh=cython.bint)
     cdef object _tensor(self, object player, object out, bint info)
     @cython.locals(players=cython.int, actions=cython.longlong)
     cpdef object playouts(self, object n, object seed=*, object threads=*)
@@ -94,9 +94,8 @@ cdef class CoreState:
 
 
 cdef object _FLOAT32
-@cython.locals(flags=object)
 cdef object _tensor_buffer(object out, int size)
-cdef str _describe(object out)
+cdef str _bad_out(object out, int size)
 
 
 @cython.locals(p=cython.int, m=cython.int, np=cython.int, steps=cython.int, r=cython.ulonglong)

@@ -314,11 +314,26 @@ class CoreState:
     def _tensor(self, player, out, info):
         seat = self._seat(player)
         size = self.core_rules.info_state_size if info else self.core_rules.observation_size
-        arr = _tensor_buffer(out, size)
-        buf = arr
+        fresh = out is None
+        if fresh:
+            arr = numpy.zeros(size, _FLOAT32)
+            buf = arr
+        elif cython.compiled and type(out) is numpy.ndarray:
+            # Taking the typed view checks dtype, dimensions, contiguity and writeability at once.
+            try:
+                buf = out
+            except (ValueError, TypeError, BufferError):
+                raise InvalidOptionError(_bad_out(out, size)) from None
+            if buf.shape[0] != size:
+                raise InvalidOptionError(_bad_out(out, size))
+            arr = out
+        else:
+            arr = _tensor_buffer(out, size)
+            buf = arr
         with cython.nogil:
-            for i in range(size):
-                buf[i] = 0.0
+            if not fresh:
+                for i in range(size):
+                    buf[i] = 0.0
             if info:
                 self.c_info_state(seat, buf)
             else:
@@ -391,15 +406,7 @@ class CoreState:
 
 
 def _tensor_buffer(out, size):
-    """A new zeroed float32 array of length ``size``, or ``out`` checked to be one."""
-    if out is None:
-        return numpy.zeros(size, dtype=numpy.float32)
-    # The usual buffer first, in few attribute reads: native float32 has one dtype object,
-    # and one flags object answers both questions (the checks below cost about 1 us).
-    if type(out) is numpy.ndarray and out.dtype is _FLOAT32 and out.ndim == 1 and out.shape[0] == size:
-        flags = out.flags
-        if flags.c_contiguous and flags.writeable:
-            return out
+    """``out`` checked to be a writeable C-contiguous float32 array of length ``size``."""
     if (
         not isinstance(out, numpy.ndarray)
         or out.dtype != numpy.float32
@@ -407,16 +414,18 @@ def _tensor_buffer(out, size):
         or not out.flags.c_contiguous
         or not out.flags.writeable
     ):
-        raise InvalidOptionError(
-            f"out must be a writeable C-contiguous float32 numpy array of shape ({size},), not {_describe(out)}"
-        )
+        raise InvalidOptionError(_bad_out(out, size))
     return out
 
 
-def _describe(out):
+def _bad_out(out, size):
     if isinstance(out, numpy.ndarray):
-        return f"an array of dtype {out.dtype} and shape {out.shape}"
-    return repr(type(out).__name__)
+        what = f"an array of dtype {out.dtype} and shape {out.shape}"
+        if out.dtype == numpy.float32 and out.shape == (size,):
+            what += " that is not C-contiguous and writeable"
+    else:
+        what = repr(type(out).__name__)
+    return f"out must be a writeable C-contiguous float32 numpy array of shape ({size},), not {what}"
 
 
 def _play_out(st, r, g, scores, lengths, wins):
