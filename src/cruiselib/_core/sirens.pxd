@@ -47,6 +47,20 @@ cdef class SirensRules(CoreRules):
     cdef int card_emblem[MAXC]
     cdef int ship_val[NSHIP]
     cdef int min_won[NSHIP]      # fewest cards a won ship card takes out of play
+    # offsets of the observation tensor's parts (observation_layout names them)
+    cdef readonly int o_seat, o_phase, o_decide, o_turn, o_hand, o_pile, o_sides, o_removed, o_octo
+    cdef readonly int o_hand_n, o_pile_n, o_side_n, o_totals, o_thr, o_status, o_rum, o_crew
+    cdef readonly int o_choice, o_points, o_rum_held, o_octo_held, o_passes, o_picks
+    cdef double inv_cards
+    # the immutable parts of views, made on first use (_view_tables)
+    cdef tuple card_infos        # CardInfo per card * 3 + (0 no octopus, 1 seat 0's, 2 seat 1's)
+    cdef tuple crew_infos        # CrewInfo per token * 8 + place (0..4 ship, 5/6 won, 7 removed)
+    cdef tuple ship_ints
+    cdef object ship_type, view_type
+
+    cpdef list observation_layout(self)
+    @cython.locals(c=cython.int, f=cython.int, t=cython.int, v=cython.int, k=cython.int)
+    cpdef _view_tables(self)
 
 
 cdef class SirensCore(CoreState):
@@ -92,6 +106,25 @@ cdef class SirensCore(CoreState):
     cdef void c_copy_into(self, CoreState dst) noexcept
     @cython.locals(i=cython.int, p=cython.int)
     cdef void _copy_into(self, SirensCore new) noexcept
+
+    # hidden information: resample, view, observation tensor
+    @cython.locals(opp=cython.int, n=cython.int, i=cython.int, j=cython.int, c=cython.int,
+                   k=cython.int, f=cython.int, F=cython.int, picks=cython.int, floor=cython.int,
+                   above=cython.int, m=cython.int, have=cython.int, r=cython.int,
+                   pool=cython.int[MAXC], cnt=cython.int[MAXC])
+    cdef void c_resample(self, int seat, bint recall) noexcept nogil
+    @cython.locals(n=cython.int, i=cython.int, j=cython.int, c=cython.int, pool=cython.int[MAXC])
+    cdef void _redeal(self, int p, int q) noexcept nogil
+    @cython.locals(R=SirensRules, infos=tuple, ship_ints=tuple, opp=cython.int, m=cython.ulonglong,
+                   i=cython.int, c=cython.int, k=cython.int, st=cython.int, rc=cython.int,
+                   j=cython.int, s=cython.int, o0=cython.int, o1=cython.int, a=cython.int,
+                   b=cython.int, cur=cython.int, hand=list, ships=list, crew=list, sides=list,
+                   side=list, removed=list, pile_sizes=list)
+    cpdef object _view(self, int seat)
+    @cython.locals(opp=cython.int, nc=cython.int, i=cython.int, s=cython.int, r=cython.int,
+                   b=cython.int, k=cython.int, rc=cython.int, st=cython.int, t=cython.int,
+                   v=cython.int)
+    cdef void c_observe(self, int seat, float[::1] out) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, c=cython.int, p=cython.int, e=cython.int)
     cdef void _setup(self, unsigned long long rng_state, int start_player) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, tmp=cython.int, r=cython.ulonglong)

@@ -153,10 +153,72 @@ class SirensRules(CoreRules):
         self.a_pass = self.a_end + 1
         self.a_crew = self.a_pass + 1
         self.a_pick = self.a_crew + NSHIP
-        self._init_contract(2, self.a_pick + nf, REASONS)
+        # The observation tensor: offsets of its parts (observation_layout names them).
+        self.o_seat = 0
+        self.o_phase = 2
+        self.o_decide = 7
+        self.o_turn = 9
+        self.o_hand = 11
+        self.o_pile = self.o_hand + nc
+        self.o_sides = self.o_pile + nc
+        self.o_removed = self.o_sides + NSLOT * nc
+        self.o_octo = self.o_removed + nc
+        self.o_hand_n = self.o_octo + 2 * nc
+        self.o_pile_n = self.o_hand_n + 2
+        self.o_side_n = self.o_pile_n + 2
+        self.o_totals = self.o_side_n + NSLOT
+        self.o_thr = self.o_totals + NSLOT
+        self.o_status = self.o_thr + NSHIP
+        self.o_rum = self.o_status + 4 * NSHIP
+        self.o_crew = self.o_rum + NSHIP
+        self.o_choice = self.o_crew + 16
+        self.o_points = self.o_choice + NSHIP
+        self.o_rum_held = self.o_points + 2
+        self.o_octo_held = self.o_rum_held + 2
+        self.o_passes = self.o_octo_held + 2
+        self.o_picks = self.o_passes + 1
+        self._init_contract(2, self.a_pick + nf, REASONS, self.o_picks + 2)
+        self.inv_cards = 1.0 / nc
+        self.card_infos = None
+        self.crew_infos = None
 
     def face_of(self, card):
         return self.card_face[card]
+
+    def observation_layout(self):
+        """The parts of a seat's observation tensor in order: (name, length) pairs."""
+        nc = self.num_cards
+        return [
+            ("seat", 2), ("phase", 5), ("to_decide", 2), ("turn", 2),
+            ("hand", nc), ("own_pile", nc), ("sides", NSLOT * nc), ("removed", nc), ("octopus", 2 * nc),
+            ("hand_sizes", 2), ("pile_sizes", 2), ("side_counts", NSLOT), ("side_totals", NSLOT),
+            ("thresholds", NSHIP), ("ship_status", 4 * NSHIP), ("rum", NSHIP), ("crew", 16),
+            ("crew_choice", NSHIP), ("points", 2), ("rum_held", 2), ("octopus_held", 2),
+            ("passes", 1), ("picks", 2),
+        ]
+
+    def _view_tables(self):
+        """The immutable parts of every view, made once: a frozen CardInfo per card and
+        octopus (none, seat 0's, seat 1's), a CrewInfo per token and place, the schema's
+        Struct classes, the ship values as Python ints."""
+        schema = _schema()
+        emblems = ("seastar", "shell")
+        infos = []
+        for c in range(self.num_cards):
+            f = self.card_face[c]
+            for o in (None, 0, 1):
+                infos.append(schema.CardInfo(c, self.face_val[f], self.face_crew[f], emblems[self.card_emblem[c]], o))
+        crews = []
+        for t in range(2):
+            for v in range(CREW_REMOVED + 1):
+                crews.append(schema.CrewInfo(
+                    CREW_NAMES[t], self.ship_val[v] if v < NSHIP else None,
+                    v - CREW_WON if v == CREW_WON or v == CREW_WON + 1 else None, v == CREW_REMOVED))
+        self.ship_ints = tuple([self.ship_val[k] for k in range(NSHIP)])
+        self.ship_type = schema.ShipInfo
+        self.view_type = schema.SirensView
+        self.crew_infos = tuple(crews)
+        self.card_infos = tuple(infos)
 
 
 
@@ -862,6 +924,267 @@ class SirensCore(CoreState):
         new.pend_src = self.pend_src
         new.pend_draw = self.pend_draw
         new.pend_token = self.pend_token
+
+    # ------------------------------------------------------------------ hidden information
+    # What a seat sees (docs/sirens.md, "Views and hidden information"): the table, its own
+    # hand, every hand and pile size, the removed cards, and in the variant its own
+    # remaining cards but not their order. Hidden: the other hand, every pile order, and
+    # during the pick phase the other seat's picks.
+
+    def c_resample(self, seat, recall):
+        """Deal anew, from self.rng, every card ``seat`` cannot see (uniformly; the other
+        seat's picks the way picking makes them). ``recall`` changes nothing: perfect recall
+        knows no more than the table shows (docs/sirens.md)."""
+        if not cython.compiled:
+            pool = [0] * MAXC
+            cnt = [0] * MAXC
+        opp = 1 - seat
+        if not self.rules.variant:
+            # One shared pile: the other hand and the pile are one unseen pool (S16).
+            self._redeal(opp, 0)
+            return
+        if self.phase != PH_PICK:
+            # Each seat's own set (S9): its own pile is known as a set, not in order; the
+            # other seat's hand and pile are one unseen pool.
+            self._shuffle(seat)
+            self._redeal(opp, opp)
+            return
+        # The pick phase (S14, S15): the other seat's picks so far are made anew as picking
+        # makes them. Its set, hand and pile together, waits in card id order; each pick is
+        # a uniform choice among the faces offered at that point (at or above the last
+        # pick, with enough cards at or above it to finish the hand), taking the lowest card
+        # id of that face (S12).
+        n = 0
+        for i in range(self.hand_n[opp]):
+            pool[n] = self.hand[opp * HAND + i]
+            n += 1
+        for i in range(self.pile_n[opp]):
+            pool[n] = self.pile[opp * MAXC + i]
+            n += 1
+        for i in range(1, n):  # insertion sort: at most 32 cards
+            c = pool[i]
+            j = i
+            while j > 0 and pool[j - 1] > c:
+                pool[j] = pool[j - 1]
+                j -= 1
+            pool[j] = c
+        F = self.rules.num_faces
+        picks = self.hand_n[opp]
+        floor = 0
+        for k in range(picks):
+            for f in range(F + 1):
+                cnt[f] = 0
+            for i in range(n):
+                cnt[self.rules.card_face[pool[i]]] += 1
+            # cnt[f] becomes the number of cards of face >= f; a face is offered when it
+            # is present, at or above the floor, and leaves enough cards to finish.
+            above = 0
+            m = 0
+            for f in range(F - 1, floor - 1, -1):
+                have = cnt[f]
+                above += have
+                cnt[f] = 0
+                if have > 0 and above >= HAND - k:
+                    cnt[f] = 1
+                    m += 1
+            if m == 0:
+                break  # never: the real picks were made from these cards
+            r = self.c_below(m)
+            f = floor
+            while True:
+                if cnt[f]:
+                    if r == 0:
+                        break
+                    r -= 1
+                f += 1
+            floor = f
+            for i in range(n):  # the lowest card id of that face: the first in id order
+                if self.rules.card_face[pool[i]] == f:
+                    self.hand[opp * HAND + k] = pool[i]
+                    for j in range(i, n - 1):
+                        pool[j] = pool[j + 1]
+                    n -= 1
+                    break
+        self.pick_floor[opp] = floor
+        for i in range(n):
+            self.pile[opp * MAXC + i] = pool[i]
+        self.pile_n[opp] = n
+
+    def _redeal(self, p, q):
+        """Seat p's hand and pile q, shuffled together and dealt back at their sizes."""
+        if not cython.compiled:
+            pool = [0] * MAXC
+        n = 0
+        for i in range(self.pile_n[q]):
+            pool[n] = self.pile[q * MAXC + i]
+            n += 1
+        for i in range(self.hand_n[p]):
+            pool[n] = self.hand[p * HAND + i]
+            n += 1
+        i = n - 1
+        while i > 0:  # Fisher-Yates: every order equally likely
+            j = self.c_below(i + 1)
+            c = pool[i]
+            pool[i] = pool[j]
+            pool[j] = c
+            i -= 1
+        for i in range(self.pile_n[q]):
+            self.pile[q * MAXC + i] = pool[i]
+        for i in range(self.hand_n[p]):
+            self.hand[p * HAND + i] = pool[self.pile_n[q] + i]
+
+    def _view(self, seat):
+        """Seat ``seat``'s view (a SirensView), built straight from the arrays."""
+        R = self.rules
+        if R.card_infos is None:
+            R._view_tables()
+        infos = R.card_infos
+        ship_ints = R.ship_ints
+        opp = 1 - seat
+        # The own hand (and the own pile) in card id order: a 64-bit set, read upward.
+        m = 0
+        for i in range(self.hand_n[seat]):
+            m |= cython.cast(cython.ulonglong, 1) << self.hand[seat * HAND + i]
+        hand = []
+        c = 0
+        while m:
+            if m & 1:
+                hand.append(infos[3 * c])
+            m >>= 1
+            c += 1
+        own_pile = None
+        if R.variant:
+            own_pile = []
+            m = 0
+            for i in range(self.pile_n[seat]):
+                m |= cython.cast(cython.ulonglong, 1) << self.pile[seat * MAXC + i]
+            c = 0
+            while m:
+                if m & 1:
+                    own_pile.append(infos[3 * c])
+                m >>= 1
+                c += 1
+            pile_sizes = [self.pile_n[0], self.pile_n[1]]
+        else:
+            pile_sizes = [self.pile_n[0]]
+        o0 = self.octo[0]
+        o1 = self.octo[1]
+        ships = []
+        for k in range(NSHIP):
+            st = self.ship_status[k]
+            rc = (self.rum[0] == k) + (self.rum[1] == k)
+            crew = []
+            if self.crew[0] == k:
+                crew.append("captain")
+            if self.crew[1] == k:
+                crew.append("mate")
+            sides = []
+            for j in range(2):
+                s = 2 * k + j
+                side = []
+                for i in range(self.slot_n[s]):
+                    c = self.slot_cards[s * SIDE_MAX + i]
+                    side.append(infos[3 * c + (1 if c == o0 else 2 if c == o1 else 0)])
+                sides.append(side)
+            ships.append(R.ship_type(
+                ship_ints[k], st == SHIP_IN_PLAY, st if st == 0 or st == 1 else None, st == SHIP_REMOVED,
+                rc, R.ship_val[k] + 3 * rc, crew, sides, [self.slot_sum[2 * k], self.slot_sum[2 * k + 1]]))
+        removed = []
+        for i in range(self.removed_n):
+            removed.append(infos[3 * self.removed[i]])
+        choice = None
+        if self.phase == PH_CREW:
+            a = R.ship_val[self.crew_opt[0]]
+            b = R.ship_val[self.crew_opt[1]]
+            choice = [a, b] if a < b else [b, a]
+        cur = self.c_current()
+        return R.view_type(
+            player=seat,
+            variant="bow_to_rear" if R.variant else "standard",
+            phase=PHASES[self.phase],
+            current_player=cur,
+            turn_player=self.turn,
+            hand=hand,
+            hand_sizes=[self.hand_n[0], self.hand_n[1]],
+            pile_sizes=pile_sizes,
+            own_pile=own_pile,
+            ships=ships,
+            crew=[R.crew_infos[self.crew[0]], R.crew_infos[CREW_REMOVED + 1 + self.crew[1]]],
+            points=[self.points[0], self.points[1]],
+            rum_held=[self.rum[0] == RUM_HELD, self.rum[1] == RUM_HELD],
+            octopus_held=[o0 == OCTO_HELD, o1 == OCTO_HELD],
+            removed=removed,
+            crew_choice=choice,
+            passes=self.passes,
+            picks=[self.picks[0], self.picks[1]],
+            legal_actions=self.legal_actions() if cur == seat else [],
+        )
+
+    def c_observe(self, seat, out):
+        """Seat ``seat``'s observation tensor (layout: SirensRules.observation_layout and
+        docs/sirens.md): made only of what view(seat) shows, seats as own / other."""
+        opp = 1 - seat
+        nc = self.rules.num_cards
+        out[self.rules.o_seat + seat] = 1.0
+        out[self.rules.o_phase + self.phase] = 1.0
+        if self.phase != PH_OVER:
+            out[self.rules.o_decide + (0 if self.cur == seat else 1)] = 1.0
+        out[self.rules.o_turn + (0 if self.turn == seat else 1)] = 1.0
+        for i in range(self.hand_n[seat]):
+            out[self.rules.o_hand + self.hand[seat * HAND + i]] = 1.0
+        if self.rules.variant:
+            for i in range(self.pile_n[seat]):
+                out[self.rules.o_pile + self.pile[seat * MAXC + i]] = 1.0
+        for s in range(NSLOT):
+            # relative slot: ship * 2 + (0 own side, 1 other side)
+            r = (s & ~1) | ((s & 1) ^ seat)
+            b = self.rules.o_sides + r * nc
+            for i in range(self.slot_n[s]):
+                out[b + self.slot_cards[s * SIDE_MAX + i]] = 1.0
+            out[self.rules.o_side_n + r] = self.slot_n[s]
+            out[self.rules.o_totals + r] = self.slot_sum[s] * 0.1
+        for i in range(self.removed_n):
+            out[self.rules.o_removed + self.removed[i]] = 1.0
+        if self.octo[seat] >= 0:
+            out[self.rules.o_octo + self.octo[seat]] = 1.0
+        if self.octo[opp] >= 0:
+            out[self.rules.o_octo + nc + self.octo[opp]] = 1.0
+        out[self.rules.o_hand_n] = self.hand_n[seat]
+        out[self.rules.o_hand_n + 1] = self.hand_n[opp]
+        if self.rules.variant:
+            out[self.rules.o_pile_n] = self.pile_n[seat] * self.rules.inv_cards
+            out[self.rules.o_pile_n + 1] = self.pile_n[opp] * self.rules.inv_cards
+        else:
+            out[self.rules.o_pile_n] = self.pile_n[0] * self.rules.inv_cards
+            out[self.rules.o_pile_n + 1] = self.pile_n[0] * self.rules.inv_cards
+        for k in range(NSHIP):
+            rc = (self.rum[0] == k) + (self.rum[1] == k)
+            out[self.rules.o_thr + k] = (self.rules.ship_val[k] + 3 * rc) * 0.1
+            out[self.rules.o_rum + k] = rc
+            st = self.ship_status[k]
+            if st == SHIP_IN_PLAY:
+                out[self.rules.o_status + 4 * k] = 1.0
+            elif st == SHIP_REMOVED:
+                out[self.rules.o_status + 4 * k + 3] = 1.0
+            else:
+                out[self.rules.o_status + 4 * k + (1 if st == seat else 2)] = 1.0
+        for t in range(2):
+            v = self.crew[t]
+            if v == CREW_WON or v == CREW_WON + 1:
+                v = CREW_WON if v - CREW_WON == seat else CREW_WON + 1
+            out[self.rules.o_crew + 8 * t + v] = 1.0
+        if self.phase == PH_CREW:
+            out[self.rules.o_choice + self.crew_opt[0]] = 1.0
+            out[self.rules.o_choice + self.crew_opt[1]] = 1.0
+        out[self.rules.o_points] = self.points[seat]
+        out[self.rules.o_points + 1] = self.points[opp]
+        out[self.rules.o_rum_held] = 1.0 if self.rum[seat] == RUM_HELD else 0.0
+        out[self.rules.o_rum_held + 1] = 1.0 if self.rum[opp] == RUM_HELD else 0.0
+        out[self.rules.o_octo_held] = 1.0 if self.octo[seat] == OCTO_HELD else 0.0
+        out[self.rules.o_octo_held + 1] = 1.0 if self.octo[opp] == OCTO_HELD else 0.0
+        out[self.rules.o_passes] = self.passes
+        out[self.rules.o_picks] = self.picks[seat]
+        out[self.rules.o_picks + 1] = self.picks[opp]
 
     # ------------------------------------------------------------------ raw access
     # Used by the Python layer for serialization, views and resampling; not hot.
