@@ -138,9 +138,7 @@ def pick_distribution(state: SirensState, player: int) -> dict[tuple[int, ...], 
         if i == n:
             out[picked] = out.get(picked, Fraction(0)) + p
             return
-        offered = sorted(
-            {face(c) for c in left if face(c) >= floor and sum(face(d) >= face(c) for d in left) >= 4 - i}
-        )
+        offered = sorted({face(c) for c in left if face(c) >= floor and sum(face(d) >= face(c) for d in left) >= 4 - i})
         for f in offered:
             card = next(c for c in left if face(c) == f)
             rest = [c for c in left if c != card]

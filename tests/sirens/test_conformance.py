@@ -106,7 +106,7 @@ class _UnsortedState(SirensState):
 class _LeakyState(SirensState):
     __slots__ = ()
 
-    def view(self, player: int) -> Any:
+    def view(self, player: int, *, recall: bool = False) -> Any:
         # Leaks the opponent's hand: a resampled state cannot match this view.
         view = super().view(player)
         return msgspec.structs.replace(view, hand=view.hand + super().view(1 - player).hand)

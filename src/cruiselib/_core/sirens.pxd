@@ -115,11 +115,11 @@ cdef class SirensCore(CoreState):
     cdef void c_resample(self, int seat, bint recall) noexcept nogil
     @cython.locals(n=cython.int, i=cython.int, j=cython.int, c=cython.int, pool=cython.int[MAXC])
     cdef void _redeal(self, int p, int q) noexcept nogil
-    @cython.locals(R=SirensRules, infos=tuple, ship_ints=tuple, opp=cython.int, m=cython.ulonglong,
+    @cython.locals(R=SirensRules, infos=tuple, n=cython.int, m=cython.ulonglong,
                    i=cython.int, c=cython.int, k=cython.int, st=cython.int, rc=cython.int,
-                   j=cython.int, s=cython.int, o0=cython.int, o1=cython.int, a=cython.int,
-                   b=cython.int, cur=cython.int, hand=list, ships=list, crew=list, sides=list,
-                   side=list, removed=list, pile_sizes=list)
+                   s=cython.int, o0=cython.int, o1=cython.int, a=cython.int,
+                   b=cython.int, cur=cython.int, hand=list, ships=list, crew=list, side0=list,
+                   side1=list, removed=list, pile_sizes=list, legal=list)
     cpdef object _view(self, int seat)
     @cython.locals(opp=cython.int, nc=cython.int, i=cython.int, s=cython.int, r=cython.int,
                    b=cython.int, k=cython.int, rc=cython.int, st=cython.int, t=cython.int,

@@ -1034,34 +1034,39 @@ class SirensCore(CoreState):
             self.hand[p * HAND + i] = pool[self.pile_n[q] + i]
 
     def _view(self, seat):
-        """Seat ``seat``'s view (a SirensView), built straight from the arrays."""
+        """Seat ``seat``'s view (a SirensView), built straight from the arrays. Lists are
+        made at their final size (no appends): most of a view's cost is its ~40 lists."""
         R = self.rules
         if R.card_infos is None:
             R._view_tables()
         infos = R.card_infos
-        ship_ints = R.ship_ints
-        opp = 1 - seat
         # The own hand (and the own pile) in card id order: a 64-bit set, read upward.
+        n = self.hand_n[seat]
         m = 0
-        for i in range(self.hand_n[seat]):
+        for i in range(n):
             m |= cython.cast(cython.ulonglong, 1) << self.hand[seat * HAND + i]
-        hand = []
+        hand = [None] * n
         c = 0
+        i = 0
         while m:
             if m & 1:
-                hand.append(infos[3 * c])
+                hand[i] = infos[3 * c]
+                i += 1
             m >>= 1
             c += 1
         own_pile = None
         if R.variant:
-            own_pile = []
+            n = self.pile_n[seat]
             m = 0
-            for i in range(self.pile_n[seat]):
+            for i in range(n):
                 m |= cython.cast(cython.ulonglong, 1) << self.pile[seat * MAXC + i]
+            own_pile = [None] * n
             c = 0
+            i = 0
             while m:
                 if m & 1:
-                    own_pile.append(infos[3 * c])
+                    own_pile[i] = infos[3 * c]
+                    i += 1
                 m >>= 1
                 c += 1
             pile_sizes = [self.pile_n[0], self.pile_n[1]]
@@ -1069,35 +1074,46 @@ class SirensCore(CoreState):
             pile_sizes = [self.pile_n[0]]
         o0 = self.octo[0]
         o1 = self.octo[1]
-        ships = []
+        ships = [None] * NSHIP
         for k in range(NSHIP):
             st = self.ship_status[k]
             rc = (self.rum[0] == k) + (self.rum[1] == k)
-            crew = []
             if self.crew[0] == k:
-                crew.append("captain")
-            if self.crew[1] == k:
-                crew.append("mate")
-            sides = []
-            for j in range(2):
-                s = 2 * k + j
-                side = []
-                for i in range(self.slot_n[s]):
-                    c = self.slot_cards[s * SIDE_MAX + i]
-                    side.append(infos[3 * c + (1 if c == o0 else 2 if c == o1 else 0)])
-                sides.append(side)
-            ships.append(R.ship_type(
-                ship_ints[k], st == SHIP_IN_PLAY, st if st == 0 or st == 1 else None, st == SHIP_REMOVED,
-                rc, R.ship_val[k] + 3 * rc, crew, sides, [self.slot_sum[2 * k], self.slot_sum[2 * k + 1]]))
-        removed = []
-        for i in range(self.removed_n):
-            removed.append(infos[3 * self.removed[i]])
+                crew = ["captain", "mate"] if self.crew[1] == k else ["captain"]
+            else:
+                crew = ["mate"] if self.crew[1] == k else []
+            s = 2 * k
+            n = self.slot_n[s]
+            side0 = [None] * n
+            for i in range(n):
+                c = self.slot_cards[s * SIDE_MAX + i]
+                side0[i] = infos[3 * c + (1 if c == o0 else 2 if c == o1 else 0)]
+            s += 1
+            n = self.slot_n[s]
+            side1 = [None] * n
+            for i in range(n):
+                c = self.slot_cards[s * SIDE_MAX + i]
+                side1[i] = infos[3 * c + (1 if c == o0 else 2 if c == o1 else 0)]
+            ships[k] = R.ship_type(
+                R.ship_ints[k], st == SHIP_IN_PLAY, st if st == 0 or st == 1 else None, st == SHIP_REMOVED,
+                rc, R.ship_val[k] + 3 * rc, crew, [side0, side1], [self.slot_sum[s - 1], self.slot_sum[s]])
+        n = self.removed_n
+        removed = [None] * n
+        for i in range(n):
+            removed[i] = infos[3 * self.removed[i]]
         choice = None
         if self.phase == PH_CREW:
             a = R.ship_val[self.crew_opt[0]]
             b = R.ship_val[self.crew_opt[1]]
             choice = [a, b] if a < b else [b, a]
         cur = self.c_current()
+        if cur == seat:
+            n = self.c_legal()
+            legal = [None] * n
+            for i in range(n):
+                legal[i] = R.action_ints[self.buf[i]]
+        else:
+            legal = []
         return R.view_type(
             player=seat,
             variant="bow_to_rear" if R.variant else "standard",
@@ -1117,7 +1133,7 @@ class SirensCore(CoreState):
             crew_choice=choice,
             passes=self.passes,
             picks=[self.picks[0], self.picks[1]],
-            legal_actions=self.legal_actions() if cur == seat else [],
+            legal_actions=legal,
         )
 
     def c_observe(self, seat, out):
