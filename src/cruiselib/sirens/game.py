@@ -1,7 +1,8 @@
 """Sirens in Sight: the :class:`SirensGame` configuration and the :class:`SirensState` position.
 
-The rules themselves live in the compiled core (``cruiselib._core.sirens``); this module
-adds options, typed moves, serialization with validation, views and resampling.
+The rules themselves live in the compiled core (``cruiselib._core.sirens``), and so do
+views, resampling and the observation tensor; this module adds options, typed moves,
+serialization with validation and the text picture.
 """
 
 from __future__ import annotations
