@@ -27,6 +27,7 @@ cdef enum:
 
 
 cdef unsigned long long MASK64
+cdef unsigned long long BIT64
 
 
 @cython.locals(n=cython.int)

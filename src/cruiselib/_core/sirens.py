@@ -51,6 +51,7 @@ if not cython.compiled:
     CREW_REMOVED = 7
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
+BIT64 = 1  # a 64-bit one, for 64-bit sets of card ids
 
 PHASES = ("pick", "main", "after", "crew", "over")
 CREW_NAMES = ("captain", "mate")
@@ -1044,7 +1045,7 @@ class SirensCore(CoreState):
         n = self.hand_n[seat]
         m = 0
         for i in range(n):
-            m |= cython.cast(cython.ulonglong, 1) << self.hand[seat * HAND + i]
+            m |= BIT64 << self.hand[seat * HAND + i]
         hand = [None] * n
         c = 0
         i = 0
@@ -1059,7 +1060,7 @@ class SirensCore(CoreState):
             n = self.pile_n[seat]
             m = 0
             for i in range(n):
-                m |= cython.cast(cython.ulonglong, 1) << self.pile[seat * MAXC + i]
+                m |= BIT64 << self.pile[seat * MAXC + i]
             own_pile = [None] * n
             c = 0
             i = 0
