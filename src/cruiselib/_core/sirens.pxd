@@ -28,12 +28,13 @@ cdef enum:
 
 cdef unsigned long long MASK64
 cdef unsigned long long BIT64
+cdef unsigned int BIT32
+cdef unsigned int MASK32
 
 
-@cython.locals(n=cython.int)
 cdef inline int _popcount(unsigned int m) noexcept nogil
-@cython.locals(f=cython.int)
-cdef inline int _kth_bit(unsigned int m, int k) noexcept nogil
+@cython.locals(n=cython.int)
+cdef inline int _select(unsigned int m, int k) noexcept nogil
 
 
 cdef class SirensRules(CoreRules):
@@ -88,13 +89,16 @@ cdef class SirensCore(CoreState):
     cdef int pend_ship, pend_side, pend_src, pend_draw, pend_token
     cdef int crew_opt[2]
     cdef int buf[MAXLEGAL]
+    # bookkeeping kept up to date by the play path (_derive recomputes it from the arrays)
+    cdef unsigned int open_mask              # slots in play with room (bit = slot)
+    cdef unsigned int slot_fmask[NSLOT]      # faces on each slot (bit = face)
+    cdef int slot_nf[NSLOT]                  # how many faces
+    cdef unsigned int hand_fmask[2]          # faces in each hand
+    cdef int octo_slot[2]                    # slot of the card each octopus sits on, -1 held
     # scratch of the fast random-action path (_main_count / _main_kth)
-    cdef int sc_opens[NSLOT]
-    cdef int sc_open_at[NSLOT]
-    cdef int sc_slot_moves[NSLOT]
-    cdef unsigned int sc_slot_mask[NSLOT]
-    cdef unsigned int sc_hand_mask
     cdef int sc_nopen, sc_nplay, sc_nocto, sc_nrum
+    cdef int sc_oslot, sc_onf                # the slot under the opponent's octopus
+    cdef unsigned int sc_omask               # and its movable faces
     cdef int zone[MAXC]   # scratch of _load: where each card was seen
 
     # the contract (engine.pxd)
@@ -137,12 +141,20 @@ cdef class SirensCore(CoreState):
                    base=cython.int, F=cython.int, opp_octo=cython.int,
                    fs=cython.int[SIDE_MAX], opens=cython.int[NSLOT], main=cython.bint)
     cdef int c_legal(self) noexcept nogil
-    @cython.locals(n=cython.int, i=cython.int, s=cython.int, c=cython.int, m=cython.uint,
-                   nopen=cython.int, dests=cython.int, opp_octo=cython.int)
+    @cython.locals(s=cython.int, i=cython.int, p=cython.int, m=cython.uint)
+    cdef void _derive(self) noexcept nogil
+    @cython.locals(i=cython.int, m=cython.uint)
+    cdef void _slot_faces(self, int s) noexcept nogil
+    @cython.locals(i=cython.int, m=cython.uint)
+    cdef void _hand_faces(self, int p) noexcept nogil
+    @cython.locals(n=cython.int, i=cython.int, s=cython.int, c=cython.int, o=cython.int,
+                   m=cython.uint, nopen=cython.int, nf=cython.int, faces=cython.int,
+                   held=cython.int)
     cdef int _main_count(self) noexcept nogil
-    @cython.locals(s=cython.int, f=cython.int, nopen=cython.int, dests=cython.int, d=cython.int)
+    @cython.locals(s=cython.int, i=cython.int, nf=cython.int, m=cython.uint, nopen=cython.int,
+                   dests=cython.int)
     cdef int _main_kth(self, int k) noexcept nogil
-    @cython.locals(n=cython.int)
+    @cython.locals(n=cython.int, k=cython.int, s=cython.int)
     cdef int c_random_action(self, unsigned long long r) noexcept nogil
     cdef bint _has_main(self) noexcept nogil
     @cython.locals(i=cython.int, s=cython.int, c=cython.int, d=cython.int, opp_octo=cython.int)
@@ -162,6 +174,7 @@ cdef class SirensCore(CoreState):
     cdef int _take_from_slot(self, int s, int f) noexcept nogil
     @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, p=cython.int)
     cdef int _take_from_pile(self, int p, int f) noexcept nogil
+    @cython.locals(f=cython.int)
     cdef void _place(self, int s, int c) noexcept nogil
     @cython.locals(t=cython.int, k0=cython.int, k1=cython.int, in_play=cython.int)
     cdef void _resolve(self, int ship, int side, int card, int src, int draw) noexcept nogil

@@ -52,6 +52,8 @@ if not cython.compiled:
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 BIT64 = 1  # a 64-bit one, for 64-bit sets of card ids
+BIT32 = 1  # an unsigned 32-bit one, for sets of faces (up to 32)
+MASK32 = 0xFFFFFFFF
 
 PHASES = ("pick", "main", "after", "crew", "over")
 CREW_NAMES = ("captain", "mate")
@@ -78,22 +80,34 @@ REASONS = (
 
 
 def _popcount(m):
-    n = 0
-    while m:
-        m &= m - 1
+    """The number of set bits of the 32-bit m (SWAR: no loop, no table)."""
+    m = m - ((m >> 1) & 0x55555555)
+    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
+    m = (m + (m >> 4)) & 0x0F0F0F0F
+    return ((m * 0x01010101) & MASK32) >> 24
+
+
+def _select(m, k):
+    """The index of the k-th set bit of the 32-bit m, counting from the lowest (k = 0)."""
+    while k > 0:
+        m &= m - 1  # drop the lowest set bit
+        k -= 1
+    n = 0  # count the trailing zeros, halving the window
+    if (m & 0xFFFF) == 0:
+        n += 16
+        m >>= 16
+    if (m & 0xFF) == 0:
+        n += 8
+        m >>= 8
+    if (m & 0xF) == 0:
+        n += 4
+        m >>= 4
+    if (m & 0x3) == 0:
+        n += 2
+        m >>= 2
+    if (m & 0x1) == 0:
         n += 1
     return n
-
-
-def _kth_bit(m, k):
-    """The index of the k-th set bit of m, counting from the lowest (k = 0)."""
-    f = 0
-    while True:
-        if (m >> f) & 1:
-            if k == 0:
-                return f
-            k -= 1
-        f += 1
 
 
 class SirensRules(CoreRules):
@@ -253,10 +267,10 @@ class SirensCore(CoreState):
             self.pick_floor = [0] * 2
             self.crew_opt = [0] * 2
             self.buf = [0] * MAXLEGAL
-            self.sc_opens = [0] * NSLOT
-            self.sc_open_at = [0] * NSLOT
-            self.sc_slot_moves = [0] * NSLOT
-            self.sc_slot_mask = [0] * NSLOT
+            self.slot_fmask = [0] * NSLOT
+            self.slot_nf = [0] * NSLOT
+            self.hand_fmask = [0] * 2
+            self.octo_slot = [0] * 2
             self.zone = [0] * MAXC
 
     # ------------------------------------------------------------------ setup
@@ -328,6 +342,7 @@ class SirensCore(CoreState):
                     self.hand[p * HAND + self.hand_n[p]] = self.pile[self.pile_n[0]]
                     self.hand_n[p] += 1
             self.phase = PH_MAIN
+        self._derive()
 
     # ------------------------------------------------------------------ queries
 
@@ -484,35 +499,76 @@ class SirensCore(CoreState):
                     n += 1
         return n
 
+    def _derive(self):
+        """Recompute the bookkeeping the play path keeps up to date (open slots, the faces
+        on each slot and in each hand, where each octopus sits) from the arrays."""
+        self.open_mask = 0
+        for s in range(NSLOT):
+            m = 0
+            for i in range(self.slot_n[s]):
+                m |= BIT32 << self.rules.card_face[self.slot_cards[s * SIDE_MAX + i]]
+            self.slot_fmask[s] = m
+            self.slot_nf[s] = _popcount(m)
+            if self.ship_status[s >> 1] == SHIP_IN_PLAY and self.slot_n[s] < SIDE_MAX:
+                self.open_mask |= 1 << s
+        for p in range(2):
+            m = 0
+            for i in range(self.hand_n[p]):
+                m |= BIT32 << self.rules.card_face[self.hand[p * HAND + i]]
+            self.hand_fmask[p] = m
+            self.octo_slot[p] = -1
+            if self.octo[p] >= 0:
+                for s in range(NSLOT):
+                    for i in range(self.slot_n[s]):
+                        if self.slot_cards[s * SIDE_MAX + i] == self.octo[p]:
+                            self.octo_slot[p] = s
+
+    def _slot_faces(self, s):
+        """Recompute slot s's face set after a card left it."""
+        m = 0
+        for i in range(self.slot_n[s]):
+            m |= BIT32 << self.rules.card_face[self.slot_cards[s * SIDE_MAX + i]]
+        self.slot_fmask[s] = m
+        self.slot_nf[s] = _popcount(m)
+
+    def _hand_faces(self, p):
+        m = 0
+        for i in range(self.hand_n[p]):
+            m |= BIT32 << self.rules.card_face[self.hand[p * HAND + i]]
+        self.hand_fmask[p] = m
+
     def _main_count(self):
         """Count the legal actions of a MAIN phase without listing them (fills the scratch
-        fields that _main_kth reads). Same set and order as _legal; faces as bit masks."""
-        nopen = 0
-        for s in range(NSLOT):
-            self.sc_open_at[s] = -1
-            if self.ship_status[s >> 1] == SHIP_IN_PLAY and self.slot_n[s] < SIDE_MAX:
-                self.sc_open_at[s] = nopen
-                self.sc_opens[nopen] = s
-                nopen += 1
+        fields that _main_kth reads). Same set and order as c_legal, from the bookkeeping:
+        plays are faces in hand x open slots; octopus moves, per source slot, its movable
+        faces x the open slots other than itself."""
+        nopen = _popcount(self.open_mask)
         self.sc_nopen = nopen
-        m = 0
-        for i in range(self.hand_n[self.cur]):
-            m |= 1 << self.rules.card_face[self.hand[self.cur * HAND + i]]
-        self.sc_hand_mask = m
-        self.sc_nplay = _popcount(m) * nopen
+        self.sc_nplay = _popcount(self.hand_fmask[self.cur]) * nopen
         self.sc_nocto = 0
+        self.sc_oslot = -1
         if self.octo[self.cur] == OCTO_HELD:
-            opp_octo = self.octo[1 - self.cur]
-            for s in range(NSLOT):
+            # The card under the opponent's octopus does not move (S7): its slot's movable
+            # faces are those of its other cards.
+            o = self.octo[1 - self.cur]
+            s = self.octo_slot[1 - self.cur]
+            if s >= 0:
                 m = 0
                 for i in range(self.slot_n[s]):
                     c = self.slot_cards[s * SIDE_MAX + i]
-                    if c != opp_octo:
-                        m |= 1 << self.rules.card_face[c]
-                self.sc_slot_mask[s] = m
-                dests = nopen - (1 if self.sc_open_at[s] >= 0 else 0)
-                self.sc_slot_moves[s] = _popcount(m) * dests
-                self.sc_nocto += self.sc_slot_moves[s]
+                    if c != o:
+                        m |= BIT32 << self.rules.card_face[c]
+                self.sc_oslot = s
+                self.sc_omask = m
+                self.sc_onf = _popcount(m)
+            faces = 0  # movable faces, summed over all slots
+            held = 0  # the same over open slots (those lose themselves as a destination)
+            for s in range(NSLOT):
+                nf = self.sc_onf if s == self.sc_oslot else self.slot_nf[s]
+                faces += nf
+                if (self.open_mask >> s) & 1:
+                    held += nf
+            self.sc_nocto = nopen * faces - held
         self.sc_nrum = self.n_alive if self.rum[self.cur] == RUM_HELD else 0
         n = self.sc_nplay + self.sc_nocto + self.sc_nrum
         if self.sc_nplay + self.sc_nocto == 0:
@@ -523,19 +579,25 @@ class SirensCore(CoreState):
         """The k-th legal action (sorted order) of a MAIN phase, after _main_count."""
         nopen = self.sc_nopen
         if k < self.sc_nplay:
-            return self.rules.a_play + _kth_bit(self.sc_hand_mask, k // nopen) * NSLOT + self.sc_opens[k % nopen]
+            i = k // nopen
+            return (self.rules.a_play + _select(self.hand_fmask[self.cur], i) * NSLOT
+                    + _select(self.open_mask, k - i * nopen))
         k -= self.sc_nplay
         if k < self.sc_nocto:
             for s in range(NSLOT):
-                if k >= self.sc_slot_moves[s]:
-                    k -= self.sc_slot_moves[s]
+                dests = nopen - ((self.open_mask >> s) & 1)
+                if s == self.sc_oslot:
+                    nf = self.sc_onf
+                    m = self.sc_omask
+                else:
+                    nf = self.slot_nf[s]
+                    m = self.slot_fmask[s]
+                if k >= nf * dests:
+                    k -= nf * dests
                     continue
-                dests = nopen - (1 if self.sc_open_at[s] >= 0 else 0)
-                d = k % dests
-                if self.sc_open_at[s] >= 0 and d >= self.sc_open_at[s]:
-                    d += 1  # skip the source slot among the open slots
-                f = _kth_bit(self.sc_slot_mask[s], k // dests)
-                return self.rules.a_octo + (s * self.rules.num_faces + f) * NSLOT + self.sc_opens[d]
+                i = k // dests
+                return (self.rules.a_octo + (s * self.rules.num_faces + _select(m, i)) * NSLOT
+                        + _select(self.open_mask & ~(1 << s), k - i * dests))
         k -= self.sc_nocto
         if k < self.sc_nrum:
             for s in range(NSHIP):
@@ -546,10 +608,24 @@ class SirensCore(CoreState):
         return self.rules.a_pass
 
     def c_random_action(self, r):
-        """A uniformly random legal action, from the 64-bit random value r."""
+        """A uniformly random legal action, from the 64-bit random value r: the k-th of the
+        sorted legal actions, k = ((r >> 32) * n) >> 32, found without listing them."""
         if self.phase == PH_MAIN:
             n = self._main_count()
             return self._main_kth(((r >> 32) * n) >> 32)
+        if self.phase == PH_AFTER:  # the rum mug on a ship card in play, or end the turn
+            k = ((r >> 32) * (self.n_alive + 1)) >> 32
+            for s in range(NSHIP):
+                if self.ship_status[s] == SHIP_IN_PLAY:
+                    if k == 0:
+                        return self.rules.a_rum + s
+                    k -= 1
+            return self.rules.a_end
+        if self.phase == PH_CREW:  # two destinations
+            k = (r >> 32) >> 31
+            if (self.crew_opt[0] < self.crew_opt[1]) == (k == 0):
+                return self.rules.a_crew + self.crew_opt[0]
+            return self.rules.a_crew + self.crew_opt[1]
         n = self.c_legal()
         return self.buf[((r >> 32) * n) >> 32]
 
@@ -657,6 +733,7 @@ class SirensCore(CoreState):
                 bi = i
         self.hand_n[seat] -= 1
         self.hand[seat * HAND + bi] = self.hand[seat * HAND + self.hand_n[seat]]
+        self._hand_faces(seat)
         return best
 
     def _take_from_slot(self, s, f):
@@ -674,6 +751,8 @@ class SirensCore(CoreState):
             self.slot_cards[s * SIDE_MAX + i] = self.slot_cards[s * SIDE_MAX + i + 1]
         self.slot_n[s] = n - 1
         self.slot_sum[s] -= self.rules.face_val[f]
+        self._slot_faces(s)
+        self.open_mask |= 1 << s  # its ship card is in play: the octopus took a card from it
         return best
 
     def _take_from_pile(self, p, f):
@@ -691,9 +770,15 @@ class SirensCore(CoreState):
         return best
 
     def _place(self, s, c):
+        f = self.rules.card_face[c]
         self.slot_cards[s * SIDE_MAX + self.slot_n[s]] = c
         self.slot_n[s] += 1
-        self.slot_sum[s] += self.rules.face_val[self.rules.card_face[c]]
+        self.slot_sum[s] += self.rules.face_val[f]
+        if not (self.slot_fmask[s] >> f) & 1:
+            self.slot_fmask[s] |= BIT32 << f
+            self.slot_nf[s] += 1
+        if self.slot_n[s] == SIDE_MAX:
+            self.open_mask &= ~(1 << s)
 
     def c_do(self, a):
         if a < self.rules.a_octo:  # play a card, then draw (S4)
@@ -712,6 +797,7 @@ class SirensCore(CoreState):
             c = self._take_from_slot(s, f)
             self._place(d, c)
             self.octo[self.cur] = c
+            self.octo_slot[self.cur] = d
             self.passes = 0
             self._resolve(d >> 1, d & 1, c, s >> 1, 0)
         elif a < self.rules.a_end:  # rum mug (S4, S6): +3 to the threshold, once per game
@@ -739,6 +825,7 @@ class SirensCore(CoreState):
             c = self._take_from_pile(self.cur, f)
             self.hand[self.cur * HAND + self.hand_n[self.cur]] = c
             self.hand_n[self.cur] += 1
+            self.hand_fmask[self.cur] |= BIT32 << f
             self.pick_floor[self.cur] = f
             self.picks[self.cur] += 1
             if self.picks[self.cur] == HAND:
@@ -815,6 +902,7 @@ class SirensCore(CoreState):
             c = self.pile[p * MAXC + self.pile_n[p]]
             self.hand[self.turn * HAND + self.hand_n[self.turn]] = c
             self.hand_n[self.turn] += 1
+            self.hand_fmask[self.turn] |= BIT32 << self.rules.card_face[c]
 
     def _end_main(self):
         # S4: the rum mug may still be used after the main action.
@@ -878,10 +966,14 @@ class SirensCore(CoreState):
                 for p in range(2):
                     if self.octo[p] == c:
                         self.octo[p] = OCTO_HELD  # S6: octopus returns to its owner
+                        self.octo_slot[p] = -1
                 self.removed[self.removed_n] = c
                 self.removed_n += 1
             self.slot_n[s] = 0
             self.slot_sum[s] = 0
+            self.slot_fmask[s] = 0
+            self.slot_nf[s] = 0
+        self.open_mask &= ~(3 << (2 * ship))
 
     # ------------------------------------------------------------------ copying
 
@@ -925,6 +1017,13 @@ class SirensCore(CoreState):
         new.pend_src = self.pend_src
         new.pend_draw = self.pend_draw
         new.pend_token = self.pend_token
+        new.open_mask = self.open_mask
+        for i in range(NSLOT):
+            new.slot_fmask[i] = self.slot_fmask[i]
+            new.slot_nf[i] = self.slot_nf[i]
+        for p in range(2):
+            new.hand_fmask[p] = self.hand_fmask[p]
+            new.octo_slot[p] = self.octo_slot[p]
 
     # ------------------------------------------------------------------ hidden information
     # What a seat sees (docs/sirens.md, "Views and hidden information"): the table, its own
@@ -943,12 +1042,14 @@ class SirensCore(CoreState):
         if not self.rules.variant:
             # One shared pile: the other hand and the pile are one unseen pool (S16).
             self._redeal(opp, 0)
+            self._hand_faces(opp)
             return
         if self.phase != PH_PICK:
             # Each seat's own set (S9): its own pile is known as a set, not in order; the
             # other seat's hand and pile are one unseen pool.
             self._shuffle(seat)
             self._redeal(opp, opp)
+            self._hand_faces(opp)
             return
         # The pick phase (S14, S15): the other seat's picks so far are made anew as picking
         # makes them. Its set, hand and pile together, waits in card id order; each pick is
@@ -1010,6 +1111,7 @@ class SirensCore(CoreState):
         for i in range(n):
             self.pile[opp * MAXC + i] = pool[i]
         self.pile_n[opp] = n
+        self._hand_faces(opp)
 
     def _redeal(self, p, q):
         """Seat p's hand and pile q, shuffled together and dealt back at their sizes."""
@@ -1332,6 +1434,7 @@ class SirensCore(CoreState):
             self.pend_token = 0 if self.crew[0] == self.pend_ship else 1
             self.crew_opt[0] = self._crew_dest(self.pend_ship, -1, self.pend_token)
             self.crew_opt[1] = self._crew_dest(self.pend_ship, 1, self.pend_token)
+        self._derive()
 
     def _zone_name(self, z):
         if z <= 2:
@@ -1708,6 +1811,7 @@ class SirensCore(CoreState):
                 continue
             raise InvalidStateError(f"{_BAD}ship {k} is in play but would already have been scored (S6)")
         self.rng = int(d.rng, 16)
+        self._derive()
 
     def _crew_options(self, ship, token):
         """The two crew destinations (toward the bow, toward the rear) from ``ship``."""
