@@ -51,9 +51,14 @@ if not cython.compiled:
     CREW_REMOVED = 7
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
+GOLDEN = 0x9E3779B97F4A7C15  # the generator's step and output mix (rng.py), for _below
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
 BIT64 = 1  # a 64-bit one, for 64-bit sets of card ids
 BIT32 = 1  # an unsigned 32-bit one, for sets of faces (up to 32)
 MASK32 = 0xFFFFFFFF
+DEBRUIJN32 = [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+              31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9]
 
 PHASES = ("pick", "main", "after", "crew", "over")
 CREW_NAMES = ("captain", "mate")
@@ -92,22 +97,9 @@ def _select(m, k):
     while k > 0:
         m &= m - 1  # drop the lowest set bit
         k -= 1
-    n = 0  # count the trailing zeros, halving the window
-    if (m & 0xFFFF) == 0:
-        n += 16
-        m >>= 16
-    if (m & 0xFF) == 0:
-        n += 8
-        m >>= 8
-    if (m & 0xF) == 0:
-        n += 4
-        m >>= 4
-    if (m & 0x3) == 0:
-        n += 2
-        m >>= 2
-    if (m & 0x1) == 0:
-        n += 1
-    return n
+    # The lowest set bit's index: its power of two times a de Bruijn sequence puts a
+    # distinct 5-bit pattern in the top bits.
+    return DEBRUIJN32[(((m & (~m + 1)) * 0x077CB531) & MASK32) >> 27]
 
 
 class SirensRules(CoreRules):
@@ -268,32 +260,31 @@ class SirensCore(CoreState):
             self.crew_opt = [0] * 2
             self.buf = [0] * MAXLEGAL
             self.slot_fmask = [0] * NSLOT
+            self.open_at = [0] * NSLOT
+            self.open_rank = [0] * NSLOT
             self.slot_nf = [0] * NSLOT
             self.hand_fmask = [0] * 2
+            self.hand_nf = [0] * 2
             self.octo_slot = [0] * 2
             self.zone = [0] * MAXC
 
     # ------------------------------------------------------------------ setup
 
-    def _pile_of(self, seat):
-        # Standard game: one shared draw pile. Variant (S9): each seat draws from its own.
-        return seat if self.rules.variant else 0
-
-    def _shuffle(self, p):
-        i = self.pile_n[p] - 1
-        while i > 0:
-            j = self.c_below(i + 1)
-            tmp = self.pile[p * MAXC + i]
-            self.pile[p * MAXC + i] = self.pile[p * MAXC + j]
-            self.pile[p * MAXC + j] = tmp
-            i -= 1
-
     def _setup(self, rng_state, start_player):
         """Deal a new game (S3; S9 for the variant). start_player < 0: drawn from the seed."""
         self.rng = rng_state & MASK64
+        # An empty table, and its bookkeeping (what _derive would find): every slot open.
         for i in range(NSLOT):
             self.slot_n[i] = 0
             self.slot_sum[i] = 0
+            self.slot_fmask[i] = 0
+            self.slot_nf[i] = 0
+            self.open_at[i] = i
+            self.open_rank[i] = i
+        self.open_mask = (1 << NSLOT) - 1
+        self.n_open = NSLOT
+        self.faces_all = 0
+        self.faces_open = 0
         for i in range(NSHIP):
             self.ship_status[i] = SHIP_IN_PLAY
             self.rum_on[i] = 0
@@ -306,6 +297,7 @@ class SirensCore(CoreState):
             self.points[p] = 0
             self.picks[p] = 0
             self.pick_floor[p] = 0
+            self.octo_slot[p] = -1
         # S3: captain on 30 (ship 1), mate on 34 (ship 3).
         self.crew[0] = 1
         self.crew[1] = 3
@@ -317,7 +309,7 @@ class SirensCore(CoreState):
         self.pend_draw = 0
         self.pend_token = -1
         if start_player < 0:
-            start_player = self.c_below(2)
+            start_player = _below(self, 2)
         self.start = start_player
         self.turn = start_player
         self.cur = start_player
@@ -333,7 +325,7 @@ class SirensCore(CoreState):
             for c in range(self.rules.num_cards):
                 self.pile[c] = c
             self.pile_n[0] = self.rules.num_cards
-            self._shuffle(0)
+            _shuffle(self, 0)
             # Four cards each, dealt alternately from the top, start player first.
             for j in range(HAND):
                 for i in range(2):
@@ -342,7 +334,8 @@ class SirensCore(CoreState):
                     self.hand[p * HAND + self.hand_n[p]] = self.pile[self.pile_n[0]]
                     self.hand_n[p] += 1
             self.phase = PH_MAIN
-        self._derive()
+        _hand_faces(self, 0)
+        _hand_faces(self, 1)
 
     # ------------------------------------------------------------------ queries
 
@@ -503,19 +496,19 @@ class SirensCore(CoreState):
         """Recompute the bookkeeping the play path keeps up to date (open slots, the faces
         on each slot and in each hand, where each octopus sits) from the arrays."""
         self.open_mask = 0
+        self.n_open = 0
+        self.faces_all = 0
+        self.faces_open = 0
         for s in range(NSLOT):
-            m = 0
-            for i in range(self.slot_n[s]):
-                m |= BIT32 << self.rules.card_face[self.slot_cards[s * SIDE_MAX + i]]
-            self.slot_fmask[s] = m
-            self.slot_nf[s] = _popcount(m)
+            _slot_faces(self, s)
+            self.faces_all += self.slot_nf[s]
             if self.ship_status[s >> 1] == SHIP_IN_PLAY and self.slot_n[s] < SIDE_MAX:
                 self.open_mask |= 1 << s
+                self.n_open += 1
+                self.faces_open += self.slot_nf[s]
+        _open_list(self)
         for p in range(2):
-            m = 0
-            for i in range(self.hand_n[p]):
-                m |= BIT32 << self.rules.card_face[self.hand[p * HAND + i]]
-            self.hand_fmask[p] = m
+            _hand_faces(self, p)
             self.octo_slot[p] = -1
             if self.octo[p] >= 0:
                 for s in range(NSLOT):
@@ -523,96 +516,12 @@ class SirensCore(CoreState):
                         if self.slot_cards[s * SIDE_MAX + i] == self.octo[p]:
                             self.octo_slot[p] = s
 
-    def _slot_faces(self, s):
-        """Recompute slot s's face set after a card left it."""
-        m = 0
-        for i in range(self.slot_n[s]):
-            m |= BIT32 << self.rules.card_face[self.slot_cards[s * SIDE_MAX + i]]
-        self.slot_fmask[s] = m
-        self.slot_nf[s] = _popcount(m)
-
-    def _hand_faces(self, p):
-        m = 0
-        for i in range(self.hand_n[p]):
-            m |= BIT32 << self.rules.card_face[self.hand[p * HAND + i]]
-        self.hand_fmask[p] = m
-
-    def _main_count(self):
-        """Count the legal actions of a MAIN phase without listing them (fills the scratch
-        fields that _main_kth reads). Same set and order as c_legal, from the bookkeeping:
-        plays are faces in hand x open slots; octopus moves, per source slot, its movable
-        faces x the open slots other than itself."""
-        nopen = _popcount(self.open_mask)
-        self.sc_nopen = nopen
-        self.sc_nplay = _popcount(self.hand_fmask[self.cur]) * nopen
-        self.sc_nocto = 0
-        self.sc_oslot = -1
-        if self.octo[self.cur] == OCTO_HELD:
-            # The card under the opponent's octopus does not move (S7): its slot's movable
-            # faces are those of its other cards.
-            o = self.octo[1 - self.cur]
-            s = self.octo_slot[1 - self.cur]
-            if s >= 0:
-                m = 0
-                for i in range(self.slot_n[s]):
-                    c = self.slot_cards[s * SIDE_MAX + i]
-                    if c != o:
-                        m |= BIT32 << self.rules.card_face[c]
-                self.sc_oslot = s
-                self.sc_omask = m
-                self.sc_onf = _popcount(m)
-            faces = 0  # movable faces, summed over all slots
-            held = 0  # the same over open slots (those lose themselves as a destination)
-            for s in range(NSLOT):
-                nf = self.sc_onf if s == self.sc_oslot else self.slot_nf[s]
-                faces += nf
-                if (self.open_mask >> s) & 1:
-                    held += nf
-            self.sc_nocto = nopen * faces - held
-        self.sc_nrum = self.n_alive if self.rum[self.cur] == RUM_HELD else 0
-        n = self.sc_nplay + self.sc_nocto + self.sc_nrum
-        if self.sc_nplay + self.sc_nocto == 0:
-            n += 1  # pass
-        return n
-
-    def _main_kth(self, k):
-        """The k-th legal action (sorted order) of a MAIN phase, after _main_count."""
-        nopen = self.sc_nopen
-        if k < self.sc_nplay:
-            i = k // nopen
-            return (self.rules.a_play + _select(self.hand_fmask[self.cur], i) * NSLOT
-                    + _select(self.open_mask, k - i * nopen))
-        k -= self.sc_nplay
-        if k < self.sc_nocto:
-            for s in range(NSLOT):
-                dests = nopen - ((self.open_mask >> s) & 1)
-                if s == self.sc_oslot:
-                    nf = self.sc_onf
-                    m = self.sc_omask
-                else:
-                    nf = self.slot_nf[s]
-                    m = self.slot_fmask[s]
-                if k >= nf * dests:
-                    k -= nf * dests
-                    continue
-                i = k // dests
-                return (self.rules.a_octo + (s * self.rules.num_faces + _select(m, i)) * NSLOT
-                        + _select(self.open_mask & ~(1 << s), k - i * dests))
-        k -= self.sc_nocto
-        if k < self.sc_nrum:
-            for s in range(NSHIP):
-                if self.ship_status[s] == SHIP_IN_PLAY:
-                    if k == 0:
-                        return self.rules.a_rum + s
-                    k -= 1
-        return self.rules.a_pass
-
     def c_random_action(self, r):
         """A uniformly random legal action, from the 64-bit random value r: the k-th of the
         sorted legal actions, k = ((r >> 32) * n) >> 32, found without listing them."""
         if self.phase == PH_MAIN:
-            n = self._main_count()
-            return self._main_kth(((r >> 32) * n) >> 32)
+            n = _main_count(self)
+            return _main_kth(self, ((r >> 32) * n) >> 32)
         if self.phase == PH_AFTER:  # the rum mug on a ship card in play, or end the turn
             k = ((r >> 32) * (self.n_alive + 1)) >> 32
             for s in range(NSHIP):
@@ -626,15 +535,16 @@ class SirensCore(CoreState):
             if (self.crew_opt[0] < self.crew_opt[1]) == (k == 0):
                 return self.rules.a_crew + self.crew_opt[0]
             return self.rules.a_crew + self.crew_opt[1]
-        n = self.c_legal()
-        return self.buf[((r >> 32) * n) >> 32]
+        if self.phase == PH_PICK:
+            return self.rules.a_pick + _pick_kth(self, r)
+        return -1  # the game is over: nothing to choose (random_action refuses before)
 
     def _fast_legal(self):
         """Every legal action as _main_kth lists them (a test oracle for the fast path)."""
         if self.phase != PH_MAIN:
             return self.legal_actions()
-        n = self._main_count()
-        return [self._main_kth(k) for k in range(n)]
+        n = _main_count(self)
+        return [_main_kth(self, k) for k in range(n)]
 
     def c_check(self, a):
         """0 if action a is legal now, else an index into REASONS. Never mutates."""
@@ -722,258 +632,65 @@ class SirensCore(CoreState):
 
     # ------------------------------------------------------------------ applying
 
-    def _take_from_hand(self, seat, f):
-        """Remove and return the lowest-id card of face f from seat's hand."""
-        best = -1
-        bi = -1
-        for i in range(self.hand_n[seat]):
-            c = self.hand[seat * HAND + i]
-            if self.rules.card_face[c] == f and (best < 0 or c < best):
-                best = c
-                bi = i
-        self.hand_n[seat] -= 1
-        self.hand[seat * HAND + bi] = self.hand[seat * HAND + self.hand_n[seat]]
-        self._hand_faces(seat)
-        return best
-
-    def _take_from_slot(self, s, f):
-        """Remove and return the lowest-id movable card of face f from slot s."""
-        best = -1
-        bi = -1
-        opp_octo = self.octo[1 - self.cur]
-        n = self.slot_n[s]
-        for i in range(n):
-            c = self.slot_cards[s * SIDE_MAX + i]
-            if self.rules.card_face[c] == f and c != opp_octo and (best < 0 or c < best):
-                best = c
-                bi = i
-        for i in range(bi, n - 1):  # keep the order of the rest
-            self.slot_cards[s * SIDE_MAX + i] = self.slot_cards[s * SIDE_MAX + i + 1]
-        self.slot_n[s] = n - 1
-        self.slot_sum[s] -= self.rules.face_val[f]
-        self._slot_faces(s)
-        self.open_mask |= 1 << s  # its ship card is in play: the octopus took a card from it
-        return best
-
-    def _take_from_pile(self, p, f):
-        """Remove and return the lowest-id card of face f from pile p (variant picks)."""
-        best = -1
-        bi = -1
-        for i in range(self.pile_n[p]):
-            c = self.pile[p * MAXC + i]
-            if self.rules.card_face[c] == f and (best < 0 or c < best):
-                best = c
-                bi = i
-        for i in range(bi, self.pile_n[p] - 1):
-            self.pile[p * MAXC + i] = self.pile[p * MAXC + i + 1]
-        self.pile_n[p] -= 1
-        return best
-
-    def _place(self, s, c):
-        f = self.rules.card_face[c]
-        self.slot_cards[s * SIDE_MAX + self.slot_n[s]] = c
-        self.slot_n[s] += 1
-        self.slot_sum[s] += self.rules.face_val[f]
-        if not (self.slot_fmask[s] >> f) & 1:
-            self.slot_fmask[s] |= BIT32 << f
-            self.slot_nf[s] += 1
-        if self.slot_n[s] == SIDE_MAX:
-            self.open_mask &= ~(1 << s)
-
     def c_do(self, a):
         if a < self.rules.a_octo:  # play a card, then draw (S4)
             f = a // NSLOT
             s = a % NSLOT
-            c = self._take_from_hand(self.cur, f)
-            self._place(s, c)
+            c = _take_from_hand(self, self.cur, f)
+            _place(self, s, c)
             self.passes = 0
-            self._resolve(s >> 1, s & 1, c, -1, 1)
+            _resolve(self, s >> 1, s & 1, c, -1, 1)
         elif a < self.rules.a_rum:  # octopus (S7): no card is drawn
             r = a - self.rules.a_octo
             d = r % NSLOT
             r = r // NSLOT
             f = r % self.rules.num_faces
             s = r // self.rules.num_faces
-            c = self._take_from_slot(s, f)
-            self._place(d, c)
+            c = _take_from_slot(self, s, f)
+            _place(self, d, c)
             self.octo[self.cur] = c
             self.octo_slot[self.cur] = d
             self.passes = 0
-            self._resolve(d >> 1, d & 1, c, s >> 1, 0)
+            _resolve(self, d >> 1, d & 1, c, s >> 1, 0)
         elif a < self.rules.a_end:  # rum mug (S4, S6): +3 to the threshold, once per game
             k = a - self.rules.a_rum
             self.rum[self.cur] = k
             self.rum_on[k] += 1
             if self.phase == PH_AFTER:
-                self._next_turn()
+                _next_turn(self)
         elif a == self.rules.a_end:
-            self._next_turn()
+            _next_turn(self)
         elif a == self.rules.a_pass:  # S4: two passes in a row end the game
             self.passes += 1
             if self.passes >= 2:
                 self.phase = PH_OVER
             else:
-                self._next_turn()
+                _next_turn(self)
         elif a < self.rules.a_pick:  # crew destination chosen by the side's owner (S5 step 2)
             k = a - self.rules.a_crew
             self.crew[self.pend_token] = k
             self.phase = PH_MAIN
             self.cur = self.turn
-            self._finish_placement(self.pend_ship, self.pend_src, self.pend_draw)
+            _finish_placement(self, self.pend_ship, self.pend_src, self.pend_draw)
         else:  # pick a starting card (S9), ascending face order
             f = a - self.rules.a_pick
-            c = self._take_from_pile(self.cur, f)
+            c = _take_from_pile(self, self.cur, f)
             self.hand[self.cur * HAND + self.hand_n[self.cur]] = c
             self.hand_n[self.cur] += 1
-            self.hand_fmask[self.cur] |= BIT32 << f
+            if not (self.hand_fmask[self.cur] >> f) & 1:
+                self.hand_fmask[self.cur] |= BIT32 << f
+                self.hand_nf[self.cur] += 1
             self.pick_floor[self.cur] = f
             self.picks[self.cur] += 1
             if self.picks[self.cur] == HAND:
                 if self.cur == self.start:
                     self.cur = 1 - self.start
                 else:
-                    self._shuffle(0)
-                    self._shuffle(1)
+                    _shuffle(self, 0)
+                    _shuffle(self, 1)
                     self.phase = PH_MAIN
                     self.cur = self.start
                     self.turn = self.start
-
-    def _next_alive(self, ship, direction):
-        k = ship
-        while True:
-            k = (k + direction + NSHIP) % NSHIP
-            if self.ship_status[k] == SHIP_IN_PLAY:
-                return k
-
-    def _crew_dest(self, ship, direction, token):
-        # S2: the ring closes and removed ship cards leave no gap; S5: skip the other token.
-        k = self._next_alive(ship, direction)
-        if self.crew[1 - token] == k:
-            k = self._next_alive(k, direction)
-        return k
-
-    def _resolve(self, ship, side, card, src, draw):
-        """S5: resolve a placement on ``ship`` (card limit was checked before)."""
-        if self.rules.face_crew[self.rules.card_face[card]]:
-            t = -1
-            if self.crew[0] == ship:
-                t = 0
-            elif self.crew[1] == ship:
-                t = 1
-            if t >= 0:
-                in_play = (self.crew[0] < NSHIP) + (self.crew[1] < NSHIP)
-                if self.n_alive != in_play:  # S5: no move when ships in play == crew in play
-                    k0 = self._crew_dest(ship, -1, t)
-                    k1 = self._crew_dest(ship, 1, t)
-                    if k0 == k1:
-                        self.crew[t] = k0  # one destination: nothing to decide
-                    else:
-                        self.phase = PH_CREW
-                        self.cur = side
-                        self.pend_ship = ship
-                        self.pend_side = side
-                        self.pend_src = src
-                        self.pend_draw = draw
-                        self.pend_token = t
-                        self.crew_opt[0] = k0
-                        self.crew_opt[1] = k1
-                        return
-        self._finish_placement(ship, src, draw)
-
-    def _finish_placement(self, ship, src, draw):
-        self.pend_ship = -1
-        self.pend_side = -1
-        self.pend_src = -1
-        self.pend_draw = 0
-        self.pend_token = -1
-        # S5 step 3: destination first, then the octopus' source ship.
-        if self._check_score(ship):
-            return
-        if src >= 0 and src != ship and self._check_score(src):
-            return
-        if draw:
-            self._draw()  # S4: drawn after the placement fully resolved
-        self._end_main()
-
-    def _draw(self):
-        p = self._pile_of(self.turn)
-        if self.pile_n[p] > 0 and self.hand_n[self.turn] < HAND:
-            self.pile_n[p] -= 1
-            c = self.pile[p * MAXC + self.pile_n[p]]
-            self.hand[self.turn * HAND + self.hand_n[self.turn]] = c
-            self.hand_n[self.turn] += 1
-            self.hand_fmask[self.turn] |= BIT32 << self.rules.card_face[c]
-
-    def _end_main(self):
-        # S4: the rum mug may still be used after the main action.
-        if self.rum[self.turn] == RUM_HELD:
-            self.phase = PH_AFTER
-            self.cur = self.turn
-        else:
-            self._next_turn()
-
-    def _next_turn(self):
-        self.turn = 1 - self.turn
-        self.cur = self.turn
-        self.phase = PH_MAIN
-
-    def _check_score(self, ship):
-        """S6 on one ship card; returns True when the game ended (S8)."""
-        if self.ship_status[ship] != SHIP_IN_PLAY:
-            return False
-        thr = self.rules.ship_val[ship] + 3 * self.rum_on[ship]
-        s0 = self.slot_sum[2 * ship]
-        s1 = self.slot_sum[2 * ship + 1]
-        if s0 >= thr:
-            w = 0
-        elif s1 >= thr:
-            w = 1
-        elif self.slot_n[2 * ship] == SIDE_MAX and self.slot_n[2 * ship + 1] == SIDE_MAX:
-            if s0 > s1:
-                w = 0
-            elif s1 > s0:
-                w = 1
-            else:
-                w = SHIP_REMOVED
-        else:
-            return False
-        self._score_ship(ship, w)
-        if self.n_alive == 0 or self.points[0] >= 4 or self.points[1] >= 4:
-            self.phase = PH_OVER
-            return True
-        return False
-
-    def _score_ship(self, ship, winner):
-        self.ship_status[ship] = winner
-        self.n_alive -= 1
-        if winner != SHIP_REMOVED:
-            self.points[winner] += 1
-        for t in range(2):
-            if self.crew[t] == ship:
-                if winner == SHIP_REMOVED:
-                    self.crew[t] = CREW_REMOVED
-                else:
-                    self.crew[t] = CREW_WON + winner
-                    self.points[winner] += 1
-        for p in range(2):
-            if self.rum[p] == ship:
-                self.rum[p] = RUM_SPENT
-        self.rum_on[ship] = 0
-        for j in range(2):
-            s = 2 * ship + j
-            for i in range(self.slot_n[s]):
-                c = self.slot_cards[s * SIDE_MAX + i]
-                for p in range(2):
-                    if self.octo[p] == c:
-                        self.octo[p] = OCTO_HELD  # S6: octopus returns to its owner
-                        self.octo_slot[p] = -1
-                self.removed[self.removed_n] = c
-                self.removed_n += 1
-            self.slot_n[s] = 0
-            self.slot_sum[s] = 0
-            self.slot_fmask[s] = 0
-            self.slot_nf[s] = 0
-        self.open_mask &= ~(3 << (2 * ship))
 
     # ------------------------------------------------------------------ copying
 
@@ -1019,10 +736,17 @@ class SirensCore(CoreState):
         new.pend_token = self.pend_token
         new.open_mask = self.open_mask
         for i in range(NSLOT):
+            new.open_at[i] = self.open_at[i]
+            new.open_rank[i] = self.open_rank[i]
+        new.n_open = self.n_open
+        new.faces_all = self.faces_all
+        new.faces_open = self.faces_open
+        for i in range(NSLOT):
             new.slot_fmask[i] = self.slot_fmask[i]
             new.slot_nf[i] = self.slot_nf[i]
         for p in range(2):
             new.hand_fmask[p] = self.hand_fmask[p]
+            new.hand_nf[p] = self.hand_nf[p]
             new.octo_slot[p] = self.octo_slot[p]
 
     # ------------------------------------------------------------------ hidden information
@@ -1042,14 +766,14 @@ class SirensCore(CoreState):
         if not self.rules.variant:
             # One shared pile: the other hand and the pile are one unseen pool (S16).
             self._redeal(opp, 0)
-            self._hand_faces(opp)
+            _hand_faces(self, opp)
             return
         if self.phase != PH_PICK:
             # Each seat's own set (S9): its own pile is known as a set, not in order; the
             # other seat's hand and pile are one unseen pool.
-            self._shuffle(seat)
+            _shuffle(self, seat)
             self._redeal(opp, opp)
-            self._hand_faces(opp)
+            _hand_faces(self, opp)
             return
         # The pick phase (S14, S15): the other seat's picks so far are made anew as picking
         # makes them. Its set, hand and pile together, waits in card id order; each pick is
@@ -1111,7 +835,7 @@ class SirensCore(CoreState):
         for i in range(n):
             self.pile[opp * MAXC + i] = pool[i]
         self.pile_n[opp] = n
-        self._hand_faces(opp)
+        _hand_faces(self, opp)
 
     def _redeal(self, p, q):
         """Seat p's hand and pile q, shuffled together and dealt back at their sizes."""
@@ -1432,8 +1156,8 @@ class SirensCore(CoreState):
             self.pend_src = pending[2]
             self.pend_draw = pending[3]
             self.pend_token = 0 if self.crew[0] == self.pend_ship else 1
-            self.crew_opt[0] = self._crew_dest(self.pend_ship, -1, self.pend_token)
-            self.crew_opt[1] = self._crew_dest(self.pend_ship, 1, self.pend_token)
+            self.crew_opt[0] = _crew_dest(self, self.pend_ship, -1, self.pend_token)
+            self.crew_opt[1] = _crew_dest(self, self.pend_ship, 1, self.pend_token)
         self._derive()
 
     def _zone_name(self, z):
@@ -1774,8 +1498,8 @@ class SirensCore(CoreState):
             self.pend_src = src
             self.pend_draw = 1 if pending.draw else 0
             self.pend_token = 0 if self.crew[0] == k else 1
-            self.crew_opt[0] = self._crew_dest(k, -1, self.pend_token)
-            self.crew_opt[1] = self._crew_dest(k, 1, self.pend_token)
+            self.crew_opt[0] = _crew_dest(self, k, -1, self.pend_token)
+            self.crew_opt[1] = _crew_dest(self, k, 1, self.pend_token)
             if self.crew_opt[0] == self.crew_opt[1] or self.n_alive == crew_in_play:
                 raise InvalidStateError(f"{_BAD}the pending crew move has no choice to make")
         if phase != PH_PICK:
@@ -1785,7 +1509,7 @@ class SirensCore(CoreState):
                 need = HAND
                 if (phase == PH_CREW and p == self.turn and self.pend_draw) or (phase == PH_OVER and p == self.turn):
                     need = HAND - 1
-                if self.pile_n[self._pile_of(p)] and self.hand_n[p] < need:
+                if self.pile_n[_pile_of(self, p)] and self.hand_n[p] < need:
                     raise InvalidStateError(
                         f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
         # --- no ship card in play may already have scored (S6) -----------------------
@@ -1805,7 +1529,7 @@ class SirensCore(CoreState):
                     raise InvalidStateError(
                         f"{_BAD}ship {k} is in play but would already have been scored: only the source of "
                         "the octopus move that ended the game stays unscored (S5, S6)")
-                if self.pile_n[self._pile_of(self.turn)] and self.hand_n[self.turn] < HAND:
+                if self.pile_n[_pile_of(self, self.turn)] and self.hand_n[self.turn] < HAND:
                     raise InvalidStateError(f"{_BAD}an octopus move ended the game: seat {self.turn} drew no card")
                 o = k
                 continue
@@ -1815,7 +1539,7 @@ class SirensCore(CoreState):
 
     def _crew_options(self, ship, token):
         """The two crew destinations (toward the bow, toward the rear) from ``ship``."""
-        return (self._crew_dest(ship, -1, token), self._crew_dest(ship, 1, token))
+        return (_crew_dest(self, ship, -1, token), _crew_dest(self, ship, 1, token))
 
     def _could_lose(self, ship, v):
         """Whether ship (in play) could have held one more card of value v on one of its
@@ -1837,6 +1561,396 @@ class SirensCore(CoreState):
     def _new_game(self, rng_state, start_player):
         self._setup(rng_state, start_player)
 
+
+# ---------------------------------------------------------------------- the play path
+# Module-level functions of a state (not methods): compiled, they are called directly
+# and inlined instead of through the class's method table.
+
+def _pile_of(self, seat):
+    # Standard game: one shared draw pile. Variant (S9): each seat draws from its own.
+    return seat if self.rules.variant else 0
+
+
+def _take_from_hand(self, seat, f):
+    """Remove and return the lowest-id card of face f from seat's hand."""
+    best = MAXC
+    bi = -1
+    same = 0  # cards of face f in the hand
+    for i in range(self.hand_n[seat]):
+        c = self.hand[seat * HAND + i]
+        if self.rules.card_face[c] == f:
+            same += 1
+            if c < best:
+                best = c
+                bi = i
+    self.hand_n[seat] -= 1
+    self.hand[seat * HAND + bi] = self.hand[seat * HAND + self.hand_n[seat]]
+    if same == 1:  # the last of its face
+        self.hand_fmask[seat] &= ~(BIT32 << f)
+        self.hand_nf[seat] -= 1
+    return best
+
+
+def _take_from_slot(self, s, f):
+    """Remove and return the lowest-id movable card of face f from slot s."""
+    best = -1
+    bi = -1
+    opp_octo = self.octo[1 - self.cur]
+    n = self.slot_n[s]
+    for i in range(n):
+        c = self.slot_cards[s * SIDE_MAX + i]
+        if self.rules.card_face[c] == f and c != opp_octo and (best < 0 or c < best):
+            best = c
+            bi = i
+    for i in range(bi, n - 1):  # keep the order of the rest
+        self.slot_cards[s * SIDE_MAX + i] = self.slot_cards[s * SIDE_MAX + i + 1]
+    self.slot_n[s] = n - 1
+    self.slot_sum[s] -= self.rules.face_val[f]
+    nf = self.slot_nf[s]
+    if (self.open_mask >> s) & 1:
+        self.faces_open -= nf
+    else:  # it had 5 cards; its ship card is in play (the octopus took a card from it)
+        self.open_mask |= 1 << s
+        self.n_open += 1
+        _open_list(self)
+    _slot_faces(self, s)
+    self.faces_all += self.slot_nf[s] - nf
+    self.faces_open += self.slot_nf[s]
+    return best
+
+
+def _take_from_pile(self, p, f):
+    """Remove and return the lowest-id card of face f from pile p (variant picks)."""
+    best = -1
+    bi = -1
+    for i in range(self.pile_n[p]):
+        c = self.pile[p * MAXC + i]
+        if self.rules.card_face[c] == f and (best < 0 or c < best):
+            best = c
+            bi = i
+    for i in range(bi, self.pile_n[p] - 1):
+        self.pile[p * MAXC + i] = self.pile[p * MAXC + i + 1]
+    self.pile_n[p] -= 1
+    return best
+
+
+def _place(self, s, c):
+    f = self.rules.card_face[c]
+    self.slot_cards[s * SIDE_MAX + self.slot_n[s]] = c
+    self.slot_n[s] += 1
+    self.slot_sum[s] += self.rules.face_val[f]
+    if not (self.slot_fmask[s] >> f) & 1:
+        self.slot_fmask[s] |= BIT32 << f
+        self.slot_nf[s] += 1
+        self.faces_all += 1
+        self.faces_open += 1  # the slot had room
+    if self.slot_n[s] == SIDE_MAX:
+        self.open_mask &= ~(1 << s)
+        self.n_open -= 1
+        self.faces_open -= self.slot_nf[s]
+        _open_list(self)
+
+
+def _resolve(self, ship, side, card, src, draw):
+    """S5: resolve a placement on ``ship`` (card limit was checked before)."""
+    if self.rules.face_crew[self.rules.card_face[card]]:
+        t = -1
+        if self.crew[0] == ship:
+            t = 0
+        elif self.crew[1] == ship:
+            t = 1
+        if t >= 0:
+            in_play = (self.crew[0] < NSHIP) + (self.crew[1] < NSHIP)
+            if self.n_alive != in_play:  # S5: no move when ships in play == crew in play
+                k0 = _crew_dest(self, ship, -1, t)
+                k1 = _crew_dest(self, ship, 1, t)
+                if k0 == k1:
+                    self.crew[t] = k0  # one destination: nothing to decide
+                else:
+                    self.phase = PH_CREW
+                    self.cur = side
+                    self.pend_ship = ship
+                    self.pend_side = side
+                    self.pend_src = src
+                    self.pend_draw = draw
+                    self.pend_token = t
+                    self.crew_opt[0] = k0
+                    self.crew_opt[1] = k1
+                    return
+    _finish_placement(self, ship, src, draw)
+
+
+def _finish_placement(self, ship, src, draw):
+    self.pend_ship = -1
+    self.pend_side = -1
+    self.pend_src = -1
+    self.pend_draw = 0
+    self.pend_token = -1
+    # S5 step 3: destination first, then the octopus' source ship.
+    if _check_score(self, ship):
+        return
+    if src >= 0 and src != ship and _check_score(self, src):
+        return
+    if draw:
+        _draw(self)  # S4: drawn after the placement fully resolved
+    _end_main(self)
+
+
+def _crew_dest(self, ship, direction, token):
+    # S2: the ring closes and removed ship cards leave no gap; S5: skip the other token.
+    k = _next_alive(self, ship, direction)
+    if self.crew[1 - token] == k:
+        k = _next_alive(self, k, direction)
+    return k
+
+
+def _next_alive(self, ship, direction):
+    k = ship
+    while True:
+        k = (k + direction + NSHIP) % NSHIP
+        if self.ship_status[k] == SHIP_IN_PLAY:
+            return k
+
+
+def _check_score(self, ship):
+    """S6 on one ship card; returns True when the game ended (S8)."""
+    if self.ship_status[ship] != SHIP_IN_PLAY:
+        return False
+    thr = self.rules.ship_val[ship] + 3 * self.rum_on[ship]
+    s0 = self.slot_sum[2 * ship]
+    s1 = self.slot_sum[2 * ship + 1]
+    if s0 >= thr:
+        w = 0
+    elif s1 >= thr:
+        w = 1
+    elif self.slot_n[2 * ship] == SIDE_MAX and self.slot_n[2 * ship + 1] == SIDE_MAX:
+        if s0 > s1:
+            w = 0
+        elif s1 > s0:
+            w = 1
+        else:
+            w = SHIP_REMOVED
+    else:
+        return False
+    _score_ship(self, ship, w)
+    if self.n_alive == 0 or self.points[0] >= 4 or self.points[1] >= 4:
+        self.phase = PH_OVER
+        return True
+    return False
+
+
+def _score_ship(self, ship, winner):
+    self.ship_status[ship] = winner
+    self.n_alive -= 1
+    if winner != SHIP_REMOVED:
+        self.points[winner] += 1
+    for t in range(2):
+        if self.crew[t] == ship:
+            if winner == SHIP_REMOVED:
+                self.crew[t] = CREW_REMOVED
+            else:
+                self.crew[t] = CREW_WON + winner
+                self.points[winner] += 1
+    for p in range(2):
+        if self.rum[p] == ship:
+            self.rum[p] = RUM_SPENT
+    self.rum_on[ship] = 0
+    for j in range(2):
+        s = 2 * ship + j
+        for i in range(self.slot_n[s]):
+            c = self.slot_cards[s * SIDE_MAX + i]
+            for p in range(2):
+                if self.octo[p] == c:
+                    self.octo[p] = OCTO_HELD  # S6: octopus returns to its owner
+                    self.octo_slot[p] = -1
+            self.removed[self.removed_n] = c
+            self.removed_n += 1
+        self.faces_all -= self.slot_nf[s]
+        if (self.open_mask >> s) & 1:
+            self.faces_open -= self.slot_nf[s]
+            self.n_open -= 1
+        self.slot_n[s] = 0
+        self.slot_sum[s] = 0
+        self.slot_fmask[s] = 0
+        self.slot_nf[s] = 0
+    self.open_mask &= ~(3 << (2 * ship))
+    _open_list(self)
+
+
+def _end_main(self):
+    # S4: the rum mug may still be used after the main action.
+    if self.rum[self.turn] == RUM_HELD:
+        self.phase = PH_AFTER
+        self.cur = self.turn
+    else:
+        _next_turn(self)
+
+
+def _next_turn(self):
+    self.turn = 1 - self.turn
+    self.cur = self.turn
+    self.phase = PH_MAIN
+
+
+def _draw(self):
+    p = _pile_of(self, self.turn)
+    if self.pile_n[p] > 0 and self.hand_n[self.turn] < HAND:
+        self.pile_n[p] -= 1
+        c = self.pile[p * MAXC + self.pile_n[p]]
+        self.hand[self.turn * HAND + self.hand_n[self.turn]] = c
+        self.hand_n[self.turn] += 1
+        f = self.rules.card_face[c]
+        if not (self.hand_fmask[self.turn] >> f) & 1:
+            self.hand_fmask[self.turn] |= BIT32 << f
+            self.hand_nf[self.turn] += 1
+
+
+def _open_list(self):
+    """The open slots in order (open_at) and each open slot's place among them (open_rank),
+    after open_mask changed: the k-th open slot without counting bits."""
+    n = 0
+    for s in range(NSLOT):
+        if (self.open_mask >> s) & 1:
+            self.open_rank[s] = n
+            self.open_at[n] = s
+            n += 1
+
+
+def _hand_faces(self, p):
+    m = 0
+    for i in range(self.hand_n[p]):
+        m |= BIT32 << self.rules.card_face[self.hand[p * HAND + i]]
+    self.hand_fmask[p] = m
+    self.hand_nf[p] = _popcount(m)
+
+
+def _slot_faces(self, s):
+    """Recompute slot s's face set after a card left it."""
+    m = 0
+    for i in range(self.slot_n[s]):
+        m |= BIT32 << self.rules.card_face[self.slot_cards[s * SIDE_MAX + i]]
+    self.slot_fmask[s] = m
+    self.slot_nf[s] = _popcount(m)
+
+
+def _main_count(self):
+    """Count the legal actions of a MAIN phase without listing them (fills the scratch
+    fields that _main_kth reads). Same set and order as c_legal, from the bookkeeping:
+    plays are faces in hand x open slots; octopus moves, per source slot, its movable
+    faces x the open slots other than itself."""
+    nopen = self.n_open
+    self.sc_nopen = nopen
+    self.sc_nplay = self.hand_nf[self.cur] * nopen
+    self.sc_nocto = 0
+    self.sc_oslot = -1
+    if self.octo[self.cur] == OCTO_HELD:
+        # The card under the opponent's octopus does not move (S7): its slot's movable
+        # faces are those of its other cards.
+        o = self.octo[1 - self.cur]
+        s = self.octo_slot[1 - self.cur]
+        if s >= 0:
+            f = self.rules.card_face[o]
+            i = 0  # other cards of its face there
+            for c in range(self.slot_n[s]):
+                i += self.rules.card_face[self.slot_cards[s * SIDE_MAX + c]] == f
+            self.sc_oslot = s
+            self.sc_omask = self.slot_fmask[s]
+            self.sc_onf = self.slot_nf[s]
+            if i == 1:  # its face moves only with another card of that face
+                self.sc_omask &= ~(BIT32 << f)
+                self.sc_onf -= 1
+        # Movable faces summed over all slots, and over the open ones (an open source is
+        # not its own destination): nopen destinations each, less one per open source.
+        faces = self.faces_all
+        held = self.faces_open
+        if s >= 0:
+            faces -= self.slot_nf[s] - self.sc_onf
+            if (self.open_mask >> s) & 1:
+                held -= self.slot_nf[s] - self.sc_onf
+        self.sc_nocto = nopen * faces - held
+    self.sc_nrum = self.n_alive if self.rum[self.cur] == RUM_HELD else 0
+    n = self.sc_nplay + self.sc_nocto + self.sc_nrum
+    if self.sc_nplay + self.sc_nocto == 0:
+        n += 1  # pass
+    return n
+
+
+def _main_kth(self, k):
+    """The k-th legal action (sorted order) of a MAIN phase, after _main_count."""
+    nopen = self.sc_nopen
+    if k < self.sc_nplay:
+        i = k // nopen
+        return self.rules.a_play + _select(self.hand_fmask[self.cur], i) * NSLOT + self.open_at[k - i * nopen]
+    k -= self.sc_nplay
+    if k < self.sc_nocto:
+        for s in range(NSLOT):
+            dests = nopen - ((self.open_mask >> s) & 1)
+            if s == self.sc_oslot:
+                nf = self.sc_onf
+                m = self.sc_omask
+            else:
+                nf = self.slot_nf[s]
+                m = self.slot_fmask[s]
+            if k >= nf * dests:
+                k -= nf * dests
+                continue
+            i = k // dests
+            k -= i * dests  # the k-th open slot other than s
+            if (self.open_mask >> s) & 1 and k >= self.open_rank[s]:
+                k += 1
+            return self.rules.a_octo + (s * self.rules.num_faces + _select(m, i)) * NSLOT + self.open_at[k]
+    k -= self.sc_nocto
+    if k < self.sc_nrum:
+        for s in range(NSHIP):
+            if self.ship_status[s] == SHIP_IN_PLAY:
+                if k == 0:
+                    return self.rules.a_rum + s
+                k -= 1
+    return self.rules.a_pass
+
+
+def _below(self, n):
+    """A uniform draw in [0, n) from the state's generator: CoreState.c_below's draw (the
+    same splitmix64 step and multiply-shift, so the same values), inlined for the deal."""
+    self.rng = (self.rng + GOLDEN) & MASK64
+    z = self.rng
+    z = ((z ^ (z >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
+    z ^= z >> 31
+    return ((z >> 32) * n) >> 32
+
+
+def _pick_kth(self, r):
+    """The face of the k-th offered pick (ascending, as c_legal lists them), for the 64-bit
+    random value r: one count of the seat's remaining set instead of one per face."""
+    if not cython.compiled:
+        cnt = [0] * MAXF
+    F = self.rules.num_faces
+    for f in range(F):
+        cnt[f] = 0
+    p = self.cur
+    for i in range(self.pile_n[p]):
+        cnt[self.rules.card_face[self.pile[p * MAXC + i]]] += 1
+    need = HAND - self.picks[p]
+    above = 0  # cards at or above face f
+    m = 0  # the offered faces (see _pick_ok)
+    n = 0
+    for f in range(F - 1, self.pick_floor[p] - 1, -1):
+        above += cnt[f]
+        if cnt[f] > 0 and above >= need:
+            m |= BIT32 << f
+            n += 1
+    return _select(m, ((r >> 32) * n) >> 32)
+
+
+def _shuffle(self, p):
+    i = self.pile_n[p] - 1
+    while i > 0:
+        j = _below(self, i + 1)
+        tmp = self.pile[p * MAXC + i]
+        self.pile[p * MAXC + i] = self.pile[p * MAXC + j]
+        self.pile[p * MAXC + j] = tmp
+        i -= 1
 
 _SCHEMA = []
 
