@@ -32,9 +32,12 @@ cdef unsigned long long BIT64
 cdef unsigned int BIT32
 cdef unsigned int MASK32
 cdef int DEBRUIJN32[32]
+cdef unsigned long long RECIP[11]     # NSLOT + 1
 
 
 cdef inline int _popcount(unsigned int m) noexcept nogil
+cdef inline int _div(unsigned long long k, int n) noexcept nogil
+cdef inline int _select4(unsigned int m, int k) noexcept nogil
 @cython.locals(n=cython.int)
 cdef inline int _select(unsigned int m, int k) noexcept nogil
 
@@ -179,7 +182,8 @@ cdef class SirensCore(CoreState):
 
 # the play path: functions of a state, called directly (sirens.py)
 cdef inline int _pile_of(SirensCore self, int seat) noexcept nogil
-@cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, same=cython.int)
+@cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, same=cython.int,
+               eq=cython.int, better=cython.int)
 cdef inline int _take_from_hand(SirensCore self, int seat, int f) noexcept nogil
 @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, n=cython.int,
                opp_octo=cython.int, nf=cython.int)

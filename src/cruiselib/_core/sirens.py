@@ -57,6 +57,8 @@ MIX2 = 0x94D049BB133111EB
 BIT64 = 1  # a 64-bit one, for 64-bit sets of card ids
 BIT32 = 1  # an unsigned 32-bit one, for sets of faces (up to 32)
 MASK32 = 0xFFFFFFFF
+RECIP = [0, 4294967296, 2147483648, 1431655766, 1073741824, 858993460, 715827883, 613566757,
+         536870912, 477218589, 429496730]  # ceil(2**32 / n) for n = 1..10
 DEBRUIJN32 = [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
               31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9]
 
@@ -90,6 +92,21 @@ def _popcount(m):
     m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
     m = (m + (m >> 4)) & 0x0F0F0F0F
     return ((m * 0x01010101) & MASK32) >> 24
+
+
+def _div(k, n):
+    """k // n for 0 <= k < 2**16 and 1 <= n <= 10 (NSLOT): a multiply by the rounded-up
+    reciprocal, exact there, instead of a division."""
+    return (k * RECIP[n]) >> 32
+
+
+def _select4(m, k):
+    """_select for 0 <= k <= 3 (a hand has at most 4 faces), without a loop whose length
+    is random."""
+    m &= m - (k >= 1)  # drops the lowest set bit when k >= 1, else keeps m
+    m &= m - (k >= 2)
+    m &= m - (k >= 3)
+    return DEBRUIJN32[(((m & (~m + 1)) * 0x077CB531) & MASK32) >> 27]
 
 
 def _select(m, k):
@@ -671,7 +688,15 @@ class SirensCore(CoreState):
             self.crew[self.pend_token] = k
             self.phase = PH_MAIN
             self.cur = self.turn
-            _finish_placement(self, self.pend_ship, self.pend_src, self.pend_draw)
+            ship = self.pend_ship
+            src = self.pend_src
+            draw = self.pend_draw
+            self.pend_ship = -1  # nothing pending any more (the play path keeps it so)
+            self.pend_side = -1
+            self.pend_src = -1
+            self.pend_draw = 0
+            self.pend_token = -1
+            _finish_placement(self, ship, src, draw)
         else:  # pick a starting card (S9), ascending face order
             f = a - self.rules.a_pick
             c = _take_from_pile(self, self.cur, f)
@@ -1576,13 +1601,13 @@ def _take_from_hand(self, seat, f):
     best = MAXC
     bi = -1
     same = 0  # cards of face f in the hand
-    for i in range(self.hand_n[seat]):
+    for i in range(self.hand_n[seat]):  # no branch on the face: which card matches is random
         c = self.hand[seat * HAND + i]
-        if self.rules.card_face[c] == f:
-            same += 1
-            if c < best:
-                best = c
-                bi = i
+        eq = self.rules.card_face[c] == f
+        same += eq
+        better = eq & (c < best)
+        best += (c - best) * better
+        bi += (i - bi) * better
     self.hand_n[seat] -= 1
     self.hand[seat * HAND + bi] = self.hand[seat * HAND + self.hand_n[seat]]
     if same == 1:  # the last of its face
@@ -1653,7 +1678,9 @@ def _place(self, s, c):
 
 def _resolve(self, ship, side, card, src, draw):
     """S5: resolve a placement on ``ship`` (card limit was checked before)."""
-    if self.rules.face_crew[self.rules.card_face[card]]:
+    # One test for the rare case (a move-crew icon on a ship card with a token), not two
+    # unpredictable ones.
+    if self.rules.face_crew[self.rules.card_face[card]] & ((self.crew[0] == ship) | (self.crew[1] == ship)):
         t = -1
         if self.crew[0] == ship:
             t = 0
@@ -1681,11 +1708,6 @@ def _resolve(self, ship, side, card, src, draw):
 
 
 def _finish_placement(self, ship, src, draw):
-    self.pend_ship = -1
-    self.pend_side = -1
-    self.pend_src = -1
-    self.pend_draw = 0
-    self.pend_token = -1
     # S5 step 3: destination first, then the octopus' source ship.
     if _check_score(self, ship):
         return
@@ -1809,11 +1831,10 @@ def _open_list(self):
     """The open slots in order (open_at) and each open slot's place among them (open_rank),
     after open_mask changed: the k-th open slot without counting bits."""
     n = 0
-    for s in range(NSLOT):
-        if (self.open_mask >> s) & 1:
-            self.open_rank[s] = n
-            self.open_at[n] = s
-            n += 1
+    for s in range(NSLOT):  # no branch: which slots are open changes from call to call
+        self.open_rank[s] = n  # (read only for open slots)
+        self.open_at[n] = s  # kept only if s is open: the next open slot overwrites it
+        n += (self.open_mask >> s) & 1
 
 
 def _hand_faces(self, p):
@@ -1879,8 +1900,8 @@ def _main_kth(self, k):
     """The k-th legal action (sorted order) of a MAIN phase, after _main_count."""
     nopen = self.sc_nopen
     if k < self.sc_nplay:
-        i = k // nopen
-        return self.rules.a_play + _select(self.hand_fmask[self.cur], i) * NSLOT + self.open_at[k - i * nopen]
+        i = _div(k, nopen)
+        return self.rules.a_play + _select4(self.hand_fmask[self.cur], i) * NSLOT + self.open_at[k - i * nopen]
     k -= self.sc_nplay
     if k < self.sc_nocto:
         for s in range(NSLOT):
@@ -1894,7 +1915,7 @@ def _main_kth(self, k):
             if k >= nf * dests:
                 k -= nf * dests
                 continue
-            i = k // dests
+            i = _div(k, dests)
             k -= i * dests  # the k-th open slot other than s
             if (self.open_mask >> s) & 1 and k >= self.open_rank[s]:
                 k += 1
