@@ -1645,14 +1645,12 @@ def _take_from_slot(self, s, f):
 
 
 def _take_from_pile(self, p, f):
-    """Remove and return the lowest-id card of face f from pile p (variant picks)."""
-    best = -1
-    bi = -1
-    for i in range(self.pile_n[p]):
-        c = self.pile[p * MAXC + i]
-        if self.rules.card_face[c] == f and (best < 0 or c < best):
-            best = c
-            bi = i
+    """Remove and return the lowest-id card of face f from pile p (variant picks): the
+    first one, since the sets wait in card id order until the picks end (S15)."""
+    bi = 0
+    while self.rules.card_face[self.pile[p * MAXC + bi]] != f:
+        bi += 1
+    best = self.pile[p * MAXC + bi]
     for i in range(bi, self.pile_n[p] - 1):
         self.pile[p * MAXC + i] = self.pile[p * MAXC + i + 1]
     self.pile_n[p] -= 1
