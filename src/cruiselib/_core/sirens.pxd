@@ -38,7 +38,6 @@ cdef unsigned long long RECIP[11]     # NSLOT + 1
 cdef inline int _popcount(unsigned int m) noexcept nogil
 cdef inline int _div(unsigned long long k, int n) noexcept nogil
 cdef inline int _select4(unsigned int m, int k) noexcept nogil
-@cython.locals(n=cython.int)
 cdef inline int _select(unsigned int m, int k) noexcept nogil
 
 
@@ -66,7 +65,7 @@ cdef class SirensRules(CoreRules):
     cdef object ship_type, view_type
 
     cpdef list observation_layout(self)
-    @cython.locals(c=cython.int, f=cython.int, t=cython.int, v=cython.int, k=cython.int)
+    @cython.locals(c=cython.int, f=cython.int, t=cython.int, v=cython.int)
     cpdef _view_tables(self)
 
 
@@ -148,7 +147,7 @@ cdef class SirensCore(CoreState):
                    base=cython.int, F=cython.int, opp_octo=cython.int,
                    fs=cython.int[SIDE_MAX], opens=cython.int[NSLOT], main=cython.bint)
     cdef int c_legal(self) noexcept nogil
-    @cython.locals(s=cython.int, i=cython.int, p=cython.int, m=cython.uint)
+    @cython.locals(s=cython.int, i=cython.int, p=cython.int)
     cdef void _derive(self) noexcept nogil
     @cython.locals(n=cython.int, k=cython.int, s=cython.int)
     cdef int c_random_action(self, unsigned long long r) noexcept nogil
@@ -188,7 +187,7 @@ cdef inline int _take_from_hand(SirensCore self, int seat, int f) noexcept nogil
 @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, n=cython.int,
                opp_octo=cython.int, nf=cython.int)
 cdef inline int _take_from_slot(SirensCore self, int s, int f) noexcept nogil
-@cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, p=cython.int)
+@cython.locals(i=cython.int, best=cython.int, bi=cython.int)
 cdef inline int _take_from_pile(SirensCore self, int p, int f) noexcept nogil
 @cython.locals(f=cython.int)
 cdef inline void _place(SirensCore self, int s, int c) noexcept nogil
