@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import msgspec
+import numpy as np
 import pytest
 
 from benchmarks.conftest import modes
@@ -53,6 +54,34 @@ def test_apply(benchmark: Any, mode: str) -> None:
 def test_clone(benchmark: Any, mode: str) -> None:
     benchmark.group = "sirens: clone() mid-game"
     benchmark(midgame(GAMES[mode]).clone)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_view(benchmark: Any, mode: str) -> None:
+    """The seat to move's view (its legal actions included), built by the core."""
+    benchmark.group = "sirens: view() mid-game"
+    state = midgame(GAMES[mode])
+    view = benchmark(state.view, state.current_player)
+    benchmark.extra_info["legal_actions"] = len(view.legal_actions)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_resample(benchmark: Any, mode: str) -> None:
+    """A full state consistent with the seat to move's view, dealt from a seed (search)."""
+    benchmark.group = "sirens: resample() mid-game"
+    state = midgame(GAMES[mode])
+    benchmark(state.resample, state.current_player, 7)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_observation(benchmark: Any, mode: str) -> None:
+    """The seat to move's observation tensor written into a buffer (no allocation)."""
+    benchmark.group = "sirens: observation(out=buf) mid-game"
+    game = GAMES[mode]
+    state = midgame(game)
+    buf = np.zeros(game.observation_shape, dtype=np.float32)
+    benchmark(state.observation, state.current_player, buf)
+    benchmark.extra_info["size"] = int(buf.shape[0])
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -68,6 +68,7 @@ def _same_in_both_cores(game: SirensGame, games: int) -> None:
         while True:
             assert s.to_json() == t.to_json()
             assert s.legal_actions() == t.legal_actions()
+            assert s._fast_legal() == t._fast_legal() == s.legal_actions()  # the playouts' counting path
             assert game.load_state(t.to_json()) == s and pure.load_state(s.to_json()) == t
             if s.is_over:
                 break

@@ -149,3 +149,21 @@ def test_fast_random_path_lists_the_same_actions_as_legal_actions() -> None:
                 legal = state.legal_actions()
                 assert state._fast_legal() == legal
                 state.apply(rnd.choice(legal))
+
+
+@pytest.mark.parametrize(("cards", "variant"), CASES, ids=IDS)
+def test_random_action_is_the_kth_legal_action(cards: CardSet, variant: str) -> None:
+    # The playouts' choice for a 64-bit value r is the k-th sorted legal action,
+    # k = ((r >> 32) * n) >> 32, in every phase (found without listing them), and the
+    # counting fast path lists exactly the legal actions: on small, odd and one-value sets.
+    game = cruiselib.make("sirens", variant=variant, cards=cards)
+    rnd = random.Random(len(cards.cards))
+    for seed in range(6):
+        state = game.new_state(seed=seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            assert state._fast_legal() == legal
+            for _ in range(8):
+                r = rnd.getrandbits(64)
+                assert state.random_action(r) == legal[((r >> 32) * len(legal)) >> 32]
+            state.apply(rnd.choice(legal))

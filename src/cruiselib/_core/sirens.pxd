@@ -27,12 +27,18 @@ cdef enum:
 
 
 cdef unsigned long long MASK64
+cdef unsigned long long GOLDEN, MIX1, MIX2
+cdef unsigned long long BIT64
+cdef unsigned int BIT32
+cdef unsigned int MASK32
+cdef int DEBRUIJN32[32]
+cdef unsigned long long RECIP[11]     # NSLOT + 1
 
 
-@cython.locals(n=cython.int)
 cdef inline int _popcount(unsigned int m) noexcept nogil
-@cython.locals(f=cython.int)
-cdef inline int _kth_bit(unsigned int m, int k) noexcept nogil
+cdef inline int _div(unsigned long long k, int n) noexcept nogil
+cdef inline int _select4(unsigned int m, int k) noexcept nogil
+cdef inline int _select(unsigned int m, int k) noexcept nogil
 
 
 cdef class SirensRules(CoreRules):
@@ -47,6 +53,20 @@ cdef class SirensRules(CoreRules):
     cdef int card_emblem[MAXC]
     cdef int ship_val[NSHIP]
     cdef int min_won[NSHIP]      # fewest cards a won ship card takes out of play
+    # offsets of the observation tensor's parts (observation_layout names them)
+    cdef readonly int o_seat, o_phase, o_decide, o_turn, o_hand, o_pile, o_sides, o_removed, o_octo
+    cdef readonly int o_hand_n, o_pile_n, o_side_n, o_totals, o_thr, o_status, o_rum, o_crew
+    cdef readonly int o_choice, o_points, o_rum_held, o_octo_held, o_passes, o_picks
+    cdef double inv_cards
+    # the immutable parts of views, made on first use (_view_tables)
+    cdef tuple card_infos        # CardInfo per card * 3 + (0 no octopus, 1 seat 0's, 2 seat 1's)
+    cdef tuple crew_infos        # CrewInfo per token * 8 + place (0..4 ship, 5/6 won, 7 removed)
+    cdef tuple ship_ints
+    cdef object ship_type, view_type
+
+    cpdef list observation_layout(self)
+    @cython.locals(c=cython.int, f=cython.int, t=cython.int, v=cython.int)
+    cpdef _view_tables(self)
 
 
 cdef class SirensCore(CoreState):
@@ -73,13 +93,21 @@ cdef class SirensCore(CoreState):
     cdef int pend_ship, pend_side, pend_src, pend_draw, pend_token
     cdef int crew_opt[2]
     cdef int buf[MAXLEGAL]
+    # bookkeeping kept up to date by the play path (_derive recomputes it from the arrays)
+    cdef unsigned int open_mask              # slots in play with room (bit = slot)
+    cdef unsigned int slot_fmask[NSLOT]      # faces on each slot (bit = face)
+    cdef int slot_nf[NSLOT]                  # how many faces
+    cdef int n_open                          # how many open slots
+    cdef int open_at[NSLOT]                  # the open slots in order
+    cdef int open_rank[NSLOT]                # an open slot's place among them
+    cdef int faces_all, faces_open           # slot_nf summed over all slots, over open ones
+    cdef unsigned int hand_fmask[2]          # faces in each hand
+    cdef int hand_nf[2]                      # how many
+    cdef int octo_slot[2]                    # slot of the card each octopus sits on, -1 held
     # scratch of the fast random-action path (_main_count / _main_kth)
-    cdef int sc_opens[NSLOT]
-    cdef int sc_open_at[NSLOT]
-    cdef int sc_slot_moves[NSLOT]
-    cdef unsigned int sc_slot_mask[NSLOT]
-    cdef unsigned int sc_hand_mask
     cdef int sc_nopen, sc_nplay, sc_nocto, sc_nrum
+    cdef int sc_oslot, sc_onf                # the slot under the opponent's octopus
+    cdef unsigned int sc_omask               # and its movable faces
     cdef int zone[MAXC]   # scratch of _load: where each card was seen
 
     # the contract (engine.pxd)
@@ -92,23 +120,36 @@ cdef class SirensCore(CoreState):
     cdef void c_copy_into(self, CoreState dst) noexcept
     @cython.locals(i=cython.int, p=cython.int)
     cdef void _copy_into(self, SirensCore new) noexcept
+
+    # hidden information: resample, view, observation tensor
+    @cython.locals(opp=cython.int, n=cython.int, i=cython.int, j=cython.int, c=cython.int,
+                   k=cython.int, f=cython.int, F=cython.int, picks=cython.int, floor=cython.int,
+                   above=cython.int, m=cython.int, have=cython.int, r=cython.int,
+                   pool=cython.int[MAXC], cnt=cython.int[MAXC])
+    cdef void c_resample(self, int seat, bint recall) noexcept nogil
+    @cython.locals(n=cython.int, i=cython.int, j=cython.int, c=cython.int, pool=cython.int[MAXC])
+    cdef void _redeal(self, int p, int q) noexcept nogil
+    @cython.locals(R=SirensRules, infos=tuple, n=cython.int, m=cython.ulonglong,
+                   i=cython.int, c=cython.int, k=cython.int, st=cython.int, rc=cython.int,
+                   s=cython.int, o0=cython.int, o1=cython.int, a=cython.int,
+                   b=cython.int, cur=cython.int, hand=list, ships=list, crew=list, side0=list,
+                   side1=list, removed=list, pile_sizes=list, legal=list)
+    cpdef object _view(self, int seat)
+    @cython.locals(opp=cython.int, nc=cython.int, i=cython.int, s=cython.int, r=cython.int,
+                   b=cython.int, k=cython.int, rc=cython.int, st=cython.int, t=cython.int,
+                   v=cython.int)
+    cdef void c_observe(self, int seat, float[::1] out) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, c=cython.int, p=cython.int, e=cython.int)
     cdef void _setup(self, unsigned long long rng_state, int start_player) noexcept nogil
-    @cython.locals(i=cython.int, j=cython.int, tmp=cython.int, r=cython.ulonglong)
-    cdef void _shuffle(self, int p) noexcept nogil
-    cdef inline int _pile_of(self, int seat) noexcept nogil
 
     @cython.locals(n=cython.int, i=cython.int, j=cython.int, k=cython.int, f=cython.int,
                    s=cython.int, d=cython.int, nf=cython.int, nopen=cython.int, c=cython.int,
                    base=cython.int, F=cython.int, opp_octo=cython.int,
                    fs=cython.int[SIDE_MAX], opens=cython.int[NSLOT], main=cython.bint)
     cdef int c_legal(self) noexcept nogil
-    @cython.locals(n=cython.int, i=cython.int, s=cython.int, c=cython.int, m=cython.uint,
-                   nopen=cython.int, dests=cython.int, opp_octo=cython.int)
-    cdef int _main_count(self) noexcept nogil
-    @cython.locals(s=cython.int, f=cython.int, nopen=cython.int, dests=cython.int, d=cython.int)
-    cdef int _main_kth(self, int k) noexcept nogil
-    @cython.locals(n=cython.int)
+    @cython.locals(s=cython.int, i=cython.int, p=cython.int)
+    cdef void _derive(self) noexcept nogil
+    @cython.locals(n=cython.int, k=cython.int, s=cython.int)
     cdef int c_random_action(self, unsigned long long r) noexcept nogil
     cdef bint _has_main(self) noexcept nogil
     @cython.locals(i=cython.int, s=cython.int, c=cython.int, d=cython.int, opp_octo=cython.int)
@@ -121,30 +162,6 @@ cdef class SirensCore(CoreState):
     @cython.locals(i=cython.int, f=cython.int, s=cython.int, d=cython.int, r=cython.int,
                    k=cython.int, c=cython.int)
     cdef void c_do(self, int a) noexcept nogil
-    @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int)
-    cdef int _take_from_hand(self, int seat, int f) noexcept nogil
-    @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, n=cython.int,
-                   opp_octo=cython.int)
-    cdef int _take_from_slot(self, int s, int f) noexcept nogil
-    @cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, p=cython.int)
-    cdef int _take_from_pile(self, int p, int f) noexcept nogil
-    cdef void _place(self, int s, int c) noexcept nogil
-    @cython.locals(t=cython.int, k0=cython.int, k1=cython.int, in_play=cython.int)
-    cdef void _resolve(self, int ship, int side, int card, int src, int draw) noexcept nogil
-    cdef void _finish_placement(self, int ship, int src, int draw) noexcept nogil
-    @cython.locals(k=cython.int)
-    cdef int _crew_dest(self, int ship, int direction, int token) noexcept nogil
-    @cython.locals(k=cython.int)
-    cdef int _next_alive(self, int ship, int direction) noexcept nogil
-    @cython.locals(thr=cython.int, s0=cython.int, s1=cython.int, w=cython.int)
-    cdef bint _check_score(self, int ship) noexcept nogil
-    @cython.locals(i=cython.int, j=cython.int, s=cython.int, c=cython.int, t=cython.int,
-                   p=cython.int)
-    cdef void _score_ship(self, int ship, int winner) noexcept nogil
-    cdef void _end_main(self) noexcept nogil
-    cdef void _next_turn(self) noexcept nogil
-    @cython.locals(p=cython.int, c=cython.int)
-    cdef void _draw(self) noexcept nogil
 
     @cython.locals(p=cython.int, i=cython.int, n=cython.int, k=cython.int, j=cython.int,
                    s=cython.int, c=cython.int, z=cython.int, t=cython.int, v=cython.int,
@@ -160,3 +177,52 @@ cdef class SirensCore(CoreState):
     @cython.locals(thr=cython.int, j=cython.int, s=cython.int)
     cdef bint _could_lose(self, int ship, int v) noexcept nogil
     cpdef bint _side_scores(self, int ship)
+
+
+# the play path: functions of a state, called directly (sirens.py)
+cdef inline int _pile_of(SirensCore self, int seat) noexcept nogil
+@cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, same=cython.int,
+               eq=cython.int, better=cython.int)
+cdef inline int _take_from_hand(SirensCore self, int seat, int f) noexcept nogil
+@cython.locals(i=cython.int, best=cython.int, bi=cython.int, c=cython.int, n=cython.int,
+               opp_octo=cython.int, nf=cython.int)
+cdef inline int _take_from_slot(SirensCore self, int s, int f) noexcept nogil
+@cython.locals(i=cython.int, best=cython.int, bi=cython.int)
+cdef inline int _take_from_pile(SirensCore self, int p, int f) noexcept nogil
+@cython.locals(f=cython.int)
+cdef inline void _place(SirensCore self, int s, int c) noexcept nogil
+@cython.locals(t=cython.int, k0=cython.int, k1=cython.int, in_play=cython.int)
+cdef inline void _resolve(SirensCore self, int ship, int side, int card, int src, int draw) noexcept nogil
+cdef inline void _finish_placement(SirensCore self, int ship, int src, int draw) noexcept nogil
+@cython.locals(k=cython.int)
+cdef inline int _crew_dest(SirensCore self, int ship, int direction, int token) noexcept nogil
+@cython.locals(k=cython.int)
+cdef inline int _next_alive(SirensCore self, int ship, int direction) noexcept nogil
+@cython.locals(thr=cython.int, s0=cython.int, s1=cython.int, w=cython.int)
+cdef inline bint _check_score(SirensCore self, int ship) noexcept nogil
+@cython.locals(i=cython.int, j=cython.int, s=cython.int, c=cython.int, t=cython.int,
+               p=cython.int)
+cdef inline void _score_ship(SirensCore self, int ship, int winner) noexcept nogil
+cdef inline void _end_main(SirensCore self) noexcept nogil
+cdef inline void _next_turn(SirensCore self) noexcept nogil
+@cython.locals(p=cython.int, c=cython.int, f=cython.int)
+cdef inline void _draw(SirensCore self) noexcept nogil
+@cython.locals(i=cython.int, m=cython.uint)
+cdef inline void _hand_faces(SirensCore self, int p) noexcept nogil
+@cython.locals(s=cython.int, n=cython.int)
+cdef inline void _open_list(SirensCore self) noexcept nogil
+@cython.locals(i=cython.int, m=cython.uint)
+cdef inline void _slot_faces(SirensCore self, int s) noexcept nogil
+@cython.locals(n=cython.int, i=cython.int, s=cython.int, c=cython.int, o=cython.int,
+               f=cython.int, nopen=cython.int, faces=cython.int, held=cython.int)
+cdef inline int _main_count(SirensCore self) noexcept nogil
+@cython.locals(s=cython.int, i=cython.int, nf=cython.int, m=cython.uint, nopen=cython.int,
+               dests=cython.int)
+cdef inline int _main_kth(SirensCore self, int k) noexcept nogil
+@cython.locals(F=cython.int, f=cython.int, p=cython.int, i=cython.int, need=cython.int,
+               above=cython.int, m=cython.uint, n=cython.int, cnt=cython.int[MAXF])
+cdef inline int _pick_kth(SirensCore self, unsigned long long r) noexcept nogil
+@cython.locals(z=cython.ulonglong)
+cdef inline int _below(SirensCore self, int n) noexcept nogil
+@cython.locals(i=cython.int, j=cython.int, tmp=cython.int)
+cdef inline void _shuffle(SirensCore self, int p) noexcept nogil

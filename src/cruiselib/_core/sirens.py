@@ -51,6 +51,16 @@ if not cython.compiled:
     CREW_REMOVED = 7
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
+GOLDEN = 0x9E3779B97F4A7C15  # the generator's step and output mix (rng.py), for _below
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
+BIT64 = 1  # a 64-bit one, for 64-bit sets of card ids
+BIT32 = 1  # an unsigned 32-bit one, for sets of faces (up to 32)
+MASK32 = 0xFFFFFFFF
+RECIP = [0, 4294967296, 2147483648, 1431655766, 1073741824, 858993460, 715827883, 613566757,
+         536870912, 477218589, 429496730]  # ceil(2**32 / n) for n = 1..10
+DEBRUIJN32 = [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+              31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9]
 
 PHASES = ("pick", "main", "after", "crew", "over")
 CREW_NAMES = ("captain", "mate")
@@ -77,22 +87,36 @@ REASONS = (
 
 
 def _popcount(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
+    """The number of set bits of the 32-bit m (SWAR: no loop, no table)."""
+    m = m - ((m >> 1) & 0x55555555)
+    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
+    m = (m + (m >> 4)) & 0x0F0F0F0F
+    return ((m * 0x01010101) & MASK32) >> 24
 
 
-def _kth_bit(m, k):
-    """The index of the k-th set bit of m, counting from the lowest (k = 0)."""
-    f = 0
-    while True:
-        if (m >> f) & 1:
-            if k == 0:
-                return f
-            k -= 1
-        f += 1
+def _div(k, n):
+    """k // n for 0 <= k < 2**16 and 1 <= n <= 10 (NSLOT): a multiply by the rounded-up
+    reciprocal, exact there, instead of a division."""
+    return (k * RECIP[n]) >> 32
+
+
+def _select4(m, k):
+    """_select for 0 <= k <= 3 (a hand has at most 4 faces), without a loop whose length
+    is random."""
+    m &= m - (k >= 1)  # drops the lowest set bit when k >= 1, else keeps m
+    m &= m - (k >= 2)
+    m &= m - (k >= 3)
+    return DEBRUIJN32[(((m & (~m + 1)) * 0x077CB531) & MASK32) >> 27]
+
+
+def _select(m, k):
+    """The index of the k-th set bit of the 32-bit m, counting from the lowest (k = 0)."""
+    while k > 0:
+        m &= m - 1  # drop the lowest set bit
+        k -= 1
+    # The lowest set bit's index: its power of two times a de Bruijn sequence puts a
+    # distinct 5-bit pattern in the top bits.
+    return DEBRUIJN32[(((m & (~m + 1)) * 0x077CB531) & MASK32) >> 27]
 
 
 class SirensRules(CoreRules):
@@ -153,10 +177,72 @@ class SirensRules(CoreRules):
         self.a_pass = self.a_end + 1
         self.a_crew = self.a_pass + 1
         self.a_pick = self.a_crew + NSHIP
-        self._init_contract(2, self.a_pick + nf, REASONS)
+        # The observation tensor: offsets of its parts (observation_layout names them).
+        self.o_seat = 0
+        self.o_phase = 2
+        self.o_decide = 7
+        self.o_turn = 9
+        self.o_hand = 11
+        self.o_pile = self.o_hand + nc
+        self.o_sides = self.o_pile + nc
+        self.o_removed = self.o_sides + NSLOT * nc
+        self.o_octo = self.o_removed + nc
+        self.o_hand_n = self.o_octo + 2 * nc
+        self.o_pile_n = self.o_hand_n + 2
+        self.o_side_n = self.o_pile_n + 2
+        self.o_totals = self.o_side_n + NSLOT
+        self.o_thr = self.o_totals + NSLOT
+        self.o_status = self.o_thr + NSHIP
+        self.o_rum = self.o_status + 4 * NSHIP
+        self.o_crew = self.o_rum + NSHIP
+        self.o_choice = self.o_crew + 16
+        self.o_points = self.o_choice + NSHIP
+        self.o_rum_held = self.o_points + 2
+        self.o_octo_held = self.o_rum_held + 2
+        self.o_passes = self.o_octo_held + 2
+        self.o_picks = self.o_passes + 1
+        self._init_contract(2, self.a_pick + nf, REASONS, self.o_picks + 2)
+        self.inv_cards = 1.0 / nc
+        self.card_infos = None
+        self.crew_infos = None
 
     def face_of(self, card):
         return self.card_face[card]
+
+    def observation_layout(self):
+        """The parts of a seat's observation tensor in order: (name, length) pairs."""
+        nc = self.num_cards
+        return [
+            ("seat", 2), ("phase", 5), ("to_decide", 2), ("turn", 2),
+            ("hand", nc), ("own_pile", nc), ("sides", NSLOT * nc), ("removed", nc), ("octopus", 2 * nc),
+            ("hand_sizes", 2), ("pile_sizes", 2), ("side_counts", NSLOT), ("side_totals", NSLOT),
+            ("thresholds", NSHIP), ("ship_status", 4 * NSHIP), ("rum", NSHIP), ("crew", 16),
+            ("crew_choice", NSHIP), ("points", 2), ("rum_held", 2), ("octopus_held", 2),
+            ("passes", 1), ("picks", 2),
+        ]
+
+    def _view_tables(self):
+        """The immutable parts of every view, made once: a frozen CardInfo per card and
+        octopus (none, seat 0's, seat 1's), a CrewInfo per token and place, the schema's
+        Struct classes, the ship values as Python ints."""
+        schema = _schema()
+        emblems = ("seastar", "shell")
+        infos = []
+        for c in range(self.num_cards):
+            f = self.card_face[c]
+            for o in (None, 0, 1):
+                infos.append(schema.CardInfo(c, self.face_val[f], self.face_crew[f], emblems[self.card_emblem[c]], o))
+        crews = []
+        for t in range(2):
+            for v in range(CREW_REMOVED + 1):
+                crews.append(schema.CrewInfo(
+                    CREW_NAMES[t], self.ship_val[v] if v < NSHIP else None,
+                    v - CREW_WON if v == CREW_WON or v == CREW_WON + 1 else None, v == CREW_REMOVED))
+        self.ship_ints = tuple([self.ship_val[k] for k in range(NSHIP)])
+        self.ship_type = schema.ShipInfo
+        self.view_type = schema.SirensView
+        self.crew_infos = tuple(crews)
+        self.card_infos = tuple(infos)
 
 
 
@@ -190,33 +276,32 @@ class SirensCore(CoreState):
             self.pick_floor = [0] * 2
             self.crew_opt = [0] * 2
             self.buf = [0] * MAXLEGAL
-            self.sc_opens = [0] * NSLOT
-            self.sc_open_at = [0] * NSLOT
-            self.sc_slot_moves = [0] * NSLOT
-            self.sc_slot_mask = [0] * NSLOT
+            self.slot_fmask = [0] * NSLOT
+            self.open_at = [0] * NSLOT
+            self.open_rank = [0] * NSLOT
+            self.slot_nf = [0] * NSLOT
+            self.hand_fmask = [0] * 2
+            self.hand_nf = [0] * 2
+            self.octo_slot = [0] * 2
             self.zone = [0] * MAXC
 
     # ------------------------------------------------------------------ setup
 
-    def _pile_of(self, seat):
-        # Standard game: one shared draw pile. Variant (S9): each seat draws from its own.
-        return seat if self.rules.variant else 0
-
-    def _shuffle(self, p):
-        i = self.pile_n[p] - 1
-        while i > 0:
-            j = self.c_below(i + 1)
-            tmp = self.pile[p * MAXC + i]
-            self.pile[p * MAXC + i] = self.pile[p * MAXC + j]
-            self.pile[p * MAXC + j] = tmp
-            i -= 1
-
     def _setup(self, rng_state, start_player):
         """Deal a new game (S3; S9 for the variant). start_player < 0: drawn from the seed."""
         self.rng = rng_state & MASK64
+        # An empty table, and its bookkeeping (what _derive would find): every slot open.
         for i in range(NSLOT):
             self.slot_n[i] = 0
             self.slot_sum[i] = 0
+            self.slot_fmask[i] = 0
+            self.slot_nf[i] = 0
+            self.open_at[i] = i
+            self.open_rank[i] = i
+        self.open_mask = (1 << NSLOT) - 1
+        self.n_open = NSLOT
+        self.faces_all = 0
+        self.faces_open = 0
         for i in range(NSHIP):
             self.ship_status[i] = SHIP_IN_PLAY
             self.rum_on[i] = 0
@@ -229,6 +314,7 @@ class SirensCore(CoreState):
             self.points[p] = 0
             self.picks[p] = 0
             self.pick_floor[p] = 0
+            self.octo_slot[p] = -1
         # S3: captain on 30 (ship 1), mate on 34 (ship 3).
         self.crew[0] = 1
         self.crew[1] = 3
@@ -240,7 +326,7 @@ class SirensCore(CoreState):
         self.pend_draw = 0
         self.pend_token = -1
         if start_player < 0:
-            start_player = self.c_below(2)
+            start_player = _below(self, 2)
         self.start = start_player
         self.turn = start_player
         self.cur = start_player
@@ -256,7 +342,7 @@ class SirensCore(CoreState):
             for c in range(self.rules.num_cards):
                 self.pile[c] = c
             self.pile_n[0] = self.rules.num_cards
-            self._shuffle(0)
+            _shuffle(self, 0)
             # Four cards each, dealt alternately from the top, start player first.
             for j in range(HAND):
                 for i in range(2):
@@ -265,6 +351,8 @@ class SirensCore(CoreState):
                     self.hand[p * HAND + self.hand_n[p]] = self.pile[self.pile_n[0]]
                     self.hand_n[p] += 1
             self.phase = PH_MAIN
+        _hand_faces(self, 0)
+        _hand_faces(self, 1)
 
     # ------------------------------------------------------------------ queries
 
@@ -421,81 +509,59 @@ class SirensCore(CoreState):
                     n += 1
         return n
 
-    def _main_count(self):
-        """Count the legal actions of a MAIN phase without listing them (fills the scratch
-        fields that _main_kth reads). Same set and order as _legal; faces as bit masks."""
-        nopen = 0
+    def _derive(self):
+        """Recompute the bookkeeping the play path keeps up to date (open slots, the faces
+        on each slot and in each hand, where each octopus sits) from the arrays."""
+        self.open_mask = 0
+        self.n_open = 0
+        self.faces_all = 0
+        self.faces_open = 0
         for s in range(NSLOT):
-            self.sc_open_at[s] = -1
+            _slot_faces(self, s)
+            self.faces_all += self.slot_nf[s]
             if self.ship_status[s >> 1] == SHIP_IN_PLAY and self.slot_n[s] < SIDE_MAX:
-                self.sc_open_at[s] = nopen
-                self.sc_opens[nopen] = s
-                nopen += 1
-        self.sc_nopen = nopen
-        m = 0
-        for i in range(self.hand_n[self.cur]):
-            m |= 1 << self.rules.card_face[self.hand[self.cur * HAND + i]]
-        self.sc_hand_mask = m
-        self.sc_nplay = _popcount(m) * nopen
-        self.sc_nocto = 0
-        if self.octo[self.cur] == OCTO_HELD:
-            opp_octo = self.octo[1 - self.cur]
-            for s in range(NSLOT):
-                m = 0
-                for i in range(self.slot_n[s]):
-                    c = self.slot_cards[s * SIDE_MAX + i]
-                    if c != opp_octo:
-                        m |= 1 << self.rules.card_face[c]
-                self.sc_slot_mask[s] = m
-                dests = nopen - (1 if self.sc_open_at[s] >= 0 else 0)
-                self.sc_slot_moves[s] = _popcount(m) * dests
-                self.sc_nocto += self.sc_slot_moves[s]
-        self.sc_nrum = self.n_alive if self.rum[self.cur] == RUM_HELD else 0
-        n = self.sc_nplay + self.sc_nocto + self.sc_nrum
-        if self.sc_nplay + self.sc_nocto == 0:
-            n += 1  # pass
-        return n
+                self.open_mask |= 1 << s
+                self.n_open += 1
+                self.faces_open += self.slot_nf[s]
+        _open_list(self)
+        for p in range(2):
+            _hand_faces(self, p)
+            self.octo_slot[p] = -1
+            if self.octo[p] >= 0:
+                for s in range(NSLOT):
+                    for i in range(self.slot_n[s]):
+                        if self.slot_cards[s * SIDE_MAX + i] == self.octo[p]:
+                            self.octo_slot[p] = s
 
-    def _main_kth(self, k):
-        """The k-th legal action (sorted order) of a MAIN phase, after _main_count."""
-        nopen = self.sc_nopen
-        if k < self.sc_nplay:
-            return self.rules.a_play + _kth_bit(self.sc_hand_mask, k // nopen) * NSLOT + self.sc_opens[k % nopen]
-        k -= self.sc_nplay
-        if k < self.sc_nocto:
-            for s in range(NSLOT):
-                if k >= self.sc_slot_moves[s]:
-                    k -= self.sc_slot_moves[s]
-                    continue
-                dests = nopen - (1 if self.sc_open_at[s] >= 0 else 0)
-                d = k % dests
-                if self.sc_open_at[s] >= 0 and d >= self.sc_open_at[s]:
-                    d += 1  # skip the source slot among the open slots
-                f = _kth_bit(self.sc_slot_mask[s], k // dests)
-                return self.rules.a_octo + (s * self.rules.num_faces + f) * NSLOT + self.sc_opens[d]
-        k -= self.sc_nocto
-        if k < self.sc_nrum:
+    def c_random_action(self, r):
+        """A uniformly random legal action, from the 64-bit random value r: the k-th of the
+        sorted legal actions, k = ((r >> 32) * n) >> 32, found without listing them."""
+        if self.phase == PH_MAIN:
+            n = _main_count(self)
+            return _main_kth(self, ((r >> 32) * n) >> 32)
+        if self.phase == PH_AFTER:  # the rum mug on a ship card in play, or end the turn
+            k = ((r >> 32) * (self.n_alive + 1)) >> 32
             for s in range(NSHIP):
                 if self.ship_status[s] == SHIP_IN_PLAY:
                     if k == 0:
                         return self.rules.a_rum + s
                     k -= 1
-        return self.rules.a_pass
-
-    def c_random_action(self, r):
-        """A uniformly random legal action, from the 64-bit random value r."""
-        if self.phase == PH_MAIN:
-            n = self._main_count()
-            return self._main_kth(((r >> 32) * n) >> 32)
-        n = self.c_legal()
-        return self.buf[((r >> 32) * n) >> 32]
+            return self.rules.a_end
+        if self.phase == PH_CREW:  # two destinations
+            k = (r >> 32) >> 31
+            if (self.crew_opt[0] < self.crew_opt[1]) == (k == 0):
+                return self.rules.a_crew + self.crew_opt[0]
+            return self.rules.a_crew + self.crew_opt[1]
+        if self.phase == PH_PICK:
+            return self.rules.a_pick + _pick_kth(self, r)
+        return -1  # the game is over: nothing to choose (random_action refuses before)
 
     def _fast_legal(self):
         """Every legal action as _main_kth lists them (a test oracle for the fast path)."""
         if self.phase != PH_MAIN:
             return self.legal_actions()
-        n = self._main_count()
-        return [self._main_kth(k) for k in range(n)]
+        n = _main_count(self)
+        return [_main_kth(self, k) for k in range(n)]
 
     def c_check(self, a):
         """0 if action a is legal now, else an index into REASONS. Never mutates."""
@@ -583,242 +649,73 @@ class SirensCore(CoreState):
 
     # ------------------------------------------------------------------ applying
 
-    def _take_from_hand(self, seat, f):
-        """Remove and return the lowest-id card of face f from seat's hand."""
-        best = -1
-        bi = -1
-        for i in range(self.hand_n[seat]):
-            c = self.hand[seat * HAND + i]
-            if self.rules.card_face[c] == f and (best < 0 or c < best):
-                best = c
-                bi = i
-        self.hand_n[seat] -= 1
-        self.hand[seat * HAND + bi] = self.hand[seat * HAND + self.hand_n[seat]]
-        return best
-
-    def _take_from_slot(self, s, f):
-        """Remove and return the lowest-id movable card of face f from slot s."""
-        best = -1
-        bi = -1
-        opp_octo = self.octo[1 - self.cur]
-        n = self.slot_n[s]
-        for i in range(n):
-            c = self.slot_cards[s * SIDE_MAX + i]
-            if self.rules.card_face[c] == f and c != opp_octo and (best < 0 or c < best):
-                best = c
-                bi = i
-        for i in range(bi, n - 1):  # keep the order of the rest
-            self.slot_cards[s * SIDE_MAX + i] = self.slot_cards[s * SIDE_MAX + i + 1]
-        self.slot_n[s] = n - 1
-        self.slot_sum[s] -= self.rules.face_val[f]
-        return best
-
-    def _take_from_pile(self, p, f):
-        """Remove and return the lowest-id card of face f from pile p (variant picks)."""
-        best = -1
-        bi = -1
-        for i in range(self.pile_n[p]):
-            c = self.pile[p * MAXC + i]
-            if self.rules.card_face[c] == f and (best < 0 or c < best):
-                best = c
-                bi = i
-        for i in range(bi, self.pile_n[p] - 1):
-            self.pile[p * MAXC + i] = self.pile[p * MAXC + i + 1]
-        self.pile_n[p] -= 1
-        return best
-
-    def _place(self, s, c):
-        self.slot_cards[s * SIDE_MAX + self.slot_n[s]] = c
-        self.slot_n[s] += 1
-        self.slot_sum[s] += self.rules.face_val[self.rules.card_face[c]]
-
     def c_do(self, a):
         if a < self.rules.a_octo:  # play a card, then draw (S4)
             f = a // NSLOT
             s = a % NSLOT
-            c = self._take_from_hand(self.cur, f)
-            self._place(s, c)
+            c = _take_from_hand(self, self.cur, f)
+            _place(self, s, c)
             self.passes = 0
-            self._resolve(s >> 1, s & 1, c, -1, 1)
+            _resolve(self, s >> 1, s & 1, c, -1, 1)
         elif a < self.rules.a_rum:  # octopus (S7): no card is drawn
             r = a - self.rules.a_octo
             d = r % NSLOT
             r = r // NSLOT
             f = r % self.rules.num_faces
             s = r // self.rules.num_faces
-            c = self._take_from_slot(s, f)
-            self._place(d, c)
+            c = _take_from_slot(self, s, f)
+            _place(self, d, c)
             self.octo[self.cur] = c
+            self.octo_slot[self.cur] = d
             self.passes = 0
-            self._resolve(d >> 1, d & 1, c, s >> 1, 0)
+            _resolve(self, d >> 1, d & 1, c, s >> 1, 0)
         elif a < self.rules.a_end:  # rum mug (S4, S6): +3 to the threshold, once per game
             k = a - self.rules.a_rum
             self.rum[self.cur] = k
             self.rum_on[k] += 1
             if self.phase == PH_AFTER:
-                self._next_turn()
+                _next_turn(self)
         elif a == self.rules.a_end:
-            self._next_turn()
+            _next_turn(self)
         elif a == self.rules.a_pass:  # S4: two passes in a row end the game
             self.passes += 1
             if self.passes >= 2:
                 self.phase = PH_OVER
             else:
-                self._next_turn()
+                _next_turn(self)
         elif a < self.rules.a_pick:  # crew destination chosen by the side's owner (S5 step 2)
             k = a - self.rules.a_crew
             self.crew[self.pend_token] = k
             self.phase = PH_MAIN
             self.cur = self.turn
-            self._finish_placement(self.pend_ship, self.pend_src, self.pend_draw)
+            ship = self.pend_ship
+            src = self.pend_src
+            draw = self.pend_draw
+            self.pend_ship = -1  # nothing pending any more (the play path keeps it so)
+            self.pend_side = -1
+            self.pend_src = -1
+            self.pend_draw = 0
+            self.pend_token = -1
+            _finish_placement(self, ship, src, draw)
         else:  # pick a starting card (S9), ascending face order
             f = a - self.rules.a_pick
-            c = self._take_from_pile(self.cur, f)
+            c = _take_from_pile(self, self.cur, f)
             self.hand[self.cur * HAND + self.hand_n[self.cur]] = c
             self.hand_n[self.cur] += 1
+            if not (self.hand_fmask[self.cur] >> f) & 1:
+                self.hand_fmask[self.cur] |= BIT32 << f
+                self.hand_nf[self.cur] += 1
             self.pick_floor[self.cur] = f
             self.picks[self.cur] += 1
             if self.picks[self.cur] == HAND:
                 if self.cur == self.start:
                     self.cur = 1 - self.start
                 else:
-                    self._shuffle(0)
-                    self._shuffle(1)
+                    _shuffle(self, 0)
+                    _shuffle(self, 1)
                     self.phase = PH_MAIN
                     self.cur = self.start
                     self.turn = self.start
-
-    def _next_alive(self, ship, direction):
-        k = ship
-        while True:
-            k = (k + direction + NSHIP) % NSHIP
-            if self.ship_status[k] == SHIP_IN_PLAY:
-                return k
-
-    def _crew_dest(self, ship, direction, token):
-        # S2: the ring closes and removed ship cards leave no gap; S5: skip the other token.
-        k = self._next_alive(ship, direction)
-        if self.crew[1 - token] == k:
-            k = self._next_alive(k, direction)
-        return k
-
-    def _resolve(self, ship, side, card, src, draw):
-        """S5: resolve a placement on ``ship`` (card limit was checked before)."""
-        if self.rules.face_crew[self.rules.card_face[card]]:
-            t = -1
-            if self.crew[0] == ship:
-                t = 0
-            elif self.crew[1] == ship:
-                t = 1
-            if t >= 0:
-                in_play = (self.crew[0] < NSHIP) + (self.crew[1] < NSHIP)
-                if self.n_alive != in_play:  # S5: no move when ships in play == crew in play
-                    k0 = self._crew_dest(ship, -1, t)
-                    k1 = self._crew_dest(ship, 1, t)
-                    if k0 == k1:
-                        self.crew[t] = k0  # one destination: nothing to decide
-                    else:
-                        self.phase = PH_CREW
-                        self.cur = side
-                        self.pend_ship = ship
-                        self.pend_side = side
-                        self.pend_src = src
-                        self.pend_draw = draw
-                        self.pend_token = t
-                        self.crew_opt[0] = k0
-                        self.crew_opt[1] = k1
-                        return
-        self._finish_placement(ship, src, draw)
-
-    def _finish_placement(self, ship, src, draw):
-        self.pend_ship = -1
-        self.pend_side = -1
-        self.pend_src = -1
-        self.pend_draw = 0
-        self.pend_token = -1
-        # S5 step 3: destination first, then the octopus' source ship.
-        if self._check_score(ship):
-            return
-        if src >= 0 and src != ship and self._check_score(src):
-            return
-        if draw:
-            self._draw()  # S4: drawn after the placement fully resolved
-        self._end_main()
-
-    def _draw(self):
-        p = self._pile_of(self.turn)
-        if self.pile_n[p] > 0 and self.hand_n[self.turn] < HAND:
-            self.pile_n[p] -= 1
-            c = self.pile[p * MAXC + self.pile_n[p]]
-            self.hand[self.turn * HAND + self.hand_n[self.turn]] = c
-            self.hand_n[self.turn] += 1
-
-    def _end_main(self):
-        # S4: the rum mug may still be used after the main action.
-        if self.rum[self.turn] == RUM_HELD:
-            self.phase = PH_AFTER
-            self.cur = self.turn
-        else:
-            self._next_turn()
-
-    def _next_turn(self):
-        self.turn = 1 - self.turn
-        self.cur = self.turn
-        self.phase = PH_MAIN
-
-    def _check_score(self, ship):
-        """S6 on one ship card; returns True when the game ended (S8)."""
-        if self.ship_status[ship] != SHIP_IN_PLAY:
-            return False
-        thr = self.rules.ship_val[ship] + 3 * self.rum_on[ship]
-        s0 = self.slot_sum[2 * ship]
-        s1 = self.slot_sum[2 * ship + 1]
-        if s0 >= thr:
-            w = 0
-        elif s1 >= thr:
-            w = 1
-        elif self.slot_n[2 * ship] == SIDE_MAX and self.slot_n[2 * ship + 1] == SIDE_MAX:
-            if s0 > s1:
-                w = 0
-            elif s1 > s0:
-                w = 1
-            else:
-                w = SHIP_REMOVED
-        else:
-            return False
-        self._score_ship(ship, w)
-        if self.n_alive == 0 or self.points[0] >= 4 or self.points[1] >= 4:
-            self.phase = PH_OVER
-            return True
-        return False
-
-    def _score_ship(self, ship, winner):
-        self.ship_status[ship] = winner
-        self.n_alive -= 1
-        if winner != SHIP_REMOVED:
-            self.points[winner] += 1
-        for t in range(2):
-            if self.crew[t] == ship:
-                if winner == SHIP_REMOVED:
-                    self.crew[t] = CREW_REMOVED
-                else:
-                    self.crew[t] = CREW_WON + winner
-                    self.points[winner] += 1
-        for p in range(2):
-            if self.rum[p] == ship:
-                self.rum[p] = RUM_SPENT
-        self.rum_on[ship] = 0
-        for j in range(2):
-            s = 2 * ship + j
-            for i in range(self.slot_n[s]):
-                c = self.slot_cards[s * SIDE_MAX + i]
-                for p in range(2):
-                    if self.octo[p] == c:
-                        self.octo[p] = OCTO_HELD  # S6: octopus returns to its owner
-                self.removed[self.removed_n] = c
-                self.removed_n += 1
-            self.slot_n[s] = 0
-            self.slot_sum[s] = 0
 
     # ------------------------------------------------------------------ copying
 
@@ -862,6 +759,300 @@ class SirensCore(CoreState):
         new.pend_src = self.pend_src
         new.pend_draw = self.pend_draw
         new.pend_token = self.pend_token
+        new.open_mask = self.open_mask
+        for i in range(NSLOT):
+            new.open_at[i] = self.open_at[i]
+            new.open_rank[i] = self.open_rank[i]
+        new.n_open = self.n_open
+        new.faces_all = self.faces_all
+        new.faces_open = self.faces_open
+        for i in range(NSLOT):
+            new.slot_fmask[i] = self.slot_fmask[i]
+            new.slot_nf[i] = self.slot_nf[i]
+        for p in range(2):
+            new.hand_fmask[p] = self.hand_fmask[p]
+            new.hand_nf[p] = self.hand_nf[p]
+            new.octo_slot[p] = self.octo_slot[p]
+
+    # ------------------------------------------------------------------ hidden information
+    # What a seat sees (docs/sirens.md, "Views and hidden information"): the table, its own
+    # hand, every hand and pile size, the removed cards, and in the variant its own
+    # remaining cards but not their order. Hidden: the other hand, every pile order, and
+    # during the pick phase the other seat's picks.
+
+    def c_resample(self, seat, recall):
+        """Deal anew, from self.rng, every card ``seat`` cannot see (uniformly; the other
+        seat's picks the way picking makes them). ``recall`` changes nothing: perfect recall
+        knows no more than the table shows (docs/sirens.md)."""
+        if not cython.compiled:
+            pool = [0] * MAXC
+            cnt = [0] * MAXC
+        opp = 1 - seat
+        if not self.rules.variant:
+            # One shared pile: the other hand and the pile are one unseen pool (S16).
+            self._redeal(opp, 0)
+            _hand_faces(self, opp)
+            return
+        if self.phase != PH_PICK:
+            # Each seat's own set (S9): its own pile is known as a set, not in order; the
+            # other seat's hand and pile are one unseen pool.
+            _shuffle(self, seat)
+            self._redeal(opp, opp)
+            _hand_faces(self, opp)
+            return
+        # The pick phase (S14, S15): the other seat's picks so far are made anew as picking
+        # makes them. Its set, hand and pile together, waits in card id order; each pick is
+        # a uniform choice among the faces offered at that point (at or above the last
+        # pick, with enough cards at or above it to finish the hand), taking the lowest card
+        # id of that face (S12).
+        n = 0
+        for i in range(self.hand_n[opp]):
+            pool[n] = self.hand[opp * HAND + i]
+            n += 1
+        for i in range(self.pile_n[opp]):
+            pool[n] = self.pile[opp * MAXC + i]
+            n += 1
+        for i in range(1, n):  # insertion sort: at most 32 cards
+            c = pool[i]
+            j = i
+            while j > 0 and pool[j - 1] > c:
+                pool[j] = pool[j - 1]
+                j -= 1
+            pool[j] = c
+        F = self.rules.num_faces
+        picks = self.hand_n[opp]
+        floor = 0
+        for k in range(picks):
+            for f in range(F + 1):
+                cnt[f] = 0
+            for i in range(n):
+                cnt[self.rules.card_face[pool[i]]] += 1
+            # cnt[f] becomes the number of cards of face >= f; a face is offered when it
+            # is present, at or above the floor, and leaves enough cards to finish.
+            above = 0
+            m = 0
+            for f in range(F - 1, floor - 1, -1):
+                have = cnt[f]
+                above += have
+                cnt[f] = 0
+                if have > 0 and above >= HAND - k:
+                    cnt[f] = 1
+                    m += 1
+            if m == 0:
+                break  # never: the real picks were made from these cards
+            r = self.c_below(m)
+            f = floor
+            while True:
+                if cnt[f]:
+                    if r == 0:
+                        break
+                    r -= 1
+                f += 1
+            floor = f
+            for i in range(n):  # the lowest card id of that face: the first in id order
+                if self.rules.card_face[pool[i]] == f:
+                    self.hand[opp * HAND + k] = pool[i]
+                    for j in range(i, n - 1):
+                        pool[j] = pool[j + 1]
+                    n -= 1
+                    break
+        self.pick_floor[opp] = floor
+        for i in range(n):
+            self.pile[opp * MAXC + i] = pool[i]
+        self.pile_n[opp] = n
+        _hand_faces(self, opp)
+
+    def _redeal(self, p, q):
+        """Seat p's hand and pile q, shuffled together and dealt back at their sizes."""
+        if not cython.compiled:
+            pool = [0] * MAXC
+        n = 0
+        for i in range(self.pile_n[q]):
+            pool[n] = self.pile[q * MAXC + i]
+            n += 1
+        for i in range(self.hand_n[p]):
+            pool[n] = self.hand[p * HAND + i]
+            n += 1
+        i = n - 1
+        while i > 0:  # Fisher-Yates: every order equally likely
+            j = self.c_below(i + 1)
+            c = pool[i]
+            pool[i] = pool[j]
+            pool[j] = c
+            i -= 1
+        for i in range(self.pile_n[q]):
+            self.pile[q * MAXC + i] = pool[i]
+        for i in range(self.hand_n[p]):
+            self.hand[p * HAND + i] = pool[self.pile_n[q] + i]
+
+    def _view(self, seat):
+        """Seat ``seat``'s view (a SirensView), built straight from the arrays. Lists are
+        made at their final size (no appends): most of a view's cost is its ~40 lists."""
+        R = self.rules
+        if R.card_infos is None:
+            R._view_tables()
+        infos = R.card_infos
+        # The own hand (and the own pile) in card id order: a 64-bit set, read upward.
+        n = self.hand_n[seat]
+        m = 0
+        for i in range(n):
+            m |= BIT64 << self.hand[seat * HAND + i]
+        hand = [None] * n
+        c = 0
+        i = 0
+        while m:
+            if m & 1:
+                hand[i] = infos[3 * c]
+                i += 1
+            m >>= 1
+            c += 1
+        own_pile = None
+        if R.variant:
+            n = self.pile_n[seat]
+            m = 0
+            for i in range(n):
+                m |= BIT64 << self.pile[seat * MAXC + i]
+            own_pile = [None] * n
+            c = 0
+            i = 0
+            while m:
+                if m & 1:
+                    own_pile[i] = infos[3 * c]
+                    i += 1
+                m >>= 1
+                c += 1
+            pile_sizes = [self.pile_n[0], self.pile_n[1]]
+        else:
+            pile_sizes = [self.pile_n[0]]
+        o0 = self.octo[0]
+        o1 = self.octo[1]
+        ships = [None] * NSHIP
+        for k in range(NSHIP):
+            st = self.ship_status[k]
+            rc = (self.rum[0] == k) + (self.rum[1] == k)
+            if self.crew[0] == k:
+                crew = ["captain", "mate"] if self.crew[1] == k else ["captain"]
+            else:
+                crew = ["mate"] if self.crew[1] == k else []
+            s = 2 * k
+            n = self.slot_n[s]
+            side0 = [None] * n
+            for i in range(n):
+                c = self.slot_cards[s * SIDE_MAX + i]
+                side0[i] = infos[3 * c + (1 if c == o0 else 2 if c == o1 else 0)]
+            s += 1
+            n = self.slot_n[s]
+            side1 = [None] * n
+            for i in range(n):
+                c = self.slot_cards[s * SIDE_MAX + i]
+                side1[i] = infos[3 * c + (1 if c == o0 else 2 if c == o1 else 0)]
+            ships[k] = R.ship_type(
+                R.ship_ints[k], st == SHIP_IN_PLAY, st if st == 0 or st == 1 else None, st == SHIP_REMOVED,
+                rc, R.ship_val[k] + 3 * rc, crew, [side0, side1], [self.slot_sum[s - 1], self.slot_sum[s]])
+        n = self.removed_n
+        removed = [None] * n
+        for i in range(n):
+            removed[i] = infos[3 * self.removed[i]]
+        choice = None
+        if self.phase == PH_CREW:
+            a = R.ship_val[self.crew_opt[0]]
+            b = R.ship_val[self.crew_opt[1]]
+            choice = [a, b] if a < b else [b, a]
+        cur = self.c_current()
+        if cur == seat:
+            n = self.c_legal()
+            legal = [None] * n
+            for i in range(n):
+                legal[i] = R.action_ints[self.buf[i]]
+        else:
+            legal = []
+        return R.view_type(
+            player=seat,
+            variant="bow_to_rear" if R.variant else "standard",
+            phase=PHASES[self.phase],
+            current_player=cur,
+            turn_player=self.turn,
+            hand=hand,
+            hand_sizes=[self.hand_n[0], self.hand_n[1]],
+            pile_sizes=pile_sizes,
+            own_pile=own_pile,
+            ships=ships,
+            crew=[R.crew_infos[self.crew[0]], R.crew_infos[CREW_REMOVED + 1 + self.crew[1]]],
+            points=[self.points[0], self.points[1]],
+            rum_held=[self.rum[0] == RUM_HELD, self.rum[1] == RUM_HELD],
+            octopus_held=[o0 == OCTO_HELD, o1 == OCTO_HELD],
+            removed=removed,
+            crew_choice=choice,
+            passes=self.passes,
+            picks=[self.picks[0], self.picks[1]],
+            legal_actions=legal,
+        )
+
+    def c_observe(self, seat, out):
+        """Seat ``seat``'s observation tensor (layout: SirensRules.observation_layout and
+        docs/sirens.md): made only of what view(seat) shows, seats as own / other."""
+        opp = 1 - seat
+        nc = self.rules.num_cards
+        out[self.rules.o_seat + seat] = 1.0
+        out[self.rules.o_phase + self.phase] = 1.0
+        if self.phase != PH_OVER:
+            out[self.rules.o_decide + (0 if self.cur == seat else 1)] = 1.0
+        out[self.rules.o_turn + (0 if self.turn == seat else 1)] = 1.0
+        for i in range(self.hand_n[seat]):
+            out[self.rules.o_hand + self.hand[seat * HAND + i]] = 1.0
+        if self.rules.variant:
+            for i in range(self.pile_n[seat]):
+                out[self.rules.o_pile + self.pile[seat * MAXC + i]] = 1.0
+        for s in range(NSLOT):
+            # relative slot: ship * 2 + (0 own side, 1 other side)
+            r = (s & ~1) | ((s & 1) ^ seat)
+            b = self.rules.o_sides + r * nc
+            for i in range(self.slot_n[s]):
+                out[b + self.slot_cards[s * SIDE_MAX + i]] = 1.0
+            out[self.rules.o_side_n + r] = self.slot_n[s]
+            out[self.rules.o_totals + r] = self.slot_sum[s] * 0.1
+        for i in range(self.removed_n):
+            out[self.rules.o_removed + self.removed[i]] = 1.0
+        if self.octo[seat] >= 0:
+            out[self.rules.o_octo + self.octo[seat]] = 1.0
+        if self.octo[opp] >= 0:
+            out[self.rules.o_octo + nc + self.octo[opp]] = 1.0
+        out[self.rules.o_hand_n] = self.hand_n[seat]
+        out[self.rules.o_hand_n + 1] = self.hand_n[opp]
+        if self.rules.variant:
+            out[self.rules.o_pile_n] = self.pile_n[seat] * self.rules.inv_cards
+            out[self.rules.o_pile_n + 1] = self.pile_n[opp] * self.rules.inv_cards
+        else:
+            out[self.rules.o_pile_n] = self.pile_n[0] * self.rules.inv_cards
+            out[self.rules.o_pile_n + 1] = self.pile_n[0] * self.rules.inv_cards
+        for k in range(NSHIP):
+            rc = (self.rum[0] == k) + (self.rum[1] == k)
+            out[self.rules.o_thr + k] = (self.rules.ship_val[k] + 3 * rc) * 0.1
+            out[self.rules.o_rum + k] = rc
+            st = self.ship_status[k]
+            if st == SHIP_IN_PLAY:
+                out[self.rules.o_status + 4 * k] = 1.0
+            elif st == SHIP_REMOVED:
+                out[self.rules.o_status + 4 * k + 3] = 1.0
+            else:
+                out[self.rules.o_status + 4 * k + (1 if st == seat else 2)] = 1.0
+        for t in range(2):
+            v = self.crew[t]
+            if v == CREW_WON or v == CREW_WON + 1:
+                v = CREW_WON if v - CREW_WON == seat else CREW_WON + 1
+            out[self.rules.o_crew + 8 * t + v] = 1.0
+        if self.phase == PH_CREW:
+            out[self.rules.o_choice + self.crew_opt[0]] = 1.0
+            out[self.rules.o_choice + self.crew_opt[1]] = 1.0
+        out[self.rules.o_points] = self.points[seat]
+        out[self.rules.o_points + 1] = self.points[opp]
+        out[self.rules.o_rum_held] = 1.0 if self.rum[seat] == RUM_HELD else 0.0
+        out[self.rules.o_rum_held + 1] = 1.0 if self.rum[opp] == RUM_HELD else 0.0
+        out[self.rules.o_octo_held] = 1.0 if self.octo[seat] == OCTO_HELD else 0.0
+        out[self.rules.o_octo_held + 1] = 1.0 if self.octo[opp] == OCTO_HELD else 0.0
+        out[self.rules.o_passes] = self.passes
+        out[self.rules.o_picks] = self.picks[seat]
+        out[self.rules.o_picks + 1] = self.picks[opp]
 
     # ------------------------------------------------------------------ raw access
     # Used by the Python layer for serialization, views and resampling; not hot.
@@ -990,8 +1181,9 @@ class SirensCore(CoreState):
             self.pend_src = pending[2]
             self.pend_draw = pending[3]
             self.pend_token = 0 if self.crew[0] == self.pend_ship else 1
-            self.crew_opt[0] = self._crew_dest(self.pend_ship, -1, self.pend_token)
-            self.crew_opt[1] = self._crew_dest(self.pend_ship, 1, self.pend_token)
+            self.crew_opt[0] = _crew_dest(self, self.pend_ship, -1, self.pend_token)
+            self.crew_opt[1] = _crew_dest(self, self.pend_ship, 1, self.pend_token)
+        self._derive()
 
     def _zone_name(self, z):
         if z <= 2:
@@ -1331,8 +1523,8 @@ class SirensCore(CoreState):
             self.pend_src = src
             self.pend_draw = 1 if pending.draw else 0
             self.pend_token = 0 if self.crew[0] == k else 1
-            self.crew_opt[0] = self._crew_dest(k, -1, self.pend_token)
-            self.crew_opt[1] = self._crew_dest(k, 1, self.pend_token)
+            self.crew_opt[0] = _crew_dest(self, k, -1, self.pend_token)
+            self.crew_opt[1] = _crew_dest(self, k, 1, self.pend_token)
             if self.crew_opt[0] == self.crew_opt[1] or self.n_alive == crew_in_play:
                 raise InvalidStateError(f"{_BAD}the pending crew move has no choice to make")
         if phase != PH_PICK:
@@ -1342,7 +1534,7 @@ class SirensCore(CoreState):
                 need = HAND
                 if (phase == PH_CREW and p == self.turn and self.pend_draw) or (phase == PH_OVER and p == self.turn):
                     need = HAND - 1
-                if self.pile_n[self._pile_of(p)] and self.hand_n[p] < need:
+                if self.pile_n[_pile_of(self, p)] and self.hand_n[p] < need:
                     raise InvalidStateError(
                         f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
         # --- no ship card in play may already have scored (S6) -----------------------
@@ -1362,16 +1554,17 @@ class SirensCore(CoreState):
                     raise InvalidStateError(
                         f"{_BAD}ship {k} is in play but would already have been scored: only the source of "
                         "the octopus move that ended the game stays unscored (S5, S6)")
-                if self.pile_n[self._pile_of(self.turn)] and self.hand_n[self.turn] < HAND:
+                if self.pile_n[_pile_of(self, self.turn)] and self.hand_n[self.turn] < HAND:
                     raise InvalidStateError(f"{_BAD}an octopus move ended the game: seat {self.turn} drew no card")
                 o = k
                 continue
             raise InvalidStateError(f"{_BAD}ship {k} is in play but would already have been scored (S6)")
         self.rng = int(d.rng, 16)
+        self._derive()
 
     def _crew_options(self, ship, token):
         """The two crew destinations (toward the bow, toward the rear) from ``ship``."""
-        return (self._crew_dest(ship, -1, token), self._crew_dest(ship, 1, token))
+        return (_crew_dest(self, ship, -1, token), _crew_dest(self, ship, 1, token))
 
     def _could_lose(self, ship, v):
         """Whether ship (in play) could have held one more card of value v on one of its
@@ -1393,6 +1586,390 @@ class SirensCore(CoreState):
     def _new_game(self, rng_state, start_player):
         self._setup(rng_state, start_player)
 
+
+# ---------------------------------------------------------------------- the play path
+# Module-level functions of a state (not methods): compiled, they are called directly
+# and inlined instead of through the class's method table.
+
+def _pile_of(self, seat):
+    # Standard game: one shared draw pile. Variant (S9): each seat draws from its own.
+    return seat if self.rules.variant else 0
+
+
+def _take_from_hand(self, seat, f):
+    """Remove and return the lowest-id card of face f from seat's hand."""
+    best = MAXC
+    bi = -1
+    same = 0  # cards of face f in the hand
+    for i in range(self.hand_n[seat]):  # no branch on the face: which card matches is random
+        c = self.hand[seat * HAND + i]
+        eq = self.rules.card_face[c] == f
+        same += eq
+        better = eq & (c < best)
+        best += (c - best) * better
+        bi += (i - bi) * better
+    self.hand_n[seat] -= 1
+    self.hand[seat * HAND + bi] = self.hand[seat * HAND + self.hand_n[seat]]
+    if same == 1:  # the last of its face
+        self.hand_fmask[seat] &= ~(BIT32 << f)
+        self.hand_nf[seat] -= 1
+    return best
+
+
+def _take_from_slot(self, s, f):
+    """Remove and return the lowest-id movable card of face f from slot s."""
+    best = -1
+    bi = -1
+    opp_octo = self.octo[1 - self.cur]
+    n = self.slot_n[s]
+    for i in range(n):
+        c = self.slot_cards[s * SIDE_MAX + i]
+        if self.rules.card_face[c] == f and c != opp_octo and (best < 0 or c < best):
+            best = c
+            bi = i
+    for i in range(bi, n - 1):  # keep the order of the rest
+        self.slot_cards[s * SIDE_MAX + i] = self.slot_cards[s * SIDE_MAX + i + 1]
+    self.slot_n[s] = n - 1
+    self.slot_sum[s] -= self.rules.face_val[f]
+    nf = self.slot_nf[s]
+    if (self.open_mask >> s) & 1:
+        self.faces_open -= nf
+    else:  # it had 5 cards; its ship card is in play (the octopus took a card from it)
+        self.open_mask |= 1 << s
+        self.n_open += 1
+        _open_list(self)
+    _slot_faces(self, s)
+    self.faces_all += self.slot_nf[s] - nf
+    self.faces_open += self.slot_nf[s]
+    return best
+
+
+def _take_from_pile(self, p, f):
+    """Remove and return the lowest-id card of face f from pile p (variant picks): the
+    first one, since the sets wait in card id order until the picks end (S15)."""
+    bi = 0
+    while self.rules.card_face[self.pile[p * MAXC + bi]] != f:
+        bi += 1
+    best = self.pile[p * MAXC + bi]
+    for i in range(bi, self.pile_n[p] - 1):
+        self.pile[p * MAXC + i] = self.pile[p * MAXC + i + 1]
+    self.pile_n[p] -= 1
+    return best
+
+
+def _place(self, s, c):
+    f = self.rules.card_face[c]
+    self.slot_cards[s * SIDE_MAX + self.slot_n[s]] = c
+    self.slot_n[s] += 1
+    self.slot_sum[s] += self.rules.face_val[f]
+    if not (self.slot_fmask[s] >> f) & 1:
+        self.slot_fmask[s] |= BIT32 << f
+        self.slot_nf[s] += 1
+        self.faces_all += 1
+        self.faces_open += 1  # the slot had room
+    if self.slot_n[s] == SIDE_MAX:
+        self.open_mask &= ~(1 << s)
+        self.n_open -= 1
+        self.faces_open -= self.slot_nf[s]
+        _open_list(self)
+
+
+def _resolve(self, ship, side, card, src, draw):
+    """S5: resolve a placement on ``ship`` (card limit was checked before)."""
+    # One test for the rare case (a move-crew icon on a ship card with a token), not two
+    # unpredictable ones.
+    if self.rules.face_crew[self.rules.card_face[card]] & ((self.crew[0] == ship) | (self.crew[1] == ship)):
+        t = -1
+        if self.crew[0] == ship:
+            t = 0
+        elif self.crew[1] == ship:
+            t = 1
+        if t >= 0:
+            in_play = (self.crew[0] < NSHIP) + (self.crew[1] < NSHIP)
+            if self.n_alive != in_play:  # S5: no move when ships in play == crew in play
+                k0 = _crew_dest(self, ship, -1, t)
+                k1 = _crew_dest(self, ship, 1, t)
+                if k0 == k1:
+                    self.crew[t] = k0  # one destination: nothing to decide
+                else:
+                    self.phase = PH_CREW
+                    self.cur = side
+                    self.pend_ship = ship
+                    self.pend_side = side
+                    self.pend_src = src
+                    self.pend_draw = draw
+                    self.pend_token = t
+                    self.crew_opt[0] = k0
+                    self.crew_opt[1] = k1
+                    return
+    _finish_placement(self, ship, src, draw)
+
+
+def _finish_placement(self, ship, src, draw):
+    # S5 step 3: destination first, then the octopus' source ship.
+    if _check_score(self, ship):
+        return
+    if src >= 0 and src != ship and _check_score(self, src):
+        return
+    if draw:
+        _draw(self)  # S4: drawn after the placement fully resolved
+    _end_main(self)
+
+
+def _crew_dest(self, ship, direction, token):
+    # S2: the ring closes and removed ship cards leave no gap; S5: skip the other token.
+    k = _next_alive(self, ship, direction)
+    if self.crew[1 - token] == k:
+        k = _next_alive(self, k, direction)
+    return k
+
+
+def _next_alive(self, ship, direction):
+    k = ship
+    while True:
+        k = (k + direction + NSHIP) % NSHIP
+        if self.ship_status[k] == SHIP_IN_PLAY:
+            return k
+
+
+def _check_score(self, ship):
+    """S6 on one ship card; returns True when the game ended (S8)."""
+    if self.ship_status[ship] != SHIP_IN_PLAY:
+        return False
+    thr = self.rules.ship_val[ship] + 3 * self.rum_on[ship]
+    s0 = self.slot_sum[2 * ship]
+    s1 = self.slot_sum[2 * ship + 1]
+    if s0 >= thr:
+        w = 0
+    elif s1 >= thr:
+        w = 1
+    elif self.slot_n[2 * ship] == SIDE_MAX and self.slot_n[2 * ship + 1] == SIDE_MAX:
+        if s0 > s1:
+            w = 0
+        elif s1 > s0:
+            w = 1
+        else:
+            w = SHIP_REMOVED
+    else:
+        return False
+    _score_ship(self, ship, w)
+    if self.n_alive == 0 or self.points[0] >= 4 or self.points[1] >= 4:
+        self.phase = PH_OVER
+        return True
+    return False
+
+
+def _score_ship(self, ship, winner):
+    self.ship_status[ship] = winner
+    self.n_alive -= 1
+    if winner != SHIP_REMOVED:
+        self.points[winner] += 1
+    for t in range(2):
+        if self.crew[t] == ship:
+            if winner == SHIP_REMOVED:
+                self.crew[t] = CREW_REMOVED
+            else:
+                self.crew[t] = CREW_WON + winner
+                self.points[winner] += 1
+    for p in range(2):
+        if self.rum[p] == ship:
+            self.rum[p] = RUM_SPENT
+    self.rum_on[ship] = 0
+    for j in range(2):
+        s = 2 * ship + j
+        for i in range(self.slot_n[s]):
+            c = self.slot_cards[s * SIDE_MAX + i]
+            for p in range(2):
+                if self.octo[p] == c:
+                    self.octo[p] = OCTO_HELD  # S6: octopus returns to its owner
+                    self.octo_slot[p] = -1
+            self.removed[self.removed_n] = c
+            self.removed_n += 1
+        self.faces_all -= self.slot_nf[s]
+        if (self.open_mask >> s) & 1:
+            self.faces_open -= self.slot_nf[s]
+            self.n_open -= 1
+        self.slot_n[s] = 0
+        self.slot_sum[s] = 0
+        self.slot_fmask[s] = 0
+        self.slot_nf[s] = 0
+    self.open_mask &= ~(3 << (2 * ship))
+    _open_list(self)
+
+
+def _end_main(self):
+    # S4: the rum mug may still be used after the main action.
+    if self.rum[self.turn] == RUM_HELD:
+        self.phase = PH_AFTER
+        self.cur = self.turn
+    else:
+        _next_turn(self)
+
+
+def _next_turn(self):
+    self.turn = 1 - self.turn
+    self.cur = self.turn
+    self.phase = PH_MAIN
+
+
+def _draw(self):
+    p = _pile_of(self, self.turn)
+    if self.pile_n[p] > 0 and self.hand_n[self.turn] < HAND:
+        self.pile_n[p] -= 1
+        c = self.pile[p * MAXC + self.pile_n[p]]
+        self.hand[self.turn * HAND + self.hand_n[self.turn]] = c
+        self.hand_n[self.turn] += 1
+        f = self.rules.card_face[c]
+        if not (self.hand_fmask[self.turn] >> f) & 1:
+            self.hand_fmask[self.turn] |= BIT32 << f
+            self.hand_nf[self.turn] += 1
+
+
+def _open_list(self):
+    """The open slots in order (open_at) and each open slot's place among them (open_rank),
+    after open_mask changed: the k-th open slot without counting bits."""
+    n = 0
+    for s in range(NSLOT):  # no branch: which slots are open changes from call to call
+        self.open_rank[s] = n  # (read only for open slots)
+        self.open_at[n] = s  # kept only if s is open: the next open slot overwrites it
+        n += (self.open_mask >> s) & 1
+
+
+def _hand_faces(self, p):
+    m = 0
+    for i in range(self.hand_n[p]):
+        m |= BIT32 << self.rules.card_face[self.hand[p * HAND + i]]
+    self.hand_fmask[p] = m
+    self.hand_nf[p] = _popcount(m)
+
+
+def _slot_faces(self, s):
+    """Recompute slot s's face set after a card left it."""
+    m = 0
+    for i in range(self.slot_n[s]):
+        m |= BIT32 << self.rules.card_face[self.slot_cards[s * SIDE_MAX + i]]
+    self.slot_fmask[s] = m
+    self.slot_nf[s] = _popcount(m)
+
+
+def _main_count(self):
+    """Count the legal actions of a MAIN phase without listing them (fills the scratch
+    fields that _main_kth reads). Same set and order as c_legal, from the bookkeeping:
+    plays are faces in hand x open slots; octopus moves, per source slot, its movable
+    faces x the open slots other than itself."""
+    nopen = self.n_open
+    self.sc_nopen = nopen
+    self.sc_nplay = self.hand_nf[self.cur] * nopen
+    self.sc_nocto = 0
+    self.sc_oslot = -1
+    if self.octo[self.cur] == OCTO_HELD:
+        # The card under the opponent's octopus does not move (S7): its slot's movable
+        # faces are those of its other cards.
+        o = self.octo[1 - self.cur]
+        s = self.octo_slot[1 - self.cur]
+        if s >= 0:
+            f = self.rules.card_face[o]
+            i = 0  # other cards of its face there
+            for c in range(self.slot_n[s]):
+                i += self.rules.card_face[self.slot_cards[s * SIDE_MAX + c]] == f
+            self.sc_oslot = s
+            self.sc_omask = self.slot_fmask[s]
+            self.sc_onf = self.slot_nf[s]
+            if i == 1:  # its face moves only with another card of that face
+                self.sc_omask &= ~(BIT32 << f)
+                self.sc_onf -= 1
+        # Movable faces summed over all slots, and over the open ones (an open source is
+        # not its own destination): nopen destinations each, less one per open source.
+        faces = self.faces_all
+        held = self.faces_open
+        if s >= 0:
+            faces -= self.slot_nf[s] - self.sc_onf
+            if (self.open_mask >> s) & 1:
+                held -= self.slot_nf[s] - self.sc_onf
+        self.sc_nocto = nopen * faces - held
+    self.sc_nrum = self.n_alive if self.rum[self.cur] == RUM_HELD else 0
+    n = self.sc_nplay + self.sc_nocto + self.sc_nrum
+    if self.sc_nplay + self.sc_nocto == 0:
+        n += 1  # pass
+    return n
+
+
+def _main_kth(self, k):
+    """The k-th legal action (sorted order) of a MAIN phase, after _main_count."""
+    nopen = self.sc_nopen
+    if k < self.sc_nplay:
+        i = _div(k, nopen)
+        return self.rules.a_play + _select4(self.hand_fmask[self.cur], i) * NSLOT + self.open_at[k - i * nopen]
+    k -= self.sc_nplay
+    if k < self.sc_nocto:
+        for s in range(NSLOT):
+            dests = nopen - ((self.open_mask >> s) & 1)
+            if s == self.sc_oslot:
+                nf = self.sc_onf
+                m = self.sc_omask
+            else:
+                nf = self.slot_nf[s]
+                m = self.slot_fmask[s]
+            if k >= nf * dests:
+                k -= nf * dests
+                continue
+            i = _div(k, dests)
+            k -= i * dests  # the k-th open slot other than s
+            if (self.open_mask >> s) & 1 and k >= self.open_rank[s]:
+                k += 1
+            return self.rules.a_octo + (s * self.rules.num_faces + _select(m, i)) * NSLOT + self.open_at[k]
+    k -= self.sc_nocto
+    if k < self.sc_nrum:
+        for s in range(NSHIP):
+            if self.ship_status[s] == SHIP_IN_PLAY:
+                if k == 0:
+                    return self.rules.a_rum + s
+                k -= 1
+    return self.rules.a_pass
+
+
+def _below(self, n):
+    """A uniform draw in [0, n) from the state's generator: CoreState.c_below's draw (the
+    same splitmix64 step and multiply-shift, so the same values), inlined for the deal."""
+    self.rng = (self.rng + GOLDEN) & MASK64
+    z = self.rng
+    z = ((z ^ (z >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
+    z ^= z >> 31
+    return ((z >> 32) * n) >> 32
+
+
+def _pick_kth(self, r):
+    """The face of the k-th offered pick (ascending, as c_legal lists them), for the 64-bit
+    random value r: one count of the seat's remaining set instead of one per face."""
+    if not cython.compiled:
+        cnt = [0] * MAXF
+    F = self.rules.num_faces
+    for f in range(F):
+        cnt[f] = 0
+    p = self.cur
+    for i in range(self.pile_n[p]):
+        cnt[self.rules.card_face[self.pile[p * MAXC + i]]] += 1
+    need = HAND - self.picks[p]
+    above = 0  # cards at or above face f
+    m = 0  # the offered faces (see _pick_ok)
+    n = 0
+    for f in range(F - 1, self.pick_floor[p] - 1, -1):
+        above += cnt[f]
+        if cnt[f] > 0 and above >= need:
+            m |= BIT32 << f
+            n += 1
+    return _select(m, ((r >> 32) * n) >> 32)
+
+
+def _shuffle(self, p):
+    i = self.pile_n[p] - 1
+    while i > 0:
+        j = _below(self, i + 1)
+        tmp = self.pile[p * MAXC + i]
+        self.pile[p * MAXC + i] = self.pile[p * MAXC + j]
+        self.pile[p * MAXC + j] = tmp
+        i -= 1
 
 _SCHEMA = []
 

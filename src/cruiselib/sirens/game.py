@@ -1,7 +1,8 @@
 """Sirens in Sight: the :class:`SirensGame` configuration and the :class:`SirensState` position.
 
-The rules themselves live in the compiled core (``cruiselib._core.sirens``); this module
-adds options, typed moves, serialization with validation, views and resampling.
+The rules themselves live in the compiled core (``cruiselib._core.sirens``), and so do
+views, resampling and the observation tensor; this module adds options, typed moves,
+serialization with validation and the text picture.
 """
 
 from __future__ import annotations
@@ -10,8 +11,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
-
-import numpy as np
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, State
@@ -28,14 +27,7 @@ from cruiselib.sirens.moves import (
     SirensMove,
     UseRum,
 )
-from cruiselib.sirens.schema import (
-    SCHEMA_VERSION,
-    CardInfo,
-    CrewInfo,
-    ShipInfo,
-    SirensStateData,
-    SirensView,
-)
+from cruiselib.sirens.schema import SCHEMA_VERSION, SirensStateData, SirensView
 
 __all__ = ["VARIANTS", "SirensGame", "SirensState"]
 
@@ -43,10 +35,7 @@ _core_mod = _core.load("sirens")
 _rng = _core.load("rng")
 
 VARIANTS = ("standard", "bow_to_rear")
-PHASES = ("pick", "main", "after", "crew", "over")
 NSHIP = 5
-CREW_WON = 5
-CREW_REMOVED = 7
 SHIP_REMOVED = 2
 CREW_NAMES: tuple[Literal["captain"], Literal["mate"]] = ("captain", "mate")
 
@@ -67,13 +56,13 @@ class SirensState(State[SirensMove, SirensStateData, SirensView], _CoreState):
     def _to_data(self) -> SirensStateData:
         return self._export()  # type: ignore[no-any-return]
 
-    def view(self, player: int) -> SirensView:
-        """What ``player`` may see: own hand, others' hand sizes, pile sizes, the table."""
-        return self.game._view(self, self.game.check_player(player))
+    def view(self, player: int, *, recall: bool = False) -> SirensView:
+        """What ``player`` may see: own hand, others' hand sizes, pile sizes, the table.
 
-    def resample(self, player: int, seed: int | str | bytes | None = None) -> SirensState:
-        """A full state consistent with ``view(player)``: the unseen cards dealt anew."""
-        return self.game._resample(self, self.game.check_player(player), seed)
+        ``recall`` changes nothing here: perfect recall of public events knows no more
+        than the table shows (docs/sirens.md, "Information state").
+        """
+        return self._view(self._seat(player))
 
 
 class SirensGame(Game[SirensState, SirensMove]):
@@ -244,125 +233,9 @@ class SirensGame(Game[SirensState, SirensMove]):
 
     # ------------------------------------------------------------------ views
 
-    def _card_info(self, card: int, octo: list[int] | None = None) -> CardInfo:
-        c = self.cards.cards[card]
-        owner = None
-        if octo is not None:
-            owner = 0 if octo[0] == card else 1 if octo[1] == card else None
-        return CardInfo(card, c.value, c.crew, c.emblem, owner)
-
-    def _view(self, state: SirensState, player: int) -> SirensView:
-        raw = state._get_raw()
-        ships = self.cards.ships
-        octo = raw["octo"]
-        variant = self.variant == "bow_to_rear"
-        rum_count = [sum(1 for r in raw["rum"] if r == k) for k in range(NSHIP)]
-        crew = raw["crew"]
-        ship_infos = []
-        for k in range(NSHIP):
-            status = raw["ship_status"][k]
-            sides = [[self._card_info(c, octo) for c in side] for side in raw["sides"][k]]
-            ship_infos.append(
-                ShipInfo(
-                    value=ships[k],
-                    in_play=status == -1,
-                    owner=status if status in (0, 1) else None,
-                    removed=status == SHIP_REMOVED,
-                    rum=rum_count[k],
-                    threshold=ships[k] + 3 * rum_count[k],
-                    crew=[CREW_NAMES[t] for t in range(2) if crew[t] == k],
-                    sides=sides,
-                    totals=[sum(ci.value for ci in side) for side in sides],
-                )
-            )
-        crew_infos = [
-            CrewInfo(
-                name=CREW_NAMES[t],
-                ship=ships[crew[t]] if crew[t] < NSHIP else None,
-                owner=crew[t] - CREW_WON if crew[t] in (CREW_WON, CREW_WON + 1) else None,
-                removed=crew[t] == CREW_REMOVED,
-            )
-            for t in range(2)
-        ]
-        pending = raw["pending"]
-        choice = None
-        if pending is not None:
-            token = 0 if crew[0] == pending[0] else 1
-            choice = sorted(ships[k] for k in state._crew_options(pending[0], token))
-        own_pile = None
-        if variant:
-            own_pile = [self._card_info(c) for c in sorted(raw["piles"][player])]
-        piles = raw["piles"]
-        return SirensView(
-            player=player,
-            variant=self.variant,  # type: ignore[arg-type]
-            phase=PHASES[raw["phase"]],  # type: ignore[arg-type]
-            current_player=state.current_player,
-            turn_player=raw["turn"],
-            hand=[self._card_info(c) for c in sorted(raw["hands"][player])],
-            hand_sizes=[len(h) for h in raw["hands"]],
-            pile_sizes=[len(p) for p in piles],
-            own_pile=own_pile,
-            ships=ship_infos,
-            crew=crew_infos,
-            points=state.scores(),
-            rum_held=[r == -1 for r in raw["rum"]],
-            octopus_held=[o == -1 for o in octo],
-            removed=[self._card_info(c) for c in raw["removed"]],
-            crew_choice=choice,
-            passes=raw["passes"],
-            picks=raw["picks"],
-            legal_actions=state.legal_actions() if state.current_player == player else [],
-        )
-
-    def _resample(self, state: SirensState, player: int, seed: int | str | bytes | None) -> SirensState:
-        """Deal every card ``player`` cannot see anew, uniformly, keeping all they can see."""
-        raw = state._get_raw()
-        new = self._state_class(self.rules, self)
-        new._new_game(_rng.seed_state(self._seed_or_random(seed)), 0)  # only for its generator
-        gen = np.random.default_rng(int(new._get_raw()["rng"]))
-        opp = 1 - player
-        hands = [list(h) for h in raw["hands"]]
-        piles = [list(p) for p in raw["piles"]]
-        if self.variant == "bow_to_rear":
-            own_pile = piles[player]
-            if raw["phase"] != 0:
-                gen.shuffle(own_pile)  # known cards, unknown order
-            pool = hands[opp] + piles[opp]
-            if raw["phase"] == 0:
-                # The other seat's picks so far, made anew as picking makes them: each a
-                # random face among those offered (S14: ascending, never dead-ending), taking
-                # the lowest card id of that face (S12).
-                face = self.rules.face_of
-                left = sorted(int(c) for c in pool)  # unshuffled until the picks end (S15)
-                picked: list[int] = []
-                floor = 0
-                for i in range(len(hands[opp])):
-                    offered = sorted(
-                        {face(c) for c in left if face(c) >= floor and sum(face(d) >= face(c) for d in left) >= 4 - i}
-                    )
-                    floor = offered[int(gen.integers(len(offered)))]
-                    card = next(c for c in left if face(c) == floor)
-                    left.remove(card)
-                    picked.append(card)
-                hands[opp] = picked
-                piles[opp] = left
-                raw["pick_floor"][opp] = floor
-            else:
-                gen.shuffle(pool)
-                hands[opp] = pool[: len(hands[opp])]
-                piles[opp] = pool[len(hands[opp]) :]
-        else:
-            pool = hands[opp] + piles[0]
-            gen.shuffle(pool)
-            n = len(hands[opp])
-            hands[opp] = [int(c) for c in pool[:n]]
-            piles[0] = [int(c) for c in pool[n:]]
-        raw["hands"] = [[int(c) for c in h] for h in hands]
-        raw["piles"] = [[int(c) for c in p] for p in piles]
-        raw["rng"] = new._get_raw()["rng"]
-        new._set_raw(raw)
-        return new
+    def _observation_layout(self) -> list[tuple[str, int]]:
+        """The parts of the observation tensor (docs/sirens.md, "Observation tensor")."""
+        return list(self.rules.observation_layout())
 
     # ------------------------------------------------------------------ text
 
