@@ -74,7 +74,6 @@ cdef class DreamIslandsCore(CoreState):
     cdef int rs_pool[NMIS]     # scratch of _deal_seat: a seat's cards sorted by class
     cdef int rs_cnt[HAND + 1]
     cdef int rs_off[HAND + 1]
-    cdef int ld_seen, ld_dup   # scratch of _load_cards: the mission ids met, and met twice
 
     # the contract (engine.pxd)
     cdef void c_init_arrays(self) noexcept
@@ -153,14 +152,14 @@ cdef class DreamIslandsCore(CoreState):
     cpdef _load(self, object d, bint history=*)
     @cython.locals(R=DreamIslandsRules, n=cython.int, p=cython.int, o=cython.int, i=cython.int,
                    c=cython.int, cnt=cython.int, m=cython.int, pts=cython.int, mask=cython.int,
-                   b=cython.int, seen=cython.int, dup=cython.int, k=cython.int, x=cython.int,
+                   b=cython.int, k=cython.int, x=cython.int,
                    mid_n=cython.int, phase=cython.int, cur=cython.int,
                    limit=cython.int, s=cython.int, pk=cython.ulonglong, cu=cython.ulonglong,
                    rounds=cython.longlong, ending=cython.bint)
     cdef _load_checked(self, object d, bint history)
-    @cython.locals(k=cython.int, done=cython.int, i=cython.int, x=cython.int, b=cython.int, seen=cython.int,
-                   dup=cython.int)
-    cdef int _load_cards(self, int p, object cards, int kind) except -1
+    @cython.locals(seen=cython.int, dup=cython.int, done=cython.int, kind=cython.int, k=cython.int,
+                   i=cython.int, x=cython.int, b=cython.int)
+    cdef int _load_missions(self, int p, object hand, object pile, object completed) except -1
     @cython.locals(h=cython.int, wider=cython.int, k=cython.int, mask=cython.longlong, free=cython.int,
                    i=cython.int)
     cdef _load_memory(self, int p, object rows)

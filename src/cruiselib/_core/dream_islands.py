@@ -1205,19 +1205,7 @@ class DreamIslandsCore(CoreState):
                 mask |= b
             self.covered[p] = mask
             # --- missions: each of the 16 exactly once, in hand, pile or done -----------
-            self.ld_seen = 0
-            self.ld_dup = 0
-            self.hand_n[p] = self._load_cards(p, hands[p], 0)
-            self.pile_n[p] = self._load_cards(p, piles[p], 1)
-            k = self._load_cards(p, completed[p], 2)
-            seen = self.ld_seen
-            dup = self.ld_dup
-            if dup:
-                raise InvalidStateError(
-                    f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if (dup >> j) & 1]} appear twice")
-            if seen != 0xFFFF:
-                raise InvalidStateError(
-                    f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if not (seen >> j) & 1]} are nowhere")
+            k = self._load_missions(p, hands[p], piles[p], completed[p])
             self.done_n[p] = k
             if k == NMIS:
                 ending = True  # I7: the last mission is done
@@ -1299,40 +1287,49 @@ class DreamIslandsCore(CoreState):
         self.ending = ending
         self.rng = int(d.rng, 16) & MASK64
 
-    def _load_cards(self, p, cards, kind):
-        """Seat p's mission cards in one place, kind 0 the hand, 1 the pile (bottom first),
-        2 the completed missions (a set, written ascending; into done[p]): each id checked
-        and stored. Every id goes into ld_seen, one already there into ld_dup. Returns the
-        number of cards."""
-        k = len(cards)
-        if kind == 0 and k > HAND:
-            raise InvalidStateError(f"{_BAD}seat {p} holds {k} missions, more than {HAND}")
-        if kind == 1 and k > NMIS:
-            raise InvalidStateError(f"{_BAD}seat {p}'s pile holds more than {NMIS} missions")
-        if kind == 2 and k > NMIS:
-            raise InvalidStateError(f"{_BAD}seat {p} completed more than {NMIS} missions")
+    def _load_missions(self, p, hand, pile, completed):
+        """Seat p's 16 missions, each exactly once: in the hand (at most 3), the pile (bottom
+        first) or completed (a set, written ascending). One loop for the three places (kind
+        0, 1, 2): each id checked and stored. Returns the number completed."""
+        seen = 0
+        dup = 0
         done = 0
-        seen = self.ld_seen
-        dup = self.ld_dup
-        for i in range(k):
-            x = cards[i]
-            if x < 0 or x >= NMIS:
-                raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
-            b = 1 << x
-            dup |= seen & b
-            seen |= b
+        for kind in range(3):
+            cards = hand if kind == 0 else (pile if kind == 1 else completed)
+            k = len(cards)
+            if kind == 0 and k > HAND:
+                raise InvalidStateError(f"{_BAD}seat {p} holds {k} missions, more than {HAND}")
+            if kind == 1 and k > NMIS:
+                raise InvalidStateError(f"{_BAD}seat {p}'s pile holds more than {NMIS} missions")
+            if kind == 2 and k > NMIS:
+                raise InvalidStateError(f"{_BAD}seat {p} completed more than {NMIS} missions")
+            for i in range(k):
+                x = cards[i]
+                if x < 0 or x >= NMIS:
+                    raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
+                b = 1 << x
+                dup |= seen & b
+                seen |= b
+                if kind == 0:
+                    self.hand[p * HAND + i] = x
+                elif kind == 1:
+                    self.pile[p * NMIS + i] = x
+                else:
+                    if done >= b and not dup:  # a set, written ascending
+                        raise InvalidStateError(
+                            f"{_BAD}seat {p}'s completed missions must be listed in ascending order")
+                    done |= b
             if kind == 0:
-                self.hand[p * HAND + i] = x
+                self.hand_n[p] = k
             elif kind == 1:
-                self.pile[p * NMIS + i] = x
-            else:
-                if done >= b and not dup:  # a set, written ascending
-                    raise InvalidStateError(f"{_BAD}seat {p}'s completed missions must be listed in ascending order")
-                done |= b
-        self.ld_seen = seen
-        self.ld_dup = dup
-        if kind == 2:
-            self.done[p] = done
+                self.pile_n[p] = k
+        if dup:
+            raise InvalidStateError(
+                f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if (dup >> j) & 1]} appear twice")
+        if seen != 0xFFFF:
+            raise InvalidStateError(
+                f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if not (seen >> j) & 1]} are nowhere")
+        self.done[p] = done
         return k
 
     def _load_memory(self, p, rows):
