@@ -176,7 +176,7 @@ def test_a_resample_varies_with_the_seed(index: int, mode: str) -> None:
         for p in (0, 1):
             deals = {hidden_deal(state.resample(p, seed), p) for seed in range(12)}
             hidden = sum(unseen(state, p).values())
-            own_pile = len(state.to_data().piles[p]) if game.variant == "bow_to_rear" else 0  # type: ignore[attr-defined]
+            own_pile = len(state.to_data().piles[p]) if game.variant == "bow_to_rear" else 0
             if hidden >= 2 or own_pile >= 2:
                 # With 2 or more cards to order, 12 seeds giving one deal is (at most) 2**-11.
                 assert len(deals) > 1, (state.to_json(), p)
