@@ -600,7 +600,7 @@ class Game(ABC, Generic[StateT, MoveT]):
                 f"invalid {self.title} state: the deal's start seat {deal.start_player} does not exist"
             )
         top = self.num_actions
-        if any(a >= top for a in history):
+        if history and max(history) >= top:  # ids are >= 0 by the schema
             raise InvalidStateError(f"invalid {self.title} state: its history has an action id beyond {top - 1}")
         state._start_history((serialize.rng_from_text(deal.rng), deal.start_player), history)
         return state

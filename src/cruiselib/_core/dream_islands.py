@@ -48,20 +48,24 @@ from .engine import CoreRules, CoreState
 from .rng import mix64
 
 if not cython.compiled:
-    MAXP = 4
-    NLOC = 9
-    NEDGE = 10
-    MID = 9
-    PIECES = 6
-    HAND = 3
-    NMIS = 16
-    MAXN = 5
-    NFLOW = 2992
-    NCOVER = 2996
-    MAXLEGAL = 3016
-    PH_MOVE = 0
-    PH_EXCHANGE = 1
-    PH_OVER = 2
+    # The enum constants of the .pxd, their one home (compiled, they are C constants).
+    from cruiselib._core.constants import enum_constants
+
+    _ENUM = enum_constants("dream_islands")
+    MAXP = _ENUM["MAXP"]
+    NLOC = _ENUM["NLOC"]
+    NEDGE = _ENUM["NEDGE"]
+    MID = _ENUM["MID"]
+    PIECES = _ENUM["PIECES"]
+    HAND = _ENUM["HAND"]
+    NMIS = _ENUM["NMIS"]
+    MAXN = _ENUM["MAXN"]
+    NFLOW = _ENUM["NFLOW"]
+    NCOVER = _ENUM["NCOVER"]
+    MAXLEGAL = _ENUM["MAXLEGAL"]
+    PH_MOVE = _ENUM["PH_MOVE"]
+    PH_EXCHANGE = _ENUM["PH_EXCHANGE"]
+    PH_OVER = _ENUM["PH_OVER"]
 
 GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -72,9 +76,9 @@ _BAD = "invalid Dream Islands state: "
 # reaches this many complete rounds, so play never takes the counter past its range.
 ROUND_CAP = 2147483647
 
-# Python-visible copies of the layout constants (the enum names are C-only when compiled).
-LIMITS = {"players": 4, "places": 9, "edges": 10, "pieces": 6, "hand": 3, "missions": 16,
-          "moves": 2996, "max_legal": 3016, "rounds": ROUND_CAP}
+# The layout constants by name for Python code (the enum names are C-only when compiled).
+LIMITS = {"players": MAXP, "places": NLOC, "edges": NEDGE, "pieces": PIECES, "hand": HAND, "missions": NMIS,
+          "moves": NCOVER, "max_legal": MAXLEGAL, "rounds": ROUND_CAP}
 PHASES = ("move", "exchange", "over")
 SMALL_VALUES = (3, 2, 2)  # I1: the first three middle arrivals, in order
 

@@ -38,10 +38,10 @@ __all__ = ["DreamIslandsGame", "DreamIslandsState", "paths_of_flow"]
 _core_mod = _core.load("dream_islands")
 _rng = _core.load("rng")
 
-PHASES = ("move", "exchange", "over")
-NEDGE = 10
-NMIS = 16
-SMALL_VALUES = (3, 2, 2)
+PHASES = _core_mod.PHASES
+NEDGE = _core_mod.LIMITS["edges"]
+NMIS = _core_mod.LIMITS["missions"]
+SMALL_VALUES = _core_mod.SMALL_VALUES
 
 
 def upgrade_memory(data: dict[str, Any]) -> dict[str, Any]:

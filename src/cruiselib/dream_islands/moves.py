@@ -12,6 +12,8 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from cruiselib._core.constants import enum_constants
+
 __all__ = [
     "AIRPLANE",
     "MIDDLE",
@@ -25,8 +27,8 @@ __all__ = [
     "place_name",
 ]
 
-AIRPLANE = 0
-MIDDLE = 9
+AIRPLANE = 0  # place 0: where a seat's pieces start
+MIDDLE: int = enum_constants("dream_islands")["MID"]  # place 9, the middle island
 
 Place = Annotated[int, Meta(ge=0, le=9)]
 
