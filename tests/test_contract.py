@@ -178,3 +178,21 @@ def test_tensors_fill_a_given_buffer_and_refuse_a_wrong_one(name: str) -> None:
     for seat in (-1, game.num_players, True, 1.0):
         with pytest.raises(cruiselib.InvalidOptionError):
             state.observation(seat)
+
+
+def test_the_enum_constants_have_one_home_in_the_pxd(tmp_path: Any, monkeypatch: Any) -> None:
+    from cruiselib._core import constants
+
+    sirens = constants.enum_constants("sirens")
+    assert sirens["NSHIP"] == len(cruiselib.make("sirens").cards.ships) == 5
+    assert constants.enum_constants("dream_islands")["MID"] == 9
+    assert constants.enum_constants("atlantic_star")["NKEEP"] == 37
+    # The pure-Python cores take their values from there, whatever mode runs now.
+    pure = cruiselib._core.pure_module("sirens")
+    assert {name: getattr(pure, name) for name in sirens} == dict(sirens)
+    # A line it cannot read is an error, not a constant silently lost.
+    bad = tmp_path / "broken.pxd"
+    bad.write_text("cdef enum:\n    GOOD = 1\n    BAD = 2 * GOOD\n")
+    monkeypatch.setattr(constants, "__file__", str(tmp_path / "constants.py"))
+    with pytest.raises(ValueError, match="BAD"):
+        constants.enum_constants("broken")

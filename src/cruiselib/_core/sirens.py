@@ -30,25 +30,29 @@ from cruiselib.errors import InvalidStateError
 from .engine import CoreRules, CoreState
 
 if not cython.compiled:
-    MAXC = 64
-    MAXF = 32
-    NSHIP = 5
-    NSLOT = 10
-    SIDE_MAX = 5
-    HAND = 4
-    MAXLEGAL = 512
-    PH_PICK = 0
-    PH_MAIN = 1
-    PH_AFTER = 2
-    PH_CREW = 3
-    PH_OVER = 4
-    RUM_HELD = -1
-    RUM_SPENT = -2
-    OCTO_HELD = -1
-    SHIP_IN_PLAY = -1
-    SHIP_REMOVED = 2
-    CREW_WON = 5
-    CREW_REMOVED = 7
+    # The enum constants of the .pxd, their one home (compiled, they are C constants).
+    from cruiselib._core.constants import enum_constants
+
+    _ENUM = enum_constants("sirens")
+    MAXC = _ENUM["MAXC"]
+    MAXF = _ENUM["MAXF"]
+    NSHIP = _ENUM["NSHIP"]
+    NSLOT = _ENUM["NSLOT"]
+    SIDE_MAX = _ENUM["SIDE_MAX"]
+    HAND = _ENUM["HAND"]
+    MAXLEGAL = _ENUM["MAXLEGAL"]
+    PH_PICK = _ENUM["PH_PICK"]
+    PH_MAIN = _ENUM["PH_MAIN"]
+    PH_AFTER = _ENUM["PH_AFTER"]
+    PH_CREW = _ENUM["PH_CREW"]
+    PH_OVER = _ENUM["PH_OVER"]
+    RUM_HELD = _ENUM["RUM_HELD"]
+    RUM_SPENT = _ENUM["RUM_SPENT"]
+    OCTO_HELD = _ENUM["OCTO_HELD"]
+    SHIP_IN_PLAY = _ENUM["SHIP_IN_PLAY"]
+    SHIP_REMOVED = _ENUM["SHIP_REMOVED"]
+    CREW_WON = _ENUM["CREW_WON"]
+    CREW_REMOVED = _ENUM["CREW_REMOVED"]
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 GOLDEN = 0x9E3779B97F4A7C15  # the generator's step and output mix (rng.py), for _below

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, State
+from cruiselib._core.constants import enum_constants
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 from cruiselib.sirens.cards import EMBLEMS, CardSet
 from cruiselib.sirens.moves import (
@@ -35,9 +36,10 @@ _core_mod = _core.load("sirens")
 _rng = _core.load("rng")
 
 VARIANTS = ("standard", "bow_to_rear")
-NSHIP = 5
-SHIP_REMOVED = 2
-CREW_NAMES: tuple[Literal["captain"], Literal["mate"]] = ("captain", "mate")
+_ENUM = enum_constants("sirens")
+NSHIP = _ENUM["NSHIP"]
+SHIP_REMOVED = _ENUM["SHIP_REMOVED"]
+CREW_NAMES = cast("tuple[Literal['captain'], Literal['mate']]", _core_mod.CREW_NAMES)
 
 
 if TYPE_CHECKING:
