@@ -141,7 +141,7 @@ class State(Generic[MoveT, DataT, ViewT]):
 
         def _resampled(self, seat: int, rng: int, recall: bool) -> Self: ...
 
-        def playouts(self, n: int, seed: int | str | bytes = 0, *, threads: int = 1) -> Playouts:
+        def playouts(self, n: int, seed: int | str | bytes = 0, threads: int = 1) -> Playouts:
             """Play ``n`` random games on from this position, entirely in the compiled core
             (the state unchanged; see the core's docstring and docs/contract.md)."""
 

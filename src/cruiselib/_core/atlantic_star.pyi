@@ -11,7 +11,6 @@ from typing_extensions import disjoint_base
 from cruiselib._core.engine import CoreRules, CoreState
 from cruiselib.atlantic_star.schema import AgencyInfo, AtlanticStarView, PlaqueInfo, SeaInfo, ShipInfo
 
-LIMITS: dict[str, int]
 PHASES: tuple[str, str, str]
 LEGS: tuple[int, int, int, int]
 START_MONEY: tuple[int, int]
