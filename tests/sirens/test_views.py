@@ -456,3 +456,26 @@ def test_the_information_state_is_the_observation(variant: str) -> None:
     for state in _positions(game, 2, seed=3)[::4]:
         for p in (0, 1):
             assert np.array_equal(state.information_state(p), state.observation(p))
+
+
+def test_S19_recall_adds_nothing_the_information_state_is_the_observation() -> None:
+    import random
+
+    import numpy as np
+
+    import cruiselib
+
+    for variant in ("standard", "bow_to_rear"):
+        game = cruiselib.make("sirens", variant=variant)
+        assert not game.distinct_information_state
+        assert game.information_state_shape == game.observation_shape
+        state = game.new_state(seed=19)
+        rnd = random.Random(19)
+        for _ in range(25):
+            if state.is_over:
+                break
+            for p in (0, 1):
+                assert np.array_equal(state.information_state(p), state.observation(p))
+                assert state.view(p, recall=True) == state.view(p)
+                assert state.resample(p, seed=3, recall=True) == state.resample(p, seed=3)
+            state.apply(rnd.choice(state.legal_actions()))
