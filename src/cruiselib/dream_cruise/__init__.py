@@ -1,0 +1,1 @@
+"""Dream Cruise (1-4 players): board families, set course, entertain guests, score routes."""
