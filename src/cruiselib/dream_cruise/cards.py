@@ -254,8 +254,8 @@ class CardSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
         for letter, n in per_letter.items():
             if n != 3:
                 raise InvalidOptionError(
-                    f"families: start letter {letter} has three starting families "
-                    f"(12 in all, three each of A-D; C10, C21), not {n}"
+                    f"families: start {letter!r} is on exactly three families "
+                    f"(three each of A-D, 12 in all; C10, C21), not {n}"
                 )
         others = len(self.families) - STARTING
         if not 1 <= others <= MAX_FAMILIES - STARTING:
@@ -387,7 +387,8 @@ def _locate(data: str | bytes, message: str) -> str:
         name = raw[field][i].get("name")
     except (msgspec.DecodeError, KeyError, IndexError, TypeError, AttributeError):
         pass
-    what = f"{_KIND[field]} {name!r}" if isinstance(name, str) else f"{_KIND[field]} {i}"
+    named = isinstance(name, str) and 1 <= len(name) <= 40
+    what = f"{_KIND[field]} {name!r}" if named else f"{_KIND[field]} {i}"
     return f"{what}: {message}"
 
 
