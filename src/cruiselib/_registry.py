@@ -11,6 +11,7 @@ from cruiselib.errors import InvalidOptionError
 if TYPE_CHECKING:
     from cruiselib._api import Game, State
     from cruiselib.atlantic_star import AtlanticStarGame
+    from cruiselib.dream_cruise import DreamCruiseGame
     from cruiselib.dream_islands import DreamIslandsGame
     from cruiselib.sirens import SirensGame
 
@@ -19,6 +20,7 @@ __all__ = ["games", "make", "register"]
 # name -> "module:attribute" of the Game class, imported on first use.
 _REGISTRY: dict[str, str] = {
     "atlantic_star": "cruiselib.atlantic_star:AtlanticStarGame",
+    "dream_cruise": "cruiselib.dream_cruise:DreamCruiseGame",
     "dream_islands": "cruiselib.dream_islands:DreamIslandsGame",
     "sirens": "cruiselib.sirens:SirensGame",
 }
@@ -57,6 +59,8 @@ def make(name: Literal["sirens"], **options: Any) -> SirensGame: ...
 def make(name: Literal["atlantic_star"], **options: Any) -> AtlanticStarGame: ...
 @overload
 def make(name: Literal["dream_islands"], **options: Any) -> DreamIslandsGame: ...
+@overload
+def make(name: Literal["dream_cruise"], **options: Any) -> DreamCruiseGame: ...
 @overload
 def make(name: str, **options: Any) -> Game[State[Any, Any, Any], Any]: ...
 

@@ -1,0 +1,225 @@
+# Types for dream_cruise.py (Cython pure-Python mode). Keep in step with dream_cruise.py
+# and dream_cruise.pyi.
+cimport cython
+from .engine cimport CoreRules, CoreState
+
+cdef enum:
+    MAXP = 4          # seats
+    NCAB = 3          # cabins (colours) per ship board
+    MAXF = 64         # family cards
+    MAXL = 64         # location cards
+    MAXS = 96         # ship cards
+    MAXADD = 4        # addition spaces (C6 option: 1..4)
+    NTYPE = 6         # activity types
+    NREG = 6          # touristic regions
+    MAXSETS = 5       # display sets (C7)
+    MAXDRAWN = 6      # drawn cards a seat chooses from (2 per empty cabin, or 3 locations)
+    MAXBUF = 128      # listed legal actions (phase 4: placements and plans)
+    MAXCAP = 3        # guests an activity takes (one per colour)
+    MAXMEMBERS = 6    # members of a family
+
+    PH_BOARD = 0
+    PH_COURSE = 1
+    PH_DRAFT = 2
+    PH_SAIL = 3
+    PH_OVER = 4
+
+    # reasons an action is illegal (indexes into REASONS)
+    R_OVER = 1
+    R_TIME = 2
+    R_NOT_DRAWN = 3
+    R_TAKEN = 4
+    R_START_FACE_DOWN = 5
+    R_NO_FIGURE = 6
+    R_NO_SPOT = 7
+    R_FULL = 8
+    R_COLOUR = 9
+    R_WANT = 10
+    R_NOT_IN_HAND = 11
+    R_NOT_ACTIVITY = 12
+    R_NO_PLACE = 13
+    R_NOT_ADDITION = 14
+    R_PAYMENT = 15
+    R_FREE_SPACE = 16
+    R_NO_FREE = 17
+    R_CAPTAIN = 18
+    R_NO_LOCATION = 19
+
+
+cdef unsigned long long MASK64
+
+
+cdef class DreamCruiseRules(CoreRules):
+    cdef readonly int nf, nl, ns, nadd, nspot, nsets, nstart, deck_size, difficulty
+    cdef readonly bint sea_draw, solo
+    cdef readonly int a_board, a_keep, a_take, a_place, a_plan, a_build, a_captain, a_done
+    cdef int f_members[MAXF]
+    cdef int f_points[MAXF]
+    cdef int f_wants[MAXF]
+    cdef int f_start[MAXF]
+    cdef int l_sea[MAXL]
+    cdef int l_region[MAXL]
+    cdef int l_ttype[MAXL]
+    cdef int l_tcap[MAXL]
+    cdef int l_btype[MAXL]
+    cdef int l_bcap[MAXL]
+    cdef int s_add[MAXS]
+    cdef int s_type[MAXS]
+    cdef int s_cap[MAXS]
+    cdef int route[6]
+    cdef tuple view_types    # (SeatView, CurrentLocation, DisplaySet, JanaView, DreamCruiseView)
+
+    @cython.locals(g0=cython.int, g1=cython.int, g2=cython.int, g3=cython.int, g4=cython.int, g5=cython.int,
+                   total=cython.int, best=cython.int, k=cython.int)
+    cdef int _routes(self, int r0, int r1, int r2, int r3, int r4, int r5, int seas) noexcept nogil
+    cdef int _pts(self, int cards) noexcept nogil
+    cdef int _gain(self, int cards) noexcept nogil
+
+
+cdef class DreamCruiseCore(CoreState):
+    cdef readonly DreamCruiseRules rules
+    cdef int np, ph, rnd, start, first, turn, cur
+    cdef bint final
+    cdef int cab_f[MAXP * NCAB]
+    cdef int cab_left[MAXP * NCAB]
+    cdef int add_c[MAXP * MAXADD]
+    cdef int add_occ[MAXP * MAXADD]
+    cdef int loc[MAXP]
+    cdef int slot1[MAXP]
+    cdef int slot2[MAXP]
+    cdef int locc[MAXP * 3]
+    cdef int capt[MAXP]
+    cdef int played[MAXP * MAXL]
+    cdef int played_n[MAXP]
+    cdef int reg_n[MAXP * NREG]
+    cdef int sea_n[MAXP]
+    cdef int pile[MAXP * MAXF]
+    cdef int pile_n[MAXP]
+    cdef int pile_pts[MAXP]
+    cdef signed char hand[MAXP * MAXS]
+    cdef int hand_n[MAXP]
+    cdef signed char known[MAXP * MAXS]
+    cdef int drawn[MAXP * MAXDRAWN]
+    cdef int drawn_n[MAXP]
+    cdef int disp[MAXSETS * 2]
+    cdef int disp_n[MAXSETS]
+    cdef int disp_taken[MAXSETS]
+    cdef int fdeck[MAXF]
+    cdef int fdisc[MAXF]
+    cdef int fbox[MAXF]
+    cdef int jpile[MAXF]
+    cdef int fdeck_n, fdisc_n, fbox_n, jpile_n
+    cdef int ldeck[MAXL]
+    cdef int ldisc[MAXL]
+    cdef int jloc[MAXL]
+    cdef int ldeck_n, ldisc_n, jloc_n
+    cdef int sdeck[MAXS]
+    cdef int sdisc[MAXS]
+    cdef int sdeck_n, sdisc_n
+    # scratch of c_legal / c_legal_at and resampling (not copied)
+    cdef int buf[MAXBUF]
+    cdef int hl[MAXS]
+    cdef int al[MAXS]
+    cdef int cs[3]
+    cdef int leg_n1, leg_nb, leg_nc, leg_done, leg_h, leg_a, leg_t, leg_t0
+    cdef int pool[MAXP * MAXS + MAXS]
+
+    # the contract (engine.pxd)
+    cdef void c_init_arrays(self) noexcept
+    cdef int c_current(self) noexcept nogil
+    @cython.locals(n=cython.int, p=cython.int, base=cython.int, i=cython.int, k=cython.int, c=cython.int,
+                   s=cython.int, h=cython.int, a=cython.int, x=cython.int, plan=cython.bint)
+    cdef int c_legal(self) noexcept nogil
+    @cython.locals(j=cython.int, block=cython.int, xi=cython.int, r=cython.int, yi=cython.int, t=cython.int,
+                   px=cython.int, x=cython.int, y=cython.int, k=cython.int)
+    cdef int c_legal_at(self, int i) noexcept nogil
+    @cython.locals(p=cython.int, x=cython.int, i=cython.int, k=cython.int, b=cython.int, t=cython.int,
+                   y=cython.int, s=cython.int)
+    cdef int c_check(self, int a) noexcept nogil
+    @cython.locals(p=cython.int, c=cython.int, x=cython.int, y=cython.int, i=cython.int, k=cython.int,
+                   b=cython.int, s=cython.int, t=cython.int, j=cython.int)
+    cdef void c_do(self, int a) noexcept nogil
+    cdef void c_deal(self, unsigned long long seed) noexcept nogil
+    cdef void c_copy_into(self, CoreState dst) noexcept
+    cdef int c_score(self, int p) noexcept nogil
+    @cython.locals(best=cython.int, win=cython.int, t=cython.int, p=cython.int, key=cython.int)
+    cdef int c_winners_mask(self) noexcept nogil
+    @cython.locals(m=cython.int, p=cython.int, i=cython.int, x=cython.int, jana=cython.int)
+    cdef void c_resample(self, int seat, bint recall) noexcept nogil
+    @cython.locals(n=cython.int, o=cython.int, r=cython.int, p=cython.int, c=cython.int, f=cython.int,
+                   b=cython.int, t=cython.int, j=cython.int, v=cython.int, x=cython.int, s=cython.int,
+                   k=cython.int, i=cython.int)
+    cdef void c_observe(self, int seat, float[::1] out) noexcept nogil
+    @cython.locals(n=cython.int, o=cython.int, r=cython.int, p=cython.int, x=cython.int)
+    cdef void c_info_state(self, int seat, float[::1] out) noexcept nogil
+
+    # setup and round flow
+    @cython.locals(n=cython.int, i=cython.int, p=cython.int, k=cython.int, f=cython.int, c=cython.int)
+    cdef void _setup(self, unsigned long long rng_state, int start) noexcept nogil
+    @cython.locals(i=cython.int, j=cython.int, t=cython.int)
+    cdef void _shuffle_fdeck(self, int n) noexcept nogil
+    @cython.locals(i=cython.int, j=cython.int, t=cython.int)
+    cdef void _shuffle_ldeck(self) noexcept nogil
+    @cython.locals(i=cython.int, j=cython.int, t=cython.int)
+    cdef void _shuffle_sdeck(self) noexcept nogil
+    @cython.locals(i=cython.int, j=cython.int, t=cython.int)
+    cdef void _shuffle_pool(self, int m) noexcept nogil
+    @cython.locals(i=cython.int)
+    cdef int _draw_family(self) noexcept nogil
+    @cython.locals(i=cython.int)
+    cdef int _draw_location(self) noexcept nogil
+    @cython.locals(i=cython.int)
+    cdef int _draw_ship(self) noexcept nogil
+    cdef int _seat_at(self, int turn) noexcept nogil
+    cdef int _turn_of(self, int p) noexcept nogil
+    cdef int _empty_cabins(self, int p) noexcept nogil
+    @cython.locals(t=cython.int, p=cython.int, k=cython.int, i=cython.int, f=cython.int)
+    cdef void _begin_round(self) noexcept nogil
+    @cython.locals(p=cython.int)
+    cdef void _next_boarding(self, int turn) noexcept nogil
+    @cython.locals(i=cython.int)
+    cdef void _discard_drawn_families(self, int p) noexcept nogil
+    @cython.locals(t=cython.int, p=cython.int, i=cython.int, x=cython.int)
+    cdef void _begin_course(self) noexcept nogil
+    @cython.locals(p=cython.int)
+    cdef void _next_course(self, int turn) noexcept nogil
+    @cython.locals(k=cython.int, i=cython.int, x=cython.int)
+    cdef void _begin_draft(self) noexcept nogil
+    @cython.locals(k=cython.int, i=cython.int)
+    cdef void _end_draft(self) noexcept nogil
+    @cython.locals(p=cython.int, c=cython.int, f=cython.int, m=cython.int, s=cython.int, j=cython.int)
+    cdef void _disembark(self) noexcept nogil
+
+    # phase 4 and scoring
+    @cython.locals(n=cython.int, s=cython.int, j=cython.int)
+    cdef int _placed(self, int p) noexcept nogil
+    @cython.locals(o=cython.int)
+    cdef int _route_score(self, int p) noexcept nogil
+    cdef int _jana_score(self) noexcept nogil
+    @cython.locals(longest=cython.int, seas=cython.int, k=cython.int, c=cython.int, i=cython.int, x=cython.int)
+    cdef int _jana_route(self) noexcept nogil
+    @cython.locals(pts=cython.int, i=cython.int)
+    cdef int _jana_pile_points(self) noexcept nogil
+    @cython.locals(x=cython.int, y=cython.int)
+    cdef int _spot(self, int p, int s) noexcept nogil
+    @cython.locals(f=cython.int, v=cython.int, occ=cython.int)
+    cdef int _check_place(self, int p, int c, int s) noexcept nogil
+    @cython.locals(l=cython.int)
+    cdef int _check_plan(self, int p, int x) noexcept nogil
+    @cython.locals(l=cython.int)
+    cdef bint _check_plan_place(self, int p) noexcept nogil
+    @cython.locals(j=cython.int)
+    cdef int _free_space(self, int p) noexcept nogil
+    cdef void _take_from_hand(self, int p, int x) noexcept nogil
+    cdef void _to_hand(self, int p, int x, bint public) noexcept nogil
+    @cython.locals(o=cython.int, i=cython.int)
+    cdef void _remove_drawn(self, int p, int x) noexcept nogil
+
+    cdef void _copy_into(self, DreamCruiseCore new) noexcept
+
+
+cdef int _pop3(int m) noexcept nogil
+@cython.locals(i=cython.int, j=cython.int, x=cython.int)
+cdef void _sort_ints(int* a, int n) noexcept nogil
+@cython.locals(n=cython.int, x=cython.int)
+cdef int _fill(int* arr, object cards) except -1

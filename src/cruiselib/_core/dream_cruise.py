@@ -1,0 +1,1981 @@
+"""Dream Cruise: the whole rules engine (compiled by Cython, runs as Python too).
+
+The rules and rulings C1 ... C23 are in ``docs/dream_cruise.md``; ruling ids are cited
+where they apply. Types live in ``dream_cruise.pxd``. The classes extend the compiled game
+contract (``engine.py``): the ``c_*`` methods below run without the GIL and allocate no
+Python objects; moves are small ints. Views, the resampling of unseen cards and the
+observation tensors are made here too, from the arrays.
+
+Cards are ids in the order of the card set's lists (families, location cards, ship cards;
+``cruiselib.dream_cruise.CardSet``). Cabins are colours: 0 inner (white), 1 oceanview
+(orange), 2 balcony (blue). A seat's activity *spots*: 0 the top of its current location
+card, 1 the bottom (a shore card's printed activity or the activity card covering it, or
+a sea card's first activity-card slot), 2 a sea card's second slot, 3 + j addition space j.
+Figures on a spot are a 3-bit set of cabin colours (one figure per colour per activity).
+
+Action ids, in this order (NS ship cards, K addition spaces, NSPOT = 3 + K):
+
+* ``a_board + f``     put drawn family f into the first empty cabin (phase 1, C17)
+* ``a_keep + l``      keep drawn location card l (phase 2)
+* ``a_take + k``      take display set k, set 0 being the face-down set (phase 3, C7)
+* ``a_place + c * NSPOT + s``  a figure of cabin c's family onto spot s (phase 4)
+* ``a_plan + x``      activity card x onto the current location card (first free place, C17)
+* ``a_build + (x * NS + y) * (K + 1) + t``  build addition x paying hand card y; t = 0 into
+  the first free space, t = 1 + j replacing space j when every space is built (C6, C17)
+* ``a_captain + s * NS + y``  the captain onto location spot s, paying hand card y (C5)
+* ``a_done``          end the own phase 4
+
+Phase 4's builds are many (additions in hand x other hand cards x targets), so ``c_legal``
+lists the placements and plans in the buffer and keeps builds and captains as counts over
+the sorted hand; ``c_legal_at`` decodes them.
+"""
+
+try:  # pragma: no cover - depends on whether Cython is installed
+    import cython
+except ImportError:  # pragma: no cover
+    from cruiselib._core import _cython_shim as cython
+
+from cruiselib.errors import InvalidStateError
+
+from .engine import CoreRules, CoreState
+
+if not cython.compiled:
+    # The enum constants of the .pxd, their one home (compiled, they are C constants).
+    from cruiselib._core.constants import enum_constants
+
+    _ENUM = enum_constants("dream_cruise")
+    MAXP = _ENUM["MAXP"]
+    NCAB = _ENUM["NCAB"]
+    MAXF = _ENUM["MAXF"]
+    MAXL = _ENUM["MAXL"]
+    MAXS = _ENUM["MAXS"]
+    MAXADD = _ENUM["MAXADD"]
+    NTYPE = _ENUM["NTYPE"]
+    NREG = _ENUM["NREG"]
+    MAXSETS = _ENUM["MAXSETS"]
+    MAXDRAWN = _ENUM["MAXDRAWN"]
+    MAXBUF = _ENUM["MAXBUF"]
+    MAXCAP = _ENUM["MAXCAP"]
+    MAXMEMBERS = _ENUM["MAXMEMBERS"]
+    PH_BOARD = _ENUM["PH_BOARD"]
+    PH_COURSE = _ENUM["PH_COURSE"]
+    PH_DRAFT = _ENUM["PH_DRAFT"]
+    PH_SAIL = _ENUM["PH_SAIL"]
+    PH_OVER = _ENUM["PH_OVER"]
+    R_OVER = _ENUM["R_OVER"]
+    R_TIME = _ENUM["R_TIME"]
+    R_NOT_DRAWN = _ENUM["R_NOT_DRAWN"]
+    R_TAKEN = _ENUM["R_TAKEN"]
+    R_START_FACE_DOWN = _ENUM["R_START_FACE_DOWN"]
+    R_NO_FIGURE = _ENUM["R_NO_FIGURE"]
+    R_NO_SPOT = _ENUM["R_NO_SPOT"]
+    R_FULL = _ENUM["R_FULL"]
+    R_COLOUR = _ENUM["R_COLOUR"]
+    R_WANT = _ENUM["R_WANT"]
+    R_NOT_IN_HAND = _ENUM["R_NOT_IN_HAND"]
+    R_NOT_ACTIVITY = _ENUM["R_NOT_ACTIVITY"]
+    R_NO_PLACE = _ENUM["R_NO_PLACE"]
+    R_NOT_ADDITION = _ENUM["R_NOT_ADDITION"]
+    R_PAYMENT = _ENUM["R_PAYMENT"]
+    R_FREE_SPACE = _ENUM["R_FREE_SPACE"]
+    R_NO_FREE = _ENUM["R_NO_FREE"]
+    R_CAPTAIN = _ENUM["R_CAPTAIN"]
+    R_NO_LOCATION = _ENUM["R_NO_LOCATION"]
+
+MASK64 = 0xFFFFFFFFFFFFFFFF
+_BAD = "invalid Dream Cruise state: "
+
+PHASES = ("boarding", "set_course", "entertainment", "set_sail", "over")
+PRINTED_REMOVAL = (0, 0, 24, 12, 0)  # setup 5: family cards returned to the box, by player count
+SOLO_DECK = 18  # C9: the solo family deck
+DEFAULT_ROUTE_POINTS = (1, 3, 6, 9)  # C1: routes of 2, 3, 4, 5+ cards
+
+# Reasons an action is illegal; c_check returns the index.
+REASONS = (
+    "legal",
+    "the game is over",
+    "it is not the time for this kind of action",
+    "that card is not among the cards this player drew",
+    "that set is not in the display (taken already, or no such set with this player count)",
+    "the start player may not take the face-down set (C7)",
+    "that cabin has no family with a figure left to place",
+    "that activity is not in play: only the current location card, its activity cards and the "
+    "built additions take figures (C4, C12)",
+    "that activity is full",
+    "a figure of that colour is already on that activity",
+    "the family does not want that activity and the captain is not on it (C5)",
+    "that card is not in the player's hand",
+    "that card is not an activity card",
+    "the current location card has no free place for an activity card (C18)",
+    "that card is not an addition card",
+    "the payment must be another card from the hand (C6)",
+    "an addition space is free: a new addition goes into the first free space (C17)",
+    "every addition space is built: the move must name the addition it replaces (C6, C17)",
+    "the captain is already assigned this round",
+    "the player has no current location card this round (C16)",
+)
+
+
+class DreamCruiseRules(CoreRules):
+    """Immutable per-game tables: the options, the card data and the action layout."""
+
+    def __init__(self, num_players, families, locations, ships, route_points, additions, sea_draw, difficulty):
+        if not cython.compiled:
+            self.f_members = [0] * MAXF
+            self.f_points = [0] * MAXF
+            self.f_wants = [0] * MAXF
+            self.f_start = [0] * MAXF
+            self.l_sea = [0] * MAXL
+            self.l_region = [0] * MAXL
+            self.l_ttype = [0] * MAXL
+            self.l_tcap = [0] * MAXL
+            self.l_btype = [0] * MAXL
+            self.l_bcap = [0] * MAXL
+            self.s_add = [0] * MAXS
+            self.s_type = [0] * MAXS
+            self.s_cap = [0] * MAXS
+            self.route = [0] * 6
+        # The game validated everything; these checks guard the C arrays themselves.
+        if not (1 <= num_players <= MAXP and 1 <= additions <= MAXADD and 0 <= difficulty <= 3):
+            raise ValueError("rules out of range")
+        if not (len(families) <= MAXF and 1 <= len(locations) <= MAXL and 1 <= len(ships) <= MAXS):
+            raise ValueError("card data out of range")
+        if len(route_points) != 4:
+            raise ValueError("route_points has 4 values")
+        self.nf = len(families)
+        self.nl = len(locations)
+        self.ns = len(ships)
+        self.nadd = additions
+        self.nspot = 3 + additions
+        self.sea_draw = bool(sea_draw)
+        self.difficulty = difficulty
+        self.solo = num_players == 1
+        self.nsets = 3 if num_players == 1 else (5 if num_players == 4 else 4)  # C7
+        self.view_types = None
+        nstart = 0
+        for f in range(self.nf):
+            members, points, wants, start = families[f]
+            if not (1 <= members <= MAXMEMBERS and 0 <= points <= 9 and 1 <= wants < 64 and -1 <= start <= 3):
+                raise ValueError(f"family {f} out of range")
+            self.f_members[f] = members
+            self.f_points[f] = points
+            self.f_wants[f] = wants
+            self.f_start[f] = start
+            nstart += start >= 0
+        self.nstart = nstart
+        for i in range(self.nl):
+            sea, region, ttype, tcap, btype, bcap = locations[i]
+            if sea:
+                ok = region == -1 and btype == -1 and bcap == 0
+            else:
+                ok = 0 <= region < NREG and 0 <= btype < NTYPE and 1 <= bcap <= MAXCAP
+            if not (ok and 0 <= ttype < NTYPE and 1 <= tcap <= MAXCAP):
+                raise ValueError(f"location {i} out of range")
+            self.l_sea[i] = 1 if sea else 0
+            self.l_region[i] = region
+            self.l_ttype[i] = ttype
+            self.l_tcap[i] = tcap
+            self.l_btype[i] = btype
+            self.l_bcap[i] = bcap
+        for i in range(self.ns):
+            add, stype, cap = ships[i]
+            if not (0 <= stype < NTYPE and 1 <= cap <= MAXCAP):
+                raise ValueError(f"ship card {i} out of range")
+            self.s_add[i] = 1 if add else 0
+            self.s_type[i] = stype
+            self.s_cap[i] = cap
+        self.route[0] = 0
+        self.route[1] = 0  # a card alone (a sea card alone too) is no route (C1)
+        for i in range(4):
+            if not 0 <= route_points[i] <= 99:
+                raise ValueError("route points out of range")
+            self.route[2 + i] = route_points[i]
+        others = self.nf - nstart
+        if self.solo:
+            deck = min(SOLO_DECK, others - difficulty)
+        else:
+            deck = others - PRINTED_REMOVAL[num_players]
+        if nstart != 12 or deck < 1:
+            raise ValueError("too few families for this player count")
+        self.deck_size = deck
+        self.a_board = 0
+        self.a_keep = self.nf
+        self.a_take = self.a_keep + self.nl
+        self.a_place = self.a_take + MAXSETS
+        self.a_plan = self.a_place + NCAB * self.nspot
+        self.a_build = self.a_plan + self.ns
+        self.a_captain = self.a_build + self.ns * self.ns * (additions + 1)
+        self.a_done = self.a_captain + 3 * self.ns
+        n = num_players
+        obs = (n * (NCAB * 10 + additions * 11 + 44 + 8 + 6) + self.ns + self.nf + self.nl + 3 * MAXSETS
+               + self.ns + self.nf + self.nl + self.ns + 3 + 5 + 3 * n + 2 + 9)
+        self._init_contract(num_players, self.a_done + 1, REASONS, obs, obs + n * self.ns)
+
+    def route_points_of(self, regions, seas):
+        """The sailing-route points (C1) of shore cards with these six region counts and
+        ``seas`` sea cards: every region is one route; a route takes at most one sea card."""
+        if len(regions) != NREG:
+            raise ValueError("six region counts")
+        for i in range(NREG):
+            if not 0 <= regions[i] <= MAXL:
+                raise ValueError("region count out of range")
+        if not 0 <= seas <= MAXL:
+            raise ValueError("sea count out of range")
+        return self._routes(regions[0], regions[1], regions[2], regions[3], regions[4], regions[5], seas)
+
+    def _routes(self, r0, r1, r2, r3, r4, r5, seas):
+        """C1 as an exact optimum: each route takes 0 or 1 sea card independently, so the
+        best total adds the ``seas`` largest positive gains of one more card to a route."""
+        g0 = self._gain(r0)
+        g1 = self._gain(r1)
+        g2 = self._gain(r2)
+        g3 = self._gain(r3)
+        g4 = self._gain(r4)
+        g5 = self._gain(r5)
+        total = self._pts(r0) + self._pts(r1) + self._pts(r2) + self._pts(r3) + self._pts(r4) + self._pts(r5)
+        while seas > 0:
+            best = g0
+            k = 0
+            if g1 > best:
+                best = g1
+                k = 1
+            if g2 > best:
+                best = g2
+                k = 2
+            if g3 > best:
+                best = g3
+                k = 3
+            if g4 > best:
+                best = g4
+                k = 4
+            if g5 > best:
+                best = g5
+                k = 5
+            if best <= 0:
+                break
+            total += best
+            if k == 0:
+                g0 = 0
+            elif k == 1:
+                g1 = 0
+            elif k == 2:
+                g2 = 0
+            elif k == 3:
+                g3 = 0
+            elif k == 4:
+                g4 = 0
+            else:
+                g5 = 0
+            seas -= 1
+        return total
+
+    def _pts(self, cards):
+        return self.route[cards if cards < 5 else 5]
+
+    def _gain(self, cards):
+        # A sea card joins a route of shore cards; with none it would be a route alone (C1).
+        if cards == 0:
+            return 0
+        return self._pts(cards + 1) - self._pts(cards)
+
+    def action_kind(self, a):
+        """(kind, fields) of an in-range action id: ("board", f), ("keep", l), ("take", k),
+        ("place", c, s), ("plan", x), ("build", x, y, t), ("captain", s, y), ("done",)."""
+        if not 0 <= a < self.num_actions:
+            raise ValueError("action out of range")
+        if a < self.a_keep:
+            return ("board", a)
+        if a < self.a_take:
+            return ("keep", a - self.a_keep)
+        if a < self.a_place:
+            return ("take", a - self.a_take)
+        if a < self.a_plan:
+            return ("place", (a - self.a_place) // self.nspot, (a - self.a_place) % self.nspot)
+        if a < self.a_build:
+            return ("plan", a - self.a_plan)
+        if a < self.a_captain:
+            b = a - self.a_build
+            t = b % (self.nadd + 1)
+            b //= self.nadd + 1
+            return ("build", b // self.ns, b % self.ns, t)
+        if a < self.a_done:
+            return ("captain", (a - self.a_captain) // self.ns, (a - self.a_captain) % self.ns)
+        return ("done",)
+
+    def family_data(self, f):
+        """(members, points, wants mask, start letter or -1) of family f."""
+        return (self.f_members[f], self.f_points[f], self.f_wants[f], self.f_start[f])
+
+    def route_table(self):
+        return tuple(self.route[i] for i in range(6))
+
+
+class DreamCruiseCore(CoreState):
+    """One game position. Subclassed by :class:`cruiselib.dream_cruise.DreamCruiseState`."""
+
+    def __init__(self, rules, game=None):
+        CoreState.__init__(self, rules, game)
+        self.rules = rules
+        self.np = rules.num_players
+        self.ph = PH_OVER
+
+    def c_init_arrays(self):
+        if not cython.compiled:
+            self.cab_f = [-1] * (MAXP * NCAB)
+            self.cab_left = [0] * (MAXP * NCAB)
+            self.add_c = [-1] * (MAXP * MAXADD)
+            self.add_occ = [0] * (MAXP * MAXADD)
+            self.loc = [-1] * MAXP
+            self.slot1 = [-1] * MAXP
+            self.slot2 = [-1] * MAXP
+            self.locc = [0] * (MAXP * 3)
+            self.capt = [-1] * MAXP
+            self.played = [0] * (MAXP * MAXL)
+            self.played_n = [0] * MAXP
+            self.reg_n = [0] * (MAXP * NREG)
+            self.sea_n = [0] * MAXP
+            self.pile = [0] * (MAXP * MAXF)
+            self.pile_n = [0] * MAXP
+            self.pile_pts = [0] * MAXP
+            self.hand = [0] * (MAXP * MAXS)
+            self.hand_n = [0] * MAXP
+            self.known = [0] * (MAXP * MAXS)
+            self.drawn = [0] * (MAXP * MAXDRAWN)
+            self.drawn_n = [0] * MAXP
+            self.disp = [0] * (MAXSETS * 2)
+            self.disp_n = [0] * MAXSETS
+            self.disp_taken = [-1] * MAXSETS
+            self.fdeck = [0] * MAXF
+            self.fdisc = [0] * MAXF
+            self.fbox = [0] * MAXF
+            self.jpile = [0] * MAXF
+            self.ldeck = [0] * MAXL
+            self.ldisc = [0] * MAXL
+            self.jloc = [0] * MAXL
+            self.sdeck = [0] * MAXS
+            self.sdisc = [0] * MAXS
+            self.buf = [0] * MAXBUF
+            self.hl = [0] * MAXS
+            self.al = [0] * MAXS
+            self.cs = [0] * 3
+            self.pool = [0] * (MAXP * MAXS + MAXS)
+
+    # ------------------------------------------------------------------ setup
+
+    def _setup(self, rng_state, start):
+        """A new game (setup 1-10): the decks shuffled, the family deck cut to the player
+        count (setup 5; solo C9), the starting families in the cabins (C21), then round 1,
+        which skips boarding (C15)."""
+        self.rng = rng_state & MASK64
+        n = self.rules.num_players
+        self.np = n
+        for i in range(MAXP * NCAB):
+            self.cab_f[i] = -1
+            self.cab_left[i] = 0
+        for i in range(MAXP * MAXADD):
+            self.add_c[i] = -1
+            self.add_occ[i] = 0
+        for i in range(MAXP * 3):
+            self.locc[i] = 0
+        for i in range(MAXP * MAXS):
+            self.hand[i] = 0
+            self.known[i] = 0
+        for p in range(MAXP):
+            self.loc[p] = -1
+            self.slot1[p] = -1
+            self.slot2[p] = -1
+            self.capt[p] = -1
+            self.played_n[p] = 0
+            self.sea_n[p] = 0
+            self.pile_n[p] = 0
+            self.pile_pts[p] = 0
+            self.hand_n[p] = 0
+            self.drawn_n[p] = 0
+            for i in range(NREG):
+                self.reg_n[p * NREG + i] = 0
+        for i in range(MAXSETS):
+            self.disp_n[i] = 0
+            self.disp_taken[i] = -1
+        self.start = self.c_below(n) if start < 0 else start
+        # The families: the others shuffled, then the box takes what the player count leaves out.
+        k = 0
+        for f in range(self.rules.nf):
+            if self.rules.f_start[f] < 0:
+                self.fdeck[k] = f
+                k += 1
+            elif self.rules.f_start[f] < n:  # C21: seat k takes the starting families of letter A + k
+                p = self.rules.f_start[f]
+                for c in range(NCAB):
+                    if self.cab_f[p * NCAB + c] < 0:
+                        self.cab_f[p * NCAB + c] = f
+                        self.cab_left[p * NCAB + c] = self.rules.f_members[f]
+                        break
+        self._shuffle_fdeck(k)
+        # The deck is dealt from its end: the box takes the top cards (setup 5).
+        self.fbox_n = 0
+        for i in range(k - self.rules.deck_size):
+            self.fbox[self.fbox_n] = self.fdeck[k - 1 - i]
+            self.fbox_n += 1
+        self.fdeck_n = self.rules.deck_size
+        self.fdisc_n = 0
+        self.jpile_n = 0
+        self.jloc_n = 0
+        for i in range(self.rules.difficulty if self.rules.solo else 0):
+            # C9: Jana's extra families come from the cards left out of the 18.
+            self.fbox_n -= 1
+            self.jpile[self.jpile_n] = self.fbox[self.fbox_n]
+            self.jpile_n += 1
+        for i in range(self.rules.nl):
+            self.ldeck[i] = i
+        self.ldeck_n = self.rules.nl
+        self._shuffle_ldeck()
+        self.ldisc_n = 0
+        for i in range(self.rules.ns):
+            self.sdeck[i] = i
+        self.sdeck_n = self.rules.ns
+        self._shuffle_sdeck()
+        self.sdisc_n = 0
+        self.final = False
+        self.rnd = 0
+        self._begin_round()
+
+    def _shuffle_fdeck(self, n):
+        i = n - 1
+        while i > 0:
+            j = self.c_below(i + 1)
+            t = self.fdeck[i]
+            self.fdeck[i] = self.fdeck[j]
+            self.fdeck[j] = t
+            i -= 1
+
+    def _shuffle_ldeck(self):
+        i = self.ldeck_n - 1
+        while i > 0:
+            j = self.c_below(i + 1)
+            t = self.ldeck[i]
+            self.ldeck[i] = self.ldeck[j]
+            self.ldeck[j] = t
+            i -= 1
+
+    def _shuffle_sdeck(self):
+        i = self.sdeck_n - 1
+        while i > 0:
+            j = self.c_below(i + 1)
+            t = self.sdeck[i]
+            self.sdeck[i] = self.sdeck[j]
+            self.sdeck[j] = t
+            i -= 1
+
+    # ------------------------------------------------------------------ the decks
+
+    def _draw_family(self):
+        """The top family card, or -1. Drawing from an empty deck makes this round the last
+        (C8, C16), whether or not the discard pile refills it."""
+        if self.fdeck_n == 0:
+            self.final = True
+            if self.fdisc_n == 0:
+                return -1
+            for i in range(self.fdisc_n):
+                self.fdeck[i] = self.fdisc[i]
+            self.fdeck_n = self.fdisc_n
+            self.fdisc_n = 0
+            self._shuffle_fdeck(self.fdeck_n)
+        self.fdeck_n -= 1
+        return self.fdeck[self.fdeck_n]
+
+    def _draw_location(self):
+        """The top location card, or -1 when deck and discard pile are both empty, which
+        makes this round the last (C16, C20)."""
+        if self.ldeck_n == 0:
+            if self.ldisc_n == 0:
+                self.final = True
+                return -1
+            for i in range(self.ldisc_n):
+                self.ldeck[i] = self.ldisc[i]
+            self.ldeck_n = self.ldisc_n
+            self.ldisc_n = 0
+            self._shuffle_ldeck()
+        self.ldeck_n -= 1
+        return self.ldeck[self.ldeck_n]
+
+    def _draw_ship(self):
+        """The top ship card, or -1 when deck and discard pile are both empty (C16)."""
+        if self.sdeck_n == 0:
+            if self.sdisc_n == 0:
+                return -1
+            for i in range(self.sdisc_n):
+                self.sdeck[i] = self.sdisc[i]
+            self.sdeck_n = self.sdisc_n
+            self.sdisc_n = 0
+            self._shuffle_sdeck()
+        self.sdeck_n -= 1
+        return self.sdeck[self.sdeck_n]
+
+    # ------------------------------------------------------------------ round flow
+
+    def _seat_at(self, turn):
+        return (self.first + turn) % self.np
+
+    def _empty_cabins(self, p):
+        return ((self.cab_f[p * NCAB] < 0) + (self.cab_f[p * NCAB + 1] < 0)
+                + (self.cab_f[p * NCAB + 2] < 0))
+
+    def _begin_round(self):
+        """Phase 1 (from round 2, C15): every seat with empty cabins draws two family cards
+        per empty cabin, in turn order, then each decides in the same order (C14); in solo,
+        Jana draws one card into her face-down points pile after the player (C9, C23)."""
+        self.rnd += 1
+        self.first = self.start
+        self.ph = PH_BOARD
+        if self.rnd > 1:
+            for t in range(self.np):
+                p = self._seat_at(t)
+                k = 2 * self._empty_cabins(p)
+                for i in range(k):
+                    f = self._draw_family()
+                    if f < 0:
+                        break
+                    self.drawn[p * MAXDRAWN + self.drawn_n[p]] = f
+                    self.drawn_n[p] += 1
+            if self.rules.solo:
+                f = self._draw_family()
+                if f >= 0:
+                    self.jpile[self.jpile_n] = f
+                    self.jpile_n += 1
+        self._next_boarding(0)
+
+    def _next_boarding(self, turn):
+        while turn < self.np:
+            p = self._seat_at(turn)
+            if self.drawn_n[p] > 0:
+                if self._empty_cabins(p) > 0:
+                    self.turn = turn
+                    self.cur = p
+                    return
+                self._discard_drawn_families(p)
+            turn += 1
+        self._begin_course()
+
+    def _discard_drawn_families(self, p):
+        for i in range(self.drawn_n[p]):
+            self.fdisc[self.fdisc_n] = self.drawn[p * MAXDRAWN + i]
+            self.fdisc_n += 1
+        self.drawn_n[p] = 0
+
+    def _begin_course(self):
+        """Phase 2: every seat draws three location cards in turn order, then each keeps one
+        in the same order (C14); a seat that drew none keeps none (C16)."""
+        self.ph = PH_COURSE
+        for t in range(self.np):
+            p = self._seat_at(t)
+            for i in range(3):
+                x = self._draw_location()
+                if x < 0:
+                    break
+                self.drawn[p * MAXDRAWN + self.drawn_n[p]] = x
+                self.drawn_n[p] += 1
+        self._next_course(0)
+
+    def _next_course(self, turn):
+        while turn < self.np:
+            p = self._seat_at(turn)
+            if self.drawn_n[p] > 0:
+                self.turn = turn
+                self.cur = p
+                return
+            turn += 1
+        self._begin_draft()
+
+    def _begin_draft(self):
+        """Phase 3: the display, one face-down set first, then the face-up sets (C7)."""
+        self.ph = PH_DRAFT
+        for k in range(MAXSETS):
+            self.disp_n[k] = 0
+            self.disp_taken[k] = -1
+        for k in range(self.rules.nsets):
+            for i in range(2):
+                x = self._draw_ship()
+                if x < 0:
+                    break
+                self.disp[k * 2 + self.disp_n[k]] = x
+                self.disp_n[k] += 1
+        self.turn = 0
+        self.cur = self.first
+
+    def _end_draft(self):
+        for k in range(self.rules.nsets):
+            if self.disp_taken[k] < 0:
+                for i in range(self.disp_n[k]):
+                    self.sdisc[self.sdisc_n] = self.disp[k * 2 + i]
+                    self.sdisc_n += 1
+                self.disp_n[k] = 0
+        self.ph = PH_SAIL
+        self.turn = 0
+        self.cur = self.first
+
+    def _disembark(self):
+        """Phase 5: satisfied families to the points pile with every figure of their colour
+        (step 1); in the final round the game ends here (C8). Else the figures on location
+        and activity cards go to the supply (C11), the captain back, the activity cards on
+        location cards to the discard pile; the location cards stay (C4)."""
+        for p in range(self.np):
+            for c in range(NCAB):
+                f = self.cab_f[p * NCAB + c]
+                if f >= 0 and self.cab_left[p * NCAB + c] == 0:
+                    self.pile[p * MAXF + self.pile_n[p]] = f
+                    self.pile_n[p] += 1
+                    self.pile_pts[p] += self.rules.f_points[f]
+                    self.cab_f[p * NCAB + c] = -1
+                    m = ~(1 << c)
+                    for s in range(3):
+                        self.locc[p * 3 + s] &= m
+                    for j in range(MAXADD):
+                        self.add_occ[p * MAXADD + j] &= m
+        if self.final:
+            self.ph = PH_OVER
+            self.cur = -1
+            self.turn = 0
+            return
+        for p in range(self.np):
+            for s in range(3):
+                self.locc[p * 3 + s] = 0
+            self.capt[p] = -1
+            if self.slot1[p] >= 0:
+                self.sdisc[self.sdisc_n] = self.slot1[p]
+                self.sdisc_n += 1
+                self.slot1[p] = -1
+            if self.slot2[p] >= 0:
+                self.sdisc[self.sdisc_n] = self.slot2[p]
+                self.sdisc_n += 1
+                self.slot2[p] = -1
+            self.loc[p] = -1
+        self._begin_round()
+
+    # ------------------------------------------------------------------ the contract
+
+    def c_current(self):
+        return -1 if self.ph == PH_OVER else self.cur
+
+    def c_deal(self, seed):
+        self._setup(seed, -1)
+
+    def c_copy_into(self, dst):
+        self._copy_into(cython.cast(DreamCruiseCore, dst))
+
+    def _placed(self, p):
+        n = 0
+        for s in range(3):
+            n += _pop3(self.locc[p * 3 + s])
+        for j in range(MAXADD):
+            n += _pop3(self.add_occ[p * MAXADD + j])
+        return n
+
+    def _route_score(self, p):
+        o = p * NREG
+        return self.rules._routes(self.reg_n[o], self.reg_n[o + 1], self.reg_n[o + 2], self.reg_n[o + 3],
+                                  self.reg_n[o + 4], self.reg_n[o + 5], self.sea_n[p])
+
+    def c_score(self, p):
+        """Points pile, sailing routes (C1) and one point per two placed guests (C8): the
+        final score once the game is over, the same count of the table before."""
+        return self.pile_pts[p] + self._route_score(p) + self._placed(p) // 2
+
+    def _jana_score(self):
+        """C9: Jana's points pile and her longest route only (a sea card may join it)."""
+        return self._jana_pile_points() + self._jana_route()
+
+    def c_winners_mask(self):
+        """Once over: the most points; ties to the most hand cards, then to the first in the
+        final round's turn order (C8), so one seat wins. Solo: the player wins only with
+        more points than Jana, who wins ties (C9)."""
+        if self.ph != PH_OVER:
+            return 0
+        if self.rules.solo:
+            return 1 if self.c_score(0) > self._jana_score() else 0
+        best = -1
+        win = 0
+        for t in range(self.np):
+            p = self._seat_at(t)
+            key = self.c_score(p) * 128 + self.hand_n[p]
+            if key > best:
+                best = key
+                win = p
+        return 1 << win
+
+    # ------------------------------------------------------------------ phase 4 spots
+
+    def _spot(self, p, s):
+        """Spot s of seat p packed as type | capacity << 4 | figures << 8, or -1 when that
+        spot holds no activity now."""
+        if s < 3:
+            x = self.loc[p]
+            if x < 0:
+                return -1
+            if s == 0:
+                return self.rules.l_ttype[x] | (self.rules.l_tcap[x] << 4) | (self.locc[p * 3] << 8)
+            if s == 1:
+                y = self.slot1[p]
+                if y >= 0:
+                    return self.rules.s_type[y] | (self.rules.s_cap[y] << 4) | (self.locc[p * 3 + 1] << 8)
+                if self.rules.l_sea[x]:
+                    return -1
+                return self.rules.l_btype[x] | (self.rules.l_bcap[x] << 4) | (self.locc[p * 3 + 1] << 8)
+            y = self.slot2[p]
+            if y < 0:
+                return -1
+            return self.rules.s_type[y] | (self.rules.s_cap[y] << 4) | (self.locc[p * 3 + 2] << 8)
+        if s - 3 >= self.rules.nadd:
+            return -1
+        y = self.add_c[p * MAXADD + s - 3]
+        if y < 0:
+            return -1
+        return self.rules.s_type[y] | (self.rules.s_cap[y] << 4) | (self.add_occ[p * MAXADD + s - 3] << 8)
+
+    def _check_place(self, p, c, s):
+        f = self.cab_f[p * NCAB + c]
+        if f < 0 or self.cab_left[p * NCAB + c] == 0:
+            return R_NO_FIGURE
+        v = self._spot(p, s)
+        if v < 0:
+            return R_NO_SPOT
+        occ = v >> 8
+        if _pop3(occ) >= (v >> 4) & 15:
+            return R_FULL
+        if (occ >> c) & 1:
+            return R_COLOUR
+        if not ((self.rules.f_wants[f] >> (v & 15)) & 1) and not (s < 3 and self.capt[p] == s):
+            return R_WANT
+        return 0
+
+    def _check_plan(self, p, x):
+        if not self.hand[p * MAXS + x]:
+            return R_NOT_IN_HAND
+        if self.rules.s_add[x]:
+            return R_NOT_ACTIVITY
+        l = self.loc[p]
+        if l < 0:
+            return R_NO_LOCATION
+        if self.rules.l_sea[l]:
+            if self.slot2[p] >= 0:
+                return R_NO_PLACE
+        elif self.slot1[p] >= 0 or self.locc[p * 3 + 1] != 0 or self.capt[p] == 1:
+            return R_NO_PLACE  # one activity card per shore card; C18
+        return 0
+
+    def _free_space(self, p):
+        for j in range(self.rules.nadd):
+            if self.add_c[p * MAXADD + j] < 0:
+                return j
+        return -1
+
+    # ------------------------------------------------------------------ legal actions
+
+    def c_legal(self):
+        """The legal actions, ascending. Phase 4 keeps builds and captains as counts over
+        the sorted hand (``hl``; ``al`` the hand positions of its additions)."""
+        self.leg_nb = 0
+        self.leg_nc = 0
+        self.leg_done = 0
+        n = 0
+        if self.ph == PH_OVER:
+            self.leg_n1 = 0
+            return 0
+        p = self.cur
+        if self.ph == PH_BOARD or self.ph == PH_COURSE:
+            base = self.rules.a_board if self.ph == PH_BOARD else self.rules.a_keep
+            for i in range(self.drawn_n[p]):
+                self.buf[n] = base + self.drawn[p * MAXDRAWN + i]
+                n += 1
+            _sort_ints(self.buf, n)  # insertion sort: at most 6
+            self.leg_n1 = n
+            return n
+        if self.ph == PH_DRAFT:
+            for k in range(self.rules.nsets):
+                if self.disp_taken[k] < 0 and not (k == 0 and p == self.first and not self.rules.solo):
+                    self.buf[n] = self.rules.a_take + k
+                    n += 1
+            self.leg_n1 = n
+            return n
+        for c in range(NCAB):
+            if self.cab_f[p * NCAB + c] >= 0 and self.cab_left[p * NCAB + c] > 0:
+                for s in range(self.rules.nspot):
+                    if self._check_place(p, c, s) == 0:
+                        self.buf[n] = self.rules.a_place + c * self.rules.nspot + s
+                        n += 1
+        h = 0
+        a = 0
+        plan = self.loc[p] >= 0 and self._check_plan_place(p)
+        for x in range(self.rules.ns):
+            if self.hand[p * MAXS + x]:
+                if self.rules.s_add[x]:
+                    self.al[a] = h
+                    a += 1
+                elif plan:
+                    self.buf[n] = self.rules.a_plan + x
+                    n += 1
+                self.hl[h] = x
+                h += 1
+        self.leg_n1 = n
+        self.leg_h = h
+        self.leg_a = a
+        if a > 0 and h > 1:
+            if self._free_space(p) >= 0:
+                self.leg_t = 1
+                self.leg_t0 = 0
+            else:
+                self.leg_t = self.rules.nadd
+                self.leg_t0 = 1
+            self.leg_nb = a * (h - 1) * self.leg_t
+        k = 0
+        if self.capt[p] < 0 and h > 0:
+            for s in range(3):
+                if self._spot(p, s) >= 0:
+                    self.cs[k] = s
+                    k += 1
+            self.leg_nc = k * h
+        self.leg_done = 1
+        return n + self.leg_nb + self.leg_nc + 1
+
+    def _check_plan_place(self, p):
+        """Whether the current location card has a place for an activity card (C17, C18)."""
+        l = self.loc[p]
+        if self.rules.l_sea[l]:
+            return self.slot2[p] < 0
+        return self.slot1[p] < 0 and self.locc[p * 3 + 1] == 0 and self.capt[p] != 1
+
+    def c_legal_at(self, i):
+        if i < self.leg_n1:
+            return self.buf[i]
+        j = i - self.leg_n1
+        if j < self.leg_nb:
+            block = (self.leg_h - 1) * self.leg_t
+            xi = j // block
+            r = j - xi * block
+            yi = r // self.leg_t
+            t = self.leg_t0 + r - yi * self.leg_t
+            px = self.al[xi]
+            x = self.hl[px]
+            y = self.hl[yi] if yi < px else self.hl[yi + 1]
+            return self.rules.a_build + (x * self.rules.ns + y) * (self.rules.nadd + 1) + t
+        j -= self.leg_nb
+        if j < self.leg_nc:
+            k = j // self.leg_h
+            return self.rules.a_captain + self.cs[k] * self.rules.ns + self.hl[j - k * self.leg_h]
+        return self.rules.a_done
+
+    def c_check(self, a):
+        if self.ph == PH_OVER:
+            return R_OVER
+        p = self.cur
+        if a < self.rules.a_take:
+            if a < self.rules.a_keep:
+                if self.ph != PH_BOARD:
+                    return R_TIME
+                x = a
+            else:
+                if self.ph != PH_COURSE:
+                    return R_TIME
+                x = a - self.rules.a_keep
+            for i in range(self.drawn_n[p]):
+                if self.drawn[p * MAXDRAWN + i] == x:
+                    return 0
+            return R_NOT_DRAWN
+        if a < self.rules.a_place:
+            if self.ph != PH_DRAFT:
+                return R_TIME
+            k = a - self.rules.a_take
+            if k >= self.rules.nsets or self.disp_taken[k] >= 0:
+                return R_TAKEN
+            if k == 0 and p == self.first and not self.rules.solo:
+                return R_START_FACE_DOWN
+            return 0
+        if self.ph != PH_SAIL:
+            return R_TIME
+        if a < self.rules.a_plan:
+            b = a - self.rules.a_place
+            return self._check_place(p, b // self.rules.nspot, b % self.rules.nspot)
+        if a < self.rules.a_build:
+            return self._check_plan(p, a - self.rules.a_plan)
+        if a < self.rules.a_captain:
+            b = a - self.rules.a_build
+            t = b % (self.rules.nadd + 1)
+            b //= self.rules.nadd + 1
+            x = b // self.rules.ns
+            y = b % self.rules.ns
+            if not self.hand[p * MAXS + x]:
+                return R_NOT_IN_HAND
+            if not self.rules.s_add[x]:
+                return R_NOT_ADDITION
+            if y == x or not self.hand[p * MAXS + y]:
+                return R_PAYMENT
+            if self._free_space(p) >= 0:
+                return R_FREE_SPACE if t != 0 else 0
+            return R_NO_FREE if t == 0 else 0
+        if a < self.rules.a_done:
+            b = a - self.rules.a_captain
+            s = b // self.rules.ns
+            y = b % self.rules.ns
+            if self.capt[p] >= 0:
+                return R_CAPTAIN
+            if self.loc[p] < 0:
+                return R_NO_LOCATION
+            if self._spot(p, s) < 0:
+                return R_NO_SPOT
+            if not self.hand[p * MAXS + y]:
+                return R_NOT_IN_HAND
+            return 0
+        return 0
+
+    # ------------------------------------------------------------------ applying
+
+    def _take_from_hand(self, p, x):
+        self.hand[p * MAXS + x] = 0
+        self.known[p * MAXS + x] = 0
+        self.hand_n[p] -= 1
+
+    def _to_hand(self, p, x, public):
+        self.hand[p * MAXS + x] = 1
+        self.known[p * MAXS + x] = 1 if public else 0
+        self.hand_n[p] += 1
+
+    def c_do(self, a):
+        p = self.cur
+        if self.ph == PH_BOARD:
+            self._remove_drawn(p, a)
+            for c in range(NCAB):
+                if self.cab_f[p * NCAB + c] < 0:  # C17: the first empty cabin
+                    self.cab_f[p * NCAB + c] = a
+                    self.cab_left[p * NCAB + c] = self.rules.f_members[a]
+                    break
+            if self.drawn_n[p] == 0 or self._empty_cabins(p) == 0:
+                self._discard_drawn_families(p)
+                self._next_boarding(self.turn + 1)
+            return
+        if self.ph == PH_COURSE:
+            x = a - self.rules.a_keep
+            self._remove_drawn(p, x)
+            for i in range(self.drawn_n[p]):
+                y = self.drawn[p * MAXDRAWN + i]
+                if self.rules.solo:  # C9: Jana collects the discarded location cards
+                    self.jloc[self.jloc_n] = y
+                    self.jloc_n += 1
+                else:
+                    self.ldisc[self.ldisc_n] = y
+                    self.ldisc_n += 1
+            self.drawn_n[p] = 0
+            self.loc[p] = x
+            self.played[p * MAXL + self.played_n[p]] = x
+            self.played_n[p] += 1
+            if self.rules.l_sea[x]:
+                self.sea_n[p] += 1
+                if self.rules.sea_draw:  # C2 (option): a kept sea card brings one ship card
+                    y = self._draw_ship()
+                    if y >= 0:
+                        self._to_hand(p, y, False)
+            else:
+                self.reg_n[p * NREG + self.rules.l_region[x]] += 1
+            self._next_course(self.turn + 1)
+            return
+        if self.ph == PH_DRAFT:
+            k = a - self.rules.a_take
+            for i in range(self.disp_n[k]):
+                self._to_hand(p, self.disp[k * 2 + i], k != 0)  # face-up sets are seen by all
+            self.disp_n[k] = 0
+            self.disp_taken[k] = p
+            if k == 0:
+                self.start = p  # C19: the token at once; this round's order stays
+            self.turn += 1
+            if self.turn == self.np:
+                self._end_draft()
+            else:
+                self.cur = self._seat_at(self.turn)
+            return
+        if a < self.rules.a_plan:
+            b = a - self.rules.a_place
+            c = b // self.rules.nspot
+            s = b - c * self.rules.nspot
+            self.cab_left[p * NCAB + c] -= 1
+            if s < 3:
+                self.locc[p * 3 + s] |= 1 << c
+            else:
+                self.add_occ[p * MAXADD + s - 3] |= 1 << c
+            return
+        if a < self.rules.a_build:
+            x = a - self.rules.a_plan
+            self._take_from_hand(p, x)
+            if self.rules.l_sea[self.loc[p]] and self.slot1[p] >= 0:
+                self.slot2[p] = x
+            else:
+                self.slot1[p] = x
+            return
+        if a < self.rules.a_captain:
+            b = a - self.rules.a_build
+            t = b % (self.rules.nadd + 1)
+            b //= self.rules.nadd + 1
+            x = b // self.rules.ns
+            y = b % self.rules.ns
+            self._take_from_hand(p, x)
+            self._take_from_hand(p, y)
+            self.sdisc[self.sdisc_n] = y
+            self.sdisc_n += 1
+            j = self._free_space(p) if t == 0 else t - 1
+            if t != 0:  # C6: the replaced addition is discarded, its guests to the supply
+                self.sdisc[self.sdisc_n] = self.add_c[p * MAXADD + j]
+                self.sdisc_n += 1
+            self.add_c[p * MAXADD + j] = x
+            self.add_occ[p * MAXADD + j] = 0
+            return
+        if a < self.rules.a_done:
+            b = a - self.rules.a_captain
+            y = b % self.rules.ns
+            self._take_from_hand(p, y)
+            self.sdisc[self.sdisc_n] = y
+            self.sdisc_n += 1
+            self.capt[p] = b // self.rules.ns
+            return
+        self.turn += 1
+        if self.turn == self.np:
+            self._disembark()
+        else:
+            self.cur = self._seat_at(self.turn)
+
+    def _remove_drawn(self, p, x):
+        o = p * MAXDRAWN
+        for i in range(self.drawn_n[p]):
+            if self.drawn[o + i] == x:
+                self.drawn_n[p] -= 1
+                self.drawn[o + i] = self.drawn[o + self.drawn_n[p]]
+                return
+
+    # ------------------------------------------------------------------ resampling
+
+    def c_resample(self, seat, recall):
+        """Deal anew, from ``self.rng``, every card ``seat`` cannot see, one Fisher-Yates
+        shuffle per kind of card, each zone keeping its size: the families of the deck, the
+        box, others' drawn cards and Jana's face-down pile; the location cards of the deck
+        and others' drawn cards; the ship cards of the deck, the face-down set and others'
+        hands. With ``recall``, the cards taken face up (known to all) stay in their hands;
+        without it they are dealt too and nobody's hand is known any more. Discard piles,
+        boards and the face-up display are public (C22)."""
+        n = self.np
+        # Families.
+        m = 0
+        for i in range(self.fdeck_n):
+            self.pool[m] = self.fdeck[i]
+            m += 1
+        for i in range(self.fbox_n):
+            self.pool[m] = self.fbox[i]
+            m += 1
+        jana = self.jpile_n if self.ph != PH_OVER else 0  # her pile is shown at the end (C9)
+        for i in range(jana):
+            self.pool[m] = self.jpile[i]
+            m += 1
+        if self.ph == PH_BOARD:
+            for p in range(n):
+                if p != seat:
+                    for i in range(self.drawn_n[p]):
+                        self.pool[m] = self.drawn[p * MAXDRAWN + i]
+                        m += 1
+        self._shuffle_pool(m)
+        m = 0
+        for i in range(self.fdeck_n):
+            self.fdeck[i] = self.pool[m]
+            m += 1
+        for i in range(self.fbox_n):
+            self.fbox[i] = self.pool[m]
+            m += 1
+        for i in range(jana):
+            self.jpile[i] = self.pool[m]
+            m += 1
+        if self.ph == PH_BOARD:
+            for p in range(n):
+                if p != seat:
+                    for i in range(self.drawn_n[p]):
+                        self.drawn[p * MAXDRAWN + i] = self.pool[m]
+                        m += 1
+        # Location cards.
+        m = 0
+        for i in range(self.ldeck_n):
+            self.pool[m] = self.ldeck[i]
+            m += 1
+        if self.ph == PH_COURSE:
+            for p in range(n):
+                if p != seat:
+                    for i in range(self.drawn_n[p]):
+                        self.pool[m] = self.drawn[p * MAXDRAWN + i]
+                        m += 1
+        self._shuffle_pool(m)
+        m = 0
+        for i in range(self.ldeck_n):
+            self.ldeck[i] = self.pool[m]
+            m += 1
+        if self.ph == PH_COURSE:
+            for p in range(n):
+                if p != seat:
+                    for i in range(self.drawn_n[p]):
+                        self.drawn[p * MAXDRAWN + i] = self.pool[m]
+                        m += 1
+        # Ship cards: the deck, an untaken face-down set, the unknown cards of other hands.
+        m = 0
+        for i in range(self.sdeck_n):
+            self.pool[m] = self.sdeck[i]
+            m += 1
+        if self.ph == PH_DRAFT and self.disp_taken[0] < 0:
+            for i in range(self.disp_n[0]):
+                self.pool[m] = self.disp[i]
+                m += 1
+        for p in range(n):
+            if p != seat:
+                self.buf[p] = 0
+                for x in range(self.rules.ns):
+                    if self.hand[p * MAXS + x] and not (recall and self.known[p * MAXS + x]):
+                        self.hand[p * MAXS + x] = 0
+                        self.known[p * MAXS + x] = 0
+                        self.pool[m] = x
+                        m += 1
+                        self.buf[p] += 1
+        self._shuffle_pool(m)
+        m = 0
+        for i in range(self.sdeck_n):
+            self.sdeck[i] = self.pool[m]
+            m += 1
+        if self.ph == PH_DRAFT and self.disp_taken[0] < 0:
+            for i in range(self.disp_n[0]):
+                self.disp[i] = self.pool[m]
+                m += 1
+        for p in range(n):
+            if p != seat:
+                for i in range(self.buf[p]):
+                    self.hand[p * MAXS + self.pool[m]] = 1
+                    m += 1
+                if not recall:
+                    for x in range(self.rules.ns):
+                        self.known[p * MAXS + x] = 0
+
+    def _shuffle_pool(self, m):
+        i = m - 1
+        while i > 0:
+            j = self.c_below(i + 1)
+            t = self.pool[i]
+            self.pool[i] = self.pool[j]
+            self.pool[j] = t
+            i -= 1
+
+    # ------------------------------------------------------------------ tensors
+
+    def c_observe(self, seat, out):
+        """Seat ``seat``'s observation (DreamCruiseGame._observation_layout, docs
+        "Observation tensor"); seats in turn order from ``seat``. Made only of what
+        view(seat) shows."""
+        n = self.np
+        o = 0
+        for r in range(n):  # cabins: occupied, members / 6, figures left / 6, points / 9, wants
+            p = (seat + r) % n
+            for c in range(NCAB):
+                f = self.cab_f[p * NCAB + c]
+                b = o + (r * NCAB + c) * 10
+                if f >= 0:
+                    out[b] = 1.0
+                    out[b + 1] = self.rules.f_members[f] / 6.0
+                    out[b + 2] = self.cab_left[p * NCAB + c] / 6.0
+                    out[b + 3] = self.rules.f_points[f] / 9.0
+                    for t in range(NTYPE):
+                        if (self.rules.f_wants[f] >> t) & 1:
+                            out[b + 4 + t] = 1.0
+        o += n * NCAB * 10
+        for r in range(n):  # additions: built, type, capacity / 3, figures per colour
+            p = (seat + r) % n
+            for j in range(self.rules.nadd):
+                b = o + (r * self.rules.nadd + j) * 11
+                v = self._spot(p, 3 + j)
+                if v >= 0:
+                    out[b] = 1.0
+                    out[b + 1 + (v & 15)] = 1.0
+                    out[b + 7] = ((v >> 4) & 15) / 3.0
+                    for c in range(NCAB):
+                        if (v >> (8 + c)) & 1:
+                            out[b + 8 + c] = 1.0
+        o += n * self.rules.nadd * 11
+        for r in range(n):  # current location: has, sea, region, 3 spots (active, type, cap, figures, captain)
+            p = (seat + r) % n
+            b = o + r * 44
+            x = self.loc[p]
+            if x >= 0:
+                out[b] = 1.0
+                if self.rules.l_sea[x]:
+                    out[b + 1] = 1.0
+                else:
+                    out[b + 2 + self.rules.l_region[x]] = 1.0
+                for s in range(3):
+                    v = self._spot(p, s)
+                    k = b + 8 + s * 12
+                    if v >= 0:
+                        out[k] = 1.0
+                        out[k + 1 + (v & 15)] = 1.0
+                        out[k + 7] = ((v >> 4) & 15) / 3.0
+                        for c in range(NCAB):
+                            if (v >> (8 + c)) & 1:
+                                out[k + 8 + c] = 1.0
+                    if self.capt[p] == s:
+                        out[k + 11] = 1.0
+        o += n * 44
+        for r in range(n):  # routes: shore cards per region / 6, sea cards / 6, route points / 54
+            p = (seat + r) % n
+            b = o + r * 8
+            for k in range(NREG):
+                out[b + k] = self.reg_n[p * NREG + k] / 6.0
+            out[b + 6] = self.sea_n[p] / 6.0
+            out[b + 7] = self._route_score(p) / 54.0
+        o += n * 8
+        for r in range(n):  # counts: pile points / 100, pile / 20, hand / 20, drawn / 6, score / 100, placed / 9
+            p = (seat + r) % n
+            b = o + r * 6
+            out[b] = self.pile_pts[p] / 100.0
+            out[b + 1] = self.pile_n[p] / 20.0
+            out[b + 2] = self.hand_n[p] / 20.0
+            out[b + 3] = self.drawn_n[p] / 6.0
+            out[b + 4] = self.c_score(p) / 100.0
+            out[b + 5] = self._placed(p) / 9.0
+        o += n * 6
+        for x in range(self.rules.ns):  # own hand
+            if self.hand[seat * MAXS + x]:
+                out[o + x] = 1.0
+        o += self.rules.ns
+        for i in range(self.drawn_n[seat]):  # own drawn families (phase 1) or location cards (phase 2)
+            x = self.drawn[seat * MAXDRAWN + i]
+            if self.ph == PH_BOARD:
+                out[o + x] = 1.0
+            else:
+                out[o + self.rules.nf + x] = 1.0
+        o += self.rules.nf + self.rules.nl
+        for k in range(MAXSETS):  # display sets: in play, taken, cards / 2
+            if k < self.rules.nsets and self.ph == PH_DRAFT:
+                out[o + 3 * k] = 1.0
+                if self.disp_taken[k] >= 0:
+                    out[o + 3 * k + 1] = 1.0
+                out[o + 3 * k + 2] = self.disp_n[k] / 2.0
+        o += 3 * MAXSETS
+        for k in range(1, self.rules.nsets):  # the face-up cards of the display
+            for i in range(self.disp_n[k]):
+                out[o + self.disp[k * 2 + i]] = 1.0
+        o += self.rules.ns
+        for i in range(self.fdisc_n):  # the discard piles (C22)
+            out[o + self.fdisc[i]] = 1.0
+        o += self.rules.nf
+        for i in range(self.ldisc_n):
+            out[o + self.ldisc[i]] = 1.0
+        o += self.rules.nl
+        for i in range(self.sdisc_n):
+            out[o + self.sdisc[i]] = 1.0
+        o += self.rules.ns
+        out[o] = self.fdeck_n / 64.0  # the decks
+        out[o + 1] = self.ldeck_n / 64.0
+        out[o + 2] = self.sdeck_n / 96.0
+        o += 3
+        out[o + self.ph] = 1.0
+        o += 5
+        if self.ph != PH_OVER:
+            out[o + (self.cur - seat + n) % n] = 1.0
+        out[o + n + (self.start - seat + n) % n] = 1.0
+        out[o + 2 * n + (self.first - seat + n) % n] = 1.0
+        o += 3 * n
+        if self.final:
+            out[o] = 1.0
+        out[o + 1] = (self.rnd if self.rnd < 40 else 40) / 40.0
+        o += 2
+        if self.rules.solo:  # Jana: pile size / 20, route points / 9, her shore cards per region / 6, sea cards / 6
+            out[o] = self.jpile_n / 20.0
+            out[o + 1] = self._jana_route() / 9.0
+            for i in range(self.jloc_n):
+                x = self.jloc[i]
+                if self.rules.l_sea[x]:
+                    out[o + 8] += 1.0 / 6.0
+                else:
+                    out[o + 2 + self.rules.l_region[x]] += 1.0 / 6.0
+
+    def _jana_route(self):
+        """The points of Jana's longest route: her most shore cards of one region, plus a
+        sea card if she has one (C1, C9)."""
+        longest = 0
+        seas = 0
+        for k in range(NREG):
+            c = 0
+            for i in range(self.jloc_n):
+                x = self.jloc[i]
+                if self.rules.l_sea[x]:
+                    seas = 1
+                elif self.rules.l_region[x] == k:
+                    c += 1
+            if c > longest:
+                longest = c
+        if longest > 0:
+            longest += seas
+        return self.rules._pts(longest)
+
+    def _jana_pile_points(self):
+        pts = 0
+        for i in range(self.jpile_n):
+            pts += self.rules.f_points[self.jpile[i]]
+        return pts
+
+    def c_info_state(self, seat, out):
+        """The observation, then per seat (in turn order from ``seat``) the hand cards every
+        seat saw it take face up (the display's face-up sets)."""
+        n = self.np
+        self.c_observe(seat, out)
+        o = self.rules.observation_size
+        for r in range(n):
+            p = (seat + r) % n
+            for x in range(self.rules.ns):
+                if self.known[p * MAXS + x]:
+                    out[o + r * self.rules.ns + x] = 1.0
+
+    # ------------------------------------------------------------------ views
+
+    def _view(self, seat, recall):
+        """The DreamCruiseView of ``seat`` (checked by the caller), made from the arrays;
+        with ``recall`` it lists the hand cards of every seat known to all."""
+        T = self.rules.view_types
+        if T is None:  # the schema module imports this one: it is looked up on first use
+            S = _schema()
+            T = self.rules.view_types = (S.SeatView, S.CurrentLocation, S.DisplaySet, S.JanaView, S.DreamCruiseView)
+        n = self.np
+        seats = []
+        for p in range(n):
+            location = None
+            if self.loc[p] >= 0:
+                location = T[1](
+                    card=self.loc[p],
+                    activity_cards=[self.slot1[p], self.slot2[p]],
+                    guests=[_colours(self.locc[p * 3]), _colours(self.locc[p * 3 + 1]),
+                            _colours(self.locc[p * 3 + 2])],
+                    captain=self.capt[p],
+                )
+            seats.append(T[0](
+                seat=p,
+                families=[self.cab_f[p * NCAB + c] for c in range(NCAB)],
+                figures_left=[self.cab_left[p * NCAB + c] for c in range(NCAB)],
+                additions=[self.add_c[p * MAXADD + j] for j in range(self.rules.nadd)],
+                addition_guests=[_colours(self.add_occ[p * MAXADD + j]) for j in range(self.rules.nadd)],
+                location=location,
+                played=[self.played[p * MAXL + i] for i in range(self.played_n[p])],
+                points_pile=[self.pile[p * MAXF + i] for i in range(self.pile_n[p])],
+                hand_size=self.hand_n[p],
+                drawn_size=self.drawn_n[p],
+                route_points=self._route_score(p),
+                score=self.c_score(p),
+            ))
+        display = []
+        if self.ph == PH_DRAFT:
+            for k in range(self.rules.nsets):
+                display.append(T[2](
+                    face_down=k == 0,
+                    cards=[] if k == 0 else [self.disp[k * 2 + i] for i in range(self.disp_n[k])],
+                    size=self.disp_n[k],
+                    taken_by=self.disp_taken[k],
+                ))
+        jana = None
+        if self.rules.solo:
+            jana = T[3](
+                pile_size=self.jpile_n,
+                locations=[self.jloc[i] for i in range(self.jloc_n)],
+                route_points=self._jana_route(),
+                score=self._jana_score() if self.ph == PH_OVER else None,
+            )
+        memory = None
+        if recall:
+            memory = [[x for x in range(self.rules.ns) if self.known[p * MAXS + x]] for p in range(n)]
+        cur = self.c_current()
+        return T[4](
+            player=seat,
+            players=n,
+            phase=PHASES[self.ph],
+            current_player=cur,
+            round=self.rnd,
+            final_round=self.final,
+            start_player=self.start,
+            first_player=self.first,
+            seats=seats,
+            hand=[x for x in range(self.rules.ns) if self.hand[seat * MAXS + x]],
+            drawn=sorted([self.drawn[seat * MAXDRAWN + i] for i in range(self.drawn_n[seat])]),
+            display=display,
+            family_deck=self.fdeck_n,
+            family_box=self.fbox_n,
+            location_deck=self.ldeck_n,
+            ship_deck=self.sdeck_n,
+            family_discard=[self.fdisc[i] for i in range(self.fdisc_n)],
+            location_discard=[self.ldisc[i] for i in range(self.ldisc_n)],
+            ship_discard=[self.sdisc[i] for i in range(self.sdisc_n)],
+            jana=jana,
+            legal_actions=self.legal_actions() if cur == seat else [],
+            recall=memory,
+        )
+
+    # ------------------------------------------------------------------ queries
+
+    def jana_score(self):
+        """Jana's points (C9): her points pile and her longest route; 0 outside solo."""
+        return self._jana_score() if self.rules.solo else 0
+
+    def route_points(self, seat):
+        """Seat ``seat``'s sailing-route points now (C1)."""
+        if not 0 <= seat < self.np:
+            raise ValueError("no such seat")
+        return self._route_score(seat)
+
+    def placement_count(self):
+        """How many guest placements the seat to act has (phase 4; else 0)."""
+        if self.ph != PH_SAIL:
+            return 0
+        p = self.cur
+        n = 0
+        for c in range(NCAB):
+            if self.cab_f[p * NCAB + c] >= 0 and self.cab_left[p * NCAB + c] > 0:
+                for s in range(self.rules.nspot):
+                    if self._check_place(p, c, s) == 0:
+                        n += 1
+        return n
+
+    def phase_name(self):
+        return PHASES[self.ph]
+
+    # ------------------------------------------------------------------ copying
+
+    def _copy_into(self, new):
+        new.rules = self.rules
+        new.game = self.game
+        new.rng = self.rng
+        new.np = self.np
+        new.ph = self.ph
+        new.rnd = self.rnd
+        new.start = self.start
+        new.first = self.first
+        new.turn = self.turn
+        new.cur = self.cur
+        new.final = self.final
+        new.fdeck_n = self.fdeck_n
+        new.fdisc_n = self.fdisc_n
+        new.fbox_n = self.fbox_n
+        new.jpile_n = self.jpile_n
+        new.ldeck_n = self.ldeck_n
+        new.ldisc_n = self.ldisc_n
+        new.jloc_n = self.jloc_n
+        new.sdeck_n = self.sdeck_n
+        new.sdisc_n = self.sdisc_n
+        # Whole arrays at once: a memcpy compiled, a list copy in pure Python.
+        new.cab_f[:] = self.cab_f
+        new.cab_left[:] = self.cab_left
+        new.add_c[:] = self.add_c
+        new.add_occ[:] = self.add_occ
+        new.loc[:] = self.loc
+        new.slot1[:] = self.slot1
+        new.slot2[:] = self.slot2
+        new.locc[:] = self.locc
+        new.capt[:] = self.capt
+        new.played[:] = self.played
+        new.played_n[:] = self.played_n
+        new.reg_n[:] = self.reg_n
+        new.sea_n[:] = self.sea_n
+        new.pile[:] = self.pile
+        new.pile_n[:] = self.pile_n
+        new.pile_pts[:] = self.pile_pts
+        new.hand[:] = self.hand
+        new.hand_n[:] = self.hand_n
+        new.known[:] = self.known
+        new.drawn[:] = self.drawn
+        new.drawn_n[:] = self.drawn_n
+        new.disp[:] = self.disp
+        new.disp_n[:] = self.disp_n
+        new.disp_taken[:] = self.disp_taken
+        new.fdeck[:] = self.fdeck
+        new.fdisc[:] = self.fdisc
+        new.fbox[:] = self.fbox
+        new.jpile[:] = self.jpile
+        new.ldeck[:] = self.ldeck
+        new.ldisc[:] = self.ldisc
+        new.jloc[:] = self.jloc
+        new.sdeck[:] = self.sdeck
+        new.sdisc[:] = self.sdisc
+
+    # ------------------------------------------------------------------ raw access
+
+    def _get_raw(self):
+        """A dict of plain Python values describing the full state (rendering, tests)."""
+        n = self.np
+        return {
+            "rng": self.rng,
+            "phase": self.ph,
+            "cur": self.c_current(),
+            "round": self.rnd,
+            "start": self.start,
+            "first": self.first,
+            "turn": self.turn,
+            "final": self.final,
+            "cabins": [[self.cab_f[p * NCAB + c] for c in range(NCAB)] for p in range(n)],
+            "left": [[self.cab_left[p * NCAB + c] for c in range(NCAB)] for p in range(n)],
+            "additions": [[self.add_c[p * MAXADD + j] for j in range(self.rules.nadd)] for p in range(n)],
+            "addition_guests": [[self.add_occ[p * MAXADD + j] for j in range(self.rules.nadd)] for p in range(n)],
+            "location": [self.loc[p] for p in range(n)],
+            "slots": [[self.slot1[p], self.slot2[p]] for p in range(n)],
+            "location_guests": [[self.locc[p * 3 + s] for s in range(3)] for p in range(n)],
+            "captain": [self.capt[p] for p in range(n)],
+            "played": [[self.played[p * MAXL + i] for i in range(self.played_n[p])] for p in range(n)],
+            "pile": [[self.pile[p * MAXF + i] for i in range(self.pile_n[p])] for p in range(n)],
+            "hands": [[x for x in range(self.rules.ns) if self.hand[p * MAXS + x]] for p in range(n)],
+            "known": [[x for x in range(self.rules.ns) if self.known[p * MAXS + x]] for p in range(n)],
+            "drawn": [[self.drawn[p * MAXDRAWN + i] for i in range(self.drawn_n[p])] for p in range(n)],
+            "display": [[self.disp[k * 2 + i] for i in range(self.disp_n[k])] for k in range(self.rules.nsets)],
+            "taken": [self.disp_taken[k] for k in range(self.rules.nsets)],
+            "family_deck": [self.fdeck[i] for i in range(self.fdeck_n)],
+            "family_discard": [self.fdisc[i] for i in range(self.fdisc_n)],
+            "family_box": [self.fbox[i] for i in range(self.fbox_n)],
+            "location_deck": [self.ldeck[i] for i in range(self.ldeck_n)],
+            "location_discard": [self.ldisc[i] for i in range(self.ldisc_n)],
+            "ship_deck": [self.sdeck[i] for i in range(self.sdeck_n)],
+            "ship_discard": [self.sdisc[i] for i in range(self.sdisc_n)],
+            "jana_pile": [self.jpile[i] for i in range(self.jpile_n)],
+            "jana_locations": [self.jloc[i] for i in range(self.jloc_n)],
+        }
+
+    # ------------------------------------------------------------------ snapshots
+
+    def _export(self):
+        """The full state as a DreamCruiseStateData Struct (what :meth:`_load` reads back)."""
+        S = _schema()
+        n = self.np
+        seats = []
+        for p in range(n):
+            seats.append(S.SeatData(
+                families=[self.cab_f[p * NCAB + c] for c in range(NCAB)],
+                figures_left=[self.cab_left[p * NCAB + c] for c in range(NCAB)],
+                additions=[self.add_c[p * MAXADD + j] for j in range(self.rules.nadd)],
+                addition_guests=[_colours(self.add_occ[p * MAXADD + j]) for j in range(self.rules.nadd)],
+                location=self.loc[p],
+                activity_cards=[self.slot1[p], self.slot2[p]],
+                location_guests=[_colours(self.locc[p * 3 + s]) for s in range(3)],
+                captain=self.capt[p],
+                played=[self.played[p * MAXL + i] for i in range(self.played_n[p])],
+                points_pile=[self.pile[p * MAXF + i] for i in range(self.pile_n[p])],
+                hand=[x for x in range(self.rules.ns) if self.hand[p * MAXS + x]],
+                known=[x for x in range(self.rules.ns) if self.known[p * MAXS + x]],
+                drawn=[self.drawn[p * MAXDRAWN + i] for i in range(self.drawn_n[p])],
+            ))
+        display = []
+        if self.ph == PH_DRAFT:
+            for k in range(self.rules.nsets):
+                display.append(S.SetData(cards=[self.disp[k * 2 + i] for i in range(self.disp_n[k])],
+                                         taken_by=self.disp_taken[k]))
+        return S.DreamCruiseStateData(
+            schema_version=S.SCHEMA_VERSION,
+            game="dream_cruise",
+            players=n,
+            route_points=[self.rules.route[2], self.rules.route[3], self.rules.route[4], self.rules.route[5]],
+            sea_ship_draw=self.rules.sea_draw,
+            additions=self.rules.nadd,
+            difficulty=self.rules.difficulty,
+            cards=self.game.cards.digest if self.game is not None else "",
+            rng=f"{self.rng:016x}",  # serialize.RngText
+            phase=PHASES[self.ph],
+            current_player=self.c_current(),
+            round=self.rnd,
+            start_player=self.start,
+            first_player=self.first,
+            turn=self.turn,
+            final_round=self.final,
+            seats=seats,
+            display=display,
+            family_deck=[self.fdeck[i] for i in range(self.fdeck_n)],
+            family_discard=[self.fdisc[i] for i in range(self.fdisc_n)],
+            family_box=[self.fbox[i] for i in range(self.fbox_n)],
+            location_deck=[self.ldeck[i] for i in range(self.ldeck_n)],
+            location_discard=[self.ldisc[i] for i in range(self.ldisc_n)],
+            ship_deck=[self.sdeck[i] for i in range(self.sdeck_n)],
+            ship_discard=[self.sdisc[i] for i in range(self.sdisc_n)],
+            jana_pile=[self.jpile[i] for i in range(self.jpile_n)],
+            jana_locations=[self.jloc[i] for i in range(self.jloc_n)],
+        )
+
+    def _load(self, d, history=True):
+        """Validate a decoded DreamCruiseStateData and load it (the game checked the header:
+        game, players, options, card set). Raises InvalidStateError naming the problem.
+
+        Every id and count is checked before it is used, so a tampered state never reaches
+        the arrays: every card is in exactly one place, every figure count and figure set
+        fits its card, the phase, turn and display agree. Derived values (route counts,
+        pile points) are recomputed. With ``history``, also that play can have led here
+        (round 1 boarded nobody, the face-down set went to a seat that was not the start
+        player ...); ``history=False`` is for rule tests that set up free positions.
+        Meant for a fresh state: a failed load leaves this one half written.
+        """
+        try:
+            self._load_checked(d, history)
+        except InvalidStateError:
+            raise
+        except (TypeError, ValueError, OverflowError, IndexError, AttributeError) as exc:
+            # Only reachable with a Struct that skipped msgspec's validation.
+            raise InvalidStateError(f"{_BAD}{exc}") from None
+
+    def _load_checked(self, d, history):
+        n = self.rules.num_players
+        phase = PHASES.index(d.phase)
+        seats = d.seats
+        if len(seats) != n:
+            raise InvalidStateError(f"{_BAD}{len(seats)} seats for {n} players")
+        for name, v in (("start_player", d.start_player), ("first_player", d.first_player)):
+            if not 0 <= v < n:
+                raise InvalidStateError(f"{_BAD}{name} {v} is not a seat")
+        if not 0 <= d.turn < n:
+            raise InvalidStateError(f"{_BAD}turn {d.turn} is not 0..{n - 1}")
+        if d.round < 1:
+            raise InvalidStateError(f"{_BAD}round {d.round}: rounds count from 1")
+        if history and self.rules.solo and d.start_player != 0:
+            raise InvalidStateError(f"{_BAD}in solo the player holds the start-player token")
+        # Each card in exactly one place.
+        fam = [""] * self.rules.nf
+        loc = [""] * self.rules.nl
+        ship = [""] * self.rules.ns
+
+        def put(table, x, where, kind):
+            if not 0 <= x < len(table):
+                raise InvalidStateError(f"{_BAD}{where}: {kind} {x} does not exist")
+            if table[x]:
+                raise InvalidStateError(f"{_BAD}{kind} {x} is both in {table[x]} and in {where}")
+            table[x] = where
+
+        for name, cards in (("family_deck", d.family_deck), ("family_discard", d.family_discard),
+                            ("family_box", d.family_box), ("jana_pile", d.jana_pile)):
+            for x in cards:
+                put(fam, x, name, "family")
+        for name, cards in (("location_deck", d.location_deck), ("location_discard", d.location_discard),
+                            ("jana_locations", d.jana_locations)):
+            for x in cards:
+                put(loc, x, name, "location card")
+        for name, cards in (("ship_deck", d.ship_deck), ("ship_discard", d.ship_discard)):
+            for x in cards:
+                put(ship, x, name, "ship card")
+        if not self.rules.solo and (d.jana_pile or d.jana_locations):
+            raise InvalidStateError(f"{_BAD}Jana plays only in the solo game (C9)")
+        for p in range(n):
+            s = seats[p]
+            w = f"seat {p}"
+            if len(s.families) != NCAB or len(s.figures_left) != NCAB:
+                raise InvalidStateError(f"{_BAD}{w}: three cabins")
+            if len(s.additions) != self.rules.nadd or len(s.addition_guests) != self.rules.nadd:
+                raise InvalidStateError(f"{_BAD}{w}: {self.rules.nadd} addition spaces (C6)")
+            if len(s.activity_cards) != 2 or len(s.location_guests) != 3:
+                raise InvalidStateError(f"{_BAD}{w}: two activity-card places and three location spots")
+            for c in range(NCAB):
+                f = s.families[c]
+                if f >= 0:
+                    put(fam, f, f"{w} cabin {c}", "family")
+                    if not 0 <= s.figures_left[c] <= self.rules.f_members[f]:
+                        raise InvalidStateError(f"{_BAD}{w} cabin {c}: {s.figures_left[c]} figures left of "
+                                                f"{self.rules.f_members[f]}")
+                elif s.figures_left[c] != 0:
+                    raise InvalidStateError(f"{_BAD}{w} cabin {c} is empty but has figures")
+            for x in s.points_pile:
+                put(fam, x, f"{w} points pile", "family")
+            for x in s.played:
+                put(loc, x, f"{w} play area", "location card")
+            for x in s.hand:
+                put(ship, x, f"{w} hand", "ship card")
+            for j in range(self.rules.nadd):
+                x = s.additions[j]
+                if x >= 0:
+                    put(ship, x, f"{w} addition space {j}", "ship card")
+                    if not self.rules.s_add[x]:
+                        raise InvalidStateError(f"{_BAD}{w}: ship card {x} on an addition space is no addition")
+                    if j > 0 and s.additions[j - 1] < 0:
+                        raise InvalidStateError(f"{_BAD}{w}: additions fill the first free space (C17)")
+            for x in s.activity_cards:
+                if x >= 0:
+                    put(ship, x, f"{w} location card", "ship card")
+                    if self.rules.s_add[x]:
+                        raise InvalidStateError(f"{_BAD}{w}: ship card {x} on the location card is no activity card")
+            hand = set(s.hand)
+            for x in s.known:
+                if x not in hand:
+                    raise InvalidStateError(f"{_BAD}{w}: known card {x} is not in the hand")
+            if len(set(s.known)) != len(s.known):
+                raise InvalidStateError(f"{_BAD}{w}: a known card is listed twice")
+        for k in range(len(d.display)):
+            for x in d.display[k].cards:
+                put(ship, x, f"display set {k}", "ship card")
+        # The drawn cards, by phase.
+        for p in range(n):
+            s = seats[p]
+            if s.drawn:
+                if phase == PH_BOARD:
+                    for x in s.drawn:
+                        put(fam, x, f"seat {p} drawn cards", "family")
+                elif phase == PH_COURSE:
+                    for x in s.drawn:
+                        put(loc, x, f"seat {p} drawn cards", "location card")
+                else:
+                    raise InvalidStateError(f"{_BAD}seat {p} holds drawn cards outside phases 1 and 2")
+        for f in range(self.rules.nf):
+            letter = self.rules.f_start[f]
+            if letter < 0:
+                if not fam[f]:
+                    raise InvalidStateError(f"{_BAD}family {f} is nowhere")
+            elif letter >= n:
+                if fam[f]:
+                    raise InvalidStateError(f"{_BAD}starting family {f} is not in a game of {n} (C21)")
+            elif not (fam[f].startswith(f"seat {letter} cabin") or fam[f] == f"seat {letter} points pile"):
+                raise InvalidStateError(
+                    f"{_BAD}starting family {f} belongs in a cabin or the points pile of seat {letter} (C21)")
+        for x in range(self.rules.nl):
+            if not loc[x]:
+                raise InvalidStateError(f"{_BAD}location card {x} is nowhere")
+        for x in range(self.rules.ns):
+            if not ship[x]:
+                raise InvalidStateError(f"{_BAD}ship card {x} is nowhere")
+        self._load_arrays(d, phase)
+        self._check_position(d, phase, history)
+
+    def _load_arrays(self, d, phase):
+        n = self.rules.num_players
+        self.np = n
+        self.rng = int(d.rng, 16)
+        self.ph = phase
+        self.rnd = d.round
+        self.start = d.start_player
+        self.first = d.first_player
+        self.turn = d.turn
+        self.cur = -1 if phase == PH_OVER else (d.first_player + d.turn) % n
+        self.final = bool(d.final_round)
+        for i in range(MAXP * MAXS):
+            self.hand[i] = 0
+            self.known[i] = 0
+        for p in range(MAXP):
+            self.hand_n[p] = 0
+            self.drawn_n[p] = 0
+            self.played_n[p] = 0
+            self.pile_n[p] = 0
+            self.pile_pts[p] = 0
+            self.sea_n[p] = 0
+            self.loc[p] = -1
+            self.slot1[p] = -1
+            self.slot2[p] = -1
+            self.capt[p] = -1
+            for i in range(NREG):
+                self.reg_n[p * NREG + i] = 0
+            for c in range(NCAB):
+                self.cab_f[p * NCAB + c] = -1
+                self.cab_left[p * NCAB + c] = 0
+            for j in range(MAXADD):
+                self.add_c[p * MAXADD + j] = -1
+                self.add_occ[p * MAXADD + j] = 0
+            for s in range(3):
+                self.locc[p * 3 + s] = 0
+        for p in range(n):
+            s = d.seats[p]
+            for c in range(NCAB):
+                self.cab_f[p * NCAB + c] = s.families[c]
+                self.cab_left[p * NCAB + c] = s.figures_left[c]
+            for j in range(self.rules.nadd):
+                self.add_c[p * MAXADD + j] = s.additions[j]
+                self.add_occ[p * MAXADD + j] = _colour_bits(s.addition_guests[j])
+            self.loc[p] = s.location
+            self.slot1[p] = s.activity_cards[0]
+            self.slot2[p] = s.activity_cards[1]
+            for k in range(3):
+                self.locc[p * 3 + k] = _colour_bits(s.location_guests[k])
+            self.capt[p] = s.captain
+            for x in s.played:
+                self.played[p * MAXL + self.played_n[p]] = x
+                self.played_n[p] += 1
+                if self.rules.l_sea[x]:
+                    self.sea_n[p] += 1
+                else:
+                    self.reg_n[p * NREG + self.rules.l_region[x]] += 1
+            for x in s.points_pile:
+                self.pile[p * MAXF + self.pile_n[p]] = x
+                self.pile_n[p] += 1
+                self.pile_pts[p] += self.rules.f_points[x]
+            for x in s.hand:
+                self.hand[p * MAXS + x] = 1
+                self.hand_n[p] += 1
+            for x in s.known:
+                self.known[p * MAXS + x] = 1
+            for x in s.drawn:
+                self.drawn[p * MAXDRAWN + self.drawn_n[p]] = x
+                self.drawn_n[p] += 1
+        for k in range(MAXSETS):
+            self.disp_n[k] = 0
+            self.disp_taken[k] = -1
+        for k in range(len(d.display)):
+            for x in d.display[k].cards:
+                self.disp[k * 2 + self.disp_n[k]] = x
+                self.disp_n[k] += 1
+            self.disp_taken[k] = d.display[k].taken_by
+        self.fdeck_n = _fill(self.fdeck, d.family_deck)
+        self.fdisc_n = _fill(self.fdisc, d.family_discard)
+        self.fbox_n = _fill(self.fbox, d.family_box)
+        self.jpile_n = _fill(self.jpile, d.jana_pile)
+        self.ldeck_n = _fill(self.ldeck, d.location_deck)
+        self.ldisc_n = _fill(self.ldisc, d.location_discard)
+        self.jloc_n = _fill(self.jloc, d.jana_locations)
+        self.sdeck_n = _fill(self.sdeck, d.ship_deck)
+        self.sdisc_n = _fill(self.sdisc, d.ship_discard)
+
+    def _check_position(self, d, phase, history):
+        """The arrays are loaded and every card is in one place: now the position itself."""
+        n = self.np
+        if d.current_player != self.c_current():
+            raise InvalidStateError(f"{_BAD}current_player {d.current_player} is not the seat whose turn it "
+                                    f"is ({self.c_current()})")
+        for p in range(n):
+            w = f"seat {p}"
+            x = self.loc[p]
+            on_card = self.slot1[p] >= 0 or self.slot2[p] >= 0 or self.capt[p] >= 0
+            for s in range(3):
+                on_card = on_card or self.locc[p * 3 + s] != 0
+            played = d.seats[p].played
+            if x >= 0 and (not played or played[len(played) - 1] != x):
+                raise InvalidStateError(f"{_BAD}{w}: the current location card is the last one kept")
+            if x < 0 and on_card:
+                raise InvalidStateError(f"{_BAD}{w}: activity cards, guests or the captain on no location card")
+            if x >= 0:
+                if not self.rules.l_sea[x] and self.slot2[p] >= 0:
+                    raise InvalidStateError(f"{_BAD}{w}: a shore card takes one activity card")
+                if self.rules.l_sea[x] and self.slot2[p] >= 0 and self.slot1[p] < 0:
+                    raise InvalidStateError(f"{_BAD}{w}: activity cards fill the first free slot (C17)")
+                if self.capt[p] > 2 or (self.capt[p] >= 0 and self._spot(p, self.capt[p]) < 0):
+                    raise InvalidStateError(f"{_BAD}{w}: the captain stands on no activity (C5)")
+            elif self.capt[p] != -1:
+                raise InvalidStateError(f"{_BAD}{w}: the captain stands on no location card")
+            for s in range(self.rules.nspot):
+                occ = self.locc[p * 3 + s] if s < 3 else self.add_occ[p * MAXADD + s - 3]
+                if occ == 0:
+                    continue
+                v = self._spot(p, s)
+                if v < 0:
+                    raise InvalidStateError(f"{_BAD}{w}: guests on spot {s}, which holds no activity")
+                if _pop3(occ) > (v >> 4) & 15:
+                    raise InvalidStateError(f"{_BAD}{w}: more guests on spot {s} than it takes")
+                for c in range(NCAB):
+                    if (occ >> c) & 1 and self.cab_f[p * NCAB + c] < 0:
+                        raise InvalidStateError(f"{_BAD}{w}: a guest of empty cabin {c} on spot {s}")
+            for c in range(NCAB):
+                f = self.cab_f[p * NCAB + c]
+                if f < 0:
+                    continue
+                out = 0
+                for s in range(self.rules.nspot):
+                    occ = self.locc[p * 3 + s] if s < 3 else self.add_occ[p * MAXADD + s - 3]
+                    out += (occ >> c) & 1
+                if out > self.rules.f_members[f] - self.cab_left[p * NCAB + c]:
+                    raise InvalidStateError(f"{_BAD}{w}: more guests of cabin {c} placed than left its card")
+        # Phase by phase: who still decides, the display.
+        if (len(d.display) != 0) != (phase == PH_DRAFT) or (phase == PH_DRAFT and len(d.display) != self.rules.nsets):
+            raise InvalidStateError(f"{_BAD}the display has {self.rules.nsets} sets in phase 3 and none otherwise")
+        if phase == PH_DRAFT:
+            taken = 0
+            for k in range(self.rules.nsets):
+                q = self.disp_taken[k]
+                if q >= 0:
+                    if q >= n or self.disp_n[k] != 0:
+                        raise InvalidStateError(f"{_BAD}display set {k}: a taken set is in a hand")
+                    if self._turn_of(q) >= self.turn:
+                        raise InvalidStateError(f"{_BAD}display set {k} taken by seat {q}, who has not chosen yet")
+                    taken += 1
+                elif q != -1:
+                    raise InvalidStateError(f"{_BAD}display set {k}: taken_by is a seat or -1")
+            if taken != self.turn:
+                raise InvalidStateError(f"{_BAD}{self.turn} seats chose a set, but {taken} sets are taken")
+            if history and not self.rules.solo and self.disp_taken[0] == self.first:
+                raise InvalidStateError(f"{_BAD}the start player took the face-down set (C7)")
+        for p in range(n):
+            t = self._turn_of(p)
+            if phase == PH_BOARD:
+                if self.drawn_n[p] > 0 and t < self.turn:
+                    raise InvalidStateError(f"{_BAD}seat {p} boarded already but still holds drawn cards")
+                if self.drawn_n[p] > 2 * self._empty_cabins(p) + (2 * NCAB if t == self.turn else 0):
+                    raise InvalidStateError(f"{_BAD}seat {p} holds more drawn families than it could draw")
+                if t == self.turn and (self.drawn_n[p] == 0 or self._empty_cabins(p) == 0):
+                    raise InvalidStateError(f"{_BAD}seat {p} is to board but has no drawn family or no empty cabin")
+                if self.drawn_n[p] > 2 * NCAB:
+                    raise InvalidStateError(f"{_BAD}seat {p} holds more than six drawn families")
+                if self.loc[p] >= 0:
+                    raise InvalidStateError(f"{_BAD}seat {p} has a current location card before phase 2")
+                if history and self.rnd == 1:
+                    raise InvalidStateError(f"{_BAD}round 1 has no boarding (C15)")
+            elif phase == PH_COURSE:
+                if self.drawn_n[p] > 3 or (t < self.turn and self.drawn_n[p] > 0):
+                    raise InvalidStateError(f"{_BAD}seat {p}: drawn location cards do not fit the turn")
+                if t == self.turn and self.drawn_n[p] == 0:
+                    raise InvalidStateError(f"{_BAD}seat {p} is to keep a location card but drew none")
+                if t >= self.turn and self.loc[p] >= 0:
+                    raise InvalidStateError(f"{_BAD}seat {p} has a current location card before choosing")
+            elif self.drawn_n[p] > 0:
+                raise InvalidStateError(f"{_BAD}seat {p} holds drawn cards outside phases 1 and 2")
+            if phase != PH_SAIL and phase != PH_OVER:
+                if self.capt[p] >= 0 or self.slot1[p] >= 0 or self.slot2[p] >= 0 or self.locc[p * 3] \
+                        or self.locc[p * 3 + 1] or self.locc[p * 3 + 2]:
+                    raise InvalidStateError(f"{_BAD}seat {p}: phase 4 play outside phase 4")
+        if phase == PH_OVER and self.turn != 0:
+            raise InvalidStateError(f"{_BAD}a finished game has turn 0")
+        if phase == PH_OVER and history and not self.final:
+            raise InvalidStateError(f"{_BAD}the game ended in a round that was not the last (C8)")
+        if self.rules.solo and history and self.jpile_n < self.rules.difficulty:
+            raise InvalidStateError(f"{_BAD}Jana's pile is smaller than the difficulty (C9)")
+
+    def _turn_of(self, p):
+        return (p - self.first + self.np) % self.np
+
+    def _new_game(self, rng_state, start):
+        self._setup(rng_state, start)
+
+
+_SCHEMA = []
+
+
+def _schema():
+    # Imported on first use: the schema module's package imports this module.
+    if not _SCHEMA:
+        from cruiselib.dream_cruise import schema
+
+        _SCHEMA.append(schema)
+    return _SCHEMA[0]
+
+
+def _pop3(m):
+    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1)
+
+
+def _sort_ints(a, n):
+    for i in range(1, n):
+        x = a[i]
+        j = i
+        while j > 0 and a[j - 1] > x:
+            a[j] = a[j - 1]
+            j -= 1
+        a[j] = x
+
+
+def _colours(mask):
+    """The cabins (colours) of a 3-bit figure set, ascending, as a new list."""
+    out = []
+    for c in range(3):
+        if (mask >> c) & 1:
+            out.append(c)
+    return out
+
+
+def _colour_bits(cabins):
+    m = 0
+    for c in cabins:
+        if not 0 <= c < 3 or (m >> c) & 1:
+            raise InvalidStateError(f"{_BAD}a figure set lists cabins 0..2, each once, not {list(cabins)}")
+        m |= 1 << c
+    return m
+
+
+def _fill(arr, cards):
+    """Copy a list of card ids into a C array (checked ids); the count."""
+    n = 0
+    for x in cards:
+        arr[n] = x
+        n += 1
+    return n

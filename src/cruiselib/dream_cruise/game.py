@@ -1,0 +1,408 @@
+"""Dream Cruise: the :class:`DreamCruiseGame` configuration and the :class:`DreamCruiseState`.
+
+The rules themselves live in the compiled core (``cruiselib._core.dream_cruise``), and so
+do the validation of loaded states, views, resampling and the tensors; this module adds
+options, the card set, typed moves and serialization.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from cruiselib import _core, serialize
+from cruiselib._api import Game, State
+from cruiselib.dream_cruise.cards import CABINS, TYPES, CardSet
+from cruiselib.dream_cruise.moves import (
+    MOVE_TYPES,
+    Board,
+    Build,
+    Captain,
+    Done,
+    DreamCruiseMove,
+    Keep,
+    Place,
+    Plan,
+    Take,
+    spot_name,
+)
+from cruiselib.dream_cruise.schema import SCHEMA_VERSION, DreamCruiseStateData, DreamCruiseView
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
+
+__all__ = ["DreamCruiseGame", "DreamCruiseState"]
+
+_core_mod = _core.load("dream_cruise")
+PHASES: tuple[str, ...] = _core_mod.PHASES
+DEFAULT_ROUTE_POINTS: tuple[int, int, int, int] = _core_mod.DEFAULT_ROUTE_POINTS
+PRINTED_REMOVAL: tuple[int, ...] = _core_mod.PRINTED_REMOVAL
+SOLO_DECK: int = _core_mod.SOLO_DECK
+
+if TYPE_CHECKING:
+    from cruiselib._core.dream_cruise import DreamCruiseCore as _CoreState
+else:
+    _CoreState = _core_mod.DreamCruiseCore
+
+
+class DreamCruiseState(State[DreamCruiseMove, DreamCruiseStateData, DreamCruiseView], _CoreState):
+    """A Dream Cruise position. Create with ``game.new_state(seed)``."""
+
+    __slots__ = ()
+
+    game: DreamCruiseGame
+
+    def _to_data(self) -> DreamCruiseStateData:
+        data: DreamCruiseStateData = self._export()
+        return data
+
+    def view(self, player: int, *, recall: bool = False) -> DreamCruiseView:
+        """What ``player`` may see: every board and play area, all counts, the face-up
+        display and the discard piles (C22), its own hand and drawn cards; with ``recall``,
+        also which hand cards each seat took face up."""
+        view: DreamCruiseView = self._view(self._seat(player), bool(recall))
+        return view
+
+    def legal_moves(self) -> list[DreamCruiseMove]:
+        """The legal moves as typed objects annotated for this position (which family a
+        cabin holds, which activity a spot is, the cards of a face-up set)."""
+        return [self.game._annotate(self, a) for a in self.legal_actions()]
+
+    def returns(self) -> list[float]:
+        """As for every game; in the solo game the player gets -1 when Jana wins (C9)."""
+        if self.game.num_players == 1 and self.is_over:
+            return [1.0 if self.winners() else -1.0]
+        return super().returns()
+
+    @property
+    def phase(self) -> str:
+        """``boarding``, ``set_course``, ``entertainment``, ``set_sail`` or ``over``."""
+        return str(self.phase_name())
+
+
+class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
+    """Dream Cruise for 1 to 4 players (1: the solo game against Jana, C9).
+
+    Options: ``players`` (1..4, default 4); ``route_points`` (C1: points of routes of 2, 3,
+    4 and 5+ cards, default (1, 3, 6, 9)); ``sea_ship_draw`` (C2: a kept sea card brings one
+    ship card, default False); ``additions`` (C6: addition spaces per ship board, 1..4,
+    default 2); ``difficulty`` (C9, solo only: families Jana starts with, 0..3); ``cards``
+    (a :class:`CardSet` or the path of one; default the engine-authored set, C10).
+    """
+
+    name = "dream_cruise"
+    core_module = "dream_cruise"
+    title = "Dream Cruise"
+    schema_version = SCHEMA_VERSION
+    schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {}
+    state_data_type = DreamCruiseStateData
+    view_type = DreamCruiseView
+    move_type = DreamCruiseMove
+    move_classes = MOVE_TYPES
+    option_types: ClassVar[Mapping[str, type]] = MappingProxyType({"cards": CardSet})
+
+    def __init__(
+        self,
+        players: int = 4,
+        *,
+        route_points: Sequence[int] = DEFAULT_ROUTE_POINTS,
+        sea_ship_draw: bool = False,
+        additions: int = 2,
+        difficulty: int = 0,
+        cards: CardSet | str | Path | None = None,
+    ) -> None:
+        if type(players) is not int or not 1 <= players <= 4:
+            raise InvalidOptionError(f"Dream Cruise is a game for 1 to 4 players, not {players!r}")
+        if isinstance(route_points, (str, bytes)) or not isinstance(route_points, Sequence) or len(route_points) != 4:
+            raise InvalidOptionError(
+                f"route_points lists the points of routes of 2, 3, 4 and 5+ cards (C1), not {route_points!r}"
+            )
+        for v in route_points:
+            if type(v) is not int or not 0 <= v <= 99:
+                raise InvalidOptionError(f"route_points are ints 0..99 (C1), not {v!r}")
+        if type(sea_ship_draw) is not bool:
+            raise InvalidOptionError(f"sea_ship_draw is True or False (C2), not {sea_ship_draw!r}")
+        if type(additions) is not int or not 1 <= additions <= 4:
+            raise InvalidOptionError(f"additions (addition spaces per ship board, C6) is 1..4, not {additions!r}")
+        if type(difficulty) is not int or not 0 <= difficulty <= 3:
+            raise InvalidOptionError(f"difficulty (C9) is 0..3, not {difficulty!r}")
+        if difficulty and players != 1:
+            raise InvalidOptionError("difficulty is an option of the solo game (players=1, C9)")
+        if cards is None:
+            card_set = CardSet.standard()
+        elif isinstance(cards, CardSet):
+            card_set = cards
+        elif isinstance(cards, (str, Path)):
+            card_set = CardSet.from_file(cards)
+        else:
+            raise InvalidOptionError(f"cards must be a CardSet or a path, not {type(cards).__name__}")
+        others = sum(f.start is None for f in card_set.families)
+        need = difficulty + 1 if players == 1 else PRINTED_REMOVAL[players] + 1
+        if others < need:
+            raise InvalidOptionError(
+                f"card set {card_set.name!r} has {others} families besides the starting ones; "
+                f"{players} player(s) need at least {need} (setup 5, C9)"
+            )
+        self.num_players = players
+        self.route_points: tuple[int, int, int, int] = tuple(route_points)  # type: ignore[assignment]
+        self.sea_ship_draw = sea_ship_draw
+        self.additions = additions
+        self.difficulty = difficulty
+        self.cards = card_set
+        self._custom_cards = cards is not None
+        # Solo: Jana winning leaves the player without a win (C9).
+        self.draws_possible = players == 1  # type: ignore[misc]
+        self._use_core(_core_mod, DreamCruiseState)
+        self.num_actions = int(self.rules.num_actions)
+        self._build_move_table()
+
+    def _use_core(self, module: Any, state_class: type[DreamCruiseState]) -> None:
+        self._core = module
+        self._state_class = state_class
+        families, locations, ships = self.cards.packed()
+        self.rules = module.DreamCruiseRules(
+            self.num_players, families, locations, ships, list(self.route_points), self.additions,
+            self.sea_ship_draw, self.difficulty,
+        )
+
+    @property
+    def options(self) -> dict[str, Any]:
+        opts: dict[str, Any] = {"players": self.num_players}
+        if self.route_points != DEFAULT_ROUTE_POINTS:
+            opts["route_points"] = self.route_points
+        if self.sea_ship_draw:
+            opts["sea_ship_draw"] = True
+        if self.additions != 2:
+            opts["additions"] = self.additions
+        if self.difficulty:
+            opts["difficulty"] = self.difficulty
+        if self._custom_cards:
+            opts["cards"] = self.cards
+        return opts
+
+    @property
+    def score_bounds(self) -> tuple[int, int]:
+        """Lowest and highest points a seat can have: every family, six routes of the best
+        length, and a guest on every activity."""
+        families = sum(f.points for f in self.cards.families)
+        routes = 6 * max(self.route_points)
+        return (0, families + routes + (9 + 3 * self.additions) // 2)
+
+    # ------------------------------------------------------------------ states
+
+    def _deal(self, rng_state: int, start_player: int) -> DreamCruiseState:
+        """A new game; the start seat is drawn in the deal unless given (setup 4)."""
+        if self.num_players == 1 and start_player not in (-1, 0):
+            raise InvalidOptionError("the solo game has one seat, 0")
+        state = self._state_class(self.rules, self)
+        state._new_game(rng_state, start_player)
+        return state
+
+    # ------------------------------------------------------------------ moves
+
+    def _build_move_table(self) -> None:
+        R = self.rules
+        c = self.cards
+        moves: list[DreamCruiseMove] = []
+        moves.extend(Board(f, fam.name) for f, fam in enumerate(c.families))
+        moves.extend(Keep(i, loc.name) for i, loc in enumerate(c.locations))
+        moves.extend(Take(k) for k in range(5))
+        moves.extend(Place(cab, s) for cab in range(3) for s in range(R.nspot))
+        moves.extend(Plan(x, card.name) for x, card in enumerate(c.ships))
+        ns = len(c.ships)
+        for x in range(ns):
+            for y in range(ns):
+                for t in range(self.additions + 1):
+                    moves.append(Build(x, y, None if t == 0 else t - 1, c.ships[x].name, c.ships[y].name))
+        moves.extend(Captain(s, y, None, c.ships[y].name) for s in range(3) for y in range(ns))
+        moves.append(Done())
+        if len(moves) != self.num_actions:  # pragma: no cover - the layout is the core's
+            raise AssertionError("move table and core layout disagree")
+        self._all_moves = tuple(moves)
+        self._move_index = {m: a for a, m in enumerate(moves)}
+
+    def _decode_action(self, action: int) -> DreamCruiseMove:
+        move: DreamCruiseMove = self._all_moves[action]
+        return move
+
+    def _encode_move(self, move: Any) -> int:
+        raise IllegalMoveError(f"{move!r} names no action of this game (card ids, spots and spaces in range)")
+
+    def _annotate(self, state: DreamCruiseState, action: int) -> DreamCruiseMove:
+        """The move of a legal action with what the position shows about it."""
+        move = self._all_moves[action]
+        if isinstance(move, Take):
+            if move.set == 0:
+                return move
+            cards = state._get_raw()["display"][move.set]
+            return Take(move.set, tuple(self.cards.ships[x].name for x in cards))
+        if isinstance(move, Place):
+            raw = state._get_raw()
+            p = raw["cur"]
+            f = raw["cabins"][p][move.cabin]
+            return Place(move.cabin, move.spot, self.cards.families[f].name, self.spot_text(state, p, move.spot))
+        if isinstance(move, Captain):
+            p = state.current_player
+            return Captain(move.spot, move.payment, self.spot_text(state, p, move.spot), move.payment_name)
+        if isinstance(move, Build) and move.replaces is not None:
+            p = state.current_player
+            old = state._get_raw()["additions"][p][move.replaces]
+            return Build(move.addition, move.payment, move.replaces, move.name, move.payment_name,
+                         self.cards.ships[old].name)
+        return move
+
+    def spot_text(self, state: DreamCruiseState, seat: int, spot: int) -> str:
+        """The activity on a seat's spot now, e.g. ``"Cooking Class (rest for 2)"``."""
+        raw = state._get_raw()
+        loc = raw["location"][seat]
+        if spot >= 3:
+            x = raw["additions"][seat][spot - 3]
+            return f"{self.cards.ships[x].name} ({self.cards.ships[x].activity})" if x >= 0 else spot_name(spot)
+        if loc < 0:
+            return spot_name(spot)
+        card = self.cards.locations[loc]
+        if spot == 0:
+            return f"{card.name} top ({card.top})"
+        x = raw["slots"][seat][spot - 1]
+        if x >= 0:
+            return f"{self.cards.ships[x].name} ({self.cards.ships[x].activity})"
+        if spot == 1 and card.bottom is not None:
+            return f"{card.name} bottom ({card.bottom})"
+        return spot_name(spot)
+
+    # ------------------------------------------------------------------ serialization
+
+    @classmethod
+    def _options_of_snapshot(cls, data: Any) -> dict[str, Any]:
+        d: DreamCruiseStateData = data
+        if d.cards != CardSet.standard().digest:
+            raise InvalidStateError(
+                f"this snapshot uses a custom card set ({d.cards}): load it with that game's load_state"
+            )
+        options: dict[str, Any] = {"players": d.players}
+        if tuple(d.route_points) != DEFAULT_ROUTE_POINTS:
+            options["route_points"] = tuple(d.route_points)
+        if d.sea_ship_draw:
+            options["sea_ship_draw"] = True
+        if d.additions != 2:
+            options["additions"] = d.additions
+        if d.difficulty:
+            options["difficulty"] = d.difficulty
+        return options
+
+    def _from_data(self, data: Any) -> DreamCruiseState:
+        """Check the header here; the core checks and loads the rest (InvalidStateError)."""
+        d: DreamCruiseStateData = data
+        bad = "invalid Dream Cruise state: "
+        if d.players != self.num_players:
+            raise InvalidStateError(f"{bad}state is for {d.players} players, the game for {self.num_players}")
+        if d.cards != self.cards.digest:
+            raise InvalidStateError(f"{bad}state is for card set {d.cards}, the game has {self.cards.digest}")
+        for name, mine, theirs in (
+            ("route_points (C1)", list(self.route_points), list(d.route_points)),
+            ("sea_ship_draw (C2)", self.sea_ship_draw, d.sea_ship_draw),
+            ("additions (C6)", self.additions, d.additions),
+            ("difficulty (C9)", self.difficulty, d.difficulty),
+        ):
+            if mine != theirs:
+                raise InvalidStateError(f"{bad}state has {name} {theirs}, the game {mine}")
+        state = self._state_class(self.rules, self)
+        state._load(d)
+        return state
+
+    # ------------------------------------------------------------------ tensors
+
+    def _observation_layout(self) -> list[tuple[str, int]]:
+        """The observation tensor's parts in order (docs/dream_cruise.md, "Observation
+        tensor"); per-seat parts list the seats in turn order from the observer."""
+        n = self.num_players
+        nf, nl, ns = len(self.cards.families), len(self.cards.locations), len(self.cards.ships)
+        return [
+            ("cabins", n * 3 * 10),
+            ("additions", n * self.additions * 11),
+            ("location", n * 44),
+            ("routes", n * 8),
+            ("counts", n * 6),
+            ("hand", ns),
+            ("drawn_families", nf),
+            ("drawn_locations", nl),
+            ("display", 15),
+            ("display_cards", ns),
+            ("family_discard", nf),
+            ("location_discard", nl),
+            ("ship_discard", ns),
+            ("decks", 3),
+            ("phase", 5),
+            ("current_player", n),
+            ("start_player", n),
+            ("first_player", n),
+            ("round", 2),
+            ("jana", 9),
+        ]
+
+    def _information_state_layout(self) -> list[tuple[str, int]]:
+        """The observation, then per seat the hand cards it took face up."""
+        return [*self._observation_layout(), ("known_hands", self.num_players * len(self.cards.ships))]
+
+    # ------------------------------------------------------------------ text
+
+    def render(self, state: DreamCruiseState, player: int | None = None) -> str:
+        """A plain-text table: each seat's cabins, additions, location card and routes."""
+        raw = state._get_raw()
+        c = self.cards
+        n = self.num_players
+        if state.is_over:
+            head = f"game over after round {raw['round']}; winners: {', '.join(map(str, state.winners())) or 'Jana'}"
+        else:
+            head = (f"round {raw['round']}, {PHASES[raw['phase']].replace('_', ' ')}: seat {raw['cur']} to act"
+                    + (" (final round)" if raw["final"] else ""))
+        lines = [head]
+        scores = state.scores()
+        for p in range(n):
+            lines.append(f"seat {p}{' (start player)' if raw['start'] == p else ''}: score {scores[p]}, "
+                         f"points pile {len(raw['pile'][p])} families, routes {state.route_points(p)}")
+            for cab in range(3):
+                f = raw["cabins"][p][cab]
+                if f >= 0:
+                    fam = c.families[f]
+                    lines.append(f"  {CABINS[cab]:9}: {fam.name} ({raw['left'][p][cab]}/{fam.members} to place; "
+                                 f"{', '.join(fam.wants)}; {fam.points} pts)")
+                else:
+                    lines.append(f"  {CABINS[cab]:9}: empty")
+            for j, x in enumerate(raw["additions"][p]):
+                if x >= 0:
+                    guests = [CABINS[k] for k in range(3) if (raw["addition_guests"][p][j] >> k) & 1]
+                    lines.append(f"  addition {j + 1}: {c.ships[x]} guests {guests or '-'}")
+            loc = raw["location"][p]
+            if loc >= 0:
+                lines.append(f"  location: {c.locations[loc]}")
+                for s in range(3):
+                    text = self.spot_text(state, p, s)
+                    if text != spot_name(s) or s == 0:
+                        guests = [CABINS[k] for k in range(3) if (raw["location_guests"][p][s] >> k) & 1]
+                        mark = " [captain]" if raw["captain"][p] == s else ""
+                        lines.append(f"    {text}{mark}: guests {guests or '-'}")
+            played = ", ".join(c.locations[x].name for x in raw["played"][p]) or "-"
+            lines.append(f"  played: {played}")
+            if player is None or player == p:
+                hand = ", ".join(c.ships[x].name for x in raw["hands"][p]) or "-"
+                lines.append(f"  hand: {hand}")
+            else:
+                lines.append(f"  hand: {len(raw['hands'][p])} cards")
+        if raw["phase"] == 2:
+            for k, cards in enumerate(raw["display"]):
+                taken = raw["taken"][k]
+                if taken >= 0:
+                    lines.append(f"display set {k}: taken by seat {taken}")
+                elif k == 0:
+                    lines.append(f"display set 0: face down ({len(cards)} cards)")
+                else:
+                    lines.append(f"display set {k}: {', '.join(c.ships[x].name for x in cards)}")
+        if n == 1:
+            lines.append(f"Jana: {len(raw['jana_pile'])} families face down, "
+                         f"{len(raw['jana_locations'])} location cards")
+        return "\n".join(lines)
+
+    def activity_types(self) -> tuple[str, ...]:
+        """The six activity types, in id order (C10)."""
+        return TYPES
