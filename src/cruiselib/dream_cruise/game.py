@@ -80,6 +80,47 @@ class DreamCruiseState(State[DreamCruiseMove, DreamCruiseStateData, DreamCruiseV
         return str(self.phase_name())
 
 
+class _MoveIds:
+    """Action ids of moves, computed from their fields (the game's ``_move_index``)."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: DreamCruiseGame) -> None:
+        self._game = game
+
+    def __getitem__(self, move: Any) -> int:
+        try:
+            return self._game._encode_move(move)
+        except IllegalMoveError:
+            raise KeyError(move) from None
+
+
+_MOVE_TABLES: dict[tuple[str, int], tuple[DreamCruiseMove, ...]] = {}
+
+
+def _move_table(cards: CardSet, additions: int) -> tuple[DreamCruiseMove, ...]:
+    """Every action's move with the card names, in id order (built once per card set)."""
+    key = (cards.digest, additions)
+    table = _MOVE_TABLES.get(key)
+    if table is None:
+        ns = len(cards.ships)
+        names = [card.name for card in cards.ships]
+        moves: list[DreamCruiseMove] = []
+        moves.extend(Board(f, fam.name) for f, fam in enumerate(cards.families))
+        moves.extend(Keep(i, loc.name) for i, loc in enumerate(cards.locations))
+        moves.extend(Take(k) for k in range(5))
+        moves.extend(Place(cab, s) for cab in range(3) for s in range(3 + additions))
+        moves.extend(Plan(x, name) for x, name in enumerate(names))
+        replaces: list[int | None] = [None, *range(additions)]
+        moves.extend(
+            Build(x, y, r, names[x], names[y]) for x in range(ns) for y in range(ns) for r in replaces
+        )
+        moves.extend(Captain(s, y, None, names[y]) for s in range(3) for y in range(ns))
+        moves.append(Done())
+        table = _MOVE_TABLES[key] = tuple(moves)
+    return table
+
+
 class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
     """Dream Cruise for 1 to 4 players (1: the solo game against Jana, C9).
 
@@ -201,32 +242,45 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
     # ------------------------------------------------------------------ moves
 
     def _build_move_table(self) -> None:
-        R = self.rules
-        c = self.cards
-        moves: list[DreamCruiseMove] = []
-        moves.extend(Board(f, fam.name) for f, fam in enumerate(c.families))
-        moves.extend(Keep(i, loc.name) for i, loc in enumerate(c.locations))
-        moves.extend(Take(k) for k in range(5))
-        moves.extend(Place(cab, s) for cab in range(3) for s in range(R.nspot))
-        moves.extend(Plan(x, card.name) for x, card in enumerate(c.ships))
-        ns = len(c.ships)
-        for x in range(ns):
-            for y in range(ns):
-                for t in range(self.additions + 1):
-                    moves.append(Build(x, y, None if t == 0 else t - 1, c.ships[x].name, c.ships[y].name))
-        moves.extend(Captain(s, y, None, c.ships[y].name) for s in range(3) for y in range(ns))
-        moves.append(Done())
-        if len(moves) != self.num_actions:  # pragma: no cover - the layout is the core's
-            raise AssertionError("move table and core layout disagree")
-        self._all_moves = tuple(moves)
-        self._move_index = {m: a for a, m in enumerate(moves)}
+        self._all_moves = _move_table(self.cards, self.additions)
+        self._move_index = _MoveIds(self)  # arithmetic: no dict of the ~16,000 moves
 
     def _decode_action(self, action: int) -> DreamCruiseMove:
         move: DreamCruiseMove = self._all_moves[action]
         return move
 
     def _encode_move(self, move: Any) -> int:
-        raise IllegalMoveError(f"{move!r} names no action of this game (card ids, spots and spaces in range)")
+        """The action id of a move, from its ids (the annotations do not matter)."""
+        R = self.rules
+        nf, nl, ns = len(self.cards.families), len(self.cards.locations), len(self.cards.ships)
+
+        def ids(*values: object) -> bool:
+            return all(type(v) is int for v in values)
+
+        if isinstance(move, Board) and ids(move.family) and 0 <= move.family < nf:
+            return int(R.a_board) + move.family
+        if isinstance(move, Keep) and ids(move.location) and 0 <= move.location < nl:
+            return int(R.a_keep) + move.location
+        if isinstance(move, Take) and ids(move.set) and 0 <= move.set < 5:
+            return int(R.a_take) + move.set
+        if isinstance(move, Place) and ids(move.cabin, move.spot) and 0 <= move.cabin < 3 and 0 <= move.spot < R.nspot:
+            return int(R.a_place) + move.cabin * int(R.nspot) + move.spot
+        if isinstance(move, Plan) and ids(move.card) and 0 <= move.card < ns:
+            return int(R.a_plan) + move.card
+        if (
+            isinstance(move, Build)
+            and ids(move.addition, move.payment)
+            and 0 <= move.addition < ns
+            and 0 <= move.payment < ns
+            and (move.replaces is None or (ids(move.replaces) and 0 <= move.replaces < self.additions))
+        ):
+            t = 0 if move.replaces is None else move.replaces + 1
+            return int(R.a_build) + (move.addition * ns + move.payment) * (self.additions + 1) + t
+        if isinstance(move, Captain) and ids(move.spot, move.payment) and 0 <= move.spot < 3 and 0 <= move.payment < ns:
+            return int(R.a_captain) + move.spot * ns + move.payment
+        if isinstance(move, Done):
+            return int(R.a_done)
+        raise IllegalMoveError(f"{move!r} names no action of this game (card ids, spots and spaces out of range)")
 
     def _annotate(self, state: DreamCruiseState, action: int) -> DreamCruiseMove:
         """The move of a legal action with what the position shows about it."""
