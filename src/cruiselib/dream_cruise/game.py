@@ -243,7 +243,7 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
 
     def _build_move_table(self) -> None:
         self._all_moves = _move_table(self.cards, self.additions)
-        self._move_index = _MoveIds(self)  # arithmetic: no dict of the ~16,000 moves
+        self._move_index = _MoveIds(self)  # type: ignore[assignment]  # arithmetic: no dict of ~16,000 moves
 
     def _decode_action(self, action: int) -> DreamCruiseMove:
         move: DreamCruiseMove = self._all_moves[action]

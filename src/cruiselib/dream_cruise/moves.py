@@ -53,7 +53,7 @@ class _Move(msgspec.Struct, frozen=True, eq=False, forbid_unknown_fields=True, o
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._key() == self._key()  # type: ignore[attr-defined]
+        return type(other) is type(self) and other._key() == self._key()
 
     def __ne__(self, other: object) -> bool:
         return not self == other

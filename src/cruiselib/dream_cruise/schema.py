@@ -71,17 +71,19 @@ class SeatData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     """One seat's board, play area, points pile and hand."""
 
     families: Annotated[list[FamilyOrNone], Meta(min_length=3, max_length=3, description="per cabin")]
-    figures_left: Annotated[list[Figures], Meta(min_length=3, max_length=3, description="per cabin: figures on the card")]
+    figures_left: Annotated[
+        list[Figures], Meta(min_length=3, max_length=3, description="per cabin: figures still on the card")
+    ]
     additions: Annotated[list[ShipOrNone], Meta(min_length=1, max_length=_MAXADD, description="per addition space")]
     addition_guests: Annotated[list[Guests], Meta(min_length=1, max_length=_MAXADD)]
     location: LocationOrNone  # this round's location card (-1: none yet, or none drawn, C16)
     activity_cards: Annotated[
         list[ShipOrNone],
-        Meta(min_length=2, max_length=2, description="on the current location card: shore bottom or sea slot 1, sea slot 2"),
+        Meta(min_length=2, max_length=2, description="on the location card: shore bottom or sea slot 1; slot 2"),
     ]
     location_guests: Annotated[list[Guests], Meta(min_length=3, max_length=3, description="per location spot 0..2")]
     captain: Spot
-    played: Annotated[LocationList, Meta(description="every location card kept, in order (C4); the last may be current")]
+    played: Annotated[LocationList, Meta(description="every location card kept, in order (C4); the last is current")]
     points_pile: FamilyList
     hand: Annotated[ShipList, Meta(description="sorted")]
     known: Annotated[ShipList, Meta(description="the hand cards every seat saw this seat take face up")]
