@@ -1,0 +1,215 @@
+"""Dream Cruise benchmarks: route scoring, guest-placement enumeration, step, loading,
+playouts, views, resampling and observation tensors.
+
+    pytest benchmarks/test_bench_dream_cruise.py --benchmark-only
+
+Each benchmark runs once per core (compiled, pure) so the ratio is measured in one run;
+``benchmarks/report.py`` turns the JSON output into the README's table. Targets (one
+core): in-core random 4-player games at 5,000 games/s or more; route scoring of 8 location
+cards with 3 sea cards under 1 us; the guest placements of a busy phase 4 under 2 us;
+compiled at least 50x the pure-Python core for in-core playouts; ``load_state()`` of
+mid-game JSON within 2.5x of msgspec's own typed decode of the same bytes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+import numpy as np
+import pytest
+
+from benchmarks.conftest import modes
+from cruiselib.dream_cruise import DreamCruiseStateData
+
+GAMES = modes("dream_cruise", players=4)
+MODES = list(GAMES)
+
+
+def _play_until(game: Any, seed: int, done: Any) -> Any:
+    """The first state of the seeded random game ``seed`` for which ``done(state)`` holds."""
+    state = game.new_state(seed=seed)
+    rnd = random.Random(seed)
+    while not state.is_over:
+        if done(state):
+            return state
+        state.apply(rnd.choice(state.legal_actions()))
+    return None
+
+
+def busy(game: Any) -> Any:
+    """A phase-4 decision of a seeded random game with three families to place, two built
+    additions and an activity card on the current location card: the most spots a seat has."""
+    def ready(state: Any) -> bool:
+        if state.phase != "set_sail":
+            return False
+        raw = state._get_raw()
+        p = raw["cur"]
+        return (
+            all(f >= 0 for f in raw["cabins"][p])
+            and all(x >= 0 for x in raw["additions"][p])
+            and raw["slots"][p][0] >= 0
+            and state.placement_count() >= 6
+        )
+
+    for seed in range(10_000):
+        state = _play_until(game, seed, ready)
+        if state is not None:
+            return state
+    raise AssertionError("no busy phase-4 position found")
+
+
+def voyage(game: Any) -> Any:
+    """A seat with 8 location cards kept, 3 of them sea cards (the route-scoring case)."""
+    for seed in range(10_000):
+        state = _play_until(game, seed, lambda s: _kept(s, 8, 3))
+        if state is not None:
+            return state
+    raise AssertionError("no such position found")
+
+
+def _kept(state: Any, cards: int, seas: int) -> bool:
+    raw = state._get_raw()
+    locations = state.game.cards.locations
+    played = raw["played"][0]
+    return len(played) == cards and sum(locations[x].kind == "sea" for x in played) == seas
+
+
+def midgame(game: Any, seed: int = 3, steps: int = 300) -> Any:
+    state = game.new_state(seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        state.apply(rnd.choice(state.legal_actions()))
+    assert not state.is_over
+    return state
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_route_scoring(benchmark: Any, mode: str) -> None:
+    """Sailing routes of 8 location cards, 3 of them sea cards: the exact optimum (C1)."""
+    benchmark.group = "dream_cruise: route scoring, 8 location cards with 3 sea cards"
+    state = voyage(GAMES[mode])
+    points = benchmark(state.route_points, 0)
+    benchmark.extra_info["points"] = points
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_placements(benchmark: Any, mode: str) -> None:
+    """Every legal guest placement of the seat to act in a busy phase 4 (icon, capacity,
+    colour, captain; C4, C5, C12)."""
+    benchmark.group = "dream_cruise: guest-placement enumeration, busy phase 4"
+    state = busy(GAMES[mode])
+    n = benchmark(state.placement_count)
+    benchmark.extra_info["placements"] = n
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_legal_actions(benchmark: Any, mode: str) -> None:
+    benchmark.group = "dream_cruise: legal_actions() busy phase 4"
+    state = busy(GAMES[mode])
+    result = benchmark(state.legal_actions)
+    benchmark.extra_info["legal_actions"] = len(result)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_step(benchmark: Any, mode: str) -> None:
+    """apply() of "done" ending phase 4 of the last seat: disembarking, then the next round's
+    boarding draws (C8, C11, C14)."""
+    benchmark.group = "dream_cruise: apply() done, phase 5 and the next round"
+    game = GAMES[mode]
+    state = _play_until(game, 5, lambda s: s.phase == "set_sail" and s._get_raw()["turn"] == 3)
+    done = game.rules.a_done
+    benchmark.pedantic(
+        lambda s: s.apply(done), setup=lambda: ((state.clone(),), {}), rounds=20000 if mode == "compiled" else 2000
+    )
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_clone(benchmark: Any, mode: str) -> None:
+    benchmark.group = "dream_cruise: clone() mid-game"
+    benchmark(midgame(GAMES[mode]).clone)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_load_state_json(benchmark: Any, mode: str) -> None:
+    """load_state() of mid-game JSON bytes: typed decode, validation in the core, loading."""
+    benchmark.group = "dream_cruise: load_state() mid-game JSON"
+    game = GAMES[mode]
+    data = midgame(game).to_json().encode()
+    loaded = benchmark(game.load_state, data)
+    assert loaded.to_json().encode() == data
+
+
+def test_msgspec_typed_decode(benchmark: Any) -> None:
+    """msgspec's own typed decode of the same bytes: the floor load_state() is measured against."""
+    benchmark.group = "dream_cruise: msgspec typed decode, same bytes"
+    data = midgame(GAMES[MODES[0]]).to_json().encode()
+    decoded = benchmark(msgspec.json.decode, data, type=DreamCruiseStateData)
+    assert decoded.game == "dream_cruise"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_python_random_game(benchmark: Any, mode: str) -> None:
+    """A whole 4-player game driven from Python: legal_actions() + random.choice + apply()."""
+    benchmark.group = "dream_cruise: Python loop, one random 4-player game"
+    game = GAMES[mode]
+    seeds = iter(range(10**9))
+
+    def one_game() -> int:
+        seed = next(seeds)
+        state = game.new_state(seed=seed)
+        choice = random.Random(seed).choice
+        n = 0
+        while not state.is_over:
+            state.apply(choice(state.legal_actions()))
+            n += 1
+        return n
+
+    benchmark(one_game)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_playouts(benchmark: Any, mode: str) -> None:
+    """game.playouts(n): random 4-player games entirely in the core."""
+    benchmark.group = "dream_cruise: game.playouts(n) in the core, 4 players"
+    game = GAMES[mode]
+    n = 20  # the same batch on both cores: the ratio is the speed-up per game
+    result = benchmark(game.playouts, n, 1)
+    benchmark.extra_info["games"] = n
+    benchmark.extra_info["actions"] = result.actions
+
+
+def observer(state: Any) -> int:
+    """The seat after the one to move: a view without the mover's list of legal actions."""
+    return int((state.current_player + 1) % state.game.num_players)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_view(benchmark: Any, mode: str) -> None:
+    """view(seat) of a seat not to move, built by the core from its arrays."""
+    benchmark.group = "dream_cruise: view() mid-game"
+    state = midgame(GAMES[mode])
+    view = benchmark(state.view, observer(state))
+    assert view.player == observer(state)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_resample(benchmark: Any, mode: str) -> None:
+    """resample(seat, seed): a copy with every card the seat cannot see dealt anew."""
+    benchmark.group = "dream_cruise: resample() mid-game"
+    state = midgame(GAMES[mode])
+    seat = observer(state)
+    other = benchmark(state.resample, seat, 12345)
+    assert other.view(seat) == state.view(seat)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_observation_into_buffer(benchmark: Any, mode: str) -> None:
+    """observation(seat, out=buf): the seat's tensor written into a buffer, no allocation."""
+    benchmark.group = "dream_cruise: observation(out=buf) mid-game"
+    game = GAMES[mode]
+    state = midgame(game)
+    buf = np.zeros(game.observation_shape, dtype=np.float32)
+    out = benchmark(state.observation, observer(state), buf)
+    assert out is buf
