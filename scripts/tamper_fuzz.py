@@ -33,6 +33,8 @@ ALL_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("atlantic_star", {"players": 3}),
     ("atlantic_star", {"players": 4}),
     ("atlantic_star", {"players": 6}),
+    ("dream_cruise", {"players": 2, "sea_ship_draw": True}),
+    ("dream_cruise", {"players": 4, "additions": 1}),
 ]
 
 

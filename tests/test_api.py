@@ -193,5 +193,8 @@ def test_every_game_has_the_same_result_api(name: str) -> None:
 @pytest.mark.parametrize("name", cruiselib.games())
 @pytest.mark.parametrize("players", [2.0, True, "2", None, -1, 0, 1, 7, 2**31, 2**64])
 def test_wrong_player_counts_are_refused(name: str, players: object) -> None:
+    if name == "dream_cruise" and players == 1 and type(players) is int:
+        assert cruiselib.make(name, players=1).num_players == 1  # the solo game against Jana (C9)
+        return
     with pytest.raises(cruiselib.InvalidOptionError):
         cruiselib.make(name, players=players)

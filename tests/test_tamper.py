@@ -23,6 +23,8 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("dream_islands", {"players": 4}),
     ("atlantic_star", {"players": 2}),
     ("atlantic_star", {"players": 5}),
+    ("dream_cruise", {"players": 1}),
+    ("dream_cruise", {"players": 3}),
 ]
 TAMPER = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 

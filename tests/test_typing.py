@@ -12,6 +12,7 @@ import numpy.typing as npt
 import cruiselib
 from cruiselib.atlantic_star import AtlanticStarGame, AtlanticStarState
 from cruiselib.atlantic_star.moves import AtlanticStarMove
+from cruiselib.dream_cruise import DreamCruiseGame, DreamCruiseMove, DreamCruiseState, DreamCruiseView
 from cruiselib.dream_islands import DreamIslandsGame, DreamIslandsState
 from cruiselib.dream_islands.moves import DreamIslandsMove
 from cruiselib.sirens import SirensGame, SirensState
@@ -30,8 +31,9 @@ def test_make_returns_the_game_class_for_a_literal_name() -> None:
     sirens = assert_type(cruiselib.make("sirens"), SirensGame)
     islands = assert_type(cruiselib.make("dream_islands"), DreamIslandsGame)
     star = assert_type(cruiselib.make("atlantic_star"), AtlanticStarGame)
+    cruise = assert_type(cruiselib.make("dream_cruise"), DreamCruiseGame)
     assert isinstance(sirens, SirensGame) and isinstance(islands, DreamIslandsGame)
-    assert isinstance(star, AtlanticStarGame)
+    assert isinstance(star, AtlanticStarGame) and isinstance(cruise, DreamCruiseGame)
     name: str = "sirens"
     any_game = cruiselib.make(name)  # a plain str still type-checks
     assert isinstance(any_game, cruiselib.Game)
@@ -50,5 +52,8 @@ def test_states_moves_and_snapshots_are_typed_per_game() -> None:
     assert_type(cruiselib.make("dream_islands").new_state(1).legal_moves(), list[DreamIslandsMove])
     star_state = assert_type(cruiselib.make("atlantic_star").new_state(1), AtlanticStarState)
     assert_type(star_state.legal_moves(), list[AtlanticStarMove])
+    cruise_state = assert_type(cruiselib.make("dream_cruise", players=1).new_state(1), DreamCruiseState)
+    assert_type(cruise_state.legal_moves(), list[DreamCruiseMove])
+    assert_type(cruise_state.view(0), DreamCruiseView)
     obs = state.observation(0)
     assert_type(obs, npt.NDArray[np.float32])

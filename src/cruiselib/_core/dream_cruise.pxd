@@ -45,6 +45,21 @@ cdef enum:
     R_CAPTAIN = 18
     R_NO_LOCATION = 19
 
+    # card zones of a snapshot being loaded (_load_checked): table zones, then per seat
+    Z_DECK = 0
+    Z_DISCARD = 1
+    Z_BOX = 2
+    Z_JANA = 3
+    Z_DISPLAY = 4
+    Z_SEAT = 16
+    Z_CABIN = 0
+    Z_PILE = 3
+    Z_PLAYED = 4
+    Z_HAND = 5
+    Z_ADDITION = 6
+    Z_ON_LOCATION = 10
+    Z_DRAWN = 11
+
 
 cdef unsigned long long MASK64
 
@@ -123,6 +138,7 @@ cdef class DreamCruiseCore(CoreState):
     cdef int cs[3]
     cdef int leg_n1, leg_nb, leg_nc, leg_done, leg_h, leg_a, leg_t, leg_t0
     cdef int pool[MAXP * MAXS + MAXS]
+    cdef int own[MAXF + MAXL + MAXS]   # loading: the zone of each card
 
     # the contract (engine.pxd)
     cdef void c_init_arrays(self) noexcept
@@ -216,6 +232,8 @@ cdef class DreamCruiseCore(CoreState):
     cdef void _remove_drawn(self, int p, int x) noexcept nogil
 
     cdef void _copy_into(self, DreamCruiseCore new) noexcept
+    @cython.locals(size=cython.int, x=cython.int)
+    cdef int _claim(self, int base, object cards, int zone) except -1
 
 
 cdef int _pop3(int m) noexcept nogil

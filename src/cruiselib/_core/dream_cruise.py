@@ -81,6 +81,19 @@ if not cython.compiled:
     R_NO_FREE = _ENUM["R_NO_FREE"]
     R_CAPTAIN = _ENUM["R_CAPTAIN"]
     R_NO_LOCATION = _ENUM["R_NO_LOCATION"]
+    Z_DECK = _ENUM["Z_DECK"]
+    Z_DISCARD = _ENUM["Z_DISCARD"]
+    Z_BOX = _ENUM["Z_BOX"]
+    Z_JANA = _ENUM["Z_JANA"]
+    Z_DISPLAY = _ENUM["Z_DISPLAY"]
+    Z_SEAT = _ENUM["Z_SEAT"]
+    Z_CABIN = _ENUM["Z_CABIN"]
+    Z_PILE = _ENUM["Z_PILE"]
+    Z_PLAYED = _ENUM["Z_PLAYED"]
+    Z_HAND = _ENUM["Z_HAND"]
+    Z_ADDITION = _ENUM["Z_ADDITION"]
+    Z_ON_LOCATION = _ENUM["Z_ON_LOCATION"]
+    Z_DRAWN = _ENUM["Z_DRAWN"]
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 _BAD = "invalid Dream Cruise state: "
@@ -359,6 +372,7 @@ class DreamCruiseCore(CoreState):
             self.al = [0] * MAXS
             self.cs = [0] * 3
             self.pool = [0] * (MAXP * MAXS + MAXS)
+            self.own = [0] * (MAXF + MAXL + MAXS)
 
     # ------------------------------------------------------------------ setup
 
@@ -1621,117 +1635,118 @@ class DreamCruiseCore(CoreState):
         seats = d.seats
         if len(seats) != n:
             raise InvalidStateError(f"{_BAD}{len(seats)} seats for {n} players")
-        for name, v in (("start_player", d.start_player), ("first_player", d.first_player)):
-            if not 0 <= v < n:
-                raise InvalidStateError(f"{_BAD}{name} {v} is not a seat")
+        if not (0 <= d.start_player < n and 0 <= d.first_player < n):
+            raise InvalidStateError(f"{_BAD}start_player and first_player are seats 0..{n - 1}")
         if not 0 <= d.turn < n:
             raise InvalidStateError(f"{_BAD}turn {d.turn} is not 0..{n - 1}")
-        if d.round < 1:
-            raise InvalidStateError(f"{_BAD}round {d.round}: rounds count from 1")
         if history and self.rules.solo and d.start_player != 0:
             raise InvalidStateError(f"{_BAD}in solo the player holds the start-player token")
-        # Each card in exactly one place.
-        fam = [""] * self.rules.nf
-        loc = [""] * self.rules.nl
-        ship = [""] * self.rules.ns
-
-        def put(table, x, where, kind):
-            if not 0 <= x < len(table):
-                raise InvalidStateError(f"{_BAD}{where}: {kind} {x} does not exist")
-            if table[x]:
-                raise InvalidStateError(f"{_BAD}{kind} {x} is both in {table[x]} and in {where}")
-            table[x] = where
-
-        for name, cards in (("family_deck", d.family_deck), ("family_discard", d.family_discard),
-                            ("family_box", d.family_box), ("jana_pile", d.jana_pile)):
-            for x in cards:
-                put(fam, x, name, "family")
-        for name, cards in (("location_deck", d.location_deck), ("location_discard", d.location_discard),
-                            ("jana_locations", d.jana_locations)):
-            for x in cards:
-                put(loc, x, name, "location card")
-        for name, cards in (("ship_deck", d.ship_deck), ("ship_discard", d.ship_discard)):
-            for x in cards:
-                put(ship, x, name, "ship card")
         if not self.rules.solo and (d.jana_pile or d.jana_locations):
             raise InvalidStateError(f"{_BAD}Jana plays only in the solo game (C9)")
+        # Each card in exactly one place: own[] holds the zone of every card seen so far.
+        for i in range(MAXF + MAXL + MAXS):
+            self.own[i] = -1
+        self._claim(0, d.family_deck, Z_DECK)
+        self._claim(0, d.family_discard, Z_DISCARD)
+        self._claim(0, d.family_box, Z_BOX)
+        self._claim(0, d.jana_pile, Z_JANA)
+        self._claim(MAXF, d.location_deck, Z_DECK)
+        self._claim(MAXF, d.location_discard, Z_DISCARD)
+        self._claim(MAXF, d.jana_locations, Z_JANA)
+        self._claim(MAXF + MAXL, d.ship_deck, Z_DECK)
+        self._claim(MAXF + MAXL, d.ship_discard, Z_DISCARD)
+        for k in range(len(d.display)):
+            self._claim(MAXF + MAXL, d.display[k].cards, Z_DISPLAY + k)
         for p in range(n):
             s = seats[p]
-            w = f"seat {p}"
+            z = Z_SEAT + p * Z_SEAT
             if len(s.families) != NCAB or len(s.figures_left) != NCAB:
-                raise InvalidStateError(f"{_BAD}{w}: three cabins")
+                raise InvalidStateError(f"{_BAD}seat {p}: three cabins")
             if len(s.additions) != self.rules.nadd or len(s.addition_guests) != self.rules.nadd:
-                raise InvalidStateError(f"{_BAD}{w}: {self.rules.nadd} addition spaces (C6)")
+                raise InvalidStateError(f"{_BAD}seat {p}: {self.rules.nadd} addition spaces (C6)")
             if len(s.activity_cards) != 2 or len(s.location_guests) != 3:
-                raise InvalidStateError(f"{_BAD}{w}: two activity-card places and three location spots")
+                raise InvalidStateError(f"{_BAD}seat {p}: two activity-card places and three location spots")
             for c in range(NCAB):
                 f = s.families[c]
                 if f >= 0:
-                    put(fam, f, f"{w} cabin {c}", "family")
+                    self._claim(0, (f,), z + Z_CABIN + c)
                     if not 0 <= s.figures_left[c] <= self.rules.f_members[f]:
-                        raise InvalidStateError(f"{_BAD}{w} cabin {c}: {s.figures_left[c]} figures left of "
+                        raise InvalidStateError(f"{_BAD}seat {p} cabin {c}: {s.figures_left[c]} figures left of "
                                                 f"{self.rules.f_members[f]}")
                 elif s.figures_left[c] != 0:
-                    raise InvalidStateError(f"{_BAD}{w} cabin {c} is empty but has figures")
-            for x in s.points_pile:
-                put(fam, x, f"{w} points pile", "family")
-            for x in s.played:
-                put(loc, x, f"{w} play area", "location card")
-            for x in s.hand:
-                put(ship, x, f"{w} hand", "ship card")
+                    raise InvalidStateError(f"{_BAD}seat {p} cabin {c} is empty but has figures")
+            self._claim(0, s.points_pile, z + Z_PILE)
+            self._claim(MAXF, s.played, z + Z_PLAYED)
+            self._claim(MAXF + MAXL, s.hand, z + Z_HAND)
             for j in range(self.rules.nadd):
                 x = s.additions[j]
                 if x >= 0:
-                    put(ship, x, f"{w} addition space {j}", "ship card")
+                    self._claim(MAXF + MAXL, (x,), z + Z_ADDITION + j)
                     if not self.rules.s_add[x]:
-                        raise InvalidStateError(f"{_BAD}{w}: ship card {x} on an addition space is no addition")
+                        raise InvalidStateError(f"{_BAD}seat {p}: ship card {x} on an addition space is no addition")
                     if j > 0 and s.additions[j - 1] < 0:
-                        raise InvalidStateError(f"{_BAD}{w}: additions fill the first free space (C17)")
+                        raise InvalidStateError(f"{_BAD}seat {p}: additions fill the first free space (C17)")
             for x in s.activity_cards:
                 if x >= 0:
-                    put(ship, x, f"{w} location card", "ship card")
+                    self._claim(MAXF + MAXL, (x,), z + Z_ON_LOCATION)
                     if self.rules.s_add[x]:
-                        raise InvalidStateError(f"{_BAD}{w}: ship card {x} on the location card is no activity card")
-            hand = set(s.hand)
-            for x in s.known:
-                if x not in hand:
-                    raise InvalidStateError(f"{_BAD}{w}: known card {x} is not in the hand")
-            if len(set(s.known)) != len(s.known):
-                raise InvalidStateError(f"{_BAD}{w}: a known card is listed twice")
-        for k in range(len(d.display)):
-            for x in d.display[k].cards:
-                put(ship, x, f"display set {k}", "ship card")
-        # The drawn cards, by phase.
-        for p in range(n):
-            s = seats[p]
+                        raise InvalidStateError(
+                            f"{_BAD}seat {p}: ship card {x} on the location card is no activity card")
             if s.drawn:
                 if phase == PH_BOARD:
-                    for x in s.drawn:
-                        put(fam, x, f"seat {p} drawn cards", "family")
+                    self._claim(0, s.drawn, z + Z_DRAWN)
                 elif phase == PH_COURSE:
-                    for x in s.drawn:
-                        put(loc, x, f"seat {p} drawn cards", "location card")
+                    self._claim(MAXF, s.drawn, z + Z_DRAWN)
                 else:
                     raise InvalidStateError(f"{_BAD}seat {p} holds drawn cards outside phases 1 and 2")
         for f in range(self.rules.nf):
             letter = self.rules.f_start[f]
+            z = self.own[f]
             if letter < 0:
-                if not fam[f]:
+                if z < 0:
                     raise InvalidStateError(f"{_BAD}family {f} is nowhere")
             elif letter >= n:
-                if fam[f]:
+                if z >= 0:
                     raise InvalidStateError(f"{_BAD}starting family {f} is not in a game of {n} (C21)")
-            elif not (fam[f].startswith(f"seat {letter} cabin") or fam[f] == f"seat {letter} points pile"):
+            elif not (z // Z_SEAT == letter + 1 and (z % Z_SEAT < Z_CABIN + NCAB or z % Z_SEAT == Z_PILE)):
                 raise InvalidStateError(
                     f"{_BAD}starting family {f} belongs in a cabin or the points pile of seat {letter} (C21)")
         for x in range(self.rules.nl):
-            if not loc[x]:
+            if self.own[MAXF + x] < 0:
                 raise InvalidStateError(f"{_BAD}location card {x} is nowhere")
         for x in range(self.rules.ns):
-            if not ship[x]:
+            if self.own[MAXF + MAXL + x] < 0:
                 raise InvalidStateError(f"{_BAD}ship card {x} is nowhere")
+        for p in range(n):
+            for name, cards in (("hand", seats[p].hand), ("known", seats[p].known)):
+                for i in range(1, len(cards)):
+                    if cards[i - 1] >= cards[i]:
+                        raise InvalidStateError(f"{_BAD}seat {p}: the {name} cards are listed in ascending order")
         self._load_arrays(d, phase)
+        for p in range(n):
+            k = 0
+            for x in d.seats[p].known:
+                if not self.hand[p * MAXS + x]:
+                    raise InvalidStateError(f"{_BAD}seat {p}: known card {x} is not in the hand")
+                k += 1
+            for x in range(self.rules.ns):
+                k -= self.known[p * MAXS + x]
+            if k:
+                raise InvalidStateError(f"{_BAD}seat {p}: a known card is listed twice")
         self._check_position(d, phase, history)
+
+    def _claim(self, base, cards, zone):
+        """Mark each card of ``cards`` (kind by ``base``) as in ``zone``; InvalidStateError
+        for an id out of range or a card already elsewhere."""
+        size = self.rules.nf if base == 0 else (self.rules.nl if base == MAXF else self.rules.ns)
+        for x in cards:
+            if not 0 <= x < size:
+                raise InvalidStateError(f"{_BAD}{_zone_name(base, zone)}: {_KINDS[_kind(base)]} {x} does not exist")
+            if self.own[base + x] >= 0:
+                raise InvalidStateError(f"{_BAD}{_KINDS[_kind(base)]} {x} is both in "
+                                        f"{_zone_name(base, self.own[base + x])} and in {_zone_name(base, zone)}")
+            self.own[base + x] = zone
+        return 0
 
     def _load_arrays(self, d, phase):
         n = self.rules.num_players
@@ -1826,37 +1841,36 @@ class DreamCruiseCore(CoreState):
             raise InvalidStateError(f"{_BAD}current_player {d.current_player} is not the seat whose turn it "
                                     f"is ({self.c_current()})")
         for p in range(n):
-            w = f"seat {p}"
             x = self.loc[p]
             on_card = self.slot1[p] >= 0 or self.slot2[p] >= 0 or self.capt[p] >= 0
             for s in range(3):
                 on_card = on_card or self.locc[p * 3 + s] != 0
             played = d.seats[p].played
             if x >= 0 and (not played or played[len(played) - 1] != x):
-                raise InvalidStateError(f"{_BAD}{w}: the current location card is the last one kept")
+                raise InvalidStateError(f"{_BAD}seat {p}: the current location card is the last one kept")
             if x < 0 and on_card:
-                raise InvalidStateError(f"{_BAD}{w}: activity cards, guests or the captain on no location card")
+                raise InvalidStateError(f"{_BAD}seat {p}: activity cards, guests or the captain on no location card")
             if x >= 0:
                 if not self.rules.l_sea[x] and self.slot2[p] >= 0:
-                    raise InvalidStateError(f"{_BAD}{w}: a shore card takes one activity card")
+                    raise InvalidStateError(f"{_BAD}seat {p}: a shore card takes one activity card")
                 if self.rules.l_sea[x] and self.slot2[p] >= 0 and self.slot1[p] < 0:
-                    raise InvalidStateError(f"{_BAD}{w}: activity cards fill the first free slot (C17)")
+                    raise InvalidStateError(f"{_BAD}seat {p}: activity cards fill the first free slot (C17)")
                 if self.capt[p] > 2 or (self.capt[p] >= 0 and self._spot(p, self.capt[p]) < 0):
-                    raise InvalidStateError(f"{_BAD}{w}: the captain stands on no activity (C5)")
+                    raise InvalidStateError(f"{_BAD}seat {p}: the captain stands on no activity (C5)")
             elif self.capt[p] != -1:
-                raise InvalidStateError(f"{_BAD}{w}: the captain stands on no location card")
+                raise InvalidStateError(f"{_BAD}seat {p}: the captain stands on no location card")
             for s in range(self.rules.nspot):
                 occ = self.locc[p * 3 + s] if s < 3 else self.add_occ[p * MAXADD + s - 3]
                 if occ == 0:
                     continue
                 v = self._spot(p, s)
                 if v < 0:
-                    raise InvalidStateError(f"{_BAD}{w}: guests on spot {s}, which holds no activity")
+                    raise InvalidStateError(f"{_BAD}seat {p}: guests on spot {s}, which holds no activity")
                 if _pop3(occ) > (v >> 4) & 15:
-                    raise InvalidStateError(f"{_BAD}{w}: more guests on spot {s} than it takes")
+                    raise InvalidStateError(f"{_BAD}seat {p}: more guests on spot {s} than it takes")
                 for c in range(NCAB):
                     if (occ >> c) & 1 and self.cab_f[p * NCAB + c] < 0:
-                        raise InvalidStateError(f"{_BAD}{w}: a guest of empty cabin {c} on spot {s}")
+                        raise InvalidStateError(f"{_BAD}seat {p}: a guest of empty cabin {c} on spot {s}")
             for c in range(NCAB):
                 f = self.cab_f[p * NCAB + c]
                 if f < 0:
@@ -1866,7 +1880,7 @@ class DreamCruiseCore(CoreState):
                     occ = self.locc[p * 3 + s] if s < 3 else self.add_occ[p * MAXADD + s - 3]
                     out += (occ >> c) & 1
                 if out > self.rules.f_members[f] - self.cab_left[p * NCAB + c]:
-                    raise InvalidStateError(f"{_BAD}{w}: more guests of cabin {c} placed than left its card")
+                    raise InvalidStateError(f"{_BAD}seat {p}: more guests of cabin {c} placed than left its card")
         # Phase by phase: who still decides, the display.
         if (len(d.display) != 0) != (phase == PH_DRAFT) or (phase == PH_DRAFT and len(d.display) != self.rules.nsets):
             raise InvalidStateError(f"{_BAD}the display has {self.rules.nsets} sets in phase 3 and none otherwise")
@@ -1940,6 +1954,30 @@ def _schema():
     return _SCHEMA[0]
 
 
+_KINDS = ("family", "location card", "ship card")
+
+
+def _kind(base):
+    return 0 if base == 0 else (1 if base == MAXF else 2)
+
+
+def _zone_name(base, zone):
+    """Where a card is, for an error message (the zones of ``_load_checked``)."""
+    if zone < Z_SEAT:
+        if zone >= Z_DISPLAY:
+            return f"display set {zone - Z_DISPLAY}"
+        return ("the deck", "the discard pile", "the box", "Jana's cards")[zone]
+    p = zone // Z_SEAT - 1
+    z = zone % Z_SEAT
+    if z < Z_CABIN + NCAB:
+        return f"seat {p} cabin {z - Z_CABIN}"
+    if Z_ADDITION <= z < Z_ADDITION + MAXADD:
+        return f"seat {p} addition space {z - Z_ADDITION}"
+    names = {Z_PILE: "points pile", Z_PLAYED: "play area", Z_HAND: "hand", Z_ON_LOCATION: "location card",
+             Z_DRAWN: "drawn cards"}
+    return f"seat {p} {names.get(z, 'board')}"
+
+
 def _pop3(m):
     return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1)
 
@@ -1964,11 +2002,14 @@ def _colours(mask):
 
 
 def _colour_bits(cabins):
+    """The 3-bit set of a figure list: cabins 0..2, ascending, each once (as exported)."""
     m = 0
+    last = -1
     for c in cabins:
-        if not 0 <= c < 3 or (m >> c) & 1:
-            raise InvalidStateError(f"{_BAD}a figure set lists cabins 0..2, each once, not {list(cabins)}")
+        if not last < c < 3:
+            raise InvalidStateError(f"{_BAD}a figure set lists cabins 0..2, ascending, each once, not {list(cabins)}")
         m |= 1 << c
+        last = c
     return m
 
 
