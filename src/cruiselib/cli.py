@@ -40,16 +40,31 @@ def _rich() -> Any:
     return rich
 
 
+def _option_value(text: str) -> Any:
+    """An option's value from its text: an int, true/false, a comma-separated list of ints
+    (e.g. Dream Cruise's ``route_points=1,3,6,10``), or the text itself."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    parts = text.split(",")
+    if len(parts) > 1:
+        try:
+            return tuple(int(part) for part in parts)
+        except ValueError:
+            pass
+    return text
+
+
 def _parse_options(pairs: Sequence[str], players: int | None) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise cruiselib.InvalidOptionError(f"options look like key=value, not {pair!r}")
-        try:
-            options[key] = int(value)
-        except ValueError:
-            options[key] = value
+        options[key] = _option_value(value)
     if players is not None:
         options["players"] = players
     return options
@@ -111,9 +126,12 @@ def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     out.print()
     out.print(game.render(state, None))
     scores, winners = state.scores(), state.winners()
-    result = (
-        "a draw" if not winners else ("you win" if human in winners else f"seat(s) {', '.join(map(str, winners))} win")
-    )
+    if human in winners:
+        result = "you win"
+    elif winners:
+        result = f"seat(s) {', '.join(map(str, winners))} win"
+    else:  # a solo game without a win is lost to the game's own opponent (Dream Cruise's Jana, C9)
+        result = "you lose" if game.num_players == 1 else "a draw"
     out.print(f"[bold]game over: {result}[/bold] (scores {scores})")
     return 0
 
