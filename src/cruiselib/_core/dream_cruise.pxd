@@ -234,6 +234,16 @@ cdef class DreamCruiseCore(CoreState):
     cdef void _copy_into(self, DreamCruiseCore new) noexcept
     @cython.locals(size=cython.int, x=cython.int)
     cdef int _claim(self, int base, object cards, int zone) except -1
+    @cython.locals(n=cython.int, phase=cython.int, p=cython.int, c=cython.int, f=cython.int, j=cython.int,
+                   x=cython.int, k=cython.int, i=cython.int, z=cython.int, letter=cython.int)
+    cdef _load_checked(self, object d, bint history)
+    @cython.locals(n=cython.int, p=cython.int, c=cython.int, j=cython.int, k=cython.int, x=cython.int,
+                   i=cython.int)
+    cdef _load_arrays(self, object d, int phase)
+    @cython.locals(n=cython.int, p=cython.int, x=cython.int, s=cython.int, occ=cython.int, v=cython.int,
+                   c=cython.int, f=cython.int, out=cython.int, t=cython.int, taken=cython.int, q=cython.int,
+                   k=cython.int, on_card=cython.bint)
+    cdef _check_position(self, object d, int phase, bint history)
 
 
 cdef int _pop3(int m) noexcept nogil

@@ -1,6 +1,6 @@
 """Dream Cruise: the whole rules engine (compiled by Cython, runs as Python too).
 
-The rules and rulings C1 ... C23 are in ``docs/dream_cruise.md``; ruling ids are cited
+The rules and rulings C1 ... C29 are in ``docs/dream_cruise.md``; ruling ids are cited
 where they apply. Types live in ``dream_cruise.pxd``. The classes extend the compiled game
 contract (``engine.py``): the ``c_*`` methods below run without the GIL and allocate no
 Python objects; moves are small ints. Views, the resampling of unseen cards and the

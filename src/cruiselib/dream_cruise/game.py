@@ -442,7 +442,8 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
                 hand = ", ".join(c.ships[x].name for x in raw["hands"][p]) or "-"
                 lines.append(f"  hand: {hand}")
             else:
-                lines.append(f"  hand: {len(raw['hands'][p])} cards")
+                k = len(raw["hands"][p])
+                lines.append(f"  hand: {k} card{'' if k == 1 else 's'}")
         if raw["phase"] == 2:
             for k, cards in enumerate(raw["display"]):
                 taken = raw["taken"][k]
@@ -453,8 +454,10 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
                 else:
                     lines.append(f"display set {k}: {', '.join(c.ships[x].name for x in cards)}")
         if n == 1:
-            lines.append(f"Jana: {len(raw['jana_pile'])} families face down, "
-                         f"{len(raw['jana_locations'])} location cards")
+            jana = f"Jana: {len(raw['jana_pile'])} families face down, {len(raw['jana_locations'])} location cards"
+            if state.is_over:
+                jana += f", score {state.jana_score()}"
+            lines.append(jana)
         return "\n".join(lines)
 
     def activity_types(self) -> tuple[str, ...]:

@@ -38,6 +38,10 @@ CABIN_NAMES = ("inner", "oceanview", "balcony")
 SPOT_NAMES = ("location top", "location bottom", "second sea slot")
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def spot_name(spot: int) -> str:
     """Spot 0 the top of the current location card, 1 its bottom (or a sea card's first
     activity card), 2 a sea card's second activity card, 3 + j addition space j."""
@@ -118,7 +122,8 @@ class Place(_Move, frozen=True, tag="place"):
         return (self.cabin, self.spot)
 
     def __str__(self) -> str:
-        who = f"a {self.family} guest" if self.family else f"a guest from the {CABIN_NAMES[self.cabin]} cabin"
+        who = (f"{_article(self.family)} {self.family} guest" if self.family
+               else f"a guest from the {CABIN_NAMES[self.cabin]} cabin")
         return f"send {who} to {self.activity or spot_name(self.spot)}"
 
 
