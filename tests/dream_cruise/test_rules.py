@@ -709,17 +709,18 @@ def test_C8_tie_goes_to_most_hand_cards() -> None:
     assert state.returns()[1] > state.returns()[0]
 
 
-@pytest.mark.parametrize(("first", "winner"), [(0, 0), (1, 2), (2, 2)])
-def test_C8_tie_then_turn_order_of_the_final_round(first: int, winner: int) -> None:
+@pytest.mark.parametrize(("first", "start", "winner"), [(0, 0, 0), (1, 1, 2), (2, 2, 2), (0, 2, 0)])
+def test_C8_tie_then_turn_order_of_the_final_round(first: int, start: int, winner: int) -> None:
     """C8: equal points and hand cards: the tied seat first in the final round's turn order
-    wins (seats 0 and 2 tie here; seat 1 has less)."""
+    wins (seats 0 and 2 tie here; seat 1 has less). The order is the round's, not that of a
+    token passed on in its phase 3 (C19)."""
     g = make(3)
     seats = [
         {"figures_left": [3, 2, 2], "location": loc("Invergordon"), "location_guests": [[2], [1], []]},
         {},
         {"figures_left": [3, 2, 2], "location": loc("Livorno"), "location_guests": [[2], [1], []]},
     ]
-    state = end_of_round(g, seats=seats, first_player=first, final_round=True)
+    state = end_of_round(g, seats=seats, first_player=first, start_player=start, final_round=True)
     state.apply(Done())
     assert state.scores() == [1, 0, 1]
     assert state.winners() == [winner]
