@@ -154,9 +154,7 @@ def test_moves_of_another_game() -> None:
     for name in ("sirens", "dream_islands", "atlantic_star"):
         other = cruiselib.make(name)
         move = other.action_to_move(other.new_state(seed=1).legal_actions()[0])
-        unchanged_after(
-            state, lambda move=move: state.apply(move), cruiselib.IllegalMoveError, "not a Dream Cruise move"
-        )
+        unchanged_after(state, partial(state.apply, move), cruiselib.IllegalMoveError, "not a Dream Cruise move")
 
 
 def test_a_move_for_the_wrong_seat() -> None:
@@ -166,8 +164,9 @@ def test_a_move_for_the_wrong_seat() -> None:
     unchanged_after(
         state, lambda: state.apply(a, player=wrong), cruiselib.IllegalMoveError, f"seat {wrong} cannot move"
     )
-    for seat in (5, -1, "0", 1.0):
-        unchanged_after(state, lambda seat=seat: state.apply(a, player=seat), cruiselib.IllegalMoveError, "cannot move")
+    seats: list[Any] = [5, -1, "0", 1.0]
+    for seat in seats:
+        unchanged_after(state, partial(state.apply, a, player=seat), cruiselib.IllegalMoveError, "cannot move")
     state.apply(a, player=state.current_player)
 
 
@@ -195,7 +194,8 @@ def test_a_bad_seat_in_view_resample_and_tensors(seat: Any) -> None:
                    "taken as seat 1) instead of InvalidOptionError", strict=True)
 def test_a_bad_seat_in_route_points() -> None:
     state = midgame()
-    for seat in (-1, 3, "0", None, True, 1.0):
+    seats: list[Any] = [-1, 3, "0", None, True, 1.0]
+    for seat in seats:
         unchanged_after(state, partial(state.route_points, seat), cruiselib.InvalidOptionError, "seat")
 
 
@@ -268,10 +268,12 @@ def test_bad_options(options: dict[str, Any], match: str) -> None:
 
 
 def test_bad_seeds_start_seats_and_playout_counts() -> None:
-    for seed in (1.5, [1], None.__class__):
+    seeds: list[Any] = [1.5, [1], None.__class__]
+    for seed in seeds:
         with pytest.raises(cruiselib.InvalidOptionError):
             GAME.new_state(seed=seed)
-    for start in (3, -2, "0"):
+    starts: list[Any] = [3, -2, "0"]
+    for start in starts:
         with pytest.raises(cruiselib.InvalidOptionError):
             GAME.new_state(seed=1, start_player=start)
     with pytest.raises(cruiselib.InvalidOptionError, match="seat"):
@@ -320,8 +322,12 @@ def _move(src: str, dst: str) -> Callable[[dict[str, Any]], None]:
     return lambda d: zone(d, dst).append(zone(d, src).pop())
 
 
-def _first_seat_with(key: str) -> int:
-    return next(p for p, s in enumerate(BASE["seats"]) if s[key])
+def _empty_cabin_with_figures(d: dict[str, Any]) -> None:
+    """Seat 2's third family to its points pile, its figures left on the empty cabin."""
+    seat = d["seats"][2]
+    seat["points_pile"].append(seat["families"][2])
+    seat["families"][2] = -1
+    seat["figures_left"][2] = 1
 
 
 HAND = next(p for p, s in enumerate(BASE["seats"]) if len(s["hand"]) >= 2)
@@ -343,11 +349,7 @@ BAD_STATES: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "unsorted hand": (_seat(HAND, hand=BASE["seats"][HAND]["hand"][::-1]), "listed in ascending order"),
     "known card not in the hand": (_seat(HAND, known=[*BASE["seats"][HAND]["known"], 95]), "not in the hand|does not"),
     "too many figures left": (_seat(1, figures_left=[7, 0, 0]), "<= 6|figures left of"),
-    "figures in an empty cabin": (
-        lambda d: (d["family_deck"].append(d["seats"][2]["families"][2]),
-                   d["seats"][2]["families"].__setitem__(2, -1)),
-        "empty but has figures|starting family",
-    ),
+    "figures in an empty cabin": (_empty_cabin_with_figures, "empty but has figures"),
     "negative figures": (_seat(1, figures_left=[-1, 3, 3]), ">= 0"),
     "two figures of one colour": (_seat(GUESTS, location_guests=[[0, 0], [], []]), "each once"),
     "guests on an empty addition space": (

@@ -266,7 +266,7 @@ def test_view_checks_the_seat(seat: Any) -> None:
 def test_view_takes_recall_as_a_keyword_only() -> None:
     state = make(2).new_state(seed=1)
     with pytest.raises(TypeError):
-        state.view(0, True)  # type: ignore[misc]
+        state.view(0, True)  # type: ignore[call-arg]
 
 
 def test_the_recall_view_lists_the_cards_taken_face_up() -> None:
