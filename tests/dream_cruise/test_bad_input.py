@@ -190,8 +190,6 @@ def test_a_bad_seat_in_view_resample_and_tensors(seat: Any) -> None:
         unchanged_after(state, partial(call, seat), cruiselib.InvalidOptionError, "seat")
 
 
-@pytest.mark.xfail(reason="core bug: route_points(seat) checks no seat type (ValueError, TypeError, or True "
-                   "taken as seat 1) instead of InvalidOptionError", strict=True)
 def test_a_bad_seat_in_route_points() -> None:
     state = midgame()
     seats: list[Any] = [-1, 3, "0", None, True, 1.0]

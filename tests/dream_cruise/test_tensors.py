@@ -34,7 +34,7 @@ def test_the_layout_covers_the_tensors(players: int, additions: int) -> None:
     g = cruiselib.make("dream_cruise", players=players, additions=additions)
     assert isinstance(g, DreamCruiseGame)
     nf, nl, ns = len(g.cards.families), len(g.cards.locations), len(g.cards.ships)
-    size = players * (30 + 11 * additions + 44 + 8 + 6 + 3) + 2 * ns + 2 * nf + 2 * nl + ns + 15 + 3 + 5 + 2 + 9
+    size = players * (30 + 11 * additions + 44 + 8 + 6 + 3) + 2 * ns + 2 * nf + 2 * nl + ns + 15 + 3 + 5 + 2 + 10
     assert g.observation_shape == (size,)
     assert g.information_state_shape == (size + players * ns,)
     assert g.distinct_information_state
@@ -147,6 +147,9 @@ def test_the_tensor_reads_back_the_view() -> None:
             if n == 1:
                 assert v.jana is not None
                 assert f["jana"][0] * 20 == pytest.approx(v.jana.pile_size)
+                # Her pile's points count only once the game shows them (C9).
+                shown = 0 if v.jana.score is None else v.jana.score - v.jana.route_points
+                assert f["jana"][9] * 100 == pytest.approx(shown)
             else:
                 assert not f["jana"].any()
 

@@ -221,7 +221,7 @@ class DreamCruiseRules(CoreRules):
         self.a_done = self.a_captain + 3 * self.ns
         n = num_players
         obs = (n * (NCAB * 10 + additions * 11 + 44 + 8 + 6) + self.ns + self.nf + self.nl + 3 * MAXSETS
-               + self.ns + self.nf + self.nl + self.ns + 3 + 5 + 3 * n + 2 + 9)
+               + self.ns + self.nf + self.nl + self.ns + 3 + 5 + 3 * n + 2 + 10)
         self._init_contract(num_players, self.a_done + 1, REASONS, obs, obs + n * self.ns)
 
     def route_points_of(self, regions, seas):
@@ -1297,8 +1297,10 @@ class DreamCruiseCore(CoreState):
             out[o] = 1.0
         out[o + 1] = (self.rnd if self.rnd < 40 else 40) / 40.0
         o += 2
-        if self.rules.solo:  # Jana: pile size / 20, route points / 9, her shore cards per region / 6, sea cards / 6
+        if self.rules.solo:  # Jana: pile size / 20, route / 9, shore cards per region / 6, sea cards / 6, pile
             out[o] = self.jpile_n / 20.0
+            if self.ph == PH_OVER:  # her pile's points, shown at the end (C9)
+                out[o + 9] = self._jana_pile_points() / 100.0
             out[o + 1] = self._jana_route() / 9.0
             for i in range(self.jloc_n):
                 x = self.jloc[i]
@@ -1433,9 +1435,7 @@ class DreamCruiseCore(CoreState):
 
     def route_points(self, seat):
         """Seat ``seat``'s sailing-route points now (C1)."""
-        if not 0 <= seat < self.np:
-            raise ValueError("no such seat")
-        return self._route_score(seat)
+        return self._route_score(self._seat(seat))
 
     def placement_count(self):
         """How many guest placements the seat to act has (phase 4; else 0)."""

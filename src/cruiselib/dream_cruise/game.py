@@ -391,7 +391,7 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             ("start_player", n),
             ("first_player", n),
             ("round", 2),
-            ("jana", 9),
+            ("jana", 10),
         ]
 
     def _information_state_layout(self) -> list[tuple[str, int]]:
