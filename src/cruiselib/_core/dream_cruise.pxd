@@ -173,13 +173,9 @@ cdef class DreamCruiseCore(CoreState):
     @cython.locals(n=cython.int, i=cython.int, p=cython.int, k=cython.int, f=cython.int, c=cython.int)
     cdef void _setup(self, unsigned long long rng_state, int start) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, t=cython.int)
-    cdef void _shuffle_fdeck(self, int n) noexcept nogil
-    @cython.locals(i=cython.int, j=cython.int, t=cython.int)
-    cdef void _shuffle_ldeck(self) noexcept nogil
-    @cython.locals(i=cython.int, j=cython.int, t=cython.int)
-    cdef void _shuffle_sdeck(self) noexcept nogil
-    @cython.locals(i=cython.int, j=cython.int, t=cython.int)
-    cdef void _shuffle_pool(self, int m) noexcept nogil
+    cdef void _shuffle(self, int* a, int n) noexcept nogil
+    @cython.locals(i=cython.int)
+    cdef int _refill(self, int* deck, int* discard, int n) noexcept nogil
     @cython.locals(i=cython.int)
     cdef int _draw_family(self) noexcept nogil
     @cython.locals(i=cython.int)

@@ -424,7 +424,7 @@ class DreamCruiseCore(CoreState):
                         self.cab_f[p * NCAB + c] = f
                         self.cab_left[p * NCAB + c] = self.rules.f_members[f]
                         break
-        self._shuffle_fdeck(k)
+        self._shuffle(self.fdeck, k)
         # The deck is dealt from its end: the box takes the top cards (setup 5).
         self.fbox_n = 0
         for i in range(k - self.rules.deck_size):
@@ -442,43 +442,33 @@ class DreamCruiseCore(CoreState):
         for i in range(self.rules.nl):
             self.ldeck[i] = i
         self.ldeck_n = self.rules.nl
-        self._shuffle_ldeck()
+        self._shuffle(self.ldeck, self.ldeck_n)
         self.ldisc_n = 0
         for i in range(self.rules.ns):
             self.sdeck[i] = i
         self.sdeck_n = self.rules.ns
-        self._shuffle_sdeck()
+        self._shuffle(self.sdeck, self.sdeck_n)
         self.sdisc_n = 0
         self.final = False
         self.rnd = 0
         self._begin_round()
 
-    def _shuffle_fdeck(self, n):
+    def _shuffle(self, a, n):
+        """Fisher-Yates over a[0:n], from the state's generator."""
         i = n - 1
         while i > 0:
             j = self.c_below(i + 1)
-            t = self.fdeck[i]
-            self.fdeck[i] = self.fdeck[j]
-            self.fdeck[j] = t
+            t = a[i]
+            a[i] = a[j]
+            a[j] = t
             i -= 1
 
-    def _shuffle_ldeck(self):
-        i = self.ldeck_n - 1
-        while i > 0:
-            j = self.c_below(i + 1)
-            t = self.ldeck[i]
-            self.ldeck[i] = self.ldeck[j]
-            self.ldeck[j] = t
-            i -= 1
-
-    def _shuffle_sdeck(self):
-        i = self.sdeck_n - 1
-        while i > 0:
-            j = self.c_below(i + 1)
-            t = self.sdeck[i]
-            self.sdeck[i] = self.sdeck[j]
-            self.sdeck[j] = t
-            i -= 1
+    def _refill(self, deck, discard, n):
+        """An empty deck takes the n cards of its discard pile, shuffled; returns n."""
+        for i in range(n):
+            deck[i] = discard[i]
+        self._shuffle(deck, n)
+        return n
 
     # ------------------------------------------------------------------ the decks
 
@@ -489,11 +479,8 @@ class DreamCruiseCore(CoreState):
             self.final = True
             if self.fdisc_n == 0:
                 return -1
-            for i in range(self.fdisc_n):
-                self.fdeck[i] = self.fdisc[i]
-            self.fdeck_n = self.fdisc_n
+            self.fdeck_n = self._refill(self.fdeck, self.fdisc, self.fdisc_n)
             self.fdisc_n = 0
-            self._shuffle_fdeck(self.fdeck_n)
         self.fdeck_n -= 1
         return self.fdeck[self.fdeck_n]
 
@@ -504,11 +491,8 @@ class DreamCruiseCore(CoreState):
             if self.ldisc_n == 0:
                 self.final = True
                 return -1
-            for i in range(self.ldisc_n):
-                self.ldeck[i] = self.ldisc[i]
-            self.ldeck_n = self.ldisc_n
+            self.ldeck_n = self._refill(self.ldeck, self.ldisc, self.ldisc_n)
             self.ldisc_n = 0
-            self._shuffle_ldeck()
         self.ldeck_n -= 1
         return self.ldeck[self.ldeck_n]
 
@@ -517,11 +501,8 @@ class DreamCruiseCore(CoreState):
         if self.sdeck_n == 0:
             if self.sdisc_n == 0:
                 return -1
-            for i in range(self.sdisc_n):
-                self.sdeck[i] = self.sdisc[i]
-            self.sdeck_n = self.sdisc_n
+            self.sdeck_n = self._refill(self.sdeck, self.sdisc, self.sdisc_n)
             self.sdisc_n = 0
-            self._shuffle_sdeck()
         self.sdeck_n -= 1
         return self.sdeck[self.sdeck_n]
 
@@ -1090,7 +1071,7 @@ class DreamCruiseCore(CoreState):
                     for i in range(self.drawn_n[p]):
                         self.pool[m] = self.drawn[p * MAXDRAWN + i]
                         m += 1
-        self._shuffle_pool(m)
+        self._shuffle(self.pool, m)
         m = 0
         for i in range(self.fdeck_n):
             self.fdeck[i] = self.pool[m]
@@ -1118,7 +1099,7 @@ class DreamCruiseCore(CoreState):
                     for i in range(self.drawn_n[p]):
                         self.pool[m] = self.drawn[p * MAXDRAWN + i]
                         m += 1
-        self._shuffle_pool(m)
+        self._shuffle(self.pool, m)
         m = 0
         for i in range(self.ldeck_n):
             self.ldeck[i] = self.pool[m]
@@ -1148,7 +1129,7 @@ class DreamCruiseCore(CoreState):
                         self.pool[m] = x
                         m += 1
                         self.buf[p] += 1
-        self._shuffle_pool(m)
+        self._shuffle(self.pool, m)
         m = 0
         for i in range(self.sdeck_n):
             self.sdeck[i] = self.pool[m]
@@ -1165,15 +1146,6 @@ class DreamCruiseCore(CoreState):
                 if not recall:
                     for x in range(self.rules.ns):
                         self.known[p * MAXS + x] = 0
-
-    def _shuffle_pool(self, m):
-        i = m - 1
-        while i > 0:
-            j = self.c_below(i + 1)
-            t = self.pool[i]
-            self.pool[i] = self.pool[j]
-            self.pool[j] = t
-            i -= 1
 
     # ------------------------------------------------------------------ tensors
 
