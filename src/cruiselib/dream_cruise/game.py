@@ -66,7 +66,8 @@ class DreamCruiseState(State[DreamCruiseMove, DreamCruiseStateData, DreamCruiseV
     def legal_moves(self) -> list[DreamCruiseMove]:
         """The legal moves as typed objects annotated for this position (which family a
         cabin holds, which activity a spot is, the cards of a face-up set)."""
-        return [self.game._annotate(self, a) for a in self.legal_actions()]
+        raw = self._get_raw()  # one look at the position for every move
+        return [self.game._annotate(self, a, raw) for a in self.legal_actions()]
 
     def returns(self) -> list[float]:
         """As for every game; in the solo game the player gets -1 when Jana wins (C9)."""
@@ -282,32 +283,36 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             return int(R.a_done)
         raise IllegalMoveError(f"{move!r} names no action of this game (card ids, spots and spaces out of range)")
 
-    def _annotate(self, state: DreamCruiseState, action: int) -> DreamCruiseMove:
-        """The move of a legal action with what the position shows about it."""
+    def _annotate(self, state: DreamCruiseState, action: int, raw: dict[str, Any] | None = None) -> DreamCruiseMove:
+        """The move of a legal action with what the position shows about it (``raw``:
+        the state's ``_get_raw()``, when the caller has it)."""
         move = self._all_moves[action]
+        if isinstance(move, (Board, Keep, Plan, Done)) or (isinstance(move, Build) and move.replaces is None):
+            return move
+        if raw is None:
+            raw = state._get_raw()
         if isinstance(move, Take):
             if move.set == 0:
                 return move
-            cards = state._get_raw()["display"][move.set]
+            cards = raw["display"][move.set]
             return Take(move.set, tuple(self.cards.ships[x].name for x in cards))
+        p = raw["cur"]
         if isinstance(move, Place):
-            raw = state._get_raw()
-            p = raw["cur"]
             f = raw["cabins"][p][move.cabin]
-            return Place(move.cabin, move.spot, self.cards.families[f].name, self.spot_text(state, p, move.spot))
+            return Place(move.cabin, move.spot, self.cards.families[f].name, self._spot_text(raw, p, move.spot))
         if isinstance(move, Captain):
-            p = state.current_player
-            return Captain(move.spot, move.payment, self.spot_text(state, p, move.spot), move.payment_name)
+            return Captain(move.spot, move.payment, self._spot_text(raw, p, move.spot), move.payment_name)
         if isinstance(move, Build) and move.replaces is not None:
-            p = state.current_player
-            old = state._get_raw()["additions"][p][move.replaces]
+            old = raw["additions"][p][move.replaces]
             return Build(move.addition, move.payment, move.replaces, move.name, move.payment_name,
                          self.cards.ships[old].name)
         return move
 
     def spot_text(self, state: DreamCruiseState, seat: int, spot: int) -> str:
         """The activity on a seat's spot now, e.g. ``"Cooking Class (rest for 2)"``."""
-        raw = state._get_raw()
+        return self._spot_text(state._get_raw(), seat, spot)
+
+    def _spot_text(self, raw: dict[str, Any], seat: int, spot: int) -> str:
         loc = raw["location"][seat]
         if spot >= 3:
             x = raw["additions"][seat][spot - 3]
@@ -431,7 +436,7 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             if loc >= 0:
                 lines.append(f"  location: {c.locations[loc]}")
                 for s in range(3):
-                    text = self.spot_text(state, p, s)
+                    text = self._spot_text(raw, p, s)
                     if text != spot_name(s) or s == 0:
                         guests = [CABINS[k] for k in range(3) if (raw["location_guests"][p][s] >> k) & 1]
                         mark = " [captain]" if raw["captain"][p] == s else ""
