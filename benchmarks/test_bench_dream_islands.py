@@ -19,10 +19,17 @@ import random
 from typing import Any
 
 import msgspec
-import numpy as np
 import pytest
 
-from benchmarks.conftest import modes
+from benchmarks.conftest import (
+    bench_load_state,
+    bench_observation,
+    bench_python_random_game,
+    bench_resample,
+    bench_typed_decode,
+    bench_view,
+    modes,
+)
 from cruiselib.dream_islands import DreamIslandsStateData
 
 GAMES = modes("dream_islands", players=4)
@@ -102,40 +109,16 @@ def test_clone(benchmark: Any, mode: str) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_load_state_json(benchmark: Any, mode: str) -> None:
-    """load_state() of mid-game JSON bytes: typed decode, validation in the core, loading."""
-    benchmark.group = "dream_islands: load_state() mid-game JSON"
-    game = GAMES[mode]
-    data = midgame(game).to_json().encode()
-    loaded = benchmark(game.load_state, data)
-    assert loaded.to_json().encode() == data
+    bench_load_state(benchmark, "dream_islands", midgame(GAMES[mode]))
 
 
 def test_msgspec_typed_decode(benchmark: Any) -> None:
-    """msgspec's own typed decode of the same bytes: the floor load_state() is measured against."""
-    benchmark.group = "dream_islands: msgspec typed decode, same bytes"
-    data = midgame(GAMES[MODES[0]]).to_json().encode()
-    decoded = benchmark(msgspec.json.decode, data, type=DreamIslandsStateData)
-    assert decoded.game == "dream_islands"
+    bench_typed_decode(benchmark, "dream_islands", midgame(GAMES[MODES[0]]))
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_python_random_game(benchmark: Any, mode: str) -> None:
-    """A whole 4-player game driven from Python: legal_actions() + random.choice + apply()."""
-    benchmark.group = "dream_islands: Python loop, one random 4-player game"
-    game = GAMES[mode]
-    seeds = iter(range(10**9))
-
-    def one_game() -> int:
-        seed = next(seeds)
-        state = game.new_state(seed=seed)
-        choice = random.Random(seed).choice
-        n = 0
-        while not state.is_over:
-            state.apply(choice(state.legal_actions()))
-            n += 1
-        return n
-
-    benchmark(one_game)
+    bench_python_random_game(benchmark, "dream_islands: Python loop, one random 4-player game", GAMES[mode])
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -149,36 +132,16 @@ def test_playouts(benchmark: Any, mode: str) -> None:
     benchmark.extra_info["actions"] = result.actions
 
 
-def observer(state: Any) -> int:
-    """The seat after the one to move: a view without the mover's list of legal actions."""
-    return int((state.current_player + 1) % state.game.num_players)
-
-
 @pytest.mark.parametrize("mode", MODES)
 def test_view(benchmark: Any, mode: str) -> None:
-    """view(seat) of a seat not to move, built by the core from its arrays."""
-    benchmark.group = "dream_islands: view() mid-game"
-    state = midgame(GAMES[mode])
-    view = benchmark(state.view, observer(state))
-    assert view.player == observer(state)
+    bench_view(benchmark, "dream_islands", midgame(GAMES[mode]))
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_resample(benchmark: Any, mode: str) -> None:
-    """resample(seat, seed): a copy with every card the seat cannot see dealt anew (I13)."""
-    benchmark.group = "dream_islands: resample() mid-game"
-    state = midgame(GAMES[mode])
-    seat = observer(state)
-    other = benchmark(state.resample, seat, 12345)
-    assert other.view(seat) == state.view(seat)
+    bench_resample(benchmark, "dream_islands", midgame(GAMES[mode]))
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_observation_into_buffer(benchmark: Any, mode: str) -> None:
-    """observation(seat, out=buf): the seat's tensor written into a buffer, no allocation."""
-    benchmark.group = "dream_islands: observation(out=buf) mid-game"
-    game = GAMES[mode]
-    state = midgame(game)
-    buf = np.zeros(game.observation_shape, dtype=np.float32)
-    out = benchmark(state.observation, observer(state), buf)
-    assert out is buf
+    bench_observation(benchmark, "dream_islands", midgame(GAMES[mode]))

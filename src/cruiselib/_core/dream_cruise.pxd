@@ -160,8 +160,14 @@ cdef class DreamCruiseCore(CoreState):
     cdef int c_score(self, int p) noexcept nogil
     @cython.locals(best=cython.int, win=cython.int, t=cython.int, p=cython.int, key=cython.int)
     cdef int c_winners_mask(self) noexcept nogil
-    @cython.locals(m=cython.int, p=cython.int, i=cython.int, x=cython.int, jana=cython.int)
+    @cython.locals(m=cython.int, p=cython.int, i=cython.int, x=cython.int, face_down=cython.int)
     cdef void c_resample(self, int seat, bint recall) noexcept nogil
+    @cython.locals(i=cython.int)
+    cdef int _move(self, int* a, int off, int n, int m, bint back) noexcept nogil
+    @cython.locals(m=cython.int, p=cython.int)
+    cdef int _family_zones(self, int seat, bint back) noexcept nogil
+    @cython.locals(m=cython.int, p=cython.int)
+    cdef int _location_zones(self, int seat, bint back) noexcept nogil
     @cython.locals(n=cython.int, o=cython.int, r=cython.int, p=cython.int, c=cython.int, f=cython.int,
                    b=cython.int, t=cython.int, j=cython.int, v=cython.int, x=cython.int, s=cython.int,
                    k=cython.int, i=cython.int)

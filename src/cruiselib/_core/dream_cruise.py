@@ -1053,72 +1053,15 @@ class DreamCruiseCore(CoreState):
         without it they are dealt too and nobody's hand is known any more. Discard piles,
         boards and the face-up display are public (C22)."""
         n = self.np
-        # Families.
-        m = 0
-        for i in range(self.fdeck_n):
-            self.pool[m] = self.fdeck[i]
-            m += 1
-        for i in range(self.fbox_n):
-            self.pool[m] = self.fbox[i]
-            m += 1
-        jana = self.jpile_n if self.ph != PH_OVER else 0  # her pile is shown at the end (C9)
-        for i in range(jana):
-            self.pool[m] = self.jpile[i]
-            m += 1
-        if self.ph == PH_BOARD:
-            for p in range(n):
-                if p != seat:
-                    for i in range(self.drawn_n[p]):
-                        self.pool[m] = self.drawn[p * MAXDRAWN + i]
-                        m += 1
-        self._shuffle(self.pool, m)
-        m = 0
-        for i in range(self.fdeck_n):
-            self.fdeck[i] = self.pool[m]
-            m += 1
-        for i in range(self.fbox_n):
-            self.fbox[i] = self.pool[m]
-            m += 1
-        for i in range(jana):
-            self.jpile[i] = self.pool[m]
-            m += 1
-        if self.ph == PH_BOARD:
-            for p in range(n):
-                if p != seat:
-                    for i in range(self.drawn_n[p]):
-                        self.drawn[p * MAXDRAWN + i] = self.pool[m]
-                        m += 1
-        # Location cards.
-        m = 0
-        for i in range(self.ldeck_n):
-            self.pool[m] = self.ldeck[i]
-            m += 1
-        if self.ph == PH_COURSE:
-            for p in range(n):
-                if p != seat:
-                    for i in range(self.drawn_n[p]):
-                        self.pool[m] = self.drawn[p * MAXDRAWN + i]
-                        m += 1
-        self._shuffle(self.pool, m)
-        m = 0
-        for i in range(self.ldeck_n):
-            self.ldeck[i] = self.pool[m]
-            m += 1
-        if self.ph == PH_COURSE:
-            for p in range(n):
-                if p != seat:
-                    for i in range(self.drawn_n[p]):
-                        self.drawn[p * MAXDRAWN + i] = self.pool[m]
-                        m += 1
+        # Families, then location cards: each zone's cards into the pool, one shuffle, back.
+        self._shuffle(self.pool, self._family_zones(seat, False))
+        self._family_zones(seat, True)
+        self._shuffle(self.pool, self._location_zones(seat, False))
+        self._location_zones(seat, True)
         # Ship cards: the deck, an untaken face-down set, the unknown cards of other hands.
-        m = 0
-        for i in range(self.sdeck_n):
-            self.pool[m] = self.sdeck[i]
-            m += 1
-        if self.ph == PH_DRAFT and self.disp_taken[0] < 0:
-            for i in range(self.disp_n[0]):
-                self.pool[m] = self.disp[i]
-                m += 1
+        face_down = self.disp_n[0] if self.ph == PH_DRAFT and self.disp_taken[0] < 0 else 0
+        m = self._move(self.sdeck, 0, self.sdeck_n, 0, False)
+        m = self._move(self.disp, 0, face_down, m, False)
         for p in range(n):
             if p != seat:
                 self.buf[p] = 0
@@ -1130,14 +1073,8 @@ class DreamCruiseCore(CoreState):
                         m += 1
                         self.buf[p] += 1
         self._shuffle(self.pool, m)
-        m = 0
-        for i in range(self.sdeck_n):
-            self.sdeck[i] = self.pool[m]
-            m += 1
-        if self.ph == PH_DRAFT and self.disp_taken[0] < 0:
-            for i in range(self.disp_n[0]):
-                self.disp[i] = self.pool[m]
-                m += 1
+        m = self._move(self.sdeck, 0, self.sdeck_n, 0, True)
+        m = self._move(self.disp, 0, face_down, m, True)
         for p in range(n):
             if p != seat:
                 for i in range(self.buf[p]):
@@ -1146,6 +1083,36 @@ class DreamCruiseCore(CoreState):
                 if not recall:
                     for x in range(self.rules.ns):
                         self.known[p * MAXS + x] = 0
+
+    def _move(self, a, off, n, m, back):
+        """Copy a[off:off + n] to pool[m:m + n] (or back, with ``back``); returns m + n."""
+        for i in range(n):
+            if back:
+                a[off + i] = self.pool[m + i]
+            else:
+                self.pool[m + i] = a[off + i]
+        return m + n
+
+    def _family_zones(self, seat, back):
+        """The hidden families to ``seat``, in pool order: the deck, the box, Jana's face-down
+        pile until the end (C9), the families others drew and choose from."""
+        m = self._move(self.fdeck, 0, self.fdeck_n, 0, back)
+        m = self._move(self.fbox, 0, self.fbox_n, m, back)
+        m = self._move(self.jpile, 0, self.jpile_n if self.ph != PH_OVER else 0, m, back)
+        if self.ph == PH_BOARD:
+            for p in range(self.np):
+                if p != seat:
+                    m = self._move(self.drawn, p * MAXDRAWN, self.drawn_n[p], m, back)
+        return m
+
+    def _location_zones(self, seat, back):
+        """The hidden location cards to ``seat``: the deck, the cards others drew (phase 2)."""
+        m = self._move(self.ldeck, 0, self.ldeck_n, 0, back)
+        if self.ph == PH_COURSE:
+            for p in range(self.np):
+                if p != seat:
+                    m = self._move(self.drawn, p * MAXDRAWN, self.drawn_n[p], m, back)
+        return m
 
     # ------------------------------------------------------------------ tensors
 
