@@ -60,6 +60,7 @@ def extensions() -> list:  # type: ignore[type-arg]
     ]
     return cythonize(
         exts,
+        nthreads=os.cpu_count() or 1,  # translate the modules in parallel too
         language_level=3,
         # A checked build writes its C files elsewhere, so it never reuses a normal
         # build's (cythonize skips sources whose C file looks up to date).
@@ -77,4 +78,5 @@ def extensions() -> list:  # type: ignore[type-arg]
     )
 
 
-setup(ext_modules=extensions())
+# The extensions compile one per core at once (each core module is a large C file).
+setup(ext_modules=extensions(), options={"build_ext": {"parallel": os.cpu_count() or 1}})

@@ -338,6 +338,7 @@ BAD_STATES: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "ship card twice": (lambda d: d["ship_deck"].append(d["ship_discard"][0]), "is both in"),
     "family twice": (lambda d: d["family_deck"].append(d["family_box"][0]), "is both in"),
     "location twice": (lambda d: d["location_deck"].append(d["location_discard"][0]), "is both in"),
+    "ship card twice in one pile": (lambda d: d["ship_deck"].append(d["ship_deck"][0]), "listed twice in the deck"),
     "ship card missing": (lambda d: d["ship_deck"].pop(), "ship card .* is nowhere"),
     "family missing": (lambda d: d["family_deck"].pop(), "family .* is nowhere"),
     "location missing": (lambda d: d["location_deck"].pop(), "location card .* is nowhere"),

@@ -1681,6 +1681,8 @@ class DreamCruiseCore(CoreState):
         for x in cards:
             if not 0 <= x < size:
                 raise InvalidStateError(f"{_BAD}{_zone_name(base, zone)}: {_KINDS[_kind(base)]} {x} does not exist")
+            if self.own[base + x] == zone:
+                raise InvalidStateError(f"{_BAD}{_KINDS[_kind(base)]} {x} is listed twice in {_zone_name(base, zone)}")
             if self.own[base + x] >= 0:
                 raise InvalidStateError(f"{_BAD}{_KINDS[_kind(base)]} {x} is both in "
                                         f"{_zone_name(base, self.own[base + x])} and in {_zone_name(base, zone)}")
