@@ -10,6 +10,13 @@ from typing import Any
 import pytest
 
 import cruiselib
+from cruiselib import _core
+
+# The playouts' random-choice stream, as engine.py defines it (CoreState.c_playouts and
+# _play_out): game g's stream starts at mix64(deal ^ CHOICE_SALT) and steps by GOLDEN.
+GOLDEN, CHOICE_SALT = _core.load("engine").PLAYOUT_STREAM
+MASK64 = 0xFFFFFFFFFFFFFFFF
+mix64 = _core.load("rng").mix64
 
 
 def unchanged_after(state: Any, call: Callable[[], Any], error: type[Exception], match: str) -> None:
@@ -49,3 +56,25 @@ def position_of(
     assert deal == {"rng": f"{rng:016x}", "start_player": start_player}
     assert history == actions
     return position
+
+
+def replay_playout(state: Any, deal: int) -> tuple[list[int], int, list[int]]:
+    """Play ``state`` out as a playout whose game was dealt (or reseeded) from ``deal``
+    does: the same random value per step, through the public API. Scores, length, winners."""
+    r = mix64(deal ^ CHOICE_SALT)
+    steps = 0
+    while not state.is_over:
+        r = (r + GOLDEN) & MASK64
+        action = state.random_action(mix64(r))
+        assert state.is_legal(action)
+        state.apply(action)
+        steps += 1
+    return state.scores(), steps, state.winners()
+
+
+def assert_playout_row(result: Any, g: int, replayed: tuple[list[int], int, list[int]], players: int) -> None:
+    """Row ``g`` of a ``Playouts`` is the replayed game (scores, length, wins)."""
+    scores, steps, winners = replayed
+    assert result.scores[g].tolist() == scores
+    assert int(result.lengths[g]) == steps
+    assert result.wins[g].tolist() == [1 if p in winners else 0 for p in range(players)]

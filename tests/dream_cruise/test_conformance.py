@@ -21,12 +21,7 @@ import cruiselib
 from cruiselib import _core
 from cruiselib.dream_cruise import Build, DreamCruiseGame, DreamCruiseState
 from cruiselib.testing import check_game, check_playouts
-
-# The playouts' random-choice stream, as engine.py defines it (CoreState.c_playouts and
-# _play_out): game g's stream starts at mix64(deal ^ CHOICE_SALT) and steps by GOLDEN.
-GOLDEN, CHOICE_SALT = _core.load("engine").PLAYOUT_STREAM
-MASK64 = 0xFFFFFFFFFFFFFFFF
-mix64 = _core.load("rng").mix64
+from tests.support import MASK64, assert_playout_row, mix64, replay_playout
 
 # Every player count with the default options, then each option (C1, C2, C6, C9) at a
 # player count of its own, so that the sweeps cover every count with some option.
@@ -176,27 +171,6 @@ def _phase_4_position(game: DreamCruiseGame, at_least: int) -> DreamCruiseState:
     raise AssertionError("no such position")
 
 
-def _replay(state: DreamCruiseState, deal: int) -> tuple[list[int], int, list[int]]:
-    """Play ``state`` out as a playout whose game was dealt (or reseeded) from ``deal``
-    does: the same random value per step, through the public API. Scores, length, winners."""
-    r = mix64(deal ^ CHOICE_SALT)
-    steps = 0
-    while not state.is_over:
-        r = (r + GOLDEN) & MASK64
-        action = state.random_action(mix64(r))
-        assert state.is_legal(action)
-        state.apply(action)
-        steps += 1
-    return state.scores(), steps, state.winners()
-
-
-def _assert_row(result: Any, g: int, replayed: tuple[list[int], int, list[int]], players: int) -> None:
-    scores, steps, winners = replayed
-    assert result.scores[g].tolist() == scores
-    assert int(result.lengths[g]) == steps
-    assert result.wins[g].tolist() == [1 if p in winners else 0 for p in range(players)]
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_playouts_replay_move_by_move_through_the_api(name: str) -> None:
     # Game g of playouts(n, seed) is dealt from playout_seed_state(seed, g) and chooses
@@ -206,7 +180,7 @@ def test_playouts_replay_move_by_move_through_the_api(name: str) -> None:
     result = g.playouts(n, seed=77)
     for k in range(n):
         deal = g.playout_seed_state(77, k)
-        _assert_row(result, k, _replay(g.state_from_seed_state(deal), deal), g.num_players)
+        assert_playout_row(result, k, replay_playout(g.state_from_seed_state(deal), deal), g.num_players)
     assert result.actions == int(result.lengths.sum())
 
 
@@ -249,7 +223,7 @@ def test_playouts_from_a_position_replay_from_its_snapshot(name: str) -> None:
             deal = int(mix64((base + k) & MASK64))
             data = json.loads(before)
             data["rng"] = f"{deal:016x}"
-            _assert_row(result, k, _replay(g.load_state(json.dumps(data)), deal), g.num_players)
+            assert_playout_row(result, k, replay_playout(g.load_state(json.dumps(data)), deal), g.num_players)
         assert np.array_equal(result.scores, state.playouts(n, seed=seed, threads=2).scores)
         check_playouts(g, state, seed=seed + 1)
 

@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pytest
 
 import cruiselib
-from cruiselib.dream_cruise import DreamCruiseGame, DreamCruiseState
+from cruiselib.dream_cruise import TYPES, DreamCruiseGame, DreamCruiseState
 from tests.dream_cruise.test_views import POSITIONS
 
 
@@ -110,7 +110,7 @@ def test_the_tensor_reads_back_the_view() -> None:
                         assert cabins[r, c, 1] * 6 == pytest.approx(card.members)
                         assert cabins[r, c, 2] * 6 == pytest.approx(seat.figures_left[c])
                         assert cabins[r, c, 3] * 9 == pytest.approx(card.points)
-                        wants = [g.activity_types()[t] for t in range(6) if cabins[r, c, 4 + t]]
+                        wants = [TYPES[t] for t in range(6) if cabins[r, c, 4 + t]]
                         assert sorted(wants) == sorted(card.wants)
                 for j in range(g.additions):
                     x = seat.additions[j]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
 
 import numpy as np
 import pytest
@@ -20,12 +19,7 @@ from cruiselib import _core
 from cruiselib.dream_islands import DreamIslandsGame, DreamIslandsState
 from cruiselib.testing import check_game
 from tests.dream_islands.helpers import game
-
-# The playouts' random-choice stream, as engine.py defines it (CoreState.c_playouts and
-# _play_out): game g's stream starts at mix64(deal ^ CHOICE_SALT) and steps by GOLDEN.
-GOLDEN, CHOICE_SALT = _core.load("engine").PLAYOUT_STREAM
-MASK64 = 0xFFFFFFFFFFFFFFFF
-mix64 = _core.load("rng").mix64
+from tests.support import MASK64, assert_playout_row, mix64, replay_playout
 
 N_GAMES = 2000  # in compiled and in pure mode
 # Deep checks (round-trips, resampling every seat) on every 17th step compiled; every 41st
@@ -80,28 +74,6 @@ def test_playouts(players: int) -> None:
     assert (result.win_rates > 0.1).all()
 
 
-def _replay(state: DreamIslandsState, deal: int) -> tuple[list[int], int, list[int]]:
-    """Play ``state`` out as a playout whose game was dealt (or reseeded) from ``deal``
-    does: the same random value per step, through the public API. Scores, length, winners."""
-    core: Any = state  # random_action comes from engine.CoreState (no engine.pyi yet)
-    r = mix64(deal ^ CHOICE_SALT)
-    steps = 0
-    while not state.is_over:
-        r = (r + GOLDEN) & MASK64
-        action = core.random_action(mix64(r))
-        assert state.is_legal(action)
-        state.apply(action)
-        steps += 1
-    return state.scores(), steps, state.winners()
-
-
-def _assert_row(result: Any, g: int, replayed: tuple[list[int], int, list[int]], players: int) -> None:
-    scores, steps, winners = replayed
-    assert result.scores[g].tolist() == scores
-    assert int(result.lengths[g]) == steps
-    assert result.wins[g].tolist() == [1 if p in winners else 0 for p in range(players)]
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_playouts_replay_move_by_move_through_the_api(players: int) -> None:
     # Game g of playouts(n, seed) is dealt from playout_seed_state(seed, g) and chooses
@@ -111,7 +83,7 @@ def test_playouts_replay_move_by_move_through_the_api(players: int) -> None:
     result = g.playouts(n, seed=77)
     for k in range(n):
         deal = g.playout_seed_state(77, k)
-        _assert_row(result, k, _replay(g.state_from_seed_state(deal), deal), players)
+        assert_playout_row(result, k, replay_playout(g.state_from_seed_state(deal), deal), players)
     assert result.actions == int(result.lengths.sum())
 
 
@@ -154,7 +126,7 @@ def test_playouts_from_a_position_replay_from_its_snapshot(players: int) -> None
             deal = int(mix64((base + k) & MASK64))
             data = json.loads(before)
             data["rng"] = f"{deal:016x}"
-            _assert_row(result, k, _replay(g.load_state(json.dumps(data)), deal), players)
+            assert_playout_row(result, k, replay_playout(g.load_state(json.dumps(data)), deal), players)
         assert np.array_equal(result.scores, state.playouts(n, seed=seed, threads=2).scores)
 
 

@@ -291,37 +291,6 @@ class DreamCruiseRules(CoreRules):
             return 0
         return self._pts(cards + 1) - self._pts(cards)
 
-    def action_kind(self, a):
-        """(kind, fields) of an in-range action id: ("board", f), ("keep", l), ("take", k),
-        ("place", c, s), ("plan", x), ("build", x, y, t), ("captain", s, y), ("done",)."""
-        if not 0 <= a < self.num_actions:
-            raise ValueError("action out of range")
-        if a < self.a_keep:
-            return ("board", a)
-        if a < self.a_take:
-            return ("keep", a - self.a_keep)
-        if a < self.a_place:
-            return ("take", a - self.a_take)
-        if a < self.a_plan:
-            return ("place", (a - self.a_place) // self.nspot, (a - self.a_place) % self.nspot)
-        if a < self.a_build:
-            return ("plan", a - self.a_plan)
-        if a < self.a_captain:
-            b = a - self.a_build
-            t = b % (self.nadd + 1)
-            b //= self.nadd + 1
-            return ("build", b // self.ns, b % self.ns, t)
-        if a < self.a_done:
-            return ("captain", (a - self.a_captain) // self.ns, (a - self.a_captain) % self.ns)
-        return ("done",)
-
-    def family_data(self, f):
-        """(members, points, wants mask, start letter or -1) of family f."""
-        return (self.f_members[f], self.f_points[f], self.f_wants[f], self.f_start[f])
-
-    def route_table(self):
-        return tuple(self.route[i] for i in range(6))
-
 
 class DreamCruiseCore(CoreState):
     """One game position. Subclassed by :class:`cruiselib.dream_cruise.DreamCruiseState`."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, State
-from cruiselib.dream_cruise.cards import CABINS, TYPES, CardSet
+from cruiselib.dream_cruise.cards import CABINS, CardSet
 from cruiselib.dream_cruise.moves import (
     MOVE_TYPES,
     Board,
@@ -464,7 +464,3 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
                 jana += f", score {state.jana_score()}"
             lines.append(jana)
         return "\n".join(lines)
-
-    def activity_types(self) -> tuple[str, ...]:
-        """The six activity types, in id order (C10)."""
-        return TYPES
