@@ -379,7 +379,7 @@ class DreamCruiseCore(CoreState):
         for i in range(MAXSETS):
             self.disp_n[i] = 0
             self.disp_taken[i] = -1
-        self.start = self.c_below(n) if start < 0 else start
+        self.start = self.c_below(n) if start < 0 else start  # C24: drawn unless given
         # The families: the others shuffled, then the box takes what the player count leaves out.
         k = 0
         for f in range(self.rules.nf):
@@ -567,6 +567,7 @@ class DreamCruiseCore(CoreState):
         self.cur = self.first
 
     def _end_draft(self):
+        # C25: the sets nobody took go to the discard pile now, not in phase 5 step 5.
         for k in range(self.rules.nsets):
             if self.disp_taken[k] < 0:
                 for i in range(self.disp_n[k]):
@@ -641,7 +642,7 @@ class DreamCruiseCore(CoreState):
 
     def c_score(self, p):
         """Points pile, sailing routes (C1) and one point per two placed guests (C8): the
-        final score once the game is over, the same count of the table before."""
+        final score once the game is over, the same count of the table before (C27)."""
         return self.pile_pts[p] + self._route_score(p) + self._placed(p) // 2
 
     def _jana_score(self):
@@ -943,7 +944,7 @@ class DreamCruiseCore(CoreState):
         if self.ph == PH_DRAFT:
             k = a - self.rules.a_take
             for i in range(self.disp_n[k]):
-                self._to_hand(p, self.disp[k * 2 + i], k != 0)  # face-up sets are seen by all
+                self._to_hand(p, self.disp[k * 2 + i], k != 0)  # C26: face-up sets are seen by all
             self.disp_n[k] = 0
             self.disp_taken[k] = p
             if k == 0:
@@ -1219,7 +1220,7 @@ class DreamCruiseCore(CoreState):
 
     def _jana_route(self):
         """The points of Jana's longest route: her most shore cards of one region, plus a
-        sea card if she has one (C1, C9)."""
+        sea card if she has one (C1, C9, C28)."""
         longest = 0
         seas = 0
         for k in range(NREG):
@@ -1283,7 +1284,7 @@ class DreamCruiseCore(CoreState):
                 addition_guests=[_colours(self.add_occ[p * MAXADD + j]) for j in range(self.rules.nadd)],
                 location=location,
                 played=[self.played[p * MAXL + i] for i in range(self.played_n[p])],
-                points_pile=[self.pile[p * MAXF + i] for i in range(self.pile_n[p])],
+                points_pile=[self.pile[p * MAXF + i] for i in range(self.pile_n[p])],  # C29: face up
                 hand_size=self.hand_n[p],
                 drawn_size=self.drawn_n[p],
                 route_points=self._route_score(p),
