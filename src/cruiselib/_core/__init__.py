@@ -21,7 +21,7 @@ from types import ModuleType
 __all__ = ["MODULES", "PURE_PACKAGE", "compiled", "load", "pure_module", "pure_python_requested"]
 
 # Dependency order: a module is loaded after the modules it cimports.
-MODULES = ("rng", "common", "engine", "sirens", "atlantic_star", "dream_islands", "dream_cruise")
+MODULES = ("rng", "common", "engine", "sirens", "atlantic_star", "dream_islands", "dream_cruise", "ismcts")
 
 
 def pure_python_requested() -> bool:

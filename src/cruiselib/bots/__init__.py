@@ -1,86 +1,73 @@
-"""Bots that play any cruiselib game: uniformly random and one-ply greedy.
+"""Bots for every cruiselib game, behind one interface.
 
-A bot is any object with ``choose(state) -> int`` returning a legal action id for
-``state.current_player``. Both bots here are deterministic given their seed.
+A bot has ``choose(state) -> int`` (a legal action id for ``state.current_player``;
+``state`` is left unchanged) and ``analyse(state) -> list[Candidate]`` (the moves it
+weighed, best first, with visit counts and values where it has them). Every bot is
+deterministic for a seed; each documents what it keeps between calls.
+
+==================  ====================================================================
+``random``          :class:`RandomBot`: a uniformly random legal move
+``greedy``          :class:`GreedyBot`: the best score margin one action ahead
+``rules``           :class:`RuleBot`: a sensible beginner's heuristics, per game
+``ismcts``          :class:`ISMCTSBot`: information-set Monte Carlo tree search in the core
+``cheating_mcts``   :class:`CheatingMCTSBot`: MCTS that sees the hidden cards (analysis only)
+==================  ====================================================================
 
 >>> import cruiselib
->>> from cruiselib.bots import GreedyBot, RandomBot
+>>> from cruiselib.bots import make_bot
 >>> state = cruiselib.make("sirens").new_state(seed=1)
->>> state.apply(GreedyBot(seed=1).choose(state))
+>>> bot = make_bot("ismcts", iterations=300, seed=1)
+>>> state.apply(bot.choose(state))
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any, Protocol
+import inspect
+from typing import Any
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+from cruiselib.errors import InvalidOptionError
+
+from ._types import Bot, Candidate
+from .basic import GreedyBot, RandomBot
+from .rules import RuleBot
+from .search import CheatingMCTSBot, ISMCTSBot, SearchBot
+
+__all__ = [
+    "BOTS",
+    "Bot",
+    "Candidate",
+    "CheatingMCTSBot",
+    "GreedyBot",
+    "ISMCTSBot",
+    "RandomBot",
+    "RuleBot",
+    "SearchBot",
+    "make_bot",
+]
+
+BOTS: dict[str, type[Any]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "rules": RuleBot,
+    "ismcts": ISMCTSBot,
+    "cheating_mcts": CheatingMCTSBot,
+}
 
 
-class Bot(Protocol):
-    """Anything that picks a legal action for the seat to move."""
+def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
+    """A bot by name (see :data:`BOTS`) with its options, e.g.
+    ``make_bot("ismcts", iterations=2000, uct_c=1.0, seed=1)``.
 
-    def choose(self, state: Any) -> int: ...
-
-
-class RandomBot:
-    """Picks a legal action uniformly at random."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rnd = random.Random(seed)
-
-    def choose(self, state: Any) -> int:
-        return int(self._rnd.choice(state.legal_actions()))
-
-
-class GreedyBot:
-    """Looks one action ahead and keeps the best score margin for the seat to move.
-
-    The margin is the seat's score minus the best other score, after the action; a won
-    game counts far above any margin. Ties are broken at random. Cheap enough for
-    simulations of many thousands of games.
+    Raises InvalidOptionError for an unknown name or option, naming what is accepted.
     """
-
-    name = "greedy"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rnd = random.Random(seed)
-
-    @staticmethod
-    def _value(state: Any, seat: int) -> float:
-        scores = state.scores()
-        others = max((s for p, s in enumerate(scores) if p != seat), default=0)
-        value = float(scores[seat] - others)
-        if state.is_over:
-            winners = state.winners()
-            value += 1000.0 if seat in winners else (-1000.0 if winners else 0.0)
-        return value
-
-    def choose(self, state: Any) -> int:
-        seat = state.current_player
-        best: list[int] = []
-        best_value = float("-inf")
-        for action in state.legal_actions():
-            child = state.clone()
-            child.apply(action)
-            value = self._value(child, seat)
-            if value > best_value:
-                best, best_value = [action], value
-            elif value == best_value:
-                best.append(action)
-        return int(self._rnd.choice(best))
-
-
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
-
-
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name ("random" or "greedy")."""
-    from cruiselib.errors import InvalidOptionError
-
     try:
-        return BOTS[name](seed)
-    except KeyError:
+        cls = BOTS[name]
+    except (KeyError, TypeError):
         raise InvalidOptionError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}") from None
+    accepted = [p for p in inspect.signature(cls).parameters if p != "seed"]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        allowed = ", ".join(accepted) if accepted else "none"
+        raise InvalidOptionError(f"bot {name!r} has no option {', '.join(unknown)}; its options: {allowed}")
+    bot: Bot = cls(seed=seed, **options)
+    return bot

@@ -1,0 +1,285 @@
+"""Information-set Monte Carlo tree search, written once against the game contract.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo
+Tree Search"). The tree is open-loop: a node is the sequence of actions from the root, and
+chance (which every core resolves inside ``c_do`` from the state's own generator) is not a
+node. Each iteration:
+
+1. **determinize**: copy the root into a work state, reseed its generator and deal anew
+   everything the searching seat cannot see (``c_resample``); the copy's hidden cards are
+   replaced, so the search knows only what ``view(seat)`` shows (with ``recall``, what the
+   seat's information state remembers). Without ``determinize`` the true position is
+   searched: a perfect-information bound for analysis, not a fair player;
+2. **select**: at each node, the children whose actions are legal in this determinization
+   are *available*; their availability counts grow by one, and the one with the best
+   UCB1 value, ``mean + c * sqrt(ln(availability) / visits)``, is taken, where ``mean`` is
+   the mean return of the seat that chose that action;
+3. **expand**: the first node with a legal action not yet in the tree gets one child, for
+   an untried action chosen uniformly;
+4. **simulate**: random actions by the core (``c_random_action``) to the end of the game;
+5. **backpropagate**: every node on the path adds the return of the seat that moved into
+   it: +1 for a winner, -1 for the others, 0 for every seat after a draw; in a solo game
+   a result with no winner is a loss (-1).
+
+The loop runs with the GIL released; it takes the GIL only to copy the root (the cores'
+``c_copy_into`` runs with it) and, every few iterations, to look for Ctrl-C. A search grows
+one node per iteration; ``run`` stops early when the tree is full, and ``grow`` makes room.
+"""
+
+try:  # pragma: no cover - depends on whether Cython is installed
+    import cython
+except ImportError:  # pragma: no cover
+    from cruiselib._core import _cython_shim as cython
+
+if not cython.compiled:
+    from math import log, sqrt
+
+import numpy
+
+from cruiselib.errors import IllegalMoveError, InvalidOptionError
+
+from .common import check_signals
+from .engine import CoreState
+from .rng import mix64
+
+# The Weyl step of every generator stream in the cores (the engine's, which is C-only).
+GOLDEN = 0x9E3779B97F4A7C15
+MASK64 = 0xFFFFFFFFFFFFFFFF
+
+# Iterations between two looks for Ctrl-C.
+SIGNAL_EVERY_ITERATIONS = 256
+# A determinization's generator and its rollout's choices come from streams of their own.
+DEAL_SALT = 0x2545F4914F6CDD1D
+ROLLOUT_SALT = 0x94D049BB133111EB
+# The final choice: the most visited root child, or the one with the best mean return.
+FINAL_VISITS = 0
+FINAL_VALUE = 1
+_INT32 = numpy.int32
+
+
+class Search:
+    """One search tree from a root position (a copy of it, taken now).
+
+    ``uct_c`` is the exploration constant of UCB1 on returns in [-1, 1]; ``determinize``
+    False searches the true position (it sees hidden cards); ``recall`` deals with the
+    seat's memory of public events kept (``resample(recall=True)``); ``seed`` a 64-bit
+    generator state; ``capacity`` the nodes allotted (one per iteration, plus the root).
+    """
+
+    def __init__(self, root, uct_c=1.0, determinize=True, recall=True, seed=0, capacity=4096):
+        if not isinstance(root, CoreState):
+            raise InvalidOptionError(f"a search needs a game state, not {type(root).__name__}")
+        if root.current_player < 0:
+            raise IllegalMoveError("the game is over: there is nothing to search")
+        if not (uct_c >= 0.0):  # also rejects NaN
+            raise InvalidOptionError(f"uct_c must be a number >= 0, not {uct_c!r}")
+        self.root = root.clone()
+        self.work = root.clone()  # a position overwritten by every iteration
+        self.seat = root.current_player
+        self.uct_c = uct_c
+        self.determinize = determinize
+        self.recall = recall
+        self.rng = seed & MASK64
+        self.iterations = 0
+        self.nodes = 1
+        self.generation = 0
+        actions = root.core_rules.num_actions
+        self.seen_array = _zeros(actions, False)
+        self.where_array = _zeros(actions, False)
+        self.untried_array = _zeros(actions, False)
+        self.seen = self.seen_array
+        self.where = self.where_array
+        self.untried = self.untried_array
+        self.capacity = 0
+        self.first_child_array = self.next_sibling_array = self.action_array = None
+        self.mover_array = self.visits_array = self.avail_array = None
+        self.path_array = self.total_array = None
+        self.grow(max(int(capacity), 2))
+        self.first_child[0] = -1
+        self.next_sibling[0] = -1
+        self.action[0] = -1
+        self.mover[0] = -1
+
+    def grow(self, capacity):
+        """Make room for ``capacity`` nodes in all (the tree so far is kept)."""
+        if capacity <= self.capacity:
+            return
+        old = self.capacity
+        olds = (
+            self.first_child_array,
+            self.next_sibling_array,
+            self.action_array,
+            self.mover_array,
+            self.visits_array,
+            self.avail_array,
+            self.path_array,
+            self.total_array,
+        )
+        fields = []
+        for k in range(8):
+            new = _zeros(capacity, k == 7)
+            if old:
+                new[:old] = olds[k]
+            fields.append(new)
+        (
+            self.first_child_array,
+            self.next_sibling_array,
+            self.action_array,
+            self.mover_array,
+            self.visits_array,
+            self.avail_array,
+            self.path_array,
+            self.total_array,
+        ) = fields
+        self.first_child = self.first_child_array
+        self.next_sibling = self.next_sibling_array
+        self.action = self.action_array
+        self.mover = self.mover_array
+        self.visits = self.visits_array
+        self.avail = self.avail_array
+        self.path = self.path_array
+        self.total = self.total_array
+        self.capacity = capacity
+
+    def run(self, iterations):
+        """Run up to ``iterations`` more iterations; returns how many ran (fewer only when
+        the tree is full: ``grow`` it and run again)."""
+        if type(iterations) is not int or iterations < 0:
+            raise InvalidOptionError(f"iterations must be an int >= 0, not {iterations!r}")
+        return self.c_run(iterations)
+
+    def c_run(self, iterations):
+        done = 0
+        players = self.root.core_rules.num_players
+        with cython.nogil:
+            while done < iterations and self.nodes < self.capacity:
+                if done % SIGNAL_EVERY_ITERATIONS == 0:
+                    with cython.gil:
+                        check_signals()
+                self._iterate(players)
+                done += 1
+        self.iterations += done
+        return done
+
+    def _iterate(self, players):
+        """One iteration: determinize, select, expand, simulate, backpropagate."""
+        self.rng = (self.rng + GOLDEN) & MASK64
+        r = mix64(self.rng)
+        with cython.gil:
+            self.root.c_copy_into(self.work)
+        self.work.rng = mix64(r ^ DEAL_SALT)
+        if self.determinize:
+            self.work.c_resample(self.seat, self.recall)
+        node = 0
+        depth = 0
+        while True:
+            current = self.work.c_current()
+            if current < 0:
+                break
+            n = self.work.c_legal()
+            self.generation += 1
+            if self.generation >= 0x3FFFFFFF:
+                self._restamp()
+            gen = self.generation
+            c = self.first_child[node]
+            while c >= 0:
+                self.seen[self.action[c]] = gen
+                self.where[self.action[c]] = c
+                c = self.next_sibling[c]
+            untried = 0
+            best = -1
+            best_value = -1.0e300
+            for i in range(n):
+                a = self.work.c_legal_at(i)
+                if self.seen[a] == gen:
+                    c = self.where[a]
+                    self.avail[c] += 1
+                    visits = self.visits[c]
+                    value = self.total[c] / visits + self.uct_c * sqrt(log(self.avail[c]) / visits)
+                    if value > best_value:
+                        best_value = value
+                        best = c
+                else:
+                    self.untried[untried] = a
+                    untried += 1
+            if untried > 0:
+                r = mix64((r + GOLDEN) & MASK64)
+                a = self.untried[((r >> 32) * untried) >> 32]
+                c = self.nodes
+                self.nodes += 1
+                self.action[c] = a
+                self.mover[c] = current
+                self.visits[c] = 0
+                self.avail[c] = 1
+                self.total[c] = 0.0
+                self.first_child[c] = -1
+                self.next_sibling[c] = self.first_child[node]
+                self.first_child[node] = c
+                self.work.c_do(a)
+                depth += 1
+                self.path[depth] = c
+                break
+            self.work.c_do(self.action[best])
+            depth += 1
+            self.path[depth] = best
+            node = best
+        # Simulate: the core's random playout from here.
+        r = mix64(r ^ ROLLOUT_SALT)
+        while self.work.c_current() >= 0:
+            r = (r + GOLDEN) & MASK64
+            self.work.c_do(self.work.c_random_action(mix64(r)))
+        m = self.work.c_winners_mask()
+        self.visits[0] += 1
+        for d in range(1, depth + 1):
+            c = self.path[d]
+            self.visits[c] += 1
+            self.total[c] += _reward(m, self.mover[c], players)
+
+    def _restamp(self):
+        """Start the generation stamps again (after about 10^9 node visits)."""
+        for a in range(self.root.core_rules.num_actions):
+            self.seen[a] = 0
+        self.generation = 1
+
+    def children(self):
+        """The root's children, as (action, visits, availability, mean return) tuples in
+        ascending action order."""
+        out = []
+        c = self.first_child[0]
+        while c >= 0:
+            v = self.visits[c]
+            out.append((int(self.action[c]), int(v), int(self.avail[c]), float(self.total[c] / v) if v else 0.0))
+            c = self.next_sibling[c]
+        out.sort()
+        return out
+
+    def best(self, final=FINAL_VISITS):
+        """The root action to play: the most visited child (``FINAL_VISITS``) or the best
+        mean return (``FINAL_VALUE``); ties to the lower action id. -1 before any iteration."""
+        best = -1
+        best_key = -1.0e300
+        c = self.first_child[0]
+        while c >= 0:
+            v = self.visits[c]
+            if v > 0:
+                key = v if final == FINAL_VISITS else self.total[c] / v
+                if key > best_key or (key == best_key and self.action[c] < self.action[best]):
+                    best_key = key
+                    best = c
+            c = self.next_sibling[c]
+        return -1 if best < 0 else int(self.action[best])
+
+
+def _zeros(n, real):
+    """A zeroed int32 (or float64) array of n entries; in pure-Python mode a list, so the
+    cores get Python numbers as they do from each other."""
+    if cython.compiled:
+        return numpy.zeros(n, numpy.float64 if real else _INT32)
+    return [0.0] * n if real else [0] * n
+
+
+def _reward(winners, seat, players):
+    """The return of ``seat`` for a finished game with this winners mask."""
+    if winners == 0:
+        return -1.0 if players == 1 else 0.0
+    return 1.0 if (winners >> seat) & 1 else -1.0

@@ -1,0 +1,182 @@
+"""Search bots: information-set MCTS, and a perfect-information MCTS for analysis.
+
+Both run the whole search loop in the compiled core (``cruiselib._core.ismcts``): the
+determinization by the core's ``resample``, selection, expansion, random rollouts and
+backpropagation, with the GIL released.
+
+>>> import cruiselib
+>>> from cruiselib.bots import ISMCTSBot
+>>> state = cruiselib.make("sirens").new_state(seed=1)
+>>> bot = ISMCTSBot(iterations=200, seed=7)
+>>> state.is_legal(bot.choose(state))
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Literal
+
+from cruiselib._core import compiled as _compiled
+from cruiselib._core import load, pure_module
+from cruiselib._core.rng import mix64, seed_state
+from cruiselib.errors import InvalidOptionError
+
+from ._types import Candidate
+
+__all__ = ["CheatingMCTSBot", "ISMCTSBot", "SearchBot"]
+
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+# Iterations per call into the core when a time budget applies: small first, so a short
+# budget is kept; doubled up to the largest while time remains.
+_FIRST_CHUNK = 64
+_LARGEST_CHUNK = 8192
+_FINALS = {"visits": 0, "value": 1}
+
+
+def _search_module(state: Any) -> Any:
+    """The search compiled with the state's core (a pure twin's state gets the pure one)."""
+    module = load("ismcts")
+    if _compiled and not isinstance(state, load("engine").CoreState):
+        return pure_module("ismcts")
+    return module
+
+
+class SearchBot:
+    """Monte Carlo tree search in the core; the base of :class:`ISMCTSBot` and
+    :class:`CheatingMCTSBot` (which differ only in whether the root is determinized).
+
+    Budget: ``iterations`` per decision, ``seconds`` per decision, or both (the search stops
+    at whichever comes first); at least one must be given. ``uct_c`` is the UCB1 exploration
+    constant on returns in [-1, 1]. ``final`` picks the move: ``"visits"`` (the most visited
+    root child, the robust choice) or ``"value"`` (the best mean return). ``seed``: an int,
+    str or bytes, or None for a random one.
+
+    State between calls: the number of searches run so far. Search k uses the generator
+    state ``mix64(seed_state(seed) + k * golden)``, so a bot made with the same seed makes
+    the same choices in the same positions in the same order (with an iteration budget;
+    a time budget depends on the machine's speed).
+    """
+
+    name = "mcts"
+    determinize = True
+
+    def __init__(
+        self,
+        iterations: int | None = 2000,
+        seconds: float | None = None,
+        *,
+        uct_c: float = 1.0,
+        final: Literal["visits", "value"] = "visits",
+        recall: bool = True,
+        seed: int | str | bytes | None = None,
+    ) -> None:
+        if iterations is not None and (type(iterations) is not int or iterations < 1):
+            raise InvalidOptionError(f"iterations must be an int >= 1 or None, not {iterations!r}")
+        if seconds is not None and (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not math.isfinite(seconds)
+            or seconds <= 0
+        ):
+            raise InvalidOptionError(f"seconds must be a number > 0 or None, not {seconds!r}")
+        if iterations is None and seconds is None:
+            raise InvalidOptionError("give a budget: iterations, seconds or both")
+        if isinstance(uct_c, bool) or not isinstance(uct_c, (int, float)) or not (0 <= uct_c < math.inf):
+            raise InvalidOptionError(f"uct_c must be a finite number >= 0, not {uct_c!r}")
+        if final not in _FINALS:
+            raise InvalidOptionError(f"final must be 'visits' or 'value', not {final!r}")
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(64)
+        try:
+            self._seed = seed_state(seed)
+        except TypeError:
+            raise InvalidOptionError(f"seed must be an int, str or bytes, not {seed!r}") from None
+        self.iterations = iterations
+        self.seconds = None if seconds is None else float(seconds)
+        self.uct_c = float(uct_c)
+        self.final = final
+        self.recall = bool(recall)
+        self.searches = 0
+        #: Iterations of the last search (0 when the move was forced).
+        self.last_iterations = 0
+
+    def __repr__(self) -> str:
+        budget = [f"iterations={self.iterations}"] if self.iterations is not None else []
+        if self.seconds is not None:
+            budget.append(f"seconds={self.seconds}")
+        return f"{type(self).__name__}({', '.join(budget)}, uct_c={self.uct_c}, final={self.final!r})"
+
+    def _search(self, state: Any) -> Any:
+        """Run one search from ``state`` (unchanged) and return the core's search tree."""
+        module = _search_module(state)
+        seed = mix64((self._seed + self.searches * _GOLDEN) & _MASK64)
+        self.searches += 1
+        budget = self.iterations
+        capacity = budget + 1 if budget is not None else 1 << 16
+        tree = module.Search(state, self.uct_c, self.determinize, self.recall, seed, capacity)
+        if self.seconds is None:
+            assert budget is not None
+            tree.run(budget)
+        else:
+            deadline = time.perf_counter() + self.seconds
+            chunk = _FIRST_CHUNK
+            while budget is None or tree.iterations < budget:
+                step = chunk if budget is None else min(chunk, budget - tree.iterations)
+                if tree.nodes + step >= tree.capacity:
+                    tree.grow(2 * tree.capacity + step)
+                tree.run(step)
+                if time.perf_counter() >= deadline:
+                    break
+                chunk = min(2 * chunk, _LARGEST_CHUNK)
+        self.last_iterations = int(tree.iterations)
+        return tree
+
+    def choose(self, state: Any) -> int:
+        """The action to play for ``state.current_player`` (a forced move without search)."""
+        legal = state.legal_actions()
+        if not legal:
+            from cruiselib.errors import IllegalMoveError
+
+            raise IllegalMoveError("the game is over: there is no move to choose")
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return int(legal[0])
+        tree = self._search(state)
+        return int(tree.best(_FINALS[self.final]))
+
+    def analyse(self, state: Any) -> list[Candidate]:
+        """Search and return the root's moves, most visited first: visits, and value = the
+        mean return of the seat to move after that move, in [-1, 1]."""
+        tree = self._search(state)
+        game = state.game
+        rows = sorted(tree.children(), key=lambda row: (-row[1], row[0]))
+        return [
+            Candidate(action=action, move=str(game.action_to_move(action)), visits=visits, value=mean)
+            for action, visits, _avail, mean in rows
+        ]
+
+
+class ISMCTSBot(SearchBot):
+    """Information-set MCTS (single observer): every iteration searches a determinization
+    of the root, dealt by the core's ``resample`` from what the seat to move may know (its
+    ``view``; with ``recall``, its memory of public events too). It never sees hidden cards:
+    two positions that look the same to the seat give the same search.
+    """
+
+    name = "ismcts"
+    determinize = True
+
+
+class CheatingMCTSBot(SearchBot):
+    """MCTS on the true position: it SEES THE HIDDEN CARDS (other hands, deck order).
+
+    Not a fair opponent: an upper bound for analysis (how much would knowing everything be
+    worth?). Only later chance events vary between iterations.
+    """
+
+    name = "cheating_mcts"
+    determinize = False
