@@ -17,6 +17,8 @@ def _rate(bench: dict[str, Any]) -> str:
     info = bench.get("extra_info", {})
     if "actions" in info:
         return f"{info['actions'] / median / 1e6:,.2f} M actions/s ({info['games'] / median:,.0f} games/s)"
+    if "iterations" in info:
+        return f"{info['iterations'] / median / 1e3:,.1f} k iterations/s"
     if "actions_per_game" in info:
         return f"{info['actions_per_game'] / median / 1e3:,.0f} k actions/s"
     return ""

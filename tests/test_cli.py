@@ -197,3 +197,33 @@ def test_ctrl_c_at_the_prompt_exits_cleanly() -> None:
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
     assert "Traceback" not in err and "interrupted" in err
+
+
+def test_play_against_ismcts_with_hints(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--opponent ismcts --think` plays; `hint` shows the search's top three moves with their
+    values and visits, the same moves the analysis ranks first; the game goes on after it."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\n1\nq\n"))
+    code, out, _ = run(capsys, "play", "sirens", "--seed", "3", "--opponent", "ismcts", "--think", "0.02")
+    assert code == 0
+    hints = re.findall(r"hint (\d): (.+?)  value ([+-]\d\.\d\d)  \((\d+) visits\)", out)
+    assert [h[0] for h in hints] == ["1", "2", "3"]
+    visits = [int(h[3]) for h in hints]
+    assert visits == sorted(visits, reverse=True) and visits[0] > 0
+    assert "seat 1 (ismcts):" in out and out.rstrip().endswith("bye")
+
+
+def test_simulate_search_and_rule_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "sirens", "-n", "2", "--bots", "ismcts,rules", "--iterations", "50")
+    assert code == 0 and "ismcts vs rules" in out and "2 games" in out
+
+
+def test_simulate_solo_counts_losses_not_draws(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "dream_cruise", "--players", "1", "-n", "30", "--seed", "2")
+    assert code == 0 and re.search(r"30 games · lost \d+", out) and "draws" not in out
+
+
+@pytest.mark.parametrize("argv", [["play", "sirens", "--think", "0"], ["simulate", "sirens", "--iterations", "x"]])
+def test_bad_budgets_are_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2 and "must be" in capsys.readouterr().err

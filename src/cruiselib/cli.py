@@ -2,8 +2,8 @@
 
     cruiselib games
     cruiselib demo
-    cruiselib play sirens [--seat 0] [--bot greedy] [--seed 7] [--option variant=bow_to_rear]
-    cruiselib simulate sirens --games 10000 --seed 1 [--bots random,greedy]
+    cruiselib play sirens [--seat 0] [--opponent ismcts] [--think 0.2] [--seed 7] [-o variant=bow_to_rear]
+    cruiselib simulate sirens --games 10000 --seed 1 [--bots ismcts,rules] [--iterations 2000]
     cruiselib schema sirens
 
 Needs the ``cli`` extra (``pip install 'cruiselib[cli]'``) for its tables and progress bars.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -22,12 +23,39 @@ from typing import Any, TextIO
 import numpy as np
 
 import cruiselib
-from cruiselib.bots import BOTS, Bot, make_bot
+from cruiselib.bots import BOTS, Bot, SearchBot, make_bot
 from cruiselib.errors import CruiseError
 
 __all__ = ["main"]
 
 BATCH = 2000  # in-core playouts per progress-bar step
+HINT_MOVES = 3  # moves a hint shows
+HINT_ITERATIONS = 2000  # a hint's search budget without --think
+
+
+def _bot(name: str, seed: int | None, think: float | None, iterations: int | None) -> Bot:
+    """A bot by name; the search bots get a time budget (``think`` seconds a move) or an
+    iteration budget (``iterations``, default 2000)."""
+    if name in BOTS and issubclass(BOTS[name], SearchBot):
+        if think is not None:
+            return make_bot(name, seed=seed, iterations=iterations, seconds=think)
+        return make_bot(name, seed=seed, iterations=iterations or HINT_ITERATIONS)
+    return make_bot(name, seed)
+
+
+def _positive(kind: type, what: str) -> Any:
+    """An argparse type: a number of ``kind`` above 0."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a number, not {text!r}") from None
+        if not (0 < value < math.inf):  # also refuses nan
+            raise argparse.ArgumentTypeError(f"{what} must be above 0, not {text!r}")
+        return value
+
+    return parse
 
 
 def _rich() -> Any:
@@ -86,27 +114,41 @@ def _ask(prompt: str, stdin: TextIO, out: Any) -> str | None:
     return line.strip()
 
 
+def _hint(state: Any, bot: Bot, out: Any) -> None:
+    """The hint bot's best moves for the seat to move, with their visits and values."""
+    out.print(f"  [dim]thinking ({bot.name})...[/dim]")
+    for rank, c in enumerate(bot.analyse(state)[:HINT_MOVES], 1):
+        value = "" if c.value is None else f"  value {c.value:+.2f}"
+        visits = f"  ({c.visits} visits)" if c.visits else ""
+        out.print(f"  [green]hint {rank}[/green]: {c.move}{value}{visits}", soft_wrap=True)
+
+
 def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     stdin = stdin if stdin is not None else sys.stdin
     rich = _rich()
     out = rich.console.Console(highlight=False)
     game = _make_game(args)
     human = game.check_player(args.seat)
+    opponent = args.opponent or args.bot or "greedy"
+    if opponent not in BOTS:
+        raise cruiselib.InvalidOptionError(f"unknown bot {opponent!r}; bots: {', '.join(BOTS)}")
     bots: dict[int, Bot] = {
-        p: make_bot(args.bot, None if args.seed is None else args.seed + p)
+        p: _bot(opponent, None if args.seed is None else args.seed + p, args.think, None)
         for p in range(game.num_players)
         if p != human
     }
+    hinter = _bot("ismcts", None if args.seed is None else args.seed + 101, args.think, None)
     state: Any = game.new_state(seed=args.seed)
+    others = f"the others are {opponent} bots" if game.num_players > 1 else "you play alone"
     out.print(
-        f"[bold]{game.title}[/bold]: you are seat {human}; the others are {args.bot} bots. "
-        "Type a move's number, 'q' to quit."
+        f"[bold]{game.title}[/bold]: you are seat {human}; {others}. "
+        "Type a move's number, 'hint' for the best moves, 'q' to quit."
     )
     while not state.is_over:
         seat = state.current_player
         if seat != human:
             action = bots[seat].choose(state)
-            out.print(f"  seat {seat} ({args.bot}): {game.action_to_move(action)}")
+            out.print(f"  seat {seat} ({opponent}): {game.action_to_move(action)}")
             state.apply(action)
             continue
         out.print()
@@ -115,14 +157,17 @@ def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         for i, move in enumerate(moves, 1):
             out.print(f"  [cyan]{i:>3}[/cyan]  {move}")
         while True:
-            answer = _ask(f"seat {human}, your move [1-{len(moves)}]: ", stdin, out)
+            answer = _ask(f"seat {human}, your move [1-{len(moves)}, hint, q]: ", stdin, out)
             if answer is None or answer.lower() in ("q", "quit", "exit"):
                 out.print("bye")
                 return 0
+            if answer.lower() in ("h", "hint"):
+                _hint(state, hinter, out)
+                continue
             if answer.isdigit() and 1 <= int(answer) <= len(moves):
                 state.apply(moves[int(answer) - 1], player=human)
                 break
-            out.print(f"[red]please type a number from 1 to {len(moves)}[/red]")
+            out.print(f"[red]please type a number from 1 to {len(moves)}, or hint[/red]")
     out.print()
     out.print(game.render(state, None))
     scores, winners = state.scores(), state.winners()
@@ -158,8 +203,10 @@ def _summary_table(
     for p in range(game.num_players):
         table.add_row(str(p), str(int(wins[:, p].sum())), f"{wins[:, p].mean():.1%}", f"{scores[:, p].mean():.2f}")
     draws = int((wins.sum(axis=1) == 0).sum())
+    # Alone, a game without a win is lost to the game's own opponent (Dream Cruise's Jana, C9).
+    no_winner = "lost" if game.num_players == 1 else "draws"
     return table, (
-        f"{n:,} games · draws {draws:,} ({draws / max(n, 1):.1%}) · mean length {lengths.mean():.1f} actions"
+        f"{n:,} games · {no_winner} {draws:,} ({draws / max(n, 1):.1%}) · mean length {lengths.mean():.1f} actions"
         f" (min {lengths.min()}, max {lengths.max()}) · {n / seconds:,.0f} games/s · "
         f"{lengths.sum() / seconds:,.0f} actions/s"
         if n
@@ -211,7 +258,7 @@ def simulate(args: argparse.Namespace) -> int:
                 scores[lo:hi], lengths[lo:hi], wins[lo:hi] = batch.scores, batch.lengths, batch.wins
                 progress.update(task, completed=hi)
         else:
-            bots = [make_bot(name, args.seed * 7919 + p) for p, name in enumerate(names)]
+            bots = [_bot(name, args.seed * 7919 + p, args.think, args.iterations) for p, name in enumerate(names)]
             for g in range(n):
                 state: Any = game.new_state(seed=args.seed * 1_000_003 + g)
                 steps = 0
@@ -312,7 +359,15 @@ def build_parser() -> argparse.ArgumentParser:
     p_play = sub.add_parser("play", help="play against bots in the terminal")
     game_args(p_play)
     p_play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p_play.add_argument("--bot", choices=sorted(BOTS), default="greedy", help="the opponents (default greedy)")
+    p_play.add_argument("--opponent", choices=list(BOTS), default=None, help="the other seats' bot (default greedy)")
+    p_play.add_argument("--bot", choices=list(BOTS), default=None, help=argparse.SUPPRESS)  # the old name
+    p_play.add_argument(
+        "--think",
+        type=_positive(float, "--think"),
+        default=None,
+        metavar="SECONDS",
+        help="seconds a search bot (ismcts, cheating_mcts, and hints) thinks per move (default: 2000 iterations)",
+    )
     p_play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
 
     p_sim = sub.add_parser("simulate", help="bot-vs-bot games with a summary table")
@@ -320,7 +375,15 @@ def build_parser() -> argparse.ArgumentParser:
     p_sim.add_argument("--games", "-n", type=int, default=1000)
     p_sim.add_argument("--seed", type=int, default=0)
     p_sim.add_argument(
-        "--bots", default="random", help="one bot for all seats or one per seat, comma-separated: random, greedy"
+        "--bots",
+        default="random",
+        help=f"one bot for all seats or one per seat, comma-separated: {', '.join(BOTS)}",
+    )
+    p_sim.add_argument(
+        "--iterations", type=_positive(int, "--iterations"), default=None, help="search bots: iterations a move (2000)"
+    )
+    p_sim.add_argument(
+        "--think", type=_positive(float, "--think"), default=None, metavar="SECONDS", help="search bots: seconds a move"
     )
 
     p_demo = sub.add_parser("demo", help="a tour of every game: playouts, bots, a final position")

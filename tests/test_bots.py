@@ -1,0 +1,295 @@
+"""The bot interface and the search bots (ISMCTS in the core), on every game."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import cruiselib
+from cruiselib._core import load, pure_module
+from cruiselib.bots import (
+    BOTS,
+    Bot,
+    Candidate,
+    CheatingMCTSBot,
+    GreedyBot,
+    ISMCTSBot,
+    RandomBot,
+    make_bot,
+)
+
+CONFIGS = [
+    ("sirens", {}),
+    ("sirens", {"variant": "bow_to_rear"}),
+    ("dream_islands", {"players": 2}),
+    ("dream_islands", {"players": 4}),
+    ("atlantic_star", {"players": 2}),
+    ("atlantic_star", {"players": 4}),
+    ("dream_cruise", {"players": 1}),
+    ("dream_cruise", {"players": 3}),
+]
+IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}" for name, opts in CONFIGS]
+
+
+def positions(game: Any, games: int, seed: int, every: int = 1) -> list[Any]:
+    """Positions reached by random play (the start, and every ``every``-th decision)."""
+    rnd = random.Random(seed)
+    out = []
+    for g in range(games):
+        state = game.new_state(seed=seed * 1000 + g)
+        step = 0
+        while not state.is_over:
+            if step % every == 0:
+                out.append(state.clone())
+            state.apply(rnd.choice(state.legal_actions()))
+            step += 1
+    return out
+
+
+def search(state: Any, iterations: int = 60, seed: int = 5, **options: Any) -> Any:
+    module = load("ismcts")
+    tree = module.Search(state, options.get("uct_c", 1.0), options.get("determinize", True), True, seed, iterations + 1)
+    tree.run(iterations)
+    return tree
+
+
+# ---------------------------------------------------------------------------- interface
+
+
+def test_every_bot_is_registered_and_meets_the_protocol() -> None:
+    state = cruiselib.make("sirens").new_state(seed=2)
+    for name in BOTS:
+        options = {"iterations": 50} if name in ("ismcts", "cheating_mcts") else {}
+        bot = make_bot(name, seed=1, **options)
+        assert isinstance(bot, Bot)
+        assert bot.name == name
+        action = bot.choose(state)
+        assert type(action) is int and state.is_legal(action)
+        analysis = bot.analyse(state)
+        assert analysis and all(isinstance(c, Candidate) for c in analysis)
+        assert {c.action for c in analysis} <= set(state.legal_actions())
+
+
+def test_make_bot_rejects_unknown_names_and_options() -> None:
+    with pytest.raises(cruiselib.InvalidOptionError, match="unknown bot 'alphazero'.*ismcts"):
+        make_bot("alphazero")
+    with pytest.raises(cruiselib.InvalidOptionError, match="no option depth.*iterations"):
+        make_bot("ismcts", depth=3)
+    with pytest.raises(cruiselib.InvalidOptionError, match="no option iterations; its options: none"):
+        make_bot("random", iterations=3)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"iterations": 0}, "iterations must be"),
+        ({"iterations": 2.5}, "iterations must be"),
+        ({"iterations": None}, "give a budget"),
+        ({"seconds": -1}, "seconds must be"),
+        ({"seconds": float("nan")}, "seconds must be"),
+        ({"uct_c": -0.1}, "uct_c must be"),
+        ({"uct_c": float("inf")}, "uct_c must be"),
+        ({"final": "best"}, "final must be"),
+        ({"seed": 1.5}, "seed must be"),
+    ],
+)
+def test_search_bot_options_are_checked(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(cruiselib.InvalidOptionError, match=message):
+        ISMCTSBot(**options)
+
+
+def test_no_move_to_choose_once_the_game_is_over() -> None:
+    game = cruiselib.make("sirens")
+    state = game.new_state(seed=3)
+    rnd = random.Random(3)
+    while not state.is_over:
+        state.apply(rnd.choice(state.legal_actions()))
+    for bot in (ISMCTSBot(iterations=10, seed=1), CheatingMCTSBot(iterations=10, seed=1)):
+        with pytest.raises(cruiselib.IllegalMoveError, match="over"):
+            bot.choose(state)
+        with pytest.raises(cruiselib.IllegalMoveError, match="over"):
+            bot.analyse(state)
+
+
+def test_analysis_of_the_simple_bots() -> None:
+    state = cruiselib.make("atlantic_star", players=2).new_state(seed=4)
+    legal = state.legal_actions()
+    assert [c.action for c in RandomBot(seed=1).analyse(state)] == legal
+    greedy = GreedyBot(seed=1).analyse(state)
+    values = [c.value for c in greedy]
+    assert sorted(c.action for c in greedy) == legal
+    assert values == sorted(values, reverse=True)  # type: ignore[type-var]
+    assert GreedyBot(seed=1).choose(state) in [c.action for c in greedy if c.value == values[0]]
+
+
+# ---------------------------------------------------------------------------- the search tree
+
+
+@pytest.mark.parametrize("name, options", CONFIGS, ids=IDS)
+def test_tree_counts_are_consistent(name: str, options: dict[str, Any]) -> None:
+    """One node per iteration; the root's children share its visits; availability >= visits;
+    means are returns in [-1, 1]; the state searched is unchanged."""
+    game = cruiselib.make(name, **options)
+    for state in positions(game, 2, 7, every=9)[:6]:
+        before = state.to_json()
+        tree = search(state, 80)
+        assert tree.iterations == 80 and tree.nodes == 81
+        children = tree.children()
+        assert sum(v for _, v, _, _ in children) == 80
+        legal = set(state.legal_actions())
+        for action, visits, avail, mean in children:
+            assert action in legal and visits >= 1 and avail >= visits and -1.0 <= mean <= 1.0
+        assert tree.best() == max(children, key=lambda c: (c[1], -c[0]))[0]
+        assert state.to_json() == before
+
+
+def test_a_full_tree_stops_and_grows() -> None:
+    state = cruiselib.make("sirens").new_state(seed=1)
+    tree = load("ismcts").Search(state, 1.0, True, True, 3, 10)
+    assert tree.run(50) == 9 and tree.nodes == 10
+    tree.grow(30)
+    assert tree.run(50) == 20 and tree.iterations == 29
+
+
+def test_search_input_is_checked() -> None:
+    module = load("ismcts")
+    state = cruiselib.make("sirens").new_state(seed=1)
+    with pytest.raises(cruiselib.InvalidOptionError, match="game state"):
+        module.Search("sirens")
+    with pytest.raises(cruiselib.InvalidOptionError, match="uct_c"):
+        module.Search(state, float("nan"))
+    with pytest.raises(cruiselib.InvalidOptionError, match="iterations"):
+        module.Search(state).run(-1)
+
+
+@pytest.mark.parametrize("name, options", CONFIGS, ids=IDS)
+def test_compiled_and_pure_search_build_the_same_tree(name: str, options: dict[str, Any]) -> None:
+    """The one source runs as C and as Python: the same seed gives the same tree."""
+    game = cruiselib.make(name, **options)
+    twin = game.pure_twin()
+    state = positions(game, 1, 11, every=7)[2]
+    pure_state = twin.load_state(state.to_json())
+    tree = search(state, 40, seed=9)
+    pure = pure_module("ismcts").Search(pure_state, 1.0, True, True, 9, 41)
+    pure.run(40)
+    assert tree.children() == pure.children()
+
+
+# ---------------------------------------------------------------------------- hidden information
+
+
+@pytest.mark.parametrize("name, options", CONFIGS, ids=IDS)
+def test_ismcts_sees_only_the_view(name: str, options: dict[str, Any]) -> None:
+    """Two states with equal views (a state and a resample of it for the seat to move)
+    give the same choice and the same analysis for the same seed."""
+    game = cruiselib.make(name, **options)
+    checked = 0
+    for k, state in enumerate(positions(game, 2, 13, every=11)[:8]):
+        seat = state.current_player
+        other = state.resample(seat, 100 + k, recall=True)
+        assert other.view(seat, recall=True) == state.view(seat, recall=True)
+        assert ISMCTSBot(iterations=60, seed=k).analyse(state) == ISMCTSBot(iterations=60, seed=k).analyse(other)
+        assert ISMCTSBot(iterations=60, seed=k).choose(state) == ISMCTSBot(iterations=60, seed=k).choose(other)
+        checked += 1
+    assert checked >= 4
+
+
+def test_cheating_mcts_sees_the_hidden_cards() -> None:
+    """The perfect-information search is told apart from ISMCTS: on positions that look the
+    same to the seat, its analysis differs with the hidden cards."""
+    game = cruiselib.make("sirens")
+    differ = 0
+    for k, state in enumerate(positions(game, 2, 17, every=5)[:10]):
+        other = state.resample(state.current_player, 200 + k, recall=True)
+        a = CheatingMCTSBot(iterations=60, seed=k).analyse(state)
+        b = CheatingMCTSBot(iterations=60, seed=k).analyse(other)
+        differ += a != b
+    assert differ >= 5
+
+
+# ---------------------------------------------------------------------------- determinism and budgets
+
+
+def test_same_seed_same_games_and_the_search_counter() -> None:
+    game = cruiselib.make("dream_islands", players=3)
+
+    def play(seed: int) -> list[int]:
+        bots = [ISMCTSBot(iterations=30, seed=seed), RandomBot(seed=seed), ISMCTSBot(iterations=30, seed=seed + 1)]
+        state = game.new_state(seed=seed)
+        for _ in range(40):
+            if state.is_over:
+                break
+            state.apply(bots[state.current_player].choose(state))
+        return list(state.history)
+
+    assert play(3) == play(3)
+    assert play(3) != play(4)
+    bot = ISMCTSBot(iterations=30, seed=1)
+    state = game.new_state(seed=1)
+    first = bot.analyse(state)
+    assert bot.searches == 1
+    assert ISMCTSBot(iterations=30, seed=1).analyse(state) == first
+
+
+def test_time_budget() -> None:
+    state = cruiselib.make("atlantic_star", players=3).new_state(seed=2)
+    bot = ISMCTSBot(iterations=None, seconds=0.05, seed=1)
+    assert state.is_legal(bot.choose(state))
+    assert bot.last_iterations > 0
+    capped = ISMCTSBot(iterations=100, seconds=30, seed=1)
+    capped.choose(state)
+    assert capped.last_iterations == 100
+
+
+def test_forced_moves_are_not_searched() -> None:
+    game = cruiselib.make("dream_cruise", players=2)
+    for state in positions(game, 3, 19):
+        if len(state.legal_actions()) == 1:
+            bot = ISMCTSBot(iterations=50, seed=1)
+            assert bot.choose(state) == state.legal_actions()[0] and bot.last_iterations == 0
+            return
+    pytest.skip("no forced move reached")
+
+
+def test_final_value_policy_takes_the_best_mean() -> None:
+    state = cruiselib.make("sirens").new_state(seed=6)
+    bot = ISMCTSBot(iterations=300, final="value", seed=2)
+    choice = bot.choose(state)
+    tree = search(state, 300, seed=0)  # a different tree: only the policy is checked on it
+    children = tree.children()
+    best = max(children, key=lambda c: (c[3], -c[0]))[0]
+    assert tree.best(1) == best
+    assert state.is_legal(choice)
+
+
+# ---------------------------------------------------------------------------- returns
+
+
+def test_solo_loss_is_a_minus_one() -> None:
+    """Dream Cruise alone against Jana: a game with no winner is a loss (C9), so the search
+    sees -1, as returns() does."""
+    game = cruiselib.make("dream_cruise", players=1)
+    state = game.new_state(seed=1)
+    tree = search(state, 200)
+    results = {round(mean, 6) for _, _, _, mean in tree.children()}
+    assert min(results) < 0  # random solo play loses to Jana (its mean return is negative)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["sirens", "dream_islands", "atlantic_star", "dream_cruise"])
+def test_ismcts_beats_random(name: str) -> None:
+    game = cruiselib.make(name, players=2)
+    wins = 0.0
+    for g in range(12):
+        seats = [ISMCTSBot(iterations=300, seed=g), RandomBot(seed=g)]
+        if g % 2:
+            seats.reverse()
+        state = game.new_state(seed=g)
+        while not state.is_over:
+            state.apply(seats[state.current_player].choose(state))
+        me = g % 2
+        winners = state.winners()
+        wins += 1.0 if winners == [me] else (0.5 if not winners else 0.0)
+    assert wins >= 9
