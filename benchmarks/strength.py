@@ -8,7 +8,7 @@
 played again, so stop it any time (Ctrl-C) and run it again to go on. Games are played in
 rounds of ``--batch`` per pairing, so a partial run covers every pairing evenly.
 
-``report`` reads the file and writes ``docs/strength.md`` (the table between the
+``report`` reads the file and writes ``docs/bots.md`` (the table between the
 ``strength-table`` markers) and ``docs/images/strength.png`` (needs matplotlib). A pairing
 "A vs B" at N players seats A once and B in every other seat, rotating A through the seats;
 A's result is 1 for a win, 0.5 for a draw at 2 players, 0 otherwise. The Elo fit is a
@@ -31,7 +31,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "strength.jsonl"
-DOC = ROOT / "docs" / "strength.md"
+DOC = ROOT / "docs" / "bots.md"
 PNG = ROOT / "docs" / "images" / "strength.png"
 MARK = "<!-- strength-table -->"
 
