@@ -39,6 +39,9 @@ cdef class Search:
     cdef int[::1] avail
     cdef int[::1] path
     cdef double[::1] total
+    cdef object explore_array, inv_sqrt_array
+    cdef double[::1] explore
+    cdef double[::1] inv_sqrt
 
     @cython.locals(old=cython.int, k=cython.int, olds=tuple, fields=list)
     cpdef grow(self, int capacity)

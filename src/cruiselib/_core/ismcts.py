@@ -23,7 +23,8 @@ node. Each iteration:
 
 The loop runs with the GIL released; it takes the GIL only to copy the root (the cores'
 ``c_copy_into`` runs with it) and, every few iterations, to look for Ctrl-C. A search grows
-one node per iteration; ``run`` stops early when the tree is full, and ``grow`` makes room.
+at most one node per iteration; ``run`` stops early when the tree is full, and ``grow``
+makes room.
 """
 
 try:  # pragma: no cover - depends on whether Cython is installed
@@ -139,11 +140,19 @@ class Search:
         self.avail = self.avail_array
         self.path = self.path_array
         self.total = self.total_array
+        # UCB1's two factors by count, computed once: no log or sqrt in the selection loop.
+        self.explore_array = _zeros(capacity, True)
+        self.inv_sqrt_array = _zeros(capacity, True)
+        self.explore = self.explore_array
+        self.inv_sqrt = self.inv_sqrt_array
+        for k in range(1, capacity):
+            self.explore[k] = self.uct_c * sqrt(log(k))
+            self.inv_sqrt[k] = 1.0 / sqrt(k)
         self.capacity = capacity
 
     def run(self, iterations):
         """Run up to ``iterations`` more iterations; returns how many ran (fewer only when
-        the tree is full: ``grow`` it and run again)."""
+        the tree is full, after ``capacity - 1`` iterations in all: ``grow`` it and run again)."""
         if type(iterations) is not int or iterations < 0:
             raise InvalidOptionError(f"iterations must be an int >= 0, not {iterations!r}")
         return self.c_run(iterations)
@@ -152,7 +161,8 @@ class Search:
         done = 0
         players = self.root.core_rules.num_players
         with cython.nogil:
-            while done < iterations and self.nodes < self.capacity:
+            # At most one node per iteration, and counts below the capacity (the UCB tables).
+            while done < iterations and self.iterations + done < self.capacity - 1:
                 if done % SIGNAL_EVERY_ITERATIONS == 0:
                     with cython.gil:
                         check_signals()
@@ -195,7 +205,7 @@ class Search:
                     c = self.where[a]
                     self.avail[c] += 1
                     visits = self.visits[c]
-                    value = self.total[c] / visits + self.uct_c * sqrt(log(self.avail[c]) / visits)
+                    value = self.total[c] / visits + self.explore[self.avail[c]] * self.inv_sqrt[visits]
                     if value > best_value:
                         best_value = value
                         best = c

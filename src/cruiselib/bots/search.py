@@ -126,7 +126,7 @@ class SearchBot:
             chunk = _FIRST_CHUNK
             while budget is None or tree.iterations < budget:
                 step = chunk if budget is None else min(chunk, budget - tree.iterations)
-                if tree.nodes + step >= tree.capacity:
+                if tree.iterations + step >= tree.capacity - 1:
                     tree.grow(2 * tree.capacity + step)
                 tree.run(step)
                 if time.perf_counter() >= deadline:
