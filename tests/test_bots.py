@@ -20,7 +20,7 @@ from cruiselib.bots import (
     make_bot,
 )
 
-CONFIGS = [
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("sirens", {}),
     ("sirens", {"variant": "bow_to_rear"}),
     ("dream_islands", {"players": 2}),
@@ -73,16 +73,16 @@ def test_every_bot_is_registered_and_meets_the_protocol() -> None:
 
 
 def test_make_bot_rejects_unknown_names_and_options() -> None:
-    with pytest.raises(cruiselib.InvalidOptionError, match="unknown bot 'alphazero'.*ismcts"):
+    with pytest.raises(cruiselib.InvalidOptionError, match=r"unknown bot 'alphazero'.*ismcts"):
         make_bot("alphazero")
-    with pytest.raises(cruiselib.InvalidOptionError, match="no option depth.*iterations"):
+    with pytest.raises(cruiselib.InvalidOptionError, match=r"no option depth.*iterations"):
         make_bot("ismcts", depth=3)
     with pytest.raises(cruiselib.InvalidOptionError, match="no option iterations; its options: none"):
         make_bot("random", iterations=3)
 
 
 @pytest.mark.parametrize(
-    "options, message",
+    ("options", "message"),
     [
         ({"iterations": 0}, "iterations must be"),
         ({"iterations": 2.5}, "iterations must be"),
@@ -127,7 +127,7 @@ def test_analysis_of_the_simple_bots() -> None:
 # ---------------------------------------------------------------------------- the search tree
 
 
-@pytest.mark.parametrize("name, options", CONFIGS, ids=IDS)
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=IDS)
 def test_tree_counts_are_consistent(name: str, options: dict[str, Any]) -> None:
     """One node per iteration; the root's children share its visits; availability >= visits;
     means are returns in [-1, 1]; the state searched is unchanged."""
@@ -164,7 +164,7 @@ def test_search_input_is_checked() -> None:
         module.Search(state).run(-1)
 
 
-@pytest.mark.parametrize("name, options", CONFIGS, ids=IDS)
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=IDS)
 def test_compiled_and_pure_search_build_the_same_tree(name: str, options: dict[str, Any]) -> None:
     """The one source runs as C and as Python: the same seed gives the same tree."""
     game = cruiselib.make(name, **options)
@@ -180,7 +180,7 @@ def test_compiled_and_pure_search_build_the_same_tree(name: str, options: dict[s
 # ---------------------------------------------------------------------------- hidden information
 
 
-@pytest.mark.parametrize("name, options", CONFIGS, ids=IDS)
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=IDS)
 def test_ismcts_sees_only_the_view(name: str, options: dict[str, Any]) -> None:
     """Two states with equal views (a state and a resample of it for the seat to move)
     give the same choice and the same analysis for the same seed."""
@@ -216,7 +216,11 @@ def test_same_seed_same_games_and_the_search_counter() -> None:
     game = cruiselib.make("dream_islands", players=3)
 
     def play(seed: int) -> list[int]:
-        bots = [ISMCTSBot(iterations=30, seed=seed), RandomBot(seed=seed), ISMCTSBot(iterations=30, seed=seed + 1)]
+        bots: list[Bot] = [
+            ISMCTSBot(iterations=30, seed=seed),
+            RandomBot(seed=seed),
+            ISMCTSBot(iterations=30, seed=seed + 1),
+        ]
         state = game.new_state(seed=seed)
         for _ in range(40):
             if state.is_over:
@@ -283,7 +287,7 @@ def test_ismcts_beats_random(name: str) -> None:
     game = cruiselib.make(name, players=2)
     wins = 0.0
     for g in range(12):
-        seats = [ISMCTSBot(iterations=300, seed=g), RandomBot(seed=g)]
+        seats: list[Bot] = [ISMCTSBot(iterations=300, seed=g), RandomBot(seed=g)]
         if g % 2:
             seats.reverse()
         state = game.new_state(seed=g)
