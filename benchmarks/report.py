@@ -54,6 +54,7 @@ def table(data: dict[str, Any]) -> str:
         ratio = f"{pure['stats']['median'] / compiled['stats']['median']:,.0f}×" if compiled and pure else "–"
         lines.append(f"| {group} | {cells[0]} | {cells[1]} | {ratio} |")
     lines.extend(load_table(groups))
+    lines.extend(openspiel_table(groups))
     machine = data.get("machine_info", {})
     lines.append("")
     lines.append(
@@ -91,6 +92,34 @@ def load_table(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
         "| game | msgspec typed decode | `load_state` (compiled) | load ÷ decode |",
         "|---|---|---|---|",
         *rows,
+    ]
+
+
+OPENSPIEL = "sirens: OpenSpiel's ISMCTS on cruiselib.openspiel"
+OURS = "sirens: ISMCTS search from the opening"
+
+
+def _per_iteration(bench: dict[str, Any]) -> float:
+    return float(bench["stats"]["median"]) / float(bench["extra_info"]["iterations"])
+
+
+def openspiel_table(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """Our ISMCTS against OpenSpiel's, iterations per second on the same game, one run."""
+    theirs = next((modes.get("compiled") for g, modes in groups.items() if g.startswith(OPENSPIEL)), None)
+    ours = next((modes.get("compiled") for g, modes in groups.items() if g.startswith(OURS)), None)
+    if theirs is None or ours is None:
+        return []
+    t_ours, t_theirs = _per_iteration(ours), _per_iteration(theirs)
+    return [
+        "",
+        "ISMCTS from the Sirens opening, iterations per second, measured in the same run: cruiselib's "
+        "search in the core against OpenSpiel's `ISMCTSBot` (one random rollout per iteration) on the "
+        "same game through `cruiselib.openspiel`:",
+        "",
+        "| search | iterations/s | ratio |",
+        "|---|---|---|",
+        f"| cruiselib `ISMCTSBot` (compiled core) | {1 / t_ours:,.0f} | {t_theirs / t_ours:,.0f}× |",
+        f"| OpenSpiel `ISMCTSBot` on `cruiselib_sirens` | {1 / t_theirs:,.0f} | 1× |",
     ]
 
 

@@ -20,7 +20,7 @@ GAMES = {name: modes(name, players=2) for name in ("sirens", "dream_islands", "a
 CASES = [(name, mode) for name, by_mode in GAMES.items() for mode in by_mode]
 
 
-@pytest.mark.parametrize("name, mode", CASES)
+@pytest.mark.parametrize(("name", "mode"), CASES)
 def test_ismcts_opening(benchmark: Any, name: str, mode: str) -> None:
     benchmark.group = f"{name}: ISMCTS search from the opening, {ITERATIONS} iterations"
     state = GAMES[name][mode].new_state(seed=1)

@@ -1,0 +1,599 @@
+"""cruiselib.openspiel: the four games as OpenSpiel games, run by OpenSpiel's own tests and
+algorithms (random_sim_test, ISMCTS, external-sampling MCCFR). Skipped without OpenSpiel."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python import observation as os_observation  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: E402
+from open_spiel.python.algorithms import (  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: E402
+    external_sampling_mccfr,
+    ismcts,
+    mcts,
+)
+
+import cruiselib  # noqa: E402
+import cruiselib.openspiel as cos  # noqa: E402
+from cruiselib.errors import InvalidOptionError  # noqa: E402
+
+GameType = pyspiel.GameType
+
+# Every game at every player count, and the option sets that change the action space or
+# the rules the most.
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("sirens", {}),
+    ("sirens", {"variant": "bow_to_rear"}),
+    *[("dream_islands", {"players": n}) for n in (2, 3, 4)],
+    *[("atlantic_star", {"players": n}) for n in range(2, 7)],
+    *[("dream_cruise", {"players": n}) for n in range(1, 5)],
+    ("dream_cruise", {"players": 3, "sea_ship_draw": True, "additions": 1, "route_points": (1, 3, 6, 10)}),
+    ("dream_cruise", {"players": 1, "difficulty": 2}),
+]
+SMALL: list[tuple[str, dict[str, Any]]] = [
+    ("sirens", {}),
+    ("dream_islands", {"players": 2}),
+    ("atlantic_star", {"players": 2}),
+    ("dream_cruise", {"players": 1}),
+    ("dream_cruise", {"players": 2}),
+]
+
+
+def ids(config: tuple[str, dict[str, Any]]) -> str:
+    name, options = config
+    return name + "".join(f"-{k}={v}" for k, v in options.items())
+
+
+def random_position(game: Any, seed: int, steps: int | None = None) -> Any:
+    """A state after a random number of random actions (not over)."""
+    rnd = random.Random(seed)
+    state = game.new_initial_state()
+    steps = rnd.randrange(0, 60) if steps is None else steps
+    for _ in range(steps):
+        child = state.clone()
+        child.apply_action(rnd.choice(child.legal_actions()))
+        if child.is_terminal():
+            break
+        state = child
+    return state
+
+
+@pytest.fixture
+def np_seed() -> Iterator[None]:
+    """MCCFR samples from numpy's global generator: seed it, then restore it."""
+    saved = np.random.get_state()
+    np.random.seed(1234)
+    yield
+    np.random.set_state(saved)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def test_import_cruiselib_needs_no_openspiel() -> None:
+    code = (
+        "import sys; sys.modules['pyspiel'] = None\n"  # an import of pyspiel now fails
+        "import cruiselib; cruiselib.make('sirens').new_state(seed=1)\n"
+        "try:\n    import cruiselib.openspiel\nexcept ImportError as e:\n    print('ImportError', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True)
+    assert out.stdout.startswith("ImportError") and "cruiselib[open_spiel]" in out.stdout
+
+
+def test_every_game_is_registered() -> None:
+    registered = {t.short_name: t for t in pyspiel.registered_games()}
+    assert cruiselib.games() == cos.GAMES
+    for name in cos.GAMES:
+        game_type = registered[cos.short_name(name)]
+        assert game_type.short_name == f"cruiselib_{name}"
+        assert set(game_type.parameter_specification) == set(cos.GAME_CLASSES[name].spec.parameters)
+        assert "seed" in game_type.parameter_specification and "players" in game_type.parameter_specification
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "lo", "hi", "utility"),
+    [
+        ("sirens", 2, 2, 2, GameType.Utility.ZERO_SUM),
+        ("dream_islands", 4, 2, 4, GameType.Utility.GENERAL_SUM),
+        ("atlantic_star", 4, 2, 6, GameType.Utility.GENERAL_SUM),
+        ("dream_cruise", 4, 1, 4, GameType.Utility.GENERAL_SUM),
+    ],
+)
+def test_registered_game_type(name: str, players: int, lo: int, hi: int, utility: Any) -> None:
+    game_type = next(t for t in pyspiel.registered_games() if t.short_name == cos.short_name(name))
+    assert game_type.dynamics == GameType.Dynamics.SEQUENTIAL
+    assert game_type.chance_mode == GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert game_type.information == GameType.Information.IMPERFECT_INFORMATION
+    assert game_type.reward_model == GameType.RewardModel.TERMINAL
+    assert game_type.utility == utility  # what holds for every configuration
+    assert (game_type.min_num_players, game_type.max_num_players) == (lo, hi)
+    assert game_type.provides_information_state_string and game_type.provides_information_state_tensor
+    assert game_type.provides_observation_string and game_type.provides_observation_tensor
+    assert game_type.parameter_specification["players"] == players  # cruiselib's default
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_game_info(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = cos.load_game(name, **options)
+    cgame = game.cruiselib_game
+    if name == "dream_islands":  # OpenSpiel needs a finite game (I9): 100 rounds unless given
+        options = {"max_rounds": cos.DREAM_ISLANDS_ROUNDS, **options}
+    assert cgame == cruiselib.make(name, **options)
+    assert game.num_players() == cgame.num_players
+    assert game.num_distinct_actions() == cgame.num_actions
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    assert game.max_chance_outcomes() == 0
+    assert game.observation_tensor_shape() == list(cgame.observation_shape)
+    assert game.information_state_tensor_shape() == list(cgame.information_state_shape)
+    # OpenSpiel's own answer (it observes a new initial state) agrees.
+    assert pyspiel.Game.observation_tensor_shape(game) == list(cgame.observation_shape)
+    assert pyspiel.Game.information_state_tensor_size(game) == cgame.information_state_shape[0]
+    zero_sum = name == "sirens" or (name == "dream_cruise" and cgame.num_players == 2)
+    utility = game.get_type().utility
+    assert utility == (GameType.Utility.ZERO_SUM if zero_sum else GameType.Utility.GENERAL_SUM)
+    assert game.utility_sum() == (0.0 if zero_sum else None)
+    assert game.get_type().chance_mode == GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert 0 < game.max_game_length() < 2**31
+
+
+def test_load_game_both_ways() -> None:
+    a = pyspiel.load_game("cruiselib_sirens", {"players": 2})
+    b = cos.load_game("sirens", players=2)
+    c = pyspiel.load_game("cruiselib_sirens(players=2,variant=standard)")
+    assert isinstance(a, cos.OpenSpielGame) and str(a) == str(b) == str(c)
+    assert pyspiel.load_game(str(a)).cruiselib_game == a.cruiselib_game
+
+
+def test_load_game_converts_python_values(tmp_path: Path) -> None:
+    game = cos.load_game("dream_cruise", players=3, route_points=(1, 3, 6, 10), sea_ship_draw=True, seed=5)
+    assert game.get_parameters()["route_points"] == "1/3/6/10"
+    expected = cruiselib.make("dream_cruise", players=3, route_points=(1, 3, 6, 10), sea_ship_draw=True)
+    assert game.cruiselib_game == expected
+    board = ((30, 20, 10, 4, 1, 0), (26, 18, 10, 5, 2, 1), (22, 16, 10, 6, 3, 1), (18, 14, 10, 7, 4, 2), (9,) * 6)
+    star = cos.load_game("atlantic_star", players=2, board=board)
+    assert star.cruiselib_game == cruiselib.make("atlantic_star", players=2, board=board)
+    assert pyspiel.load_game(str(star)).cruiselib_game == star.cruiselib_game  # the game string reloads it
+    cards = cruiselib.make("sirens").cards
+    path = tmp_path / "cards.json"
+    path.write_bytes(msgspec.json.encode(cards))
+    sirens = cos.load_game("sirens", cards=path)
+    assert sirens.cruiselib_game == cruiselib.make("sirens", cards=cards)
+    assert sirens.get_parameters()["cards"] == str(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        ("sirens", {"players": 3}, "2 players"),
+        ("sirens", {"variant": "upside_down"}, "variant"),
+        ("dream_islands", {"max_rounds": None}, "max_rounds"),
+        ("dream_islands", {"max_rounds": 0}, "max_rounds"),
+        ("dream_islands", {"players": 4, "max_rounds": 2**31 // 16}, "max_rounds"),
+        ("dream_cruise", {"route_points": "1/3/x/9"}, "route_points"),
+        ("dream_cruise", {"players": 2, "difficulty": 1}, "solo"),
+        ("atlantic_star", {"board": "1/2/3"}, "board"),
+        ("sirens", {"cards": cruiselib.make("sirens").cards}, "path"),
+        ("chess", {}, "unknown game"),
+    ],
+)
+def test_bad_parameters(name: str, params: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidOptionError, match=message):
+        cos.load_game(name, **params)
+
+
+def test_unknown_parameter() -> None:
+    with pytest.raises(pyspiel.SpielError, match="colour"):
+        pyspiel.load_game("cruiselib_sirens", {"colour": "blue"})
+    with pytest.raises(InvalidOptionError, match="colour"):
+        cos.GAME_CLASSES["sirens"]({"colour": "blue"})
+
+
+# --------------------------------------------------------------------------- deals
+
+
+def test_initial_states_are_the_seeds_deals() -> None:
+    game = cos.load_game("dream_islands", players=3, seed=11)
+    cgame = game.cruiselib_game
+    first, second = game.new_initial_state(), game.new_initial_state()
+    assert game.deals == 0  # dealt when first used
+    assert second.cruiselib_state == cgame.state_from_seed_state(cgame.playout_seed_state(11, 0))
+    assert first.cruiselib_state == cgame.state_from_seed_state(cgame.playout_seed_state(11, 1))
+    assert game.deals == 2
+    again = cos.load_game("dream_islands", players=3, seed=11).new_initial_state()
+    assert again.cruiselib_state == second.cruiselib_state  # the same seed, the same sequence
+
+
+def test_clones_use_no_deal() -> None:
+    game = cos.load_game("sirens", seed=3)
+    fresh = game.new_initial_state()
+    twin = fresh.clone()  # OpenSpiel's C++ clone: a new initial state, then the attributes copied
+    assert game.deals == 1 and str(twin) == str(fresh)  # the fresh state was dealt once, for both
+    state = fresh.child(fresh.legal_actions()[0])
+    for _ in range(5):
+        state = state.clone()
+    _ = state.observation_tensor(0), state.information_state_string(1)
+    assert game.deals == 1
+    assert state.history() == [*fresh.history(), fresh.legal_actions()[0]]
+
+
+def test_state_from_wraps_a_cruiselib_state() -> None:
+    game = cos.load_game("atlantic_star", players=3)
+    cstate = game.cruiselib_game.new_state(seed=2)
+    state = game.state_from(cstate)
+    assert state.cruiselib_state == cstate and state.cruiselib_state is not cstate
+    with pytest.raises(InvalidOptionError):
+        game.state_from(cruiselib.make("atlantic_star", players=4).new_state(seed=2))
+
+
+# --------------------------------------------------------------------------- OpenSpiel's tests
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_random_sim_test(config: tuple[str, dict[str, Any]]) -> None:
+    """OpenSpiel's own checks along a random game: clones, sorted and unique legal actions,
+    observations of every player, returns against the utility type, the game length bound.
+    (serialize=False: OpenSpiel serializes a sampled-stochastic game's generator with a
+    method a Python game cannot provide; states serialize, see below.)"""
+    name, options = config
+    game = cos.load_game(name, seed=len(str(options)), **options)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("config", SMALL, ids=ids)
+def test_state_api(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = cos.load_game(name, **options)
+    state = game.new_initial_state()
+    rnd = random.Random(1)
+    while not state.is_terminal():
+        cstate = state.cruiselib_state
+        player = state.current_player()
+        assert player == cstate.current_player and not state.is_chance_node()
+        legal = state.legal_actions()
+        assert legal == cstate.legal_actions() == pyspiel.State.legal_actions(state)
+        for other in range(game.num_players()):
+            if other != player:
+                assert state.legal_actions(other) == [] == pyspiel.State.legal_actions(state, other)
+        action = rnd.choice(legal)
+        move = cstate.game.action_to_move(action)
+        assert state.action_to_string(player, action) == str(move)
+        assert state.returns() == [0.0] * game.num_players()
+        state.apply_action(action)
+    assert state.current_player() == pyspiel.PlayerId.TERMINAL
+    assert state.legal_actions() == []
+    assert state.returns() == state.cruiselib_state.returns()
+    assert str(state) == state.cruiselib_state.game.render(state.cruiselib_state)
+
+
+def test_solo_dream_cruise() -> None:
+    """One OpenSpiel player against Jana, who belongs to the game (C9): returns are +1 for
+    beating her and -1 otherwise."""
+    game = cos.load_game("dream_cruise", players=1, difficulty=3)
+    assert game.num_players() == 1 and game.get_type().utility == GameType.Utility.GENERAL_SUM
+    seen = set()
+    for seed in range(6):
+        state = random_position(game, seed, steps=10_000)
+        while not state.is_terminal():
+            state.apply_action(random.Random(seed).choice(state.legal_actions()))
+        seen.add(tuple(state.returns()))
+    assert seen <= {(1.0,), (-1.0,)} and (-1.0,) in seen
+
+
+# Moves that end a turn or a phase: a stalling player avoids them whenever it can.
+ENDING = {
+    "sirens": {"EndTurn", "Pass"},
+    "dream_islands": {"Draw"},
+    "atlantic_star": {"Charter", "Voyage"},
+    "dream_cruise": {"Done"},
+}
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_max_game_length_bounds_random_games(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = cos.load_game(name, **options)
+    playouts = game.cruiselib_game.playouts(100, seed=3)
+    assert int(playouts.lengths.max()) <= game.max_game_length()
+    for seed in range(2):  # stalling play: every refresh, loan, guest and card put under it can
+        state, rnd, n = game.new_initial_state(), random.Random(seed), 0
+        while not state.is_terminal():
+            pairs = zip(state.legal_actions(), state.cruiselib_state.legal_moves(), strict=True)
+            stall = [a for a, m in pairs if type(m).__name__ not in ENDING[name]]
+            state.apply_action(rnd.choice(stall or state.legal_actions()))
+            n += 1
+        assert n <= game.max_game_length()
+
+
+def test_max_game_length_formulas() -> None:
+    assert cos.load_game("sirens").max_game_length() == 4 * (52 + 12) + 12
+    assert cos.load_game("dream_islands", players=3, max_rounds=7).max_game_length() == 4 * 3 * 7
+    assert cos.load_game("atlantic_star", players=2).max_game_length() == 2 * (8 + 38 + 4 + 38)
+    assert cos.load_game("atlantic_star", players=5).max_game_length() == 5 * (4 + 20 + 4 + 29)
+    assert cos.load_game("dream_cruise", players=4).max_game_length() == 12 * 4 * 30
+    assert cos.load_game("dream_cruise", players=1, additions=4).max_game_length() == 19 * 1 * 36
+
+
+def test_dream_islands_round_limit() -> None:
+    """max_rounds=R ends every game after R complete rounds (I9): the bound 4 n R holds even
+    for a player who never draws early (every card put under the pile)."""
+    game = cos.load_game("dream_islands", players=2, max_rounds=3)
+    for seed in range(5):
+        state, rnd, n = game.new_initial_state(), random.Random(seed), 0
+        while not state.is_terminal():
+            moves = state.cruiselib_state.legal_moves()
+            stall = [a for a, m in zip(state.legal_actions(), moves, strict=True) if type(m).__name__ != "Draw"]
+            state.apply_action(rnd.choice(stall))
+            n += 1
+        assert state.cruiselib_state.view(0).rounds <= 3 and n <= game.max_game_length()
+
+
+def test_dream_cruise_rounds_bound() -> None:
+    """The rounds behind Dream Cruise's bound: every round but the last keeps a location card
+    per seat for good (C4, C20); random games never play more."""
+    for players in (1, 2, 4):
+        game = cos.load_game("dream_cruise", players=players)
+        bound = cos._cruise_rounds(game.cruiselib_game)
+        for seed in range(4):
+            state = random_position(game, seed, steps=10_000)
+            while not state.is_terminal():
+                state.apply_action(random.Random(seed).choice(state.legal_actions()))
+            assert state.cruiselib_state.view(0).round <= bound
+
+
+# --------------------------------------------------------------------------- observations
+
+
+@pytest.mark.parametrize("config", SMALL, ids=ids)
+def test_tensors_are_cruiselibs(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = cos.load_game(name, **options)
+    cgame = game.cruiselib_game
+    obs = os_observation.make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    info = os_observation.make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert obs.tensor.shape == cgame.observation_shape and info.tensor.shape == cgame.information_state_shape
+    for seed in range(3):
+        state = random_position(game, seed)
+        cstate = state.cruiselib_state
+        for p in range(game.num_players()):
+            expected, expected_info = cstate.observation(p), cstate.information_state(p)
+            # OpenSpiel's C++ path (through the observer) and the direct Python one.
+            assert np.array_equal(pyspiel.State.observation_tensor(state, p), expected)
+            assert np.array_equal(state.observation_tensor(p), expected)
+            assert np.array_equal(pyspiel.State.information_state_tensor(state, p), expected_info)
+            assert np.array_equal(state.information_state_tensor(p), expected_info)
+            obs.set_from(state, p)
+            info.set_from(state, p)
+            assert np.array_equal(obs.tensor, expected) and np.array_equal(info.tensor, expected_info)
+            for field, part in cgame.observation_fields().items():
+                assert np.array_equal(obs.dict[field], expected[part])
+            for field, part in cgame.information_state_fields().items():
+                assert np.array_equal(info.dict[field], expected_info[part])
+
+
+@pytest.mark.parametrize("config", SMALL, ids=ids)
+def test_strings_are_views(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = cos.load_game(name, **options)
+    for seed in range(3):
+        state = random_position(game, seed)
+        cstate = state.cruiselib_state
+        for p in range(game.num_players()):
+            text, info = state.observation_string(p), state.information_state_string(p)
+            assert msgspec.json.decode(text, type=cstate.game.view_type) == cstate.view(p)
+            assert msgspec.json.decode(info, type=cstate.game.view_type) == cstate.view(p, recall=True)
+            assert pyspiel.State.observation_string(state, p) == text
+            assert pyspiel.State.information_state_string(state, p) == info
+            # Equal views, equal strings: another world of the same information.
+            world = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
+            assert world.observation_string(p) == text and world.information_state_string(p) == info
+        strings = {state.information_state_string(p) for p in range(game.num_players())}
+        assert len(strings) == game.num_players()  # each seat's own
+    with pytest.raises(pyspiel.SpielError):
+        state.observation_string(game.num_players())
+
+
+def test_observer_types() -> None:
+    game = cos.load_game("sirens")
+    public_only = pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(InvalidOptionError):
+        game.make_py_observer(public_only)
+    with pytest.raises(InvalidOptionError):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False), {"compact": True})
+    observer = game.make_py_observer({})  # how OpenSpiel's C++ side asks for the default one
+    assert observer.recall is False
+
+
+# --------------------------------------------------------------------------- resampling, serialization
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_resampler_keeps_the_information_state(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = cos.load_game(name, **options)
+    differ = 0
+    for seed in range(4):
+        state = random_position(game, seed)
+        before = state.clone()
+        player = state.current_player()
+        a = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
+        b = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
+        c = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(seed + 100, 0.0, 1.0))
+        assert a.cruiselib_state == b.cruiselib_state  # a seeded sampler, the same world
+        for world in (a, c):
+            assert world.information_state_string(player) == state.information_state_string(player)
+            assert world.legal_actions() == state.legal_actions()  # ISMCTS relies on it
+            assert world.current_player() == player
+        differ += a.cruiselib_state != c.cruiselib_state
+        assert state.cruiselib_state == before.cruiselib_state  # the state itself unchanged
+    assert differ > 0
+
+
+@pytest.mark.parametrize("config", SMALL, ids=ids)
+def test_serialization_round_trip(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = cos.load_game(name, **options)
+    for seed in range(2):
+        state = random_position(game, seed)
+        loaded = game.deserialize_state(state.serialize())
+        assert isinstance(loaded, cos.OpenSpielState)
+        assert loaded.cruiselib_state == state.cruiselib_state and str(loaded) == str(state)
+        assert loaded.history() == state.history()
+        rnd = random.Random(seed)
+        while not state.is_terminal():  # the same future draws
+            action = rnd.choice(state.legal_actions())
+            state.apply_action(action)
+            loaded.apply_action(action)
+        assert loaded.cruiselib_state == state.cruiselib_state and loaded.returns() == state.returns()
+    fresh = game.new_initial_state()  # not dealt yet: serializing deals it
+    assert game.deserialize_state(fresh.serialize()).cruiselib_state == fresh.cruiselib_state
+
+
+def test_pickle() -> None:
+    """Python pickling goes through serialize() (OpenSpiel's own pickling of a sampled-stochastic
+    Python game would ask the C++ side for the game's generator state, which it lacks)."""
+    game = cos.load_game("dream_cruise", players=2, seed=3)
+    state = random_position(game, 1)
+    loaded = pickle.loads(pickle.dumps(state))
+    assert loaded.cruiselib_state == state.cruiselib_state and loaded.history() == state.history()
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.deals == game.deals == 1
+    assert again.new_initial_state().cruiselib_state == game.new_initial_state().cruiselib_state
+
+
+# --------------------------------------------------------------------------- OpenSpiel's algorithms
+
+
+def play_ismcts(game: Any, simulations: int, seed: int, default_resampler: bool = False) -> tuple[list[int], Any]:
+    """Seat 0 plays OpenSpiel's ISMCTS (random rollouts), the others uniformly at random."""
+    rs = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(1, rs)
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, simulations, random_state=rs)
+    if not default_resampler:  # OpenSpiel's default sampler is seeded from the clock
+
+        def resample(state: Any, player: int) -> Any:
+            sampler = pyspiel.UniformProbabilitySampler(int(rs.randint(2**31)), 0.0, 1.0)
+            return state.resample_from_infostate(player, sampler)
+
+        bot.set_resampler(resample)
+    state = game.new_initial_state()
+    actions = []
+    while not state.is_terminal():
+        player = state.current_player()
+        action = int(bot.step(state)) if player == 0 else int(rs.choice(state.legal_actions()))
+        assert action in state.legal_actions()
+        actions.append(action)
+        state.apply_action(action)
+    assert len(actions) <= game.max_game_length()
+    return actions, state
+
+
+def test_ismcts_sirens_default_resampler() -> None:
+    """As a researcher would run it: OpenSpiel's ISMCTS calls resample_from_infostate itself."""
+    game = cos.load_game("sirens")
+    _, state = play_ismcts(game, 12, seed=1, default_resampler=True)
+    assert state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize("config", SMALL, ids=ids)
+def test_ismcts_plays_whole_games(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = cos.load_game(name, **options)
+    _, state = play_ismcts(game, 4, seed=2)
+    assert len(state.returns()) == game.num_players()
+
+
+def test_ismcts_is_reproducible() -> None:
+    """A seeded bot with a seeded sampler plays the same game again."""
+    first, _ = play_ismcts(cos.load_game("sirens", seed=4), 8, seed=3)
+    again, _ = play_ismcts(cos.load_game("sirens", seed=4), 8, seed=3)
+    assert again == first
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_ismcts_plays_whole_games_every_configuration(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    play_ismcts(cos.load_game(name, seed=9, **options), 20, seed=1)
+
+
+def tiny_sirens(tmp_path: Path) -> Any:
+    """Sirens with 8 cards of value 9 and ship cards 1-5: every card played takes its ship
+    card at once (S6), nobody draws, and a game lasts a handful of turns."""
+    cards = [{"value": 9, "emblem": e, "crew": False} for e in ["seastar"] * 4 + ["shell"] * 4]
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps({"name": "tiny", "ships": [1, 2, 3, 4, 5], "cards": cards}))
+    return cos.load_game("sirens", cards=path)
+
+
+@pytest.mark.usefixtures("np_seed")
+def test_external_sampling_mccfr(tmp_path: Path) -> None:
+    game = tiny_sirens(tmp_path)
+    solver = external_sampling_mccfr.ExternalSamplingSolver(game)
+    for _ in range(2):
+        solver.iteration()  # one traversal per player, each from a new deal
+    policy = solver.average_policy()
+    # A second game of the same seed deals the solver's deals again, in order.
+    replay = tiny_sirens(tmp_path)
+    rnd = random.Random(5)
+    checked = learned = 0
+    for _ in range(4):
+        state = replay.new_initial_state()
+        while not state.is_terminal():
+            probs = policy.action_probabilities(state)
+            assert sorted(probs) == state.legal_actions()
+            assert all(p >= 0.0 for p in probs.values()) and sum(probs.values()) == pytest.approx(1.0)
+            checked += 1
+            # MCCFR's private table: whether this is a learned policy, not the uniform default.
+            learned += state.information_state_string() in solver._infostates
+            state.apply_action(rnd.choice(state.legal_actions()))
+    assert checked > 10 and learned > 4
+
+
+# --------------------------------------------------------------------------- cruiselib-side helpers
+
+
+def test_wrap_game() -> None:
+    custom = cruiselib.make("sirens", cards=cruiselib.make("sirens").cards)
+    game = cos.wrap_game(custom, seed=4)
+    assert game.cruiselib_game is custom and game.get_parameters()["cards"] == "<standard>"
+    twin = cruiselib.make("sirens", variant="bow_to_rear").pure_twin()
+    wrapped = cos.wrap_game(twin)
+    assert wrapped.cruiselib_game is twin and pyspiel.load_game(str(wrapped)).cruiselib_game == twin
+    pyspiel.random_sim_test(wrapped, num_sims=1, serialize=False, verbose=False)
+    with pytest.raises(InvalidOptionError, match="max_rounds"):
+        cos.wrap_game(cruiselib.make("dream_islands"))  # unbounded as printed (I9)
+
+
+@pytest.mark.parametrize(("name", "options"), [("sirens", {}), ("dream_islands", {"players": 2})])
+def test_timed_ismcts_bot(name: str, options: dict[str, Any]) -> None:
+    """OpenSpiel's ISMCTS behind cruiselib's bot interface (a Dream Islands game without
+    max_rounds included)."""
+    game = cruiselib.make(name, **options)
+    state = game.new_state(seed=2)
+    before = state.clone()
+    bot = cos.TimedISMCTS(game, iterations=12, seed=5)
+    action = bot.choose(state)
+    assert state.is_legal(action) and bot.last_iterations == 12 and state == before
+    assert cos.TimedISMCTS(game, iterations=12, seed=5).choose(state) == action  # deterministic
+    candidates = bot.analyse(state)
+    assert {c.action for c in candidates} <= set(state.legal_actions())
+    assert sum(c.visits for c in candidates) == 11  # the first iteration expands the root
+    assert all(-1.0 <= c.value <= 1.0 for c in candidates if c.value is not None)
+    timed = cos.TimedISMCTS(game, seconds=0.01, seed=1)
+    assert state.is_legal(timed.choose(state)) and timed.last_iterations >= 1
+    with pytest.raises(InvalidOptionError):
+        cos.TimedISMCTS(game)
