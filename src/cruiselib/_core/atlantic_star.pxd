@@ -32,7 +32,8 @@ cdef enum:
     Z_PLAQUE = 16
 
     PLQ = 8          # observation floats per board field: owner one-hot (6), value, loan
-    SCRATCH = 512    # where c_resample rebuilds a hand in buf (the ships to deal are below)
+    SCRATCH = 512    # where c_resample rebuilds a hand in buf (the ships to deal and
+                     # a flag per ship id, from MAXS, are below)
 
 
 cdef unsigned long long MASK64
@@ -195,8 +196,8 @@ cdef class AtlanticCore(CoreState):
     cdef void c_observe(self, int seat, float[::1] out) noexcept nogil
     @cython.locals(M=cython.int, p=cython.int, i=cython.int)
     cdef void c_info_state(self, int seat, float[::1] out) noexcept nogil
-    @cython.locals(N=cython.int, n=cython.int, p=cython.int, k=cython.int, i=cython.int,
-                   c=cython.int, j=cython.int, at=cython.int, u=cython.int, a=cython.int,
-                   b=cython.int, m=cython.int, keep=cython.int)
+    @cython.locals(N=cython.int, M=cython.int, n=cython.int, p=cython.int, k=cython.int,
+                   i=cython.int, c=cython.int, j=cython.int, at=cython.int, u=cython.int,
+                   a=cython.int, b=cython.int, m=cython.int, keep=cython.int)
     cdef void c_resample(self, int seat, bint recall) noexcept nogil
 

@@ -1142,11 +1142,17 @@ class AtlanticCore(CoreState):
         """Deal anew, from ``self.rng``, every ship ``seat`` cannot see: the other hands
         (sizes kept) and the pack, uniformly (one Fisher-Yates shuffle of them all). With
         ``recall`` the ships every seat knows a hand holds stay there (A14) and only the
-        rest is dealt. The discard pile, the agency and the board are public (A13)."""
+        rest is dealt. The discard pile, the agency and the board are public (A13).
+
+        The ships to deal are shuffled from ship id order, not from the hidden order they
+        lie in (the pack's order, which other hand holds which): the deal depends on which
+        ships are unseen (what view(seat, recall) shows) and self.rng only."""
         N = self.rules.num_players
+        M = self.rules.num_ships
         # self.buf (the legal actions' scratch, refilled by every c_legal) holds the ships
-        # to deal from 0 and a hand being rebuilt from SCRATCH.
-        n = 0
+        # to deal from 0, a flag per ship id from MAXS and a hand being rebuilt from SCRATCH.
+        for c in range(M):
+            self.buf[MAXS + c] = 0
         for p in range(N):
             if p == seat:
                 continue
@@ -1158,11 +1164,14 @@ class AtlanticCore(CoreState):
                     self.hand[p * HMAX + k] = c  # the known ships move to the front, sorted
                     k += 1
                 else:
-                    self.buf[n] = c
-                    n += 1
+                    self.buf[MAXS + c] = 1
         for i in range(self.deck_n):
-            self.buf[n] = self.deck[i]
-            n += 1
+            self.buf[MAXS + self.deck[i]] = 1
+        # The ships to deal in ship id order (a counting pass over the ids).
+        n = 0
+        for c in range(M):  # no branch on the flag: write, then keep or not
+            self.buf[n] = c
+            n += self.buf[MAXS + c]
         i = n - 1
         while i > 0:
             j = self.c_below(i + 1)

@@ -127,7 +127,8 @@ cdef class SirensCore(CoreState):
                    above=cython.int, m=cython.int, have=cython.int, r=cython.int,
                    pool=cython.int[MAXC], cnt=cython.int[MAXC])
     cdef void c_resample(self, int seat, bint recall) noexcept nogil
-    @cython.locals(n=cython.int, i=cython.int, j=cython.int, c=cython.int, pool=cython.int[MAXC])
+    @cython.locals(n=cython.int, i=cython.int, j=cython.int, c=cython.int, m=cython.ulonglong,
+                   pool=cython.int[MAXC])
     cdef void _redeal(self, int p, int q) noexcept nogil
     @cython.locals(R=SirensRules, infos=tuple, n=cython.int, m=cython.ulonglong,
                    i=cython.int, c=cython.int, k=cython.int, st=cython.int, rc=cython.int,
@@ -224,5 +225,9 @@ cdef inline int _main_kth(SirensCore self, int k) noexcept nogil
 cdef inline int _pick_kth(SirensCore self, unsigned long long r) noexcept nogil
 @cython.locals(z=cython.ulonglong)
 cdef inline int _below(SirensCore self, int n) noexcept nogil
+@cython.locals(i=cython.int, j=cython.int, c=cython.int)
+cdef inline void _sort_hand(SirensCore self, int p) noexcept nogil
+@cython.locals(i=cython.int, c=cython.int, m=cython.ulonglong)
+cdef inline void _sort_pile(SirensCore self, int p) noexcept nogil
 @cython.locals(i=cython.int, j=cython.int, tmp=cython.int)
 cdef inline void _shuffle(SirensCore self, int p) noexcept nogil

@@ -787,22 +787,47 @@ class SirensCore(CoreState):
     def c_resample(self, seat, recall):
         """Deal anew, from self.rng, every card ``seat`` cannot see (uniformly; the other
         seat's picks the way picking makes them). ``recall`` changes nothing: perfect recall
-        knows no more than the table shows (docs/sirens.md)."""
+        knows no more than the table shows (docs/sirens.md).
+
+        The deal depends on the unseen cards as a set, never on the hidden order they lie
+        in: every pool is put in card id order before it is shuffled. The other seat's
+        pick floor, hidden after the picks, is set to a canonical value, and the own hand
+        is put in card id order as the view shows it (its order matters to no rule)."""
         if not cython.compiled:
             pool = [0] * MAXC
             cnt = [0] * MAXC
         opp = 1 - seat
         if not self.rules.variant:
             # One shared pile: the other hand and the pile are one unseen pool (S16).
+            _sort_hand(self, seat)
             self._redeal(opp, 0)
             _hand_faces(self, opp)
             return
         if self.phase != PH_PICK:
             # Each seat's own set (S9): its own pile is known as a set, not in order; the
-            # other seat's hand and pile are one unseen pool.
+            # other seat's hand and pile are one unseen pool. (During the picks the hands
+            # stay in pick order, which the loader checks.)
+            _sort_hand(self, seat)
+            _sort_pile(self, seat)
             _shuffle(self, seat)
             self._redeal(opp, opp)
             _hand_faces(self, opp)
+            # The other seat's floor (the face of its fourth pick) is hidden and no rule
+            # reads it after the picks: the lowest face a fourth pick of its set can have
+            # (the loader's test, S14), the face of the set's fourth card in face order.
+            F = self.rules.num_faces
+            for f in range(F):
+                cnt[f] = 0
+            for c in range(self.rules.num_cards):
+                cnt[self.rules.card_face[c]] += self.rules.card_emblem[c] == opp
+            above = 0
+            f = 0
+            while True:  # ends: the set has at least HAND cards (SirensRules)
+                above += cnt[f]
+                if above >= HAND:
+                    break
+                f += 1
+            self.pick_floor[opp] = f
             return
         # The pick phase (S14, S15): the other seat's picks so far are made anew as picking
         # makes them. Its set, hand and pile together, waits in card id order; each pick is
@@ -870,13 +895,21 @@ class SirensCore(CoreState):
         """Seat p's hand and pile q, shuffled together and dealt back at their sizes."""
         if not cython.compiled:
             pool = [0] * MAXC
-        n = 0
+        # The pool in card id order (a 64-bit set read upward), not in the hidden order
+        # the cards lie in: the deal then depends on which cards are unseen and the
+        # generator only.
+        m = 0
         for i in range(self.pile_n[q]):
-            pool[n] = self.pile[q * MAXC + i]
-            n += 1
+            m |= BIT64 << self.pile[q * MAXC + i]
         for i in range(self.hand_n[p]):
-            pool[n] = self.hand[p * HAND + i]
-            n += 1
+            m |= BIT64 << self.hand[p * HAND + i]
+        n = 0
+        c = 0
+        while m:  # no branch on the bit (a random pattern): write, then keep or not
+            pool[n] = c
+            n += m & 1
+            m >>= 1
+            c += 1
         i = n - 1
         while i > 0:  # Fisher-Yates: every order equally likely
             j = self.c_below(i + 1)
@@ -1964,6 +1997,32 @@ def _pick_kth(self, r):
             m |= BIT32 << f
             n += 1
     return _select(m, ((r >> 32) * n) >> 32)
+
+
+def _sort_hand(self, p):
+    """Put seat p's hand in card id order (insertion sort of at most 4 cards)."""
+    for i in range(1, self.hand_n[p]):
+        c = self.hand[p * HAND + i]
+        j = i
+        while j > 0 and self.hand[p * HAND + j - 1] > c:
+            self.hand[p * HAND + j] = self.hand[p * HAND + j - 1]
+            j -= 1
+        self.hand[p * HAND + j] = c
+
+
+def _sort_pile(self, p):
+    """Put pile p in card id order (a 64-bit set read upward): resampling shuffles a pile
+    from this order, so the hidden order it lay in does not matter."""
+    m = 0
+    for i in range(self.pile_n[p]):
+        m |= BIT64 << self.pile[p * MAXC + i]
+    i = 0
+    c = 0
+    while m:  # no branch on the bit: write, then keep or not (i <= c stays in p's row)
+        self.pile[p * MAXC + i] = c
+        i += m & 1
+        m >>= 1
+        c += 1
 
 
 def _shuffle(self, p):
