@@ -212,7 +212,8 @@ def test_the_own_cards_put_under_the_pile_stay_where_they_are() -> None:
             other = data_of(state.resample(p, 11))
             k = d["known"][p]
             assert other["piles"][p][:k] == d["piles"][p][:k]
-            assert other["hands"][p] == d["hands"][p]  # in their order too
+            # In id order, as the view lists it (resample depends on the view alone).
+            assert other["hands"][p] == sorted(d["hands"][p])
 
 
 @pytest.mark.parametrize("recall", [False, True])

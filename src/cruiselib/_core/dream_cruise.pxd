@@ -162,6 +162,11 @@ cdef class DreamCruiseCore(CoreState):
     cdef int c_winners_mask(self) noexcept nogil
     @cython.locals(m=cython.int, p=cython.int, i=cython.int, x=cython.int, face_down=cython.int)
     cdef void c_resample(self, int seat, bint recall) noexcept nogil
+    @cython.locals(one=cython.ulonglong, lo=cython.ulonglong, hi=cython.ulonglong, i=cython.int, x=cython.int,
+                   k=cython.int)
+    cdef int _by_id(self, int m, int size) noexcept nogil
+    @cython.locals(o=cython.int, i=cython.int, j=cython.int, x=cython.int)
+    cdef void _sort_drawn(self, int p) noexcept nogil
     @cython.locals(i=cython.int)
     cdef int _move(self, int* a, int off, int n, int m, bint back) noexcept nogil
     @cython.locals(m=cython.int, p=cython.int)

@@ -1021,13 +1021,19 @@ class DreamCruiseCore(CoreState):
         and others' drawn cards; the ship cards of the deck, the face-down set and others'
         hands. With ``recall``, the cards taken face up (known to all) stay in their hands;
         without it they are dealt too and nobody's hand is known any more. Discard piles,
-        boards and the face-up display are public (C22)."""
+        boards and the face-up display are public (C22).
+
+        The result depends on ``view(seat, recall)`` and the generator alone: each pool is
+        put in id order before its shuffle (the order the cards lay in is unseen), and the
+        seat's own drawn cards come out sorted, as its view lists them (their order would
+        reach the discard pile)."""
         n = self.np
         # Families, then location cards: each zone's cards into the pool, one shuffle, back.
-        self._shuffle(self.pool, self._family_zones(seat, False))
+        self._shuffle(self.pool, self._by_id(self._family_zones(seat, False), self.rules.nf))
         self._family_zones(seat, True)
-        self._shuffle(self.pool, self._location_zones(seat, False))
+        self._shuffle(self.pool, self._by_id(self._location_zones(seat, False), self.rules.nl))
         self._location_zones(seat, True)
+        self._sort_drawn(seat)
         # Ship cards: the deck, an untaken face-down set, the unknown cards of other hands.
         face_down = self.disp_n[0] if self.ph == PH_DRAFT and self.disp_taken[0] < 0 else 0
         m = self._move(self.sdeck, 0, self.sdeck_n, 0, False)
@@ -1042,7 +1048,7 @@ class DreamCruiseCore(CoreState):
                         self.pool[m] = x
                         m += 1
                         self.buf[p] += 1
-        self._shuffle(self.pool, m)
+        self._shuffle(self.pool, self._by_id(m, self.rules.ns))
         m = self._move(self.sdeck, 0, self.sdeck_n, 0, True)
         m = self._move(self.disp, 0, face_down, m, True)
         for p in range(n):
@@ -1050,9 +1056,41 @@ class DreamCruiseCore(CoreState):
                 for i in range(self.buf[p]):
                     self.hand[p * MAXS + self.pool[m]] = 1
                     m += 1
-                if not recall:
-                    for x in range(self.rules.ns):
-                        self.known[p * MAXS + x] = 0
+            if not recall:  # the own record too: view(seat) without recall does not show it
+                for x in range(self.rules.ns):
+                    self.known[p * MAXS + x] = 0
+
+    def _by_id(self, m, size):
+        """Put pool[0:m], distinct ids below ``size`` (at most 128), in ascending order by one
+        pass over the ids (two 64-bit marks); returns m. Gathered zone by zone, the pool
+        holds the cards in the order they lay in, which ``seat`` does not see: sorted, the
+        shuffle that follows depends only on which cards are unseen."""
+        one = 1
+        lo = 0
+        hi = 0
+        for i in range(m):
+            x = self.pool[i]
+            if x < 64:
+                lo |= one << x
+            else:
+                hi |= one << (x - 64)
+        k = 0
+        for x in range(size):
+            if ((lo >> x) & 1) if x < 64 else ((hi >> (x - 64)) & 1):
+                self.pool[k] = x
+                k += 1
+        return k
+
+    def _sort_drawn(self, p):
+        """Seat p's drawn cards in ascending order (insertion sort, at most MAXDRAWN)."""
+        o = p * MAXDRAWN
+        for i in range(1, self.drawn_n[p]):
+            x = self.drawn[o + i]
+            j = i
+            while j > 0 and self.drawn[o + j - 1] > x:
+                self.drawn[o + j] = self.drawn[o + j - 1]
+                j -= 1
+            self.drawn[o + j] = x
 
     def _move(self, a, off, n, m, back):
         """Copy a[off:off + n] to pool[m:m + n] (or back, with ``back``); returns m + n."""

@@ -71,7 +71,7 @@ cdef class DreamIslandsCore(CoreState):
     cdef int sc_base, sc_need1
     cdef int mem[MAXP * HAND]  # I16: per seat, level k: missions at least k hand cards are none of
     cdef int lv[HAND]          # scratch: the levels of one seat (resample, views, tensors)
-    cdef int rs_pool[NMIS]     # scratch of _deal_seat: a seat's cards sorted by class
+    cdef int rs_pool[NMIS]     # scratch of _deal_seat: a seat's cards by id, then sorted by class
     cdef int rs_cnt[HAND + 1]
     cdef int rs_off[HAND + 1]
 
@@ -125,8 +125,12 @@ cdef class DreamIslandsCore(CoreState):
     @cython.locals(h=cython.int, oh=cython.int, op=cython.int, n=cython.int, t=cython.int, i=cython.int,
                    j=cython.int, c=cython.int, total=cython.int, r=cython.int, w=cython.int, x0=cython.int,
                    x1=cython.int, y0=cython.int, y1=cython.int, k=cython.int, m=cython.int, x=cython.int,
-                   s=cython.int)
+                   s=cython.int, free=cython.int)
     cdef void _deal_seat(self, int q) noexcept nogil
+    @cython.locals(m=cython.int, o=cython.int, i=cython.int, k=cython.int, c=cython.int)
+    cdef void _own_unseen(self, int p) noexcept nogil
+    @cython.locals(o=cython.int, i=cython.int, j=cython.int, x=cython.int)
+    cdef void _sort_hand(self, int p) noexcept nogil
     @cython.locals(q=cython.int, k=cython.int)
     cdef void c_resample(self, int seat, bint recall) noexcept nogil
     @cython.locals(n=cython.int, o=cython.int, r=cython.int, p=cython.int,

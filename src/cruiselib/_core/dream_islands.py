@@ -768,10 +768,15 @@ class DreamIslandsCore(CoreState):
         h = self.hand_n[q]
         oh = q * HAND
         op = q * NMIS
-        n = h + self.pile_n[q]
+        # The cards are seat q's missions not completed (face up), read by id, not from the
+        # hand and pile: their order there is unseen, and the deal must not depend on it.
+        free = ~self.done[q]
+        n = 0
+        for c in range(NMIS):
+            if (free >> c) & 1:
+                self.rs_pool[n] = c
+                n += 1
         if self.lv[0] == 0:  # nothing known of the hand (the levels shrink): one shuffle of all
-            for i in range(n):
-                self.rs_pool[i] = self.hand[oh + i] if i < h else self.pile[op + i - h]
             i = n - 1
             while i > 0:
                 j = self.c_below(i + 1)
@@ -788,7 +793,7 @@ class DreamIslandsCore(CoreState):
         for t in range(HAND + 1):
             self.rs_cnt[t] = 0
         for i in range(n):
-            c = self.hand[oh + i] if i < h else self.pile[op + i - h]
+            c = self.rs_pool[i]
             t = 0
             while t < h and (self.lv[t] >> c) & 1:
                 t += 1
@@ -796,8 +801,9 @@ class DreamIslandsCore(CoreState):
         self.rs_off[0] = 0
         for t in range(HAND):
             self.rs_off[t + 1] = self.rs_off[t] + self.rs_cnt[t]
-        for i in range(n):  # the cards sorted by class (counting sort)
-            c = self.hand[oh + i] if i < h else self.pile[op + i - h]
+        for c in range(NMIS):  # the cards sorted by class, by id within one (counting sort)
+            if not (free >> c) & 1:
+                continue
             t = 0
             while t < h and (self.lv[t] >> c) & 1:
                 t += 1
@@ -848,21 +854,55 @@ class DreamIslandsCore(CoreState):
             i -= 1
         self._shuffle_pile(q, 0)
 
+    def _own_unseen(self, p):
+        """Seat p's own pile above the cards it put under, rebuilt in id order from what it
+        sees (its missions neither completed, in hand nor put under): the order they lay in
+        is unseen, and the shuffle that follows must not depend on it."""
+        m = ~self.done[p]
+        o = p * HAND
+        for i in range(self.hand_n[p]):
+            m &= ~(1 << self.hand[o + i])
+        o = p * NMIS
+        k = self.known_n[p]
+        for i in range(k):
+            m &= ~(1 << self.pile[o + i])
+        for c in range(NMIS):
+            if (m >> c) & 1:
+                self.pile[o + k] = c
+                k += 1
+
+    def _sort_hand(self, p):
+        """Seat p's hand in ascending order, as its view lists it (the order is unseen)."""
+        o = p * HAND
+        for i in range(1, self.hand_n[p]):
+            x = self.hand[o + i]
+            j = i
+            while j > 0 and self.hand[o + j - 1] > x:
+                self.hand[o + j] = self.hand[o + j - 1]
+                j -= 1
+            self.hand[o + j] = x
+
     def c_resample(self, seat, recall):
         """Deal anew, from self.rng, every card ``seat`` cannot see: its own pile but the
         cards it put under it (they keep their order); every other seat's hand and pile
         from their cards, the counts kept, the hand meeting what the table knows of it
-        (I13) and with ``recall`` what play showed (I16). Without ``recall`` the memory of
-        the hands dealt anew becomes what the table shows, which their new cards meet."""
+        (I13) and with ``recall`` what play showed (I16).
+
+        The result depends on ``view(seat, recall)`` and the generator alone: the cards are
+        gathered by id, never in the order they lay in; the own hand comes out sorted (its
+        order is unseen and plays no part); every seat's memory becomes what that view
+        shows of it (with ``recall`` the memory itself; without, the table's facts, which
+        every hand, old or dealt anew, meets)."""
         for q in range(self.np):
+            self._levels(q, recall)
             if q == seat:
+                self._sort_hand(q)
+                self._own_unseen(q)
                 self._shuffle_pile(q, self.known_n[q])
             else:
-                self._levels(q, recall)
                 self._deal_seat(q)
-                if not recall:
-                    for k in range(HAND):
-                        self.mem[q * HAND + k] = self.lv[k]
+            for k in range(HAND):
+                self.mem[q * HAND + k] = self.lv[k]
 
     # ------------------------------------------------------------------ tensors
 
