@@ -300,3 +300,27 @@ def test_ismcts_beats_random(name: str) -> None:
         winners = state.winners()
         wins += 1.0 if winners == [me] else (0.5 if not winners else 0.0)
     assert wins >= 9
+
+
+def test_score_weight_blends_the_margin_into_the_returns() -> None:
+    """With ``score_weight`` the means move off the win/loss grid: a random rollout's result
+    counts its score margin too; both cores agree on it, and the weight is checked."""
+    game = cruiselib.make("atlantic_star", players=3)
+    state = positions(game, 1, 23, every=13)[1]
+    module = load("ismcts")
+    plain = module.Search(state, 1.0, True, True, 4, 101)
+    plain.run(100)
+    blended = module.Search(state, 1.0, True, True, 4, 101, 0.5)
+    blended.run(100)
+    assert plain.children() != blended.children()
+    # Win/loss returns are +1/-1 (or 0 for a draw): each child's total is an integer.
+    assert all(float(mean * visits).is_integer() for _, visits, _, mean in plain.children())
+    assert not all(float(mean * visits).is_integer() for _, visits, _, mean in blended.children())
+    pure = pure_module("ismcts").Search(game.pure_twin().load_state(state.to_json()), 1.0, True, True, 4, 101, 0.5)
+    pure.run(100)
+    assert pure.children() == blended.children()
+    for bad in (-0.1, 1.5, float("nan")):
+        with pytest.raises(cruiselib.InvalidOptionError, match="score_weight"):
+            module.Search(state, 1.0, True, True, 4, 10, bad)
+        with pytest.raises(cruiselib.InvalidOptionError, match="score_weight"):
+            ISMCTSBot(score_weight=bad)

@@ -21,6 +21,9 @@ cdef class Search:
     cdef readonly double uct_c
     cdef readonly bint determinize
     cdef readonly bint recall
+    cdef readonly double score_weight
+    cdef object ret_array
+    cdef double[::1] ret
     cdef unsigned long long rng
     cdef readonly long long iterations
     cdef readonly int nodes
@@ -53,6 +56,9 @@ cdef class Search:
                    i=cython.int, a=cython.int, visits=cython.int, value=cython.double,
                    m=cython.int, d=cython.int)
     cdef void _iterate(self, int players) noexcept nogil
+    @cython.locals(m=cython.int, w=cython.double, scale=cython.double, p=cython.int, q=cython.int,
+                   x=cython.double, r=cython.double, best=cython.double, margin=cython.double)
+    cdef void _returns(self, int players) noexcept nogil
     @cython.locals(a=cython.int)
     cdef void _restamp(self) noexcept nogil
     @cython.locals(c=cython.int, v=cython.int)

@@ -67,13 +67,18 @@ class Search:
     generator state; ``capacity`` the nodes allotted (one per iteration, plus the root).
     """
 
-    def __init__(self, root, uct_c=1.0, determinize=True, recall=True, seed=0, capacity=4096):
+    def __init__(self, root, uct_c=1.0, determinize=True, recall=True, seed=0, capacity=4096, score_weight=0.0):
         if not isinstance(root, CoreState):
             raise InvalidOptionError(f"a search needs a game state, not {type(root).__name__}")
         if root.current_player < 0:
             raise IllegalMoveError("the game is over: there is nothing to search")
         if not (uct_c >= 0.0):  # also rejects NaN
             raise InvalidOptionError(f"uct_c must be a number >= 0, not {uct_c!r}")
+        if not (0.0 <= score_weight <= 1.0):
+            raise InvalidOptionError(f"score_weight must be a number in [0, 1], not {score_weight!r}")
+        self.score_weight = score_weight
+        self.ret_array = _zeros(root.core_rules.num_players, True)
+        self.ret = self.ret_array
         self.root = root.clone()
         self.work = root.clone()  # a position overwritten by every iteration
         self.seat = root.current_player
@@ -238,12 +243,41 @@ class Search:
         while self.work.c_current() >= 0:
             r = (r + GOLDEN) & MASK64
             self.work.c_do(self.work.c_random_action(mix64(r)))
-        m = self.work.c_winners_mask()
+        self._returns(players)
         self.visits[0] += 1
         for d in range(1, depth + 1):
             c = self.path[d]
             self.visits[c] += 1
-            self.total[c] += _reward(m, self.mover[c], players)
+            self.total[c] += self.ret[self.mover[c]]
+
+    def _returns(self, players):
+        """Each seat's return for the finished work state, into ``ret``: the win/loss return,
+        blended with ``score_weight`` of the score margin (the seat's score minus the best
+        other, over the largest absolute score, clipped to [-1, 1])."""
+        m = self.work.c_winners_mask()
+        w = self.score_weight
+        scale = 1.0
+        if w > 0.0 and players > 1:
+            for p in range(players):
+                x = self.work.c_score(p)
+                if x < 0:
+                    x = -x
+                if x > scale:
+                    scale = x
+        for p in range(players):
+            r = _reward(m, p, players)
+            if w > 0.0 and players > 1:
+                best = -1.0e300
+                for q in range(players):
+                    if q != p and self.work.c_score(q) > best:
+                        best = self.work.c_score(q)
+                margin = (self.work.c_score(p) - best) / scale
+                if margin > 1.0:
+                    margin = 1.0
+                elif margin < -1.0:
+                    margin = -1.0
+                r = (1.0 - w) * r + w * margin
+            self.ret[p] = r
 
     def _restamp(self):
         """Start the generation stamps again (after about 10^9 node visits)."""

@@ -52,8 +52,11 @@ class SearchBot:
     Budget: ``iterations`` per decision, ``seconds`` per decision, or both (the search stops
     at whichever comes first); at least one must be given. ``uct_c`` is the UCB1 exploration
     constant on returns in [-1, 1]. ``final`` picks the move: ``"visits"`` (the most visited
-    root child, the robust choice) or ``"value"`` (the best mean return). ``seed``: an int,
-    str or bytes, or None for a random one.
+    root child, the robust choice) or ``"value"`` (the best mean return). ``score_weight``
+    blends the score margin into the return: ``(1 - w) * win/loss + w * margin``, the margin
+    being the seat's score minus the best other over the largest absolute score (a signal
+    where random rollouts rarely tell a win from a loss). ``seed``: an int, str or bytes, or
+    None for a random one.
 
     State between calls: the number of searches run so far. Search k uses the generator
     state ``mix64(seed_state(seed) + k * golden)``, so a bot made with the same seed makes
@@ -72,8 +75,11 @@ class SearchBot:
         uct_c: float = 1.0,
         final: Literal["visits", "value"] = "visits",
         recall: bool = True,
+        score_weight: float = 0.0,
         seed: int | str | bytes | None = None,
     ) -> None:
+        if isinstance(score_weight, bool) or not isinstance(score_weight, (int, float)) or not (0 <= score_weight <= 1):
+            raise InvalidOptionError(f"score_weight must be a number in [0, 1], not {score_weight!r}")
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise InvalidOptionError(f"iterations must be an int >= 1 or None, not {iterations!r}")
         if seconds is not None and (
@@ -100,6 +106,7 @@ class SearchBot:
         self.uct_c = float(uct_c)
         self.final = final
         self.recall = bool(recall)
+        self.score_weight = float(score_weight)
         self.searches = 0
         #: Iterations of the last search (0 when the move was forced).
         self.last_iterations = 0
@@ -117,7 +124,7 @@ class SearchBot:
         self.searches += 1
         budget = self.iterations
         capacity = budget + 1 if budget is not None else 1 << 16
-        tree = module.Search(state, self.uct_c, self.determinize, self.recall, seed, capacity)
+        tree = module.Search(state, self.uct_c, self.determinize, self.recall, seed, capacity, self.score_weight)
         if self.seconds is None:
             assert budget is not None
             tree.run(budget)
