@@ -136,9 +136,14 @@ def load_results(path: Path = RESULTS) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     rows = []
+    seen = set()
     for line in path.read_text().splitlines():
         if line.strip():
-            rows.append(json.loads(line))
+            row = json.loads(line)
+            key = (row["config"], row["a"], row["b"], row["index"])
+            if key not in seen:  # two runs side by side may both play a game: count it once
+                seen.add(key)
+                rows.append(row)
     return rows
 
 
