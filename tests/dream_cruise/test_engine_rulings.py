@@ -99,3 +99,15 @@ def test_C29_every_points_pile_is_face_up_jana_s_is_not() -> None:
         s.apply(rnd.choice(s.legal_actions()))
     jana = s.view(0).jana
     assert jana is not None and jana.pile_size == len(s._get_raw()["jana_pile"]) and jana.score is None
+
+
+def test_returns_of_a_pure_twin_state() -> None:
+    """returns() (with the solo rule of C9) works on the pure twin as on the compiled core."""
+    for players in (1, 2):
+        game = cruiselib.make("dream_cruise", players=players)
+        state = game.new_state(seed=4)
+        rnd = random.Random(4)
+        while not state.is_over:
+            state.apply(rnd.choice(state.legal_actions()))
+        loaded = game.pure_twin().load_state(state.to_json())
+        assert loaded.returns() == state.returns() and len(state.returns()) == players
