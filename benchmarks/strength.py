@@ -8,8 +8,8 @@
 played again, so stop it any time (Ctrl-C) and run it again to go on. Games are played in
 rounds of ``--batch`` per pairing, so a partial run covers every pairing evenly.
 
-``report`` reads the file and writes ``docs/bots.md`` (the table between the
-``strength-table`` markers) and ``docs/images/strength.png`` (needs matplotlib). A pairing
+``report`` reads the file and writes the table between the ``strength-table`` markers of
+``docs/bots.md`` and ``README.md`` and ``docs/images/strength.png`` (needs matplotlib). A pairing
 "A vs B" at N players seats A once and B in every other seat, rotating A through the seats;
 A's result is 1 for a win, 0.5 for a draw at 2 players, 0 otherwise. The Elo fit is a
 Bradley–Terry maximum-likelihood fit of the 2-player results of each game, random bot at 0.
@@ -314,12 +314,16 @@ def report(args: argparse.Namespace) -> int:
     table = "\n".join(lines + elo_lines)
     stamp = time.strftime("%Y-%m-%d")
     table += (
+        "\n\nA bot measured against one other bot only (the 100 ms pairing) is tied to the rest by"
+        " the fit's prior alone: read its Elo against its partner's."
         f"\n\n{len(rows):,} games on file ({stamp}); reproduce with "
         "`python benchmarks/strength.py run` and `python benchmarks/strength.py report`."
     )
-    text = DOC.read_text() if DOC.exists() else f"# Bot strength\n\n{MARK}\n{MARK.replace('<!-- ', '<!-- /')}\n"
-    start, end = text.index(MARK), text.index(MARK.replace("<!-- ", "<!-- /"))
-    DOC.write_text(text[: start + len(MARK)] + "\n" + table + "\n" + text[end:])
+    for page in (DOC, ROOT / "README.md"):  # the table between the markers of each page
+        text = page.read_text()
+        if MARK in text:
+            start, end = text.index(MARK), text.index(MARK.replace("<!-- ", "<!-- /"))
+            page.write_text(text[: start + len(MARK)] + "\n" + table + "\n" + text[end:])
     print(table)
     _plot(summary, elos)
     return 0
@@ -339,7 +343,7 @@ def _plot(summary: list[dict[str, Any]], elos: dict[str, dict[str, float]]) -> N
     labels = [f"{s['config']}: {s['a']} vs {s['b']}" for s in summary]
     y = list(range(len(summary)))[::-1]
     rates = [s["rate"] for s in summary]
-    errors = [[s["rate"] - s["low"] for s in summary], [s["high"] - s["rate"] for s in summary]]
+    errors = [[max(0.0, s["rate"] - s["low"]) for s in summary], [max(0.0, s["high"] - s["rate"]) for s in summary]]
     ax.barh(y, rates, xerr=errors, color="#3b7dd8", ecolor="#333", capsize=2)
     for yi, s in zip(y, summary, strict=True):
         ax.plot([s["fair"], s["fair"]], [yi - 0.4, yi + 0.4], color="#d83b3b", lw=1.5)
