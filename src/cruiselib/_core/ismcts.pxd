@@ -54,7 +54,7 @@ cdef class Search:
                    current=cython.int, n=cython.int, gen=cython.int, c=cython.int,
                    untried=cython.int, best=cython.int, best_value=cython.double,
                    i=cython.int, a=cython.int, visits=cython.int, value=cython.double,
-                   m=cython.int, d=cython.int)
+                   d=cython.int)
     cdef void _iterate(self, int players) noexcept nogil
     @cython.locals(m=cython.int, w=cython.double, scale=cython.double, p=cython.int, q=cython.int,
                    x=cython.double, r=cython.double, best=cython.double, margin=cython.double)

@@ -28,13 +28,13 @@ from ._types import Candidate
 
 __all__ = ["CheatingMCTSBot", "ISMCTSBot", "SearchBot"]
 
-_GOLDEN = 0x9E3779B97F4A7C15
+_GOLDEN = load("engine").PLAYOUT_STREAM[0]  # the cores' Weyl step
 _MASK64 = 0xFFFFFFFFFFFFFFFF
 # Iterations per call into the core when a time budget applies: small first, so a short
 # budget is kept; doubled up to the largest while time remains.
 _FIRST_CHUNK = 64
 _LARGEST_CHUNK = 8192
-_FINALS = {"visits": 0, "value": 1}
+_FINALS = {"visits": load("ismcts").FINAL_VISITS, "value": load("ismcts").FINAL_VALUE}
 
 
 def _search_module(state: Any) -> Any:
