@@ -443,7 +443,9 @@ def test_installed(report: Report, *, label: str, artifact: Path, expect_compile
         pytest_args = [a for a in pytest_args if a != "--strict-markers"]
         suite = "built-in smoke test (no tests/test_*.py in the repository)"
     attempt(f"pytest {suite}: {' '.join(pytest_args)}",
-            [str(py), "-m", "pytest", "-p", "_verify_guard", "tests", *pytest_args],
+            # Test paths among the arguments replace the whole suite.
+            [str(py), "-m", "pytest", "-p", "_verify_guard",
+             *([] if any(a.startswith("tests/") for a in pytest_args) else ["tests"]), *pytest_args],
             env={**env, "PYTHONPATH": str(rundir)})
 
     if stubtest_modules:
@@ -538,6 +540,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pytest-args", default=os.environ.get("VERIFY_PYTEST_ARGS",
                                                                 DEFAULT_PYTEST_ARGS),
                         help=f"test subset run against each artifact (default: {DEFAULT_PYTEST_ARGS})")
+    parser.add_argument("--pure-pytest-args",
+                        help="the pure wheel's test arguments, if they differ (test paths under "
+                             "tests/ among them replace the whole suite)")
     parser.add_argument("--tests", type=Path, default=ROOT / "tests",
                         help="the tests to run against the installed artifacts")
     parser.add_argument("--skip", action="append", default=[], choices=SKIPPABLE)
@@ -632,14 +637,18 @@ def main(argv: list[str] | None = None) -> int:
          None if "stubtest" in skip else compiled_mods),
         ("pure", pure, False, "pure-install", None),
     ]
+    pure_args = None if args.pure_pytest_args is None else shlex.split(args.pure_pytest_args)
 
     def job(label: str, artifact: Path, expect_compiled: bool, stubs: list[str] | None,
             ) -> list[str]:
         _OUT.lines = []
         try:
             with report.step(f"install {label} into a fresh venv, test it from outside the tree"):
+                options = dict(common)
+                if label == "pure" and pure_args is not None:
+                    options["pytest_args"] = pure_args
                 test_installed(report, label=label, artifact=artifact,
-                               expect_compiled=expect_compiled, stubtest_modules=stubs, **common)
+                               expect_compiled=expect_compiled, stubtest_modules=stubs, **options)
         except Exception as exc:  # a crash of the job itself is a failure, not a hang
             report.check(f"{label}: install and test", False, f"{type(exc).__name__}: {exc}")
         return list(_OUT.lines)

@@ -145,6 +145,13 @@ class State(Generic[MoveT, DataT, ViewT]):
             """Play ``n`` random games on from this position, entirely in the compiled core
             (the state unchanged; see the core's docstring and docs/contract.md)."""
 
+        def random_action(self, r: int) -> int:
+            """The action the core's random playouts take for the 64-bit value ``r``."""
+
+        def rollout_action(self, r: int) -> int:
+            """The action a search's rollout takes for the 64-bit value ``r``: the game's
+            rollout policy (Atlantic Star, Dream Cruise), else ``random_action(r)``."""
+
         def _history(self) -> list[int]: ...
 
         def _origin(self) -> object: ...

@@ -38,6 +38,7 @@ cdef enum:
 
 cdef unsigned long long MASK64
 cdef double MONEY_SCALE, LOAN_SCALE, VALUE_SCALE, POINTS_SCALE
+cdef int PAR_PER_LEG, UNCOVERED_BONUS
 
 
 cdef class AtlanticRules(CoreRules):
@@ -49,6 +50,7 @@ cdef class AtlanticRules(CoreRules):
     cdef int op_val[2 * NSEA]
     cdef int w[MAXS * NSEA * MAXLEG]
     cdef int suit[MAXS * NSEA]
+    cdef int wmax[MAXS * NSEA]   # a ship's best value in a sea (the rollout policy's bound)
     cdef int pop[NMASK]
     cdef int keep_a[NKEEP]
     cdef int keep_b[NKEEP]
@@ -95,6 +97,7 @@ cdef class AtlanticCore(CoreState):
     cdef int vleg[MAXLEG]
     cdef int dpa[NMASK]
     cdef int dpb[NMASK]
+    cdef int cover[NSEA]     # scratch of c_rollout_action: legs the hand covers, per sea
     cdef int _bv_best, _bv_code, _bv_first
     cdef int zone[MAXS]      # scratch of _load: where each ship was seen
     cdef int turns[MAXP]     # scratch of _load: turns each seat has had
@@ -175,9 +178,21 @@ cdef class AtlanticCore(CoreState):
                    c=cython.int, p=cython.int, L=cython.int, pid=cython.int, seas=list,
                    plaques=list)
     cpdef _export(self)
-    @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, best=cython.int, bc=cython.int,
-                   i=cython.int, j=cython.int)
+    @cython.locals(best=cython.int)
     cpdef tuple best_voyage_code(self, int seat, int sea)
+    @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, i=cython.int, j=cython.int)
+    cdef int _voyage_value(self, int seat, int sea) noexcept nogil
+    @cython.locals(n=cython.int, p=cython.int, hn=cython.int, can_charter=cython.bint,
+                   i=cython.int, s=cython.int, L=cython.int, v=cython.int, best_s=cython.int,
+                   best_code=cython.int, best_v=cython.int, best_surplus=cython.int,
+                   surplus=cython.int, par=cython.int, cls=cython.int, f=cython.int, best_pay=cython.int,
+                   c=cython.int, best_a=cython.int, best_gain=cython.int, dear=cython.int,
+                   price=cython.int, gain=cython.int, su=cython.int, l=cython.int,
+                   g=cython.int)
+    cdef int c_rollout_action(self, unsigned long long r) noexcept nogil
+    @cython.locals(L=cython.int, k=cython.int, i=cython.int, v=cython.int, total=cython.int,
+                   by_leg=cython.int, l=cython.int, best=cython.int, suits=cython.int)
+    cdef int _voyage_bound(self, int seat, int sea) noexcept nogil
 
     # what a seat sees (A13, A14)
     @cython.locals(R=AtlanticRules, N=cython.int, M=cython.int, i=cython.int, s=cython.int,

@@ -74,6 +74,10 @@ if not cython.compiled:
     SCRATCH = _ENUM["SCRATCH"]
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
+# The rollout policy (c_rollout_action): a voyage worth this much a leg is staged, and a
+# ship suiting a leg the hand has nothing for yet counts this much more.
+PAR_PER_LEG = 6
+UNCOVERED_BONUS = 2
 # Scales of the observation tensor's counts (docs/atlantic_star.md, "Observation tensor"):
 # money in thousands over the most a seat can hold (36 + four loans of 10), loans in
 # thousands over 10, plaque values over the most a voyage is worth (Pacific 6 x 9 + 6),
@@ -129,6 +133,7 @@ class AtlanticRules(CoreRules):
             self.op_val = [0] * (2 * NSEA)
             self.w = [0] * (MAXS * NSEA * MAXLEG)
             self.suit = [0] * (MAXS * NSEA)
+            self.wmax = [0] * (MAXS * NSEA)
             self.pop = [0] * NMASK
             self.keep_a = [0] * NKEEP
             self.keep_b = [0] * NKEEP
@@ -252,6 +257,11 @@ class AtlanticRules(CoreRules):
                     l = e[1]
                     self.suit[c * NSEA + s] |= 1 << l
                     self.w[(c * NSEA + s) * MAXLEG + l] = e[2]
+            for s in range(NSEA):
+                self.wmax[c * NSEA + s] = 0
+                for l in range(self.legs[s]):
+                    if self.w[(c * NSEA + s) * MAXLEG + l] > self.wmax[c * NSEA + s]:
+                        self.wmax[c * NSEA + s] = self.w[(c * NSEA + s) * MAXLEG + l]
         for i in range(NMASK):
             nf = 0
             for j in range(MAXLEG):
@@ -343,6 +353,7 @@ class AtlanticCore(CoreState):
             self.vleg = [0] * MAXLEG
             self.dpa = [0] * NMASK
             self.dpb = [0] * NMASK
+            self.cover = [0] * NSEA
             self.zone = [0] * MAXS
             self.turns = [0] * MAXP
             self.credit = [0] * MAXP
@@ -531,6 +542,139 @@ class AtlanticCore(CoreState):
         n = self.c_legal()
         return self.buf[((r >> 32) * n) >> 32]
 
+    def c_rollout_action(self, r):
+        """The search's rollout policy (docs/atlantic_star.md, "Rollout policy"): a cheap
+        beginner's game, so that a playout's result says something about the position.
+        Uniformly random playouts take loans and refreshes they do not need and stage
+        voyages whatever they are worth; this one, except one move in eight taken at
+        random to keep the playouts varied, never borrows or refreshes, stages the best
+        voyage of its hand once it is worth PAR_PER_LEG a leg (or less when the hand can
+        take no more ships for that sea), in the class whose field its value is likely to
+        reach pays most, and otherwise charters the ship that adds most to a sea still to
+        sail, less its price."""
+        n = self.c_legal()
+        if (r & 7) == 0:
+            return self.buf[((r >> 32) * n) >> 32]
+        p = self.cur
+        hn = self.hand_n[p]
+        can_charter = 0
+        for i in range(n):
+            if self.rules.a_charter <= self.buf[i] < self.rules.a_voyage:
+                can_charter = 1
+                break
+        # The best voyage the hand can stage now, by value above par per leg.
+        best_s = -1
+        best_code = -1
+        best_v = 0
+        best_surplus = -1000000
+        for s in range(NSEA):
+            if self.done[p * NSEA + s] >= self.rules.sets:
+                continue
+            L = self.rules.legs[s]
+            if hn < L or hn > L + 2:
+                continue
+            par = PAR_PER_LEG * L
+            if hn == L + 2:
+                par -= L  # the hand cannot grow for this sea any more
+            if can_charter and self._voyage_bound(p, s) < par:
+                continue  # no voyage of this hand reaches par: spare the exact search
+            v = self._voyage_value(p, s)
+            surplus = v - par
+            if surplus > best_surplus:
+                best_surplus = surplus
+                best_s = s
+                best_code = self._bv_code
+                best_v = v
+        if best_s >= 0 and (not can_charter or best_surplus >= 0):
+            cls = self.sea_class[best_s]
+            if cls < 0:
+                # The field a voyage of this value per leg tends to reach, and the free
+                # class that pays most there (ties to the higher class).
+                L = self.rules.legs[best_s]
+                f = (PAR_PER_LEG + 1) * 3 // 2 - best_v * 3 // (2 * L)
+                if f < 0:
+                    f = 0
+                elif f > NFIELD - 1:
+                    f = NFIELD - 1
+                best_pay = -1
+                for c in range(NCLASS):
+                    if self.class_sea[c] < 0 and self.rules.table[c * NFIELD + f] >= best_pay:
+                        best_pay = self.rules.table[c * NFIELD + f]
+                        cls = c
+            return self.rules.a_voyage + (best_s * NCLASS + cls) * NKEEP + best_code
+        if not can_charter:
+            return self.buf[((r >> 32) * n) >> 32]
+        # What each leg of each sea still to sail is covered with so far.
+        for s in range(NSEA):
+            self.cover[s] = 0
+            if self.done[p * NSEA + s] < self.rules.sets and self.rules.legs[s] + 2 > hn:
+                for i in range(hn):
+                    self.cover[s] |= self.rules.suit[self.hand[p * HMAX + i] * NSEA + s]
+            else:
+                self.cover[s] = -1  # no room for this sea
+        best_a = -1
+        best_gain = -1000000
+        dear = 1 if self.money[p] > 6 else 2
+        for i in range(AGENCY):
+            c = self.agency[i]
+            price = AGENCY - 1 - i
+            if c < 0 or self.money[p] < price:
+                continue
+            gain = 0
+            for s in range(NSEA):
+                if self.cover[s] < 0:
+                    continue
+                su = self.rules.suit[c * NSEA + s]
+                for l in range(self.rules.legs[s]):
+                    if su & (1 << l):
+                        g = self.rules.w[(c * NSEA + s) * MAXLEG + l]
+                        if not (self.cover[s] & (1 << l)):
+                            g += UNCOVERED_BONUS
+                        if g > gain:
+                            gain = g
+            gain -= dear * price
+            if gain >= best_gain:  # ties to the cheaper space
+                best_gain = gain
+                best_a = self.rules.a_charter + i
+        return best_a
+
+    def _voyage_bound(self, seat, sea):
+        """An upper bound of the best voyage of the hand in ``sea`` (A5): the lower of two
+        sums, the L best ship values (each ship at its best leg) and each leg's best value
+        among the hand's ships, plus the bonus if every leg has a ship that suits it."""
+        L = self.rules.legs[sea]
+        for k in range(L):
+            self.vc[k] = 0
+        for i in range(self.hand_n[seat]):
+            v = self.rules.wmax[self.hand[seat * HMAX + i] * NSEA + sea]
+            # Keep the L best values in vc, in descending order.
+            k = L - 1
+            if v <= self.vc[k]:
+                continue
+            while k > 0 and self.vc[k - 1] < v:
+                self.vc[k] = self.vc[k - 1]
+                k -= 1
+            self.vc[k] = v
+        total = 0
+        for k in range(L):
+            total += self.vc[k]
+        # Each leg at its best ship of the hand: a second bound, the lower one counts; the
+        # bonus only when every leg has a ship that suits it.
+        by_leg = 0
+        suits = 0
+        for i in range(self.hand_n[seat]):
+            suits |= self.rules.suit[self.hand[seat * HMAX + i] * NSEA + sea]
+        for l in range(L):
+            best = 0
+            for i in range(self.hand_n[seat]):
+                v = self.rules.w[(self.hand[seat * HMAX + i] * NSEA + sea) * MAXLEG + l]
+                if v > best:
+                    best = v
+            by_leg += best
+        if by_leg < total:
+            total = by_leg
+        return total + L if suits == (1 << L) - 1 else total
+
     def c_check(self, a):
         """0 if action a is legal now, else an index into REASONS. Never mutates."""
         if self.phase == PH_OVER:
@@ -680,16 +824,21 @@ class AtlanticCore(CoreState):
         """(value, keep code) of the best voyage ``seat`` can stage in ``sea`` with its hand,
         over every choice of cards (every legs-card subset of the hand); (-1, -1) if the hand
         size does not fit the sea (A6)."""
+        best = self._voyage_value(seat, sea)
+        return (best, self._bv_code)
+
+    def _voyage_value(self, seat, sea):
+        """best_voyage_code without the GIL: returns the value, leaves the code in _bv_code."""
         L = self.rules.legs[sea]
         hn = self.hand_n[seat]
+        self._bv_best = -1
+        self._bv_code = -1
         if hn < L or hn > L + 2:
-            return (-1, -1)
+            return -1
         kk = hn - L
         # Visit the keep sets in an order where consecutive played sets share long
         # prefixes (pairs in lexicographic order, single slots from the last down), so that
         # _dp recomputes only the tail; the result is exact either way (ties: lowest code).
-        self._bv_best = -1
-        self._bv_code = -1
         self._bv_first = 1
         if kk == 0:
             self._bv_try(seat, sea, 0)
@@ -702,9 +851,7 @@ class AtlanticCore(CoreState):
             for i in range(hn - 1):
                 for j in range(i + 1, hn):
                     self._bv_try(seat, sea, 9 + j * (j - 1) // 2 + i)
-        best = self._bv_best
-        bc = self._bv_code
-        return (best, bc)
+        return self._bv_best
 
     def _bv_try(self, seat, sea, code):
         """One candidate of best_voyage_code: play all but the keep set ``code``."""

@@ -808,6 +808,26 @@ class DreamCruiseCore(CoreState):
             return self.slot2[p] < 0
         return self.slot1[p] < 0 and self.locc[p * 3 + 1] == 0 and self.capt[p] != 1
 
+    def c_rollout_action(self, r):
+        """The search's rollout policy (docs/dream_cruise.md, "Rollout policy"): uniformly
+        random playouts spend the sailing phase on builds and captains and end it while
+        guests could still go ashore, so a playout's result says little. This one, except
+        one move in eight taken at random to keep the playouts varied, sends a guest to an
+        activity whenever one can go (a random placement), else plans an activity card or
+        ends the phase, one or the other at random; the other phases are random."""
+        n = self.c_legal()
+        if self.ph != PH_SAIL or (r & 7) == 0:
+            return self.c_legal_at(((r >> 32) * n) >> 32)
+        places = 0
+        while places < self.leg_n1 and self.buf[places] < self.rules.a_plan:
+            places += 1
+        if places > 0:
+            return self.buf[((r >> 32) * places) >> 32]
+        plans = self.leg_n1
+        if plans > 0 and (r & 8):
+            return self.buf[((r >> 32) * plans) >> 32]
+        return self.rules.a_done
+
     def c_legal_at(self, i):
         if i < self.leg_n1:
             return self.buf[i]

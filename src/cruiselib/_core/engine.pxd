@@ -45,6 +45,7 @@ cdef class CoreState:
     cdef int c_winners_mask(self) noexcept nogil
     @cython.locals(n=cython.int)
     cdef int c_random_action(self, unsigned long long r) noexcept nogil
+    cdef int c_rollout_action(self, unsigned long long r) noexcept nogil
     cdef void c_init_arrays(self) noexcept
     cdef void c_resample(self, int seat, bint recall) noexcept nogil
     cdef void c_observe(self, int seat, float[::1] out) noexcept nogil
@@ -70,6 +71,7 @@ cdef class CoreState:
     @cython.locals(p=cython.int, m=cython.int)
     cpdef list winners(self)
     cpdef int random_action(self, unsigned long long r) except -1
+    cpdef int rollout_action(self, unsigned long long r) except -1
     cpdef _start_history(self, object origin, object actions)
     cpdef _forget_history(self)
     @cython.locals(later=list, node=object)

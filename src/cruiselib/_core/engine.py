@@ -135,6 +135,12 @@ class CoreState:
         n = self.c_legal()
         return self.c_legal_at(((r >> 32) * n) >> 32)
 
+    def c_rollout_action(self, r):
+        """The action a search's rollout takes, from the 64-bit random value r: by default
+        the uniformly random one. A core whose random playouts say little about who is
+        ahead overrides it with a cheap policy of its own (docs/contract.md)."""
+        return self.c_random_action(r)
+
     def c_init_arrays(self):
         pass
 
@@ -346,6 +352,14 @@ class CoreState:
         if self.c_current() < 0:
             raise IllegalMoveError("the game is over: there is no action to take")
         return self.c_random_action(r & MASK64)
+
+    def rollout_action(self, r):
+        """The action a search's rollout takes for the 64-bit random value ``r``: the
+        game's rollout policy where it has one (Atlantic Star, Dream Cruise), else the same
+        choice as ``random_action``. Always a legal action."""
+        if self.c_current() < 0:
+            raise IllegalMoveError("the game is over: there is no action to take")
+        return self.c_rollout_action(r & MASK64)
 
     def playouts(self, n, seed=0, threads=1):
         """Play ``n`` random games on from this position, entirely in the compiled core.

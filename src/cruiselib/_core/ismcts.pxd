@@ -22,6 +22,7 @@ cdef class Search:
     cdef readonly bint determinize
     cdef readonly bint recall
     cdef readonly double score_weight
+    cdef readonly bint policy
     cdef object ret_array
     cdef double[::1] ret
     cdef unsigned long long rng

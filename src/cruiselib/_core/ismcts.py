@@ -16,7 +16,9 @@ node. Each iteration:
    the mean return of the seat that chose that action;
 3. **expand**: the first node with a legal action not yet in the tree gets one child, for
    an untried action chosen uniformly;
-4. **simulate**: random actions by the core (``c_random_action``) to the end of the game;
+4. **simulate**: the core's rollout policy (``c_rollout_action``: uniformly random unless
+   the game has a policy of its own) to the end of the game; with ``policy`` False,
+   uniformly random actions (``c_random_action``);
 5. **backpropagate**: every node on the path adds the return of the seat that moved into
    it: +1 for a winner, -1 for the others, 0 for every seat after a draw; in a solo game
    a result with no winner is a loss (-1).
@@ -64,10 +66,14 @@ class Search:
     ``uct_c`` is the exploration constant of UCB1 on returns in [-1, 1]; ``determinize``
     False searches the true position (it sees hidden cards); ``recall`` deals with the
     seat's memory of public events kept (``resample(recall=True)``); ``seed`` a 64-bit
-    generator state; ``capacity`` the nodes allotted (one per iteration, plus the root).
+    generator state; ``capacity`` the nodes allotted (one per iteration, plus the root);
+    ``score_weight`` the share of the score margin in the return; ``policy`` False rolls
+    out uniformly at random even where the game has a rollout policy.
     """
 
-    def __init__(self, root, uct_c=1.0, determinize=True, recall=True, seed=0, capacity=4096, score_weight=0.0):
+    def __init__(
+        self, root, uct_c=1.0, determinize=True, recall=True, seed=0, capacity=4096, score_weight=0.0, policy=True
+    ):
         if not isinstance(root, CoreState):
             raise InvalidOptionError(f"a search needs a game state, not {type(root).__name__}")
         if root.current_player < 0:
@@ -77,6 +83,7 @@ class Search:
         if not (0.0 <= score_weight <= 1.0):
             raise InvalidOptionError(f"score_weight must be a number in [0, 1], not {score_weight!r}")
         self.score_weight = score_weight
+        self.policy = bool(policy)
         self.ret_array = _zeros(root.core_rules.num_players, True)
         self.ret = self.ret_array
         self.root = root.clone()
@@ -238,11 +245,16 @@ class Search:
             depth += 1
             self.path[depth] = best
             node = best
-        # Simulate: the core's random playout from here.
+        # Simulate: the core's rollout policy (or uniformly random actions) from here.
         r = mix64(r ^ ROLLOUT_SALT)
-        while self.work.c_current() >= 0:
-            r = (r + GOLDEN) & MASK64
-            self.work.c_do(self.work.c_random_action(mix64(r)))
+        if self.policy:
+            while self.work.c_current() >= 0:
+                r = (r + GOLDEN) & MASK64
+                self.work.c_do(self.work.c_rollout_action(mix64(r)))
+        else:
+            while self.work.c_current() >= 0:
+                r = (r + GOLDEN) & MASK64
+                self.work.c_do(self.work.c_random_action(mix64(r)))
         self._returns(players)
         self.visits[0] += 1
         for d in range(1, depth + 1):

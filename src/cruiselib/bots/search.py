@@ -26,7 +26,7 @@ from cruiselib.errors import InvalidOptionError
 
 from ._types import Candidate
 
-__all__ = ["CheatingMCTSBot", "ISMCTSBot", "SearchBot"]
+__all__ = ["SCORE_WEIGHTS", "CheatingMCTSBot", "ISMCTSBot", "SearchBot"]
 
 _GOLDEN = load("engine").PLAYOUT_STREAM[0]  # the cores' Weyl step
 _MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -35,6 +35,10 @@ _MASK64 = 0xFFFFFFFFFFFFFFFF
 _FIRST_CHUNK = 64
 _LARGEST_CHUNK = 8192
 _FINALS = {"visits": load("ismcts").FINAL_VISITS, "value": load("ismcts").FINAL_VALUE}
+_ROLLOUTS = ("policy", "random")
+#: The score margin's share in the search's returns where ``score_weight`` is None, per game:
+#: in Atlantic Star and Dream Cruise a rollout's winner alone says little (docs/bots.md).
+SCORE_WEIGHTS: dict[str, float] = {"atlantic_star": 0.5, "dream_cruise": 0.5}
 
 
 def _search_module(state: Any) -> Any:
@@ -55,8 +59,13 @@ class SearchBot:
     root child, the robust choice) or ``"value"`` (the best mean return). ``score_weight``
     blends the score margin into the return: ``(1 - w) * win/loss + w * margin``, the margin
     being the seat's score minus the best other over the largest absolute score (a signal
-    where random rollouts rarely tell a win from a loss). ``seed``: an int, str or bytes, or
-    None for a random one.
+    where rollouts rarely tell a win from a loss); None takes the game's own weight,
+    ``SCORE_WEIGHTS`` (0.5 in Atlantic Star and Dream Cruise, measured in docs/bots.md; 0
+    elsewhere). ``rollout``: ``"policy"`` plays
+    rollouts with the game's rollout policy in the core (Atlantic Star and Dream Cruise
+    have one, docs/bots.md; the other games roll out uniformly at random either way),
+    ``"random"`` uniformly at random. ``seed``: an int, str or bytes, or None for a random
+    one.
 
     State between calls: the number of searches run so far. Search k uses the generator
     state ``mix64(seed_state(seed) + k * golden)``, so a bot made with the same seed makes
@@ -75,10 +84,15 @@ class SearchBot:
         uct_c: float = 1.0,
         final: Literal["visits", "value"] = "visits",
         recall: bool = True,
-        score_weight: float = 0.0,
+        score_weight: float | None = None,
+        rollout: Literal["policy", "random"] = "policy",
         seed: int | str | bytes | None = None,
     ) -> None:
-        if isinstance(score_weight, bool) or not isinstance(score_weight, (int, float)) or not (0 <= score_weight <= 1):
+        if rollout not in _ROLLOUTS:
+            raise InvalidOptionError(f"rollout must be 'policy' or 'random', not {rollout!r}")
+        if score_weight is not None and (
+            isinstance(score_weight, bool) or not isinstance(score_weight, (int, float)) or not (0 <= score_weight <= 1)
+        ):
             raise InvalidOptionError(f"score_weight must be a number in [0, 1], not {score_weight!r}")
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise InvalidOptionError(f"iterations must be an int >= 1 or None, not {iterations!r}")
@@ -106,7 +120,8 @@ class SearchBot:
         self.uct_c = float(uct_c)
         self.final = final
         self.recall = bool(recall)
-        self.score_weight = float(score_weight)
+        self.score_weight = None if score_weight is None else float(score_weight)
+        self.rollout = rollout
         self.searches = 0
         #: Iterations of the last search (0 when the move was forced).
         self.last_iterations = 0
@@ -124,7 +139,12 @@ class SearchBot:
         self.searches += 1
         budget = self.iterations
         capacity = budget + 1 if budget is not None else 1 << 16
-        tree = module.Search(state, self.uct_c, self.determinize, self.recall, seed, capacity, self.score_weight)
+        weight = self.score_weight
+        if weight is None:
+            weight = SCORE_WEIGHTS.get(state.game.name, 0.0)
+        tree = module.Search(
+            state, self.uct_c, self.determinize, self.recall, seed, capacity, weight, self.rollout == "policy"
+        )
         if self.seconds is None:
             assert budget is not None
             tree.run(budget)

@@ -1,0 +1,146 @@
+"""The contract's rollout policy (``rollout_action``): legal everywhere, the same on both
+cores, uniformly random where a game has no policy, and what Atlantic Star's and Dream
+Cruise's policies promise (docs/atlantic_star.md and docs/dream_cruise.md, "Rollout
+policy")."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import cruiselib
+from cruiselib._core import load, pure_module
+
+from .support import MASK64, mix64
+
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("sirens", {}),
+    ("sirens", {"variant": "bow_to_rear"}),
+    ("dream_islands", {"players": 3}),
+    ("atlantic_star", {"players": 2}),
+    ("atlantic_star", {"players": 3}),
+    ("atlantic_star", {"players": 5}),
+    ("dream_cruise", {"players": 1}),
+    ("dream_cruise", {"players": 2}),
+    ("dream_cruise", {"players": 4}),
+]
+IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}" for name, opts in CONFIGS]
+# Random values whose low three bits are not 0: the policy's own choice, not its random one.
+POLICY_DRAWS = [mix64(k) | 1 for k in range(6)]
+
+
+def rollout_positions(game: Any, games: int, seed: int) -> list[Any]:
+    """Every position of ``games`` games played by the rollout policy itself (half of them)
+    and by uniformly random moves (the other half): the positions rollouts reach and the
+    ones a search's tree reaches."""
+    rnd = random.Random(seed)
+    out = []
+    for g in range(games):
+        state = game.new_state(seed=seed * 1000 + g)
+        while not state.is_over:
+            out.append(state.clone())
+            r = rnd.getrandbits(64)
+            state.apply(state.rollout_action(r) if g % 2 == 0 else rnd.choice(state.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=IDS)
+def test_rollout_action_is_legal_and_both_cores_agree(name: str, options: dict[str, Any]) -> None:
+    game = cruiselib.make(name, **options)
+    twin = game.pure_twin()
+    rnd = random.Random(3)
+    for k, state in enumerate(rollout_positions(game, 4, 5)):
+        legal = set(state.legal_actions())
+        draws = [rnd.getrandbits(64) for _ in range(4)]
+        chosen = [state.rollout_action(r) for r in draws]
+        assert set(chosen) <= legal
+        if k % 9 == 0:
+            pure = twin.load_state(state.to_json())
+            assert [pure.rollout_action(r) for r in draws] == chosen
+    over = state.clone()
+    while not over.is_over:
+        over.apply(over.rollout_action(7))
+    with pytest.raises(cruiselib.IllegalMoveError, match="over"):
+        over.rollout_action(7)
+
+
+@pytest.mark.parametrize("name", ["sirens", "dream_islands"])
+def test_without_a_policy_the_rollout_is_the_random_playout(name: str) -> None:
+    game = cruiselib.make(name)
+    for state in rollout_positions(game, 2, 8)[::5]:
+        for r in [*POLICY_DRAWS, 0, 8, MASK64]:
+            assert state.rollout_action(r) == state.random_action(r)
+
+
+def test_atlantic_star_policy() -> None:
+    """Never a loan or a refresh; a voyage is the best the hand can stage in its sea (A5),
+    taken whenever its value reaches 6 a leg or no ship can be chartered, in the sea's class
+    or a free one; otherwise a ship is chartered."""
+    game = cruiselib.make("atlantic_star", players=3)
+    rules = game.rules
+    voyages = charters = 0
+    for state in rollout_positions(game, 6, 17):
+        seat = state.current_player
+        legal = state.legal_actions()
+        can_charter = any(rules.a_charter <= a < rules.a_voyage for a in legal)
+        for r in POLICY_DRAWS:
+            a = state.rollout_action(r)
+            assert a > rules.a_refresh or (not can_charter and not any(a2 >= rules.a_voyage for a2 in legal))
+            if a >= rules.a_voyage:
+                voyages += 1
+                code = (a - rules.a_voyage) % 37
+                sea = (a - rules.a_voyage) // 37 // 5
+                value, best = state.best_voyage_code(seat, sea)
+                assert code == best
+            else:
+                charters += 1
+                # A ship is chartered only when no voyage the hand can stage reaches par.
+                hand = len(state.view(seat).hand)
+                for sea in {(a2 - rules.a_voyage) // 37 // 5 for a2 in legal if a2 >= rules.a_voyage}:
+                    value, _ = state.best_voyage_code(seat, sea)
+                    legs = rules.sea_legs(sea)
+                    assert value < 6 * legs - (legs if hand == legs + 2 else 0)
+    assert voyages > 50 and charters > 200
+
+
+def test_dream_cruise_policy() -> None:
+    """In the sailing phase a guest goes to an activity whenever one can; otherwise the
+    policy plans an activity card or ends the phase, never building or placing the captain."""
+    game = cruiselib.make("dream_cruise", players=3)
+    rules = game.rules
+    placed = other = 0
+    for state in rollout_positions(game, 4, 19):
+        legal = state.legal_actions()
+        placements = [a for a in legal if rules.a_place <= a < rules.a_plan]
+        sailing = any(a == rules.a_done for a in legal)
+        for r in [*POLICY_DRAWS, 9, 15]:
+            a = state.rollout_action(r)
+            if not sailing:
+                continue
+            if placements:
+                assert a in placements
+                placed += 1
+            else:
+                assert a == rules.a_done or rules.a_plan <= a < rules.a_build
+                other += 1
+    assert placed > 100 and other > 50
+
+
+def test_search_rolls_out_with_the_policy_unless_told_not_to() -> None:
+    """``policy`` changes the search only where the game has a policy; the two cores build
+    the same tree with it."""
+    module = load("ismcts")
+    for name, differs in (("sirens", False), ("atlantic_star", True), ("dream_cruise", True)):
+        game = cruiselib.make(name)
+        state = rollout_positions(game, 1, 29)[6]
+        with_policy = module.Search(state, 1.0, True, True, 4, 201)
+        with_policy.run(200)
+        random_rollouts = module.Search(state, 1.0, True, True, 4, 201, 0.0, False)
+        random_rollouts.run(200)
+        assert with_policy.policy and not random_rollouts.policy
+        assert (with_policy.children() != random_rollouts.children()) == differs
+        pure = pure_module("ismcts").Search(game.pure_twin().load_state(state.to_json()), 1.0, True, True, 4, 201)
+        pure.run(200)
+        assert pure.children() == with_policy.children()
