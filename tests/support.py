@@ -78,3 +78,21 @@ def assert_playout_row(result: Any, g: int, replayed: tuple[list[int], int, list
     assert result.scores[g].tolist() == scores
     assert int(result.lengths[g]) == steps
     assert result.wins[g].tolist() == [1 if p in winners else 0 for p in range(players)]
+
+
+def positions(
+    game: Any, games: int, seed: int, every: int = 1, choose: Callable[[Any, random.Random, int], int] | None = None
+) -> list[Any]:
+    """Positions reached by play (the start, and every ``every``-th decision) in ``games``
+    seeded games: uniformly random moves, or ``choose(state, rnd, g)`` in game ``g``."""
+    rnd = random.Random(seed)
+    out = []
+    for g in range(games):
+        state = game.new_state(seed=seed * 1000 + g)
+        step = 0
+        while not state.is_over:
+            if step % every == 0:
+                out.append(state.clone())
+            state.apply(rnd.choice(state.legal_actions()) if choose is None else choose(state, rnd, g))
+            step += 1
+    return out

@@ -20,6 +20,8 @@ from cruiselib.bots import (
     make_bot,
 )
 
+from .support import positions
+
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("sirens", {}),
     ("sirens", {"variant": "bow_to_rear"}),
@@ -34,21 +36,6 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 # (the compiled run checks all, and the two cores build equal trees on each).
 SEARCH_CONFIGS = CONFIGS if cruiselib.compiled else CONFIGS[::2]
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}" for name, opts in SEARCH_CONFIGS]
-
-
-def positions(game: Any, games: int, seed: int, every: int = 1) -> list[Any]:
-    """Positions reached by random play (the start, and every ``every``-th decision)."""
-    rnd = random.Random(seed)
-    out = []
-    for g in range(games):
-        state = game.new_state(seed=seed * 1000 + g)
-        step = 0
-        while not state.is_over:
-            if step % every == 0:
-                out.append(state.clone())
-            state.apply(rnd.choice(state.legal_actions()))
-            step += 1
-    return out
 
 
 def search(state: Any, iterations: int = 60, seed: int = 5, **options: Any) -> Any:

@@ -13,7 +13,7 @@ import pytest
 import cruiselib
 from cruiselib._core import load, pure_module
 
-from .support import MASK64, mix64
+from .support import MASK64, mix64, positions
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("sirens", {}),
@@ -31,19 +31,16 @@ IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}" fo
 POLICY_DRAWS = [mix64(k) | 1 for k in range(6)]
 
 
+def _by_policy_or_at_random(state: Any, rnd: random.Random, g: int) -> int:
+    r = rnd.getrandbits(64)
+    return int(state.rollout_action(r)) if g % 2 == 0 else rnd.choice(state.legal_actions())
+
+
 def rollout_positions(game: Any, games: int, seed: int) -> list[Any]:
     """Every position of ``games`` games played by the rollout policy itself (half of them)
     and by uniformly random moves (the other half): the positions rollouts reach and the
     ones a search's tree reaches."""
-    rnd = random.Random(seed)
-    out = []
-    for g in range(games):
-        state = game.new_state(seed=seed * 1000 + g)
-        while not state.is_over:
-            out.append(state.clone())
-            r = rnd.getrandbits(64)
-            state.apply(state.rollout_action(r) if g % 2 == 0 else rnd.choice(state.legal_actions()))
-    return out
+    return positions(game, games, seed, choose=_by_policy_or_at_random)
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGS, ids=IDS)

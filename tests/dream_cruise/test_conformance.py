@@ -2,7 +2,7 @@
 in-core playouts (replayed move by move through the Python API, from new deals and from a
 position, on one thread and on several) and the playouts' random choice.
 
-Compiled core (``slow``): 1,000 seeded games per configuration. Pure-Python core (the same
+Compiled core (``slow``): 600 seeded games per configuration. Pure-Python core (the same
 sources, CRUISELIB_PURE_PYTHON=1, not ``slow``): 112 games per configuration, 1,120 in all.
 Every step already checks the ~16,000 action ids of the mask (check_game's cheap checks), so
 the deep checks run on few steps: one deep check costs about as much as 100 cheap steps.
@@ -39,7 +39,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
 }
 NAMES = list(CONFIGS)
 
-N_GAMES = 1000  # compiled, per configuration
+N_GAMES = 600  # compiled, per configuration
 N_PURE = 112  # pure mode, per configuration (1,120 in all)
 DEEP_EVERY = 250  # a solo game has ~80 steps, a 2-player one ~215, a 4-player one ~320
 DEEP_PURE = 1000  # pure mode: the first and the last state of every game

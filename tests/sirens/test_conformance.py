@@ -1,4 +1,4 @@
-"""Sirens in Sight: the public conformance suite over 2,000 seeded games per variant, and
+"""Sirens in Sight: the public conformance suite over 1,200 seeded games per variant, and
 over small and odd card sets, where rare endings (two passes, every ship card gone, ties
 of 5 + 5) are common."""
 
@@ -17,7 +17,7 @@ from cruiselib.sirens import CardSet, SirensGame, SirensState
 from cruiselib.testing import ConformanceError, check_game
 from tests.sirens.helpers import small_set
 
-N_GAMES = 2000
+N_GAMES = 1200
 rng = _core.load("rng")
 
 
