@@ -2,7 +2,7 @@
 path of the in-core playouts, and the playouts themselves (replayed move by move through
 the Python API, from new deals and from a position, on one thread and on several).
 
-Compiled core: 1,000 seeded games per player count. Pure-Python core (the same sources,
+Compiled core: 600 seeded games per player count. Pure-Python core (the same sources,
 CRUISELIB_PURE_PYTHON=1): 500 games per player count, to keep CI within its time.
 """
 
@@ -21,7 +21,7 @@ from cruiselib.testing import check_game
 from tests.dream_islands.helpers import game
 from tests.support import MASK64, assert_playout_row, mix64, replay_playout
 
-N_GAMES = 1000  # per player count (slow: the compiled run)
+N_GAMES = 600  # per player count (slow: the compiled run)
 # Deep checks (round-trips, resampling every seat) on every 17th step compiled; every 41st
 # in pure mode, where they dominate the run time.
 DEEP_EVERY = 17 if cruiselib.compiled else 41
