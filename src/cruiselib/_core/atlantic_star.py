@@ -606,12 +606,12 @@ class AtlanticCore(CoreState):
             return self.buf[((r >> 32) * n) >> 32]
         # What each leg of each sea still to sail is covered with so far.
         for s in range(NSEA):
+            if self.done[p * NSEA + s] >= self.rules.sets or self.rules.legs[s] + 2 <= hn:
+                self.cover[s] = -1  # sailed, or no room in the hand for this sea
+                continue
             self.cover[s] = 0
-            if self.done[p * NSEA + s] < self.rules.sets and self.rules.legs[s] + 2 > hn:
-                for i in range(hn):
-                    self.cover[s] |= self.rules.suit[self.hand[p * HMAX + i] * NSEA + s]
-            else:
-                self.cover[s] = -1  # no room for this sea
+            for i in range(hn):
+                self.cover[s] |= self.rules.suit[self.hand[p * HMAX + i] * NSEA + s]
         best_a = -1
         best_gain = -1000000
         dear = 1 if self.money[p] > 6 else 2

@@ -247,13 +247,11 @@ class Search:
             node = best
         # Simulate: the core's rollout policy (or uniformly random actions) from here.
         r = mix64(r ^ ROLLOUT_SALT)
-        if self.policy:
-            while self.work.c_current() >= 0:
-                r = (r + GOLDEN) & MASK64
+        while self.work.c_current() >= 0:
+            r = (r + GOLDEN) & MASK64
+            if self.policy:
                 self.work.c_do(self.work.c_rollout_action(mix64(r)))
-        else:
-            while self.work.c_current() >= 0:
-                r = (r + GOLDEN) & MASK64
+            else:
                 self.work.c_do(self.work.c_random_action(mix64(r)))
         self._returns(players)
         self.visits[0] += 1
