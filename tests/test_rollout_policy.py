@@ -12,6 +12,7 @@ import pytest
 
 import cruiselib
 from cruiselib._core import load, pure_module
+from cruiselib.bots import ISMCTSBot
 
 from .support import MASK64, mix64, positions
 
@@ -141,3 +142,92 @@ def test_search_rolls_out_with_the_policy_unless_told_not_to() -> None:
         pure = pure_module("ismcts").Search(game.pure_twin().load_state(state.to_json()), 1.0, True, True, 4, 201)
         pure.run(200)
         assert pure.children() == with_policy.children()
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=IDS)
+def test_prior_action_is_the_policy_without_its_random_moves(name: str, options: dict[str, Any]) -> None:
+    """``prior_action`` is legal or -1, agrees on both cores, is -1 throughout a game without
+    a policy, and is the rollout's choice whenever the rollout takes the policy's own move."""
+    game = cruiselib.make(name, **options)
+    twin = game.pure_twin()
+    has_policy = name in ("atlantic_star", "dream_cruise")
+    preferred = 0
+    for k, state in enumerate(rollout_positions(game, 3, 41)):
+        legal = set(state.legal_actions())
+        priors = [state.prior_action(r) for r in POLICY_DRAWS]
+        for r, a in zip(POLICY_DRAWS, priors, strict=True):
+            if not has_policy:
+                assert a == -1
+            elif a >= 0:
+                assert a in legal
+                assert state.rollout_action(r) == a
+                preferred += 1
+        if k % 7 == 0:
+            pure = twin.load_state(state.to_json())
+            assert [pure.prior_action(r) for r in POLICY_DRAWS] == priors
+    assert (preferred > 0) == has_policy
+    while not state.is_over:
+        state.apply(state.rollout_action(3))
+    with pytest.raises(cruiselib.IllegalMoveError, match="over"):
+        state.prior_action(3)
+
+
+def test_dream_cruise_prior_is_a_placement_or_none() -> None:
+    """Dream Cruise's prior is a guest placement where one is legal, and no preference
+    (-1) everywhere else: outside the sailing phase and when only plans, builds, captains
+    and the end of the phase are left."""
+    game = cruiselib.make("dream_cruise", players=2)
+    rules = game.rules
+    seen = {"placement": 0, "none": 0}
+    for state in rollout_positions(game, 3, 43):
+        placements = [a for a in state.legal_actions() if rules.a_place <= a < rules.a_plan]
+        for r in POLICY_DRAWS:
+            a = state.prior_action(r)
+            if placements and rules.a_done in state.legal_actions():
+                assert a in placements
+                seen["placement"] += 1
+            else:
+                assert a == -1
+                seen["none"] += 1
+    assert min(seen.values()) > 20
+
+
+def test_the_prior_biases_the_search_only_where_a_game_has_a_policy() -> None:
+    """``prior_weight`` leaves a game without a policy searched exactly as before (the same
+    tree); in Atlantic Star it changes the tree and puts more visits on the policy's move;
+    both cores build the same tree with it; a weight below 0, NaN or infinite is refused."""
+    module = load("ismcts")
+    for name, differs in (("sirens", False), ("dream_islands", False), ("atlantic_star", True)):
+        game = cruiselib.make(name)
+        state = rollout_positions(game, 1, 29)[6]
+        plain = module.Search(state, 1.0, True, True, 4, 401)
+        plain.run(400)
+        biased = module.Search(state, 1.0, True, True, 4, 401, 0.0, True, 8.0)
+        biased.run(400)
+        assert biased.prior_weight == 8.0
+        assert (biased.children() != plain.children()) == differs
+        pure = pure_module("ismcts").Search(
+            game.pure_twin().load_state(state.to_json()), 1.0, True, True, 4, 401, 0.0, True, 8.0
+        )
+        pure.run(400)
+        assert pure.children() == biased.children()
+    # At the root, the policy's move (the same in every determinization here: the root
+    # seat's own hand decides it) gets more visits with the bias than without.
+    checked = 0
+    for state in rollout_positions(cruiselib.make("atlantic_star", players=2), 2, 31)[1:40:6]:
+        choice = state.prior_action(POLICY_DRAWS[0])
+        if choice < 0 or len(state.legal_actions()) < 3:
+            continue
+        checked += 1
+        visits = {}
+        for weight in (0.0, 8.0):
+            tree = module.Search(state, 1.0, True, True, 4, 401, 0.0, True, weight)
+            tree.run(400)
+            visits[weight] = {a: v for a, v, _, _ in tree.children()}.get(choice, 0)
+        assert visits[8.0] > visits[0.0]
+    assert checked >= 3
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(cruiselib.InvalidOptionError, match="prior_weight"):
+            module.Search(state, 1.0, True, True, 4, 401, 0.0, True, bad)
+        with pytest.raises(cruiselib.InvalidOptionError, match="prior_weight"):
+            ISMCTSBot(iterations=10, prior_weight=bad)

@@ -152,6 +152,10 @@ class State(Generic[MoveT, DataT, ViewT]):
             """The action a search's rollout takes for the 64-bit value ``r``: the game's
             rollout policy (Atlantic Star, Dream Cruise), else ``random_action(r)``."""
 
+        def prior_action(self, r: int) -> int:
+            """The move the game's rollout policy prefers for the 64-bit value ``r``, without
+            its random moves (a search's prior); -1 where it has none."""
+
         def _history(self) -> list[int]: ...
 
         def _origin(self) -> object: ...

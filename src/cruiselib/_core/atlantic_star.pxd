@@ -189,6 +189,8 @@ cdef class AtlanticCore(CoreState):
                    c=cython.int, best_a=cython.int, best_gain=cython.int, dear=cython.int,
                    price=cython.int, gain=cython.int, su=cython.int, l=cython.int,
                    g=cython.int)
+    cdef int c_prior_action(self, unsigned long long r) noexcept nogil
+    @cython.locals(a=cython.int, n=cython.int)
     cdef int c_rollout_action(self, unsigned long long r) noexcept nogil
     @cython.locals(L=cython.int, k=cython.int, i=cython.int, v=cython.int, total=cython.int,
                    by_leg=cython.int, l=cython.int, best=cython.int, suits=cython.int)

@@ -552,9 +552,19 @@ class AtlanticCore(CoreState):
         take no more ships for that sea), in the class whose field its value is likely to
         reach pays most, and otherwise charters the ship that adds most to a sea still to
         sail, less its price."""
+        a = -1
+        if (r & 7) != 0:
+            a = self.c_prior_action(r)
+        if a < 0:
+            n = self.c_legal()
+            a = self.buf[((r >> 32) * n) >> 32]
+        return a
+
+    def c_prior_action(self, r):
+        """The rollout policy's own choice, without its random moves (docs/atlantic_star.md,
+        "Rollout policy"): the voyage or the charter described in ``c_rollout_action``; -1
+        where it has none (no charter is legal and no voyage is worth staging)."""
         n = self.c_legal()
-        if (r & 7) == 0:
-            return self.buf[((r >> 32) * n) >> 32]
         p = self.cur
         hn = self.hand_n[p]
         can_charter = 0
@@ -603,7 +613,7 @@ class AtlanticCore(CoreState):
                         cls = c
             return self.rules.a_voyage + (best_s * NCLASS + cls) * NKEEP + best_code
         if not can_charter:
-            return self.buf[((r >> 32) * n) >> 32]
+            return -1
         # What each leg of each sea still to sail is covered with so far.
         for s in range(NSEA):
             if self.done[p * NSEA + s] >= self.rules.sets or self.rules.legs[s] + 2 <= hn:

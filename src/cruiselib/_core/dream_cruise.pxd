@@ -149,8 +149,11 @@ cdef class DreamCruiseCore(CoreState):
     @cython.locals(j=cython.int, block=cython.int, xi=cython.int, r=cython.int, yi=cython.int, t=cython.int,
                    px=cython.int, x=cython.int, y=cython.int, k=cython.int)
     cdef int c_legal_at(self, int i) noexcept nogil
-    @cython.locals(n=cython.int, places=cython.int, plans=cython.int)
+    @cython.locals(n=cython.int, a=cython.int, plans=cython.int)
     cdef int c_rollout_action(self, unsigned long long r) noexcept nogil
+    cdef int c_prior_action(self, unsigned long long r) noexcept nogil
+    @cython.locals(places=cython.int)
+    cdef int _random_placement(self, unsigned long long r) noexcept nogil
     @cython.locals(p=cython.int, x=cython.int, i=cython.int, k=cython.int, b=cython.int, t=cython.int,
                    y=cython.int, s=cython.int)
     cdef int c_check(self, int a) noexcept nogil

@@ -818,15 +818,32 @@ class DreamCruiseCore(CoreState):
         n = self.c_legal()
         if self.ph != PH_SAIL or (r & 7) == 0:
             return self.c_legal_at(((r >> 32) * n) >> 32)
-        places = 0
-        while places < self.leg_n1 and self.buf[places] < self.rules.a_plan:
-            places += 1
-        if places > 0:
-            return self.buf[((r >> 32) * places) >> 32]
+        a = self._random_placement(r)
+        if a >= 0:
+            return a
         plans = self.leg_n1
         if plans > 0 and (r & 8):
             return self.buf[((r >> 32) * plans) >> 32]
         return self.rules.a_done
+
+    def c_prior_action(self, r):
+        """The rollout policy's own choice, without its random moves (docs/dream_cruise.md,
+        "Rollout policy"): in phase 4, a guest placement (one at random) when one is legal;
+        -1 otherwise, where the policy has no preference."""
+        if self.ph != PH_SAIL:
+            return -1
+        self.c_legal()
+        return self._random_placement(r)
+
+    def _random_placement(self, r):
+        """A random guest placement among the legal actions just listed (they come first,
+        before the activity plans), for the random value r; -1 if there is none."""
+        places = 0
+        while places < self.leg_n1 and self.buf[places] < self.rules.a_plan:
+            places += 1
+        if places == 0:
+            return -1
+        return self.buf[((r >> 32) * places) >> 32]
 
     def c_legal_at(self, i):
         if i < self.leg_n1:

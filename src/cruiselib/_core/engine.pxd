@@ -46,6 +46,7 @@ cdef class CoreState:
     @cython.locals(n=cython.int)
     cdef int c_random_action(self, unsigned long long r) noexcept nogil
     cdef int c_rollout_action(self, unsigned long long r) noexcept nogil
+    cdef int c_prior_action(self, unsigned long long r) noexcept nogil
     cdef void c_init_arrays(self) noexcept
     cdef void c_resample(self, int seat, bint recall) noexcept nogil
     cdef void c_observe(self, int seat, float[::1] out) noexcept nogil
@@ -72,6 +73,7 @@ cdef class CoreState:
     cpdef list winners(self)
     cpdef int random_action(self, unsigned long long r) except -1
     cpdef int rollout_action(self, unsigned long long r) except -1
+    cpdef int prior_action(self, unsigned long long r) except -2
     cpdef _start_history(self, object origin, object actions)
     cpdef _forget_history(self)
     @cython.locals(later=list, node=object)

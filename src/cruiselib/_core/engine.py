@@ -141,6 +141,11 @@ class CoreState:
         ahead overrides it with a cheap policy of its own (docs/contract.md)."""
         return self.c_random_action(r)
 
+    def c_prior_action(self, r):
+        """The move the rollout policy prefers here, without its random moves, for the
+        64-bit random value r (a search's prior); -1, the default, where it has none."""
+        return -1
+
     def c_init_arrays(self):
         pass
 
@@ -360,6 +365,15 @@ class CoreState:
         if self.c_current() < 0:
             raise IllegalMoveError("the game is over: there is no action to take")
         return self.c_rollout_action(r & MASK64)
+
+    def prior_action(self, r):
+        """The move the game's rollout policy prefers here, without its random moves, for
+        the 64-bit random value ``r`` (a search's prior, ``ISMCTSBot(prior_weight=...)``):
+        a legal action, or -1 where the policy has no preference (always in Sirens in Sight
+        and Dream Islands, which have no policy)."""
+        if self.c_current() < 0:
+            raise IllegalMoveError("the game is over: there is no action to take")
+        return self.c_prior_action(r & MASK64)
 
     def playouts(self, n, seed=0, threads=1):
         """Play ``n`` random games on from this position, entirely in the compiled core.

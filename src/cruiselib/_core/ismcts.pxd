@@ -11,6 +11,7 @@ cdef unsigned long long MASK64
 cdef int SIGNAL_EVERY_ITERATIONS
 cdef unsigned long long DEAL_SALT
 cdef unsigned long long ROLLOUT_SALT
+cdef unsigned long long PRIOR_SALT
 cdef object _INT32
 
 
@@ -23,6 +24,7 @@ cdef class Search:
     cdef readonly bint recall
     cdef readonly double score_weight
     cdef readonly bint policy
+    cdef readonly double prior_weight
     cdef object ret_array
     cdef double[::1] ret
     cdef unsigned long long rng
@@ -55,7 +57,7 @@ cdef class Search:
                    current=cython.int, n=cython.int, gen=cython.int, c=cython.int,
                    untried=cython.int, best=cython.int, best_value=cython.double,
                    i=cython.int, a=cython.int, visits=cython.int, value=cython.double,
-                   d=cython.int)
+                   d=cython.int, prior=cython.int)
     cdef void _iterate(self, int players) noexcept nogil
     @cython.locals(m=cython.int, w=cython.double, scale=cython.double, p=cython.int, q=cython.int,
                    x=cython.double, r=cython.double, best=cython.double, margin=cython.double)

@@ -13,9 +13,13 @@ node. Each iteration:
 2. **select**: at each node, the children whose actions are legal in this determinization
    are *available*; their availability counts grow by one, and the one with the best
    UCB1 value, ``mean + c * sqrt(ln(availability) / visits)``, is taken, where ``mean`` is
-   the mean return of the seat that chose that action;
-3. **expand**: the first node with a legal action not yet in the tree gets one child, for
-   an untried action chosen uniformly;
+   the mean return of the seat that chose that action; with a ``prior_weight`` W > 0, the
+   child the game's rollout policy prefers here (``c_prior_action``, in this
+   determinization) gets ``W / (visits + 1)`` more: progressive bias (Chaslot et al. 2008),
+   which fades as the child's own results come in;
+3. **expand**: the first node with a legal action not yet in the tree gets one child: the
+   policy's preferred action if it is untried (with a prior weight), else an untried
+   action chosen uniformly;
 4. **simulate**: the core's rollout policy (``c_rollout_action``: uniformly random unless
    the game has a policy of its own) to the end of the game; with ``policy`` False,
    uniformly random actions (``c_random_action``);
@@ -54,6 +58,7 @@ SIGNAL_EVERY_ITERATIONS = 256
 # A determinization's generator and its rollout's choices come from streams of their own.
 DEAL_SALT = 0x2545F4914F6CDD1D
 ROLLOUT_SALT = 0x94D049BB133111EB
+PRIOR_SALT = 0xD6E8FEB86659FD93
 # The final choice: the most visited root child, or the one with the best mean return.
 FINAL_VISITS = 0
 FINAL_VALUE = 1
@@ -68,11 +73,22 @@ class Search:
     seat's memory of public events kept (``resample(recall=True)``); ``seed`` a 64-bit
     generator state; ``capacity`` the nodes allotted (one per iteration, plus the root);
     ``score_weight`` the share of the score margin in the return; ``policy`` False rolls
-    out uniformly at random even where the game has a rollout policy.
+    out uniformly at random even where the game has a rollout policy; ``prior_weight`` the
+    progressive bias toward the policy's preferred move (0: none; it changes nothing in a
+    game without a policy).
     """
 
     def __init__(
-        self, root, uct_c=1.0, determinize=True, recall=True, seed=0, capacity=4096, score_weight=0.0, policy=True
+        self,
+        root,
+        uct_c=1.0,
+        determinize=True,
+        recall=True,
+        seed=0,
+        capacity=4096,
+        score_weight=0.0,
+        policy=True,
+        prior_weight=0.0,
     ):
         if not isinstance(root, CoreState):
             raise InvalidOptionError(f"a search needs a game state, not {type(root).__name__}")
@@ -82,7 +98,10 @@ class Search:
             raise InvalidOptionError(f"uct_c must be a number >= 0, not {uct_c!r}")
         if not (0.0 <= score_weight <= 1.0):
             raise InvalidOptionError(f"score_weight must be a number in [0, 1], not {score_weight!r}")
+        if not (0.0 <= prior_weight < 1.0e300):  # also rejects NaN and infinity
+            raise InvalidOptionError(f"prior_weight must be a finite number >= 0, not {prior_weight!r}")
         self.score_weight = score_weight
+        self.prior_weight = prior_weight
         self.policy = bool(policy)
         self.ret_array = _zeros(root.core_rules.num_players, True)
         self.ret = self.ret_array
@@ -198,6 +217,12 @@ class Search:
             current = self.work.c_current()
             if current < 0:
                 break
+            # The policy's preferred move, before c_legal (the core's list is shared), from
+            # a value of its own: the other draws, and so every game without a policy, are
+            # as without a prior.
+            prior = -1
+            if self.prior_weight > 0.0:
+                prior = self.work.c_prior_action(mix64((r ^ PRIOR_SALT) + depth * GOLDEN))
             n = self.work.c_legal()
             self.generation += 1
             if self.generation >= 0x3FFFFFFF:
@@ -218,6 +243,8 @@ class Search:
                     self.avail[c] += 1
                     visits = self.visits[c]
                     value = self.total[c] / visits + self.explore[self.avail[c]] * self.inv_sqrt[visits]
+                    if a == prior:
+                        value += self.prior_weight / (visits + 1)
                     if value > best_value:
                         best_value = value
                         best = c
@@ -226,7 +253,10 @@ class Search:
                     untried += 1
             if untried > 0:
                 r = mix64((r + GOLDEN) & MASK64)
-                a = self.untried[((r >> 32) * untried) >> 32]
+                if prior >= 0 and self.seen[prior] != gen:
+                    a = prior
+                else:
+                    a = self.untried[((r >> 32) * untried) >> 32]
                 c = self.nodes
                 self.nodes += 1
                 self.action[c] = a

@@ -26,7 +26,7 @@ from cruiselib.errors import InvalidOptionError
 
 from ._types import Candidate
 
-__all__ = ["SCORE_WEIGHTS", "CheatingMCTSBot", "ISMCTSBot", "SearchBot"]
+__all__ = ["PRIOR_WEIGHTS", "SCORE_WEIGHTS", "CheatingMCTSBot", "ISMCTSBot", "SearchBot"]
 
 _GOLDEN = load("engine").PLAYOUT_STREAM[0]  # the cores' Weyl step
 _MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -39,6 +39,10 @@ _ROLLOUTS = ("policy", "random")
 #: The score margin's share in the search's returns where ``score_weight`` is None, per game:
 #: in Atlantic Star and Dream Cruise a rollout's winner alone says little (docs/bots.md).
 SCORE_WEIGHTS: dict[str, float] = {"atlantic_star": 0.5, "dream_cruise": 0.5}
+#: The progressive bias toward the rollout policy's preferred move where ``prior_weight`` is
+#: None, per game: none so far, since no weight tried has yet measured better than none
+#: (docs/bots.md); the games without a policy have no prior to weigh.
+PRIOR_WEIGHTS: dict[str, float] = {}
 
 
 def _search_module(state: Any) -> Any:
@@ -64,8 +68,11 @@ class SearchBot:
     elsewhere). ``rollout``: ``"policy"`` plays
     rollouts with the game's rollout policy in the core (Atlantic Star and Dream Cruise
     have one, docs/bots.md; the other games roll out uniformly at random either way),
-    ``"random"`` uniformly at random. ``seed``: an int, str or bytes, or None for a random
-    one.
+    ``"random"`` uniformly at random. ``prior_weight`` W: in the tree, the move the rollout
+    policy prefers at a node gets ``W / (visits + 1)`` more in UCB1 and is expanded first
+    (progressive bias: it guides the first visits and fades as results come in); None takes
+    the game's own weight, ``PRIOR_WEIGHTS``, and 0 turns it off. ``seed``: an int, str or
+    bytes, or None for a random one.
 
     State between calls: the number of searches run so far. Search k uses the generator
     state ``mix64(seed_state(seed) + k * golden)``, so a bot made with the same seed makes
@@ -86,6 +93,7 @@ class SearchBot:
         recall: bool = True,
         score_weight: float | None = None,
         rollout: Literal["policy", "random"] = "policy",
+        prior_weight: float | None = None,
         seed: int | str | bytes | None = None,
     ) -> None:
         if rollout not in _ROLLOUTS:
@@ -94,6 +102,12 @@ class SearchBot:
             isinstance(score_weight, bool) or not isinstance(score_weight, (int, float)) or not (0 <= score_weight <= 1)
         ):
             raise InvalidOptionError(f"score_weight must be a number in [0, 1], not {score_weight!r}")
+        if prior_weight is not None and (
+            isinstance(prior_weight, bool)
+            or not isinstance(prior_weight, (int, float))
+            or not (0 <= prior_weight < math.inf)
+        ):
+            raise InvalidOptionError(f"prior_weight must be a finite number >= 0 or None, not {prior_weight!r}")
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise InvalidOptionError(f"iterations must be an int >= 1 or None, not {iterations!r}")
         if seconds is not None and (
@@ -122,6 +136,7 @@ class SearchBot:
         self.recall = bool(recall)
         self.score_weight = None if score_weight is None else float(score_weight)
         self.rollout = rollout
+        self.prior_weight = None if prior_weight is None else float(prior_weight)
         self.searches = 0
         #: Iterations of the last search (0 when the move was forced).
         self.last_iterations = 0
@@ -142,8 +157,11 @@ class SearchBot:
         weight = self.score_weight
         if weight is None:
             weight = SCORE_WEIGHTS.get(state.game.name, 0.0)
+        prior = self.prior_weight
+        if prior is None:
+            prior = PRIOR_WEIGHTS.get(state.game.name, 0.0) if self.rollout == "policy" else 0.0
         tree = module.Search(
-            state, self.uct_c, self.determinize, self.recall, seed, capacity, weight, self.rollout == "policy"
+            state, self.uct_c, self.determinize, self.recall, seed, capacity, weight, self.rollout == "policy", prior
         )
         if self.seconds is None:
             assert budget is not None
