@@ -128,6 +128,7 @@ def reference_view(state: DreamCruiseState, player: int, recall: bool = False) -
             locations=list(d.jana_locations),
             route_points=jroute,
             score=pile_points + jroute if d.phase == "over" else None,
+            pile=list(d.jana_pile) if d.phase == "over" else None,
         )
     return DreamCruiseView(
         player=player,
@@ -176,9 +177,10 @@ def test_C23_jana_scores_only_once_the_game_is_over() -> None:
     for _, state in solo:
         jana = state.view(0).jana
         assert jana is not None
-        assert (jana.score is None) == (not state.is_over)
+        assert (jana.score is None) == (not state.is_over) == (jana.pile is None)
         if state.is_over:
             assert jana.score == state.jana_score()
+            assert jana.pile == list(state.to_data().jana_pile)
     assert all(s.view(0).jana is None for g, s in POSITIONS if g.num_players > 1)
 
 

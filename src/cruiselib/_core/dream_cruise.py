@@ -1381,6 +1381,8 @@ class DreamCruiseCore(CoreState):
                 locations=[self.jloc[i] for i in range(self.jloc_n)],
                 route_points=self._jana_route(),
                 score=self._jana_score() if self.ph == PH_OVER else None,
+                # Her pile is turned up to score it (C23): the view shows it then.
+                pile=[self.jpile[i] for i in range(self.jpile_n)] if self.ph == PH_OVER else None,
             )
         memory = None
         if recall:

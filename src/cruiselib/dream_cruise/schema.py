@@ -169,12 +169,14 @@ class DisplaySet(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class JanaView(msgspec.Struct, frozen=True, kw_only=True):
-    """Jana, the solo opponent (C9): her points pile is face down until the end."""
+    """Jana, the solo opponent (C9): her points pile is face down until the end, when it
+    is turned up and scored (C23)."""
 
     pile_size: Annotated[int, Meta(ge=0, le=_MAXF)]
     locations: LocationList
     route_points: Score
     score: Score | None  # once the game is over
+    pile: FamilyList | None = None  # her pile's families, once the game is over
 
 
 class DreamCruiseView(msgspec.Struct, frozen=True, kw_only=True):
