@@ -254,7 +254,8 @@ def test_C23_the_end_of_a_solo_game_resamples_from_the_view() -> None:
     assert other.view(0) != state.view(0) or other.resample(0, 5).to_json() == state.resample(0, 5).to_json()
     jana = state.view(0).jana
     assert jana is not None and jana.pile == data_of(state)["jana_pile"]
-    assert other.view(0).jana.pile == d["jana_pile"] != jana.pile
+    other_jana = other.view(0).jana
+    assert other_jana is not None and other_jana.pile == d["jana_pile"] != jana.pile
     assert data_of(state.resample(0, 5))["jana_pile"] == data_of(state)["jana_pile"]
-    earlier = game.new_state(seed=4)
-    assert earlier.view(0).jana is not None and earlier.view(0).jana.pile is None
+    early = game.new_state(seed=4).view(0).jana
+    assert early is not None and early.pile is None
