@@ -197,7 +197,14 @@ def test_the_prior_biases_the_search_only_where_a_game_has_a_policy() -> None:
     tree); in Atlantic Star it changes the tree and puts more visits on the policy's move;
     both cores build the same tree with it; a weight below 0, NaN or infinite is refused."""
     module = load("ismcts")
-    for name, differs in (("sirens", False), ("dream_islands", False), ("atlantic_star", True)):
+    # Dream Cruise's prior draws from the random value (a random placement): both cores
+    # must draw the same one, deep in the tree too.
+    for name, differs in (
+        ("sirens", False),
+        ("dream_islands", False),
+        ("atlantic_star", True),
+        ("dream_cruise", True),
+    ):
         game = cruiselib.make(name)
         state = rollout_positions(game, 1, 29)[6]
         plain = module.Search(state, 1.0, True, True, 4, 401)

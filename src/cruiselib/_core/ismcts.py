@@ -222,7 +222,7 @@ class Search:
             # as without a prior.
             prior = -1
             if self.prior_weight > 0.0:
-                prior = self.work.c_prior_action(mix64((r ^ PRIOR_SALT) + depth * GOLDEN))
+                prior = self.work.c_prior_action(mix64(((r ^ PRIOR_SALT) + depth * GOLDEN) & MASK64))
             n = self.work.c_legal()
             self.generation += 1
             if self.generation >= 0x3FFFFFFF:
