@@ -5,6 +5,7 @@
     cruiselib play sirens [--seat 0] [--opponent ismcts] [--think 0.2] [--seed 7] [-o variant=bow_to_rear]
     cruiselib simulate sirens --games 10000 --seed 1 [--bots ismcts,rules] [--iterations 2000]
     cruiselib schema sirens
+    cruiselib serve                  (the JSON-lines engine protocol on stdin/stdout: docs/protocol.md)
 
 Needs the ``cli`` extra (``pip install 'cruiselib[cli]'``) for its tables and progress bars.
 """
@@ -393,6 +394,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_schema = sub.add_parser("schema", help="print the JSON Schemas of states, views and moves")
     p_schema.add_argument("game", nargs="?", choices=cruiselib.games())
+
+    sub.add_parser("serve", help="speak the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)")
     return parser
 
 
@@ -416,6 +419,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             names = (args.game,) if args.game else None
             print(json.dumps(export_schemas(names), indent=2, sort_keys=True))
             return 0
+        if args.command == "serve":
+            from cruiselib.protocol import serve
+
+            return serve()
     except CruiseError as exc:
         print(f"cruiselib: error: {exc}", file=sys.stderr)
         return 2
