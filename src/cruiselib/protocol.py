@@ -15,6 +15,7 @@ docs/protocol.md; this module is its implementation:
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import inspect
 import secrets
@@ -414,23 +415,78 @@ def _key(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+class _Texts:
+    """The move texts of one game configuration, computed once: ``plain`` per action id
+    (``str(game.action_to_move(a))``, what records store) and ``shown`` per move object of
+    ``legal_moves()`` (the texts a position shows, where a game annotates its moves)."""
+
+    __slots__ = ("plain", "shown")
+
+    LIMIT: Final = 100_000  # annotated texts kept (they vary with the position)
+
+    def __init__(self) -> None:
+        self.plain: dict[int, str] = {}
+        self.shown: dict[Any, str] = {}
+
+
 class _Session:
     """One open game: its state, its bots (per seat and configuration) and its move texts."""
 
-    __slots__ = ("bots", "game", "game_id", "state", "texts")
+    __slots__ = ("annotated", "bots", "game", "game_id", "state", "texts")
 
-    def __init__(self, game_id: str, state: Any, texts: dict[int, str]) -> None:
+    def __init__(self, game_id: str, state: Any, texts: _Texts) -> None:
         self.game_id = game_id
         self.state = state
         self.game: Any = state.game
         self.texts = texts
+        # Sirens and Dream Islands show every move as its plain text; Atlantic Star and
+        # Dream Cruise name what the position shows (ships, cabins, activities).
+        self.annotated = type(state).legal_moves is not cruiselib.State.legal_moves
         self.bots: OrderedDict[tuple[Any, ...], Bot] = OrderedDict()
 
-    def text(self, action: int) -> str:
-        text = self.texts.get(action)
+    def plain(self, action: int) -> str:
+        """The plain text of an action (as records store it)."""
+        plain = self.texts.plain
+        text = plain.get(action)
         if text is None:
-            text = self.texts[action] = str(self.game.action_to_move(action))
+            text = plain[action] = str(self.game.action_to_move(action))
         return text
+
+    def legal(self) -> tuple[list[int], list[str]]:
+        """The legal actions and their texts as ``str()`` of ``state.legal_moves()``."""
+        state = self.state
+        actions: list[int] = state.legal_actions()
+        if not self.annotated:
+            try:
+                return actions, list(map(self.texts.plain.__getitem__, actions))
+            except KeyError:
+                return actions, [self.plain(a) for a in actions]
+        shown = self.texts.shown
+        if len(shown) > _Texts.LIMIT:
+            shown.clear()
+        texts = []
+        astuple = msgspec.structs.astuple
+        for move in state.legal_moves():
+            # Keyed by every field: an annotated move equals its plain move (annotations
+            # do not count in its ==), yet reads otherwise.
+            key = (type(move), astuple(move))
+            try:
+                text = shown.get(key)
+                if text is None:
+                    text = shown[key] = str(move)
+            except TypeError:  # a field that is not hashable
+                text = str(move)
+            texts.append(text)
+        return actions, texts
+
+    def shown(self, action: int) -> str:
+        """The text of ``action`` as this position shows it (its plain text if not legal)."""
+        if self.annotated:
+            actions, texts = self.legal()
+            i = bisect.bisect_left(actions, action)
+            if i < len(actions) and actions[i] == action:
+                return texts[i]
+        return self.plain(action)
 
 
 class Engine:
@@ -448,7 +504,7 @@ class Engine:
         """True once ``quit`` was answered: the server loop then ends."""
         self._sessions: dict[str, _Session] = {}
         self._next_id = 1
-        self._games: OrderedDict[tuple[str, bytes], tuple[Any, dict[int, str]]] = OrderedDict()
+        self._games: OrderedDict[tuple[str, bytes], tuple[Any, _Texts]] = OrderedDict()
         self._decoder = msgspec.json.Decoder(Request)
         self._encoder = msgspec.json.Encoder()
         self._handlers: dict[type[Command], Callable[[Any], Reply]] = {
@@ -555,7 +611,7 @@ class Engine:
         except KeyError:
             raise _Fail("unknown_game", f"no open game {game_id!r}") from None
 
-    def _make_game(self, name: str, options: Mapping[str, Any]) -> tuple[Any, dict[int, str]]:
+    def _make_game(self, name: str, options: Mapping[str, Any]) -> tuple[Any, _Texts]:
         """The game of this name and options (one object per configuration, cached with
         its move texts). InvalidOptionError for a bad name or options."""
         from cruiselib._registry import make
@@ -575,23 +631,23 @@ class Engine:
             raise
         except (TypeError, ValueError, msgspec.ValidationError) as exc:
             raise InvalidOptionError(f"bad options for {name!r}: {exc}") from None
-        entry = self._games[key] = (game, {})
+        entry = self._games[key] = (game, _Texts())
         if len(self._games) > _GAME_CACHE:
             self._games.popitem(last=False)
         return entry
 
-    def _texts_of(self, game: Any) -> dict[int, str]:
+    def _texts_of(self, game: Any) -> _Texts:
         """The shared move-text cache of a game loaded from a snapshot or record."""
         try:
             key = (game.name, msgspec.json.encode(msgspec.to_builtins(game.options), order="sorted"))
         except (TypeError, ValueError):  # pragma: no cover - options of a made game encode
-            return {}
+            return _Texts()
         entry = self._games.get(key)
         if entry is not None and entry[0] == game:
             return entry[1]
-        return {}
+        return _Texts()
 
-    def _open(self, state: Any, texts: dict[int, str]) -> _Session:
+    def _open(self, state: Any, texts: _Texts) -> _Session:
         if len(self._sessions) >= MAX_GAMES:
             raise _Fail("too_many_games", f"{MAX_GAMES} games are open: close some first")
         game_id = f"g{self._next_id}"
@@ -637,11 +693,13 @@ class Engine:
             parsed: int = session.game.move_to_action(parse(text))
             return parsed
         # Until State.parse_move exists: the legal moves' texts, case and spaces ignored.
-        legal: dict[str, int] = {_key(session.text(a)): a for a in state.legal_actions()}
+        actions, texts = session.legal()
+        legal: dict[str, int] = {_key(session.plain(a)): a for a in actions}
+        legal.update({_key(t): a for a, t in zip(actions, texts, strict=True)})
         action = legal.get(_key(text))
         if action is None:
             close = difflib.get_close_matches(_key(text), legal, n=3, cutoff=0.6)
-            hint = f"; did you mean {' or '.join(repr(session.text(legal[c])) for c in close)}?" if close else ""
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
             raise IllegalMoveError(f"no legal move reads {text[:200]!r}{hint}")
         return action
 
@@ -769,11 +827,7 @@ class Engine:
         if req.seat is not None and req.seat != current:
             session.game.check_player(req.seat)
             return LegalReply(id=req.id, current_player=current, actions=[], moves=[])
-        actions: list[int] = state.legal_actions()
-        try:
-            moves = list(map(session.texts.__getitem__, actions))
-        except KeyError:
-            moves = [session.text(a) for a in actions]
+        actions, moves = session.legal()
         return LegalReply(id=req.id, current_player=current, actions=actions, moves=moves)
 
     def _apply(self, req: Apply) -> Reply:
@@ -783,12 +837,13 @@ class Engine:
         seat = self._guard(session, req.seat)
         action = req.action if req.action is not None else self._parse_move(session, req.move or "")
         state = session.state
+        text = session.shown(action)
         state.apply(action, seat)
         over = bool(state.is_over)
         return ApplyReply(
             id=req.id,
             action=action,
-            move=session.texts.get(action) or session.text(action),
+            move=text,
             seat=seat,
             current_player=state.current_player,
             is_over=over,
@@ -802,13 +857,14 @@ class Engine:
         bot = self._bot_for(session, seat, "bot", req)
         state = session.state
         action = int(bot.choose(state))
+        text = session.shown(action)
         if req.apply:
             state.apply(action, seat)
         over = bool(state.is_over)
         return BotReply(
             id=req.id,
             action=action,
-            move=session.text(action),
+            move=text,
             seat=seat,
             current_player=state.current_player,
             is_over=over,
@@ -824,6 +880,7 @@ class Engine:
         seat = self._guard(session, req.seat)
         bot = self._bot_for(session, seat, "hint", req)
         candidates: list[Candidate] = bot.analyse(session.state)[: req.count]
+        shown = dict(zip(*session.legal(), strict=True))
         return HintReply(
             id=req.id,
             seat=seat,
@@ -832,7 +889,7 @@ class Engine:
             hints=[
                 HintMove(
                     action=c.action,
-                    move=c.move,
+                    move=shown.get(c.action, c.move),
                     visits=c.visits,
                     value=None if c.value is None or c.value != c.value else float(c.value),
                 )
@@ -854,7 +911,7 @@ class Engine:
         return UndoReply(
             id=req.id,
             undone=undone,
-            moves=[session.text(a) for a in undone],
+            moves=[session.plain(a) for a in undone],
             **self._status_fields(session),
         )
 
