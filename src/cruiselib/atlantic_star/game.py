@@ -7,13 +7,13 @@ serialization (the core checks loaded states).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cruiselib import _core, serialize
-from cruiselib._api import Game, State
+from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
 from cruiselib.atlantic_star.moves import (
     MOVE_TYPES,
@@ -23,6 +23,8 @@ from cruiselib.atlantic_star.moves import (
     Loan,
     Refresh,
     Voyage,
+    notation_key,
+    notation_templates,
 )
 from cruiselib.atlantic_star.schema import (
     SCHEMA_VERSION,
@@ -234,6 +236,20 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
             if len(keep) > 2 or len(set(keep)) != len(keep) or any(not 0 <= k < 8 for k in keep):
                 raise IllegalMoveError(f"{move}: keep names 0-2 different hand slots 0..7, not {keep}")
         raise IllegalMoveError(f"{move!r} names no action")
+
+    _notation_state_kinds: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {
+            "loan": "the value after the loan",
+            "charter": "a ship",
+            "voyage": "ships or points",
+        }
+    )
+
+    def _notation_templates(self, move: AtlanticStarMove) -> Sequence[NotationTemplate]:
+        return notation_templates(move)
+
+    def _notation_key(self, key: str) -> str:
+        return notation_key(key)
 
     def _annotate(self, state: AtlanticStarState, action: int) -> AtlanticStarMove:
         """The move of a legal action with its annotations for the state's seat to move."""

@@ -10,12 +10,16 @@ ignored by ``==``, ``hash`` and ``game.move_to_action``: a move from
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Union
+import re
+from typing import TYPE_CHECKING, Annotated, Any, Union
 
 import msgspec
 from msgspec import Meta
 
-from cruiselib.atlantic_star.ships import MAX_VALUE, SeaName
+from cruiselib.atlantic_star.ships import MAX_VALUE, SEA_SHORT, SeaName
+
+if TYPE_CHECKING:
+    from cruiselib._api import NotationTemplate
 
 __all__ = ["AtlanticStarMove", "Charter", "Loan", "Refresh", "Voyage"]
 
@@ -163,3 +167,59 @@ class Voyage(
 
 AtlanticStarMove = Union[Loan, Refresh, Charter, Voyage]  # noqa: UP007 - a runtime alias
 MOVE_TYPES = (Loan, Refresh, Charter, Voyage)
+
+
+def notation_templates(move: AtlanticStarMove) -> tuple[NotationTemplate, ...]:
+    """The texts that name ``move`` (docs/atlantic_star.md, "Notation"): annotations in
+    parentheses, ``voyage``, ``for …`` and a voyage's class may be left out, a sea may be
+    written as its short name, a charter may name just the ship, a voyage just the ships
+    it keeps (``keeping Juno``) or nothing but its sea."""
+    if isinstance(move, Loan):
+        which = ("second ",) if move.voyage == 1 else ("", "first ")
+        value = (f" (value now {move.value})", "") if move.value is not None else ""
+        sea = (move.sea, SEA_SHORT[move.sea])
+        return (("loan ", _marks(move.amount), " on the ", which, sea, (" voyage", ""), value),)
+    if isinstance(move, Refresh):
+        return ((("refresh the agency for 2,000", "refresh the agency", "refresh"),),)
+    if isinstance(move, Charter):
+        cost = "free" if move.price == 0 else f"for {_marks(move.price)}"
+        if move.ship is None:
+            return (("charter ", ("the ship ", ""), cost),)
+        name = move.ship.rsplit(" (", 1)[0] if move.ship.endswith(")") else move.ship
+        return (("charter ", (move.ship, name, "the ship"), (f" {cost}", "")),)
+    head = ("voyage ", (move.sea, SEA_SHORT[move.sea]), (f" {move.stars}\u2605", ""))
+    if move.ships is None:
+        return ((*head, str(move).split("\u2605", 1)[1]), head)
+    points = (f": {move.points} points", "") if move.points is not None else ""
+    kept = ", ".join(move.kept or ())
+    keeps = (f" (keeps {kept})", "") if kept else ""
+    alone = (f" keeping {kept}", f" keeps {kept}") if kept else (" keeping nothing", " keeps nothing")
+    return ((*head, " with ", ", ".join(move.ships), points, keeps), (*head, alone), head)
+
+
+_VOYAGE = re.compile(r"(voyage \S+(?: \d\*)?) (with|keeping|keeps) (.*)")
+_WITH = re.compile(r"(.*?)(?: (\d+ points))?(?: keeps (.*))?")
+
+
+def notation_key(key: str) -> str:
+    """A normalized voyage text with its ships in a fixed order (they may be typed in any)."""
+    m = _VOYAGE.fullmatch(key)
+    if m is None:
+        return key
+    head, word, rest = m.groups()
+    if word != "with":
+        return f"{head} {word} {_sorted_words(rest)}"
+    w = _WITH.fullmatch(rest)
+    if w is None:  # pragma: no cover - the pattern matches every text
+        return key
+    ships, points, kept = w.groups()
+    text = f"{head} with {_sorted_words(ships)}"
+    if points:
+        text += f" {points}"
+    if kept:
+        text += f" keeps {_sorted_words(kept)}"
+    return text
+
+
+def _sorted_words(text: str) -> str:
+    return " ".join(sorted(text.split()))

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cruiselib import _core, serialize
-from cruiselib._api import Game, State
+from cruiselib._api import Game, NotationTemplate, State
 from cruiselib.dream_cruise.cards import CABINS, CardSet
 from cruiselib.dream_cruise.moves import (
     MOVE_TYPES,
@@ -26,6 +26,8 @@ from cruiselib.dream_cruise.moves import (
     Place,
     Plan,
     Take,
+    notation_key,
+    notation_templates,
     spot_name,
 )
 from cruiselib.dream_cruise.schema import SCHEMA_VERSION, DreamCruiseStateData, DreamCruiseView
@@ -283,6 +285,21 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
         if isinstance(move, Done):
             return int(R.a_done)
         raise IllegalMoveError(f"{move!r} names no action of this game (card ids, spots and spaces out of range)")
+
+    _notation_state_kinds: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {
+            "take": "the cards of a set",
+            "send": "a family or an activity",
+            "captain": "an activity",
+            "build": "the addition replaced",
+        }
+    )
+
+    def _notation_templates(self, move: DreamCruiseMove) -> Sequence[NotationTemplate]:
+        return notation_templates(move)
+
+    def _notation_key(self, key: str) -> str:
+        return notation_key(key)
 
     def _annotate(self, state: DreamCruiseState, action: int, raw: dict[str, Any] | None = None) -> DreamCruiseMove:
         """The move of a legal action with what the position shows about it (``raw``:

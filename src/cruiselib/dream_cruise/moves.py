@@ -9,12 +9,15 @@ which activity a spot is, the cards of a display set).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 from msgspec import Meta
 
 from cruiselib._core.constants import enum_constants
+
+if TYPE_CHECKING:
+    from cruiselib._api import NotationTemplate
 
 __all__ = [
     "SPOT_NAMES",
@@ -190,3 +193,59 @@ class Done(_Move, frozen=True, tag="done"):
 
 DreamCruiseMove = Board | Keep | Take | Place | Plan | Build | Captain | Done
 MOVE_TYPES = (Board, Keep, Take, Place, Plan, Build, Captain, Done)
+
+
+OPEN_SEA = "Open Sea: "  # how the standard set's sea cards are named
+
+
+def _spot_texts(activity: str | None, spot: int) -> tuple[str, ...]:
+    """An activity as the move shows it, without its parenthesised kind, and the spot's name."""
+    texts = [activity or spot_name(spot)]
+    if activity and activity.endswith(")") and " (" in activity:
+        texts.append(activity.rsplit(" (", 1)[0])
+    texts.append(spot_name(spot))
+    return tuple(dict.fromkeys(texts))
+
+
+def notation_templates(move: DreamCruiseMove) -> tuple[NotationTemplate, ...]:
+    """The texts that name ``move`` (docs/dream_cruise.md, "Notation"): a guest may be named
+    by its family or its cabin, a spot by its activity (with or without the kind in
+    parentheses) or its name, a face-up set by its number or its cards."""
+    if isinstance(move, Keep) and move.name and move.name.startswith(OPEN_SEA):
+        return (("keep ", (move.name, move.name[len(OPEN_SEA):])),)
+    if isinstance(move, Take):
+        if move.set == 0:
+            return (("take ", ("the face-down set", "the facedown set", "face-down", "facedown", "set 0")),)
+        if move.cards:
+            cards = " + ".join(move.cards)
+            return ((f"take set {move.set}", (f": {cards}", "")), (f"take {cards}",))
+    if isinstance(move, Place):
+        cabin = f"a guest from the {CABIN_NAMES[move.cabin]} cabin"
+        who = (f"{_article(move.family)} {move.family} guest", move.family, cabin) if move.family else (cabin,)
+        return (("send ", who, " to ", _spot_texts(move.activity, move.spot)),)
+    if isinstance(move, Build):
+        text = f"build {move.name or f'addition {move.addition}'}, paying {move.payment_name or f'card {move.payment}'}"
+        if move.replaces is None:
+            return ((text,),)
+        plain = f", replacing addition {move.replaces + 1}"
+        replaced = (f", replacing {move.replaced_name}", plain, "") if move.replaced_name else (plain, "")
+        return ((text, replaced),)
+    if isinstance(move, Captain):
+        pay = f", paying {move.payment_name or f'card {move.payment}'}"
+        return (("captain to ", _spot_texts(move.activity, move.spot), pay),)
+    if isinstance(move, Done):
+        return ((("done", "end turn", "end"),),)
+    return ((str(move),),)
+
+
+_FACE_DOWN = frozenset({"take face down set", "take facedown set", "take face down", "take facedown", "take set 0"})
+
+
+def notation_key(key: str) -> str:
+    """A normalized take text with the set's cards in a fixed order (they may be typed in any)."""
+    words = key.split()
+    if words[0] != "take" or key in _FACE_DOWN:
+        return key
+    if words[1:2] == ["set"]:
+        return " ".join(words[:3] + sorted(words[3:]))
+    return " ".join(words[:1] + sorted(words[1:]))

@@ -8,12 +8,13 @@ options, typed moves and serialization.
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cruiselib import _core, serialize
-from cruiselib._api import Game, State
+from cruiselib._api import Game, NotationTemplate, State, normalize_move_text
 from cruiselib.dream_islands.moves import (
     MIDDLE,
     MISSIONS,
@@ -23,6 +24,7 @@ from cruiselib.dream_islands.moves import (
     DreamIslandsMove,
     Path,
     PutUnder,
+    notation_templates,
     place_name,
 )
 from cruiselib.dream_islands.schema import (
@@ -42,6 +44,19 @@ PHASES = _core_mod.PHASES
 NEDGE = _core_mod.LIMITS["edges"]
 NMIS = _core_mod.LIMITS["missions"]
 SMALL_VALUES = _core_mod.SMALL_VALUES
+
+
+# A cover's text, normalized (cruiselib._api.normalize_move_text): "cover 3 1 piece island 2
+# to 5", its paths in any split and order; "1 piece" and "island" may be left out.
+_COVER = re.compile(r"cover ([2-5])(?: (.*))?")
+_PATH = re.compile(
+    r"(?:([1-6]) pieces? )?(airplane|plane|island [1-8]|[1-8]) to (middle|mid|island [1-8]|[1-8])(?: |$)"
+)
+_PLACES = {"airplane": 0, "plane": 0, "middle": MIDDLE, "mid": MIDDLE}
+
+
+def _place(word: str) -> int:
+    return _PLACES[word] if word in _PLACES else int(word.rsplit(" ", 1)[-1])
 
 
 def upgrade_memory(data: dict[str, Any]) -> dict[str, Any]:
@@ -214,6 +229,31 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
                 raise IllegalMoveError(f"{move}: the paths take {sum(flow)} steps, not {move.number} (I3)")
             return int(self.rules.cover_action(move.number)) + 1 + int(self.rules.flow_rank(flow))
         raise IllegalMoveError(f"{move!r} names no action")
+
+    def _notation_templates(self, move: DreamIslandsMove) -> Sequence[NotationTemplate]:
+        return notation_templates(move)
+
+    def _notation_key(self, key: str) -> str:
+        """A cover's text as the canonical text of its action (I3: any split of the same
+        result is the same move), so its paths may come in any split and order."""
+        m = _COVER.fullmatch(key)
+        if m is None:
+            return key
+        number, rest = int(m.group(1)), m.group(2) or ""
+        paths: list[Path] = []
+        if rest != "no piece can move":
+            at = 0
+            while at < len(rest):
+                p = _PATH.match(rest, at)
+                if p is None:
+                    return key
+                paths.append(Path(_place(p.group(2)), _place(p.group(3)), int(p.group(1) or 1)))
+                at = p.end()
+        try:
+            action = self._encode_move(Cover(number, tuple(paths)))
+        except IllegalMoveError:
+            return key
+        return normalize_move_text(str(self._all_moves[action]))
 
     # ------------------------------------------------------------------ serialization
 

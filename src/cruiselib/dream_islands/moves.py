@@ -7,12 +7,15 @@ middle. Missions are ids 0..15 (see :data:`MISSIONS`).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 from msgspec import Meta
 
 from cruiselib._core.constants import enum_constants
+
+if TYPE_CHECKING:
+    from cruiselib._api import NotationTemplate
 
 __all__ = [
     "AIRPLANE",
@@ -110,3 +113,14 @@ class Draw(msgspec.Struct, frozen=True, tag="draw", tag_field="type"):
 
 DreamIslandsMove = Cover | PutUnder | Draw
 MOVE_TYPES = (Cover, PutUnder, Draw)
+
+
+def notation_templates(move: DreamIslandsMove) -> tuple[NotationTemplate, ...]:
+    """The texts that name ``move`` besides ``str(move)`` (docs/dream_islands.md,
+    "Notation"); a cover's paths are read in any split and order by the game's
+    ``_notation_key``."""
+    if isinstance(move, PutUnder):
+        return (("put '", mission_name(move.mission), "'", (" under the draw pile", " under the pile", " under", "")),)
+    if isinstance(move, Draw):
+        return ((("draw up to 3", "draw"),),)
+    return ((str(move),),)

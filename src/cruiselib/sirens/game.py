@@ -7,13 +7,13 @@ serialization with validation and the text picture.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from cruiselib import _core, serialize
-from cruiselib._api import Game, State
+from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 from cruiselib.sirens.cards import EMBLEMS, CardSet
@@ -27,6 +27,7 @@ from cruiselib.sirens.moves import (
     PlayCard,
     SirensMove,
     UseRum,
+    notation_templates,
 )
 from cruiselib.sirens.schema import SCHEMA_VERSION, SirensStateData, SirensView
 
@@ -200,6 +201,9 @@ class SirensGame(Game[SirensState, SirensMove]):
                 f"{move}: the card set has no card {move.value}{' with' if move.crew else ' without'} the crew icon"
             )
         raise IllegalMoveError(f"{move!r} names no action")
+
+    def _notation_templates(self, move: SirensMove) -> Sequence[NotationTemplate]:
+        return notation_templates(move)
 
     # ------------------------------------------------------------------ serialization
 

@@ -6,12 +6,15 @@ it belongs to; a card by its face: value plus move-crew icon (``crew``).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 from msgspec import Meta
 
 from cruiselib.sirens.cards import MAX_SHIP, MAX_VALUE
+
+if TYPE_CHECKING:
+    from cruiselib._api import NotationTemplate
 
 __all__ = ["EndTurn", "MoveCard", "MoveCrew", "Pass", "PickCard", "PlayCard", "SirensMove", "UseRum"]
 
@@ -99,3 +102,34 @@ class PickCard(msgspec.Struct, frozen=True, tag="pick", tag_field="type"):
 
 SirensMove = PlayCard | MoveCard | UseRum | EndTurn | Pass | MoveCrew | PickCard
 MOVE_TYPES = (PlayCard, MoveCard, UseRum, EndTurn, Pass, MoveCrew, PickCard)
+
+
+def _face(value: int, crew: bool) -> tuple[str, tuple[str, ...]]:
+    """A card's value and its optional move-crew icon (left out, the value alone names it)."""
+    return (str(value), ("\u2693", "") if crew else ("",))
+
+
+def notation_templates(move: SirensMove) -> tuple[NotationTemplate, ...]:
+    """The texts that name ``move`` (see ``Game._notation_templates`` and docs/sirens.md,
+    "Notation"): the crew icon, ``octopus:``, ``'s side`` and the word ``ship`` may be left out."""
+    if isinstance(move, PlayCard):
+        where = (" to ", ("ship ", ""), f"{move.ship}, seat {move.side}", ("'s side", ""))
+        return (("play ", *_face(move.value, move.crew), *where),)
+    if isinstance(move, MoveCard):
+        return (
+            (
+                ("octopus: ", ""),
+                "move ",
+                *_face(move.value, move.crew),
+                f" from ship {move.from_ship}/seat {move.from_side} to ship {move.to_ship}/seat {move.to_side}",
+            ),
+        )
+    if isinstance(move, UseRum):
+        return ((("rum on ", "rum "), ("ship ", ""), str(move.ship)),)
+    if isinstance(move, EndTurn):
+        return ((("end turn", "end"),),)
+    if isinstance(move, MoveCrew):
+        return ((("move crew to ", "crew to "), ("ship ", ""), str(move.to_ship)),)
+    if isinstance(move, PickCard):
+        return (("pick ", *_face(move.value, move.crew)),)
+    return ((str(move),),)
