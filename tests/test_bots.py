@@ -17,6 +17,7 @@ from cruiselib.bots import (
     GreedyBot,
     ISMCTSBot,
     RandomBot,
+    RuleBot,
     make_bot,
 )
 
@@ -311,3 +312,84 @@ def test_score_weight_blends_the_margin_into_the_returns() -> None:
             module.Search(state, 1.0, True, True, 4, 10, bad)
         with pytest.raises(cruiselib.InvalidOptionError, match="score_weight"):
             ISMCTSBot(score_weight=bad)
+
+
+# ---------------------------------------------------------------------------- the root's shortlist
+
+
+@pytest.mark.parametrize(("name", "options"), SEARCH_CONFIGS, ids=IDS)
+def test_a_restricted_root_weighs_only_its_shortlist(name: str, options: dict[str, Any]) -> None:
+    """``restrict`` keeps the root to the moves given (each tried, the rest never); the nodes
+    below stay unrestricted; both cores build the same tree."""
+    game = cruiselib.make(name, **options)
+    twin = game.pure_twin()
+    checked = 0
+    for state in positions(game, 2, 29, every=7)[:5]:
+        legal = state.legal_actions()
+        if len(legal) < 3:
+            continue
+        shortlist = [legal[-1], legal[len(legal) // 2]]
+        tree = search_restricted(load("ismcts"), state, shortlist)
+        children = tree.children()
+        assert sorted(a for a, *_ in children) == sorted(shortlist)
+        assert sum(v for _, v, _, _ in children) == 80 and tree.nodes == 81  # a node a visit, below too
+        assert tree.restricted and tree.best() in shortlist
+        pure = search_restricted(pure_module("ismcts"), twin.load_state(state.to_json()), shortlist)
+        assert pure.children() == children
+        checked += 1
+    assert checked >= 2
+
+
+def search_restricted(module: Any, state: Any, shortlist: list[int]) -> Any:
+    tree = module.Search(state, 1.0, True, True, 3, 81)
+    tree.restrict(shortlist)
+    tree.run(80)
+    return tree
+
+
+def test_restrict_is_checked() -> None:
+    module = load("ismcts")
+    state = cruiselib.make("sirens").new_state(seed=1)
+    legal = state.legal_actions()
+    tree = module.Search(state, 1.0, True, True, 3, 50)
+    illegal = next(a for a in range(state.game.num_actions) if a not in legal)
+    for bad, message in (([], "at least one"), ([illegal], "not legal"), ([-1], "not legal"), (["1"], "an int")):
+        with pytest.raises(cruiselib.InvalidOptionError, match=message):
+            tree.restrict(bad)
+    assert not tree.restricted
+    tree.run(5)
+    with pytest.raises(cruiselib.InvalidOptionError, match="before the search runs"):
+        tree.restrict(legal[:1])
+
+
+def test_root_moves_depend_on_the_view_alone() -> None:
+    """Why a shortlist made from the seat's view fits every determinization: the seat to
+    move has the same legal moves in every state consistent with its view."""
+    for name, options in CONFIGS:
+        game = cruiselib.make(name, **options)
+        for k, state in enumerate(positions(game, 2, 31, every=5)[:12]):
+            other = state.resample(state.current_player, 300 + k, recall=True)
+            assert other.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize(("name", "options"), SEARCH_CONFIGS, ids=IDS)
+def test_the_shortlist_is_the_rule_based_bots_best_moves(name: str, options: dict[str, Any]) -> None:
+    """``ISMCTSBot(shortlist=k)`` weighs only the rule-based bot's k best root moves; with
+    k = 1 it plays the rule-based bot's first choice; 0 weighs every legal move."""
+    game = cruiselib.make(name, **options)
+    for state in positions(game, 1, 37, every=9)[:4]:
+        legal = state.legal_actions()
+        if len(legal) < 4:
+            continue
+        ranked = [c.action for c in RuleBot(seed=0).analyse(state)]
+        shortlisted = {c.action for c in ISMCTSBot(iterations=60, shortlist=2, seed=1).analyse(state)}
+        assert shortlisted == set(ranked[:2])
+        assert ISMCTSBot(iterations=30, shortlist=1, seed=1).choose(state) == ranked[0]
+        unrestricted = {c.action for c in ISMCTSBot(iterations=60, shortlist=0, seed=1).analyse(state)}
+        assert not unrestricted <= set(ranked[:2])
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "3"])
+def test_shortlist_option_is_checked(bad: Any) -> None:
+    with pytest.raises(cruiselib.InvalidOptionError, match="shortlist must be"):
+        ISMCTSBot(shortlist=bad)

@@ -37,6 +37,9 @@ cdef class Search:
     cdef int[::1] seen
     cdef int[::1] where
     cdef int[::1] untried
+    cdef object allowed_array
+    cdef int[::1] allowed
+    cdef readonly bint restricted
     cdef int[::1] first_child
     cdef int[::1] next_sibling
     cdef int[::1] action
@@ -51,13 +54,15 @@ cdef class Search:
 
     @cython.locals(old=cython.int, k=cython.int, olds=tuple, fields=list)
     cpdef grow(self, int capacity)
+    @cython.locals(chosen=list)
+    cpdef restrict(self, actions)
     @cython.locals(done=cython.longlong, players=cython.int)
     cdef long long c_run(self, long long iterations) except -1
     @cython.locals(r=cython.ulonglong, node=cython.int, depth=cython.int,
                    current=cython.int, n=cython.int, gen=cython.int, c=cython.int,
                    untried=cython.int, best=cython.int, best_value=cython.double,
                    i=cython.int, a=cython.int, visits=cython.int, value=cython.double,
-                   d=cython.int, prior=cython.int)
+                   d=cython.int, prior=cython.int, shortlist=cython.bint)
     cdef void _iterate(self, int players) noexcept nogil
     @cython.locals(m=cython.int, w=cython.double, scale=cython.double, p=cython.int, q=cython.int,
                    x=cython.double, r=cython.double, best=cython.double, margin=cython.double)

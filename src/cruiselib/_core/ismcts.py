@@ -122,6 +122,10 @@ class Search:
         self.seen = self.seen_array
         self.where = self.where_array
         self.untried = self.untried_array
+        # The root's shortlist (``restrict``): 1 for a move the search may weigh there.
+        self.allowed_array = _zeros(actions, False)
+        self.allowed = self.allowed_array
+        self.restricted = False
         self.capacity = 0
         self.first_child_array = self.next_sibling_array = self.action_array = None
         self.mover_array = self.visits_array = self.avail_array = None
@@ -181,6 +185,30 @@ class Search:
             self.inv_sqrt[k] = 1.0 / sqrt(k)
         self.capacity = capacity
 
+    def restrict(self, actions):
+        """Weigh only these root moves (a shortlist, e.g. a heuristic's best few): the root
+        expands and selects among them alone, while every deeper node stays unrestricted.
+        Call it before the first iteration; each action must be legal at the root. In a
+        determinization where none of them is legal (a game whose root moves depend on
+        hidden cards), that iteration weighs every legal move."""
+        if self.iterations:
+            raise InvalidOptionError("restrict the root before the search runs")
+        chosen = []
+        for a in actions:
+            if type(a) is not int and not isinstance(a, numpy.integer):
+                raise InvalidOptionError(f"a root action must be an int, not {a!r}")
+            a = int(a)
+            if not self.root.is_legal(a):
+                raise InvalidOptionError(f"action {a} is not legal at the root")
+            chosen.append(a)
+        if not chosen:
+            raise InvalidOptionError("restrict needs at least one root action")
+        for a in range(self.root.core_rules.num_actions):
+            self.allowed[a] = 0
+        for a in chosen:
+            self.allowed[a] = 1
+        self.restricted = True
+
     def run(self, iterations):
         """Run up to ``iterations`` more iterations; returns how many ran (fewer only when
         the tree is full, after ``capacity - 1`` iterations in all: ``grow`` it and run again)."""
@@ -233,11 +261,22 @@ class Search:
                 self.seen[self.action[c]] = gen
                 self.where[self.action[c]] = c
                 c = self.next_sibling[c]
+            # At the root, a shortlist (restrict) leaves out the other moves, unless no move
+            # of it is legal in this determinization.
+            shortlist = self.restricted and node == 0
+            if shortlist:
+                shortlist = False
+                for i in range(n):
+                    if self.allowed[self.work.c_legal_at(i)]:
+                        shortlist = True
+                        break
             untried = 0
             best = -1
             best_value = -1.0e300
             for i in range(n):
                 a = self.work.c_legal_at(i)
+                if shortlist and not self.allowed[a]:
+                    continue
                 if self.seen[a] == gen:
                     c = self.where[a]
                     self.avail[c] += 1

@@ -25,8 +25,9 @@ from cruiselib._core.rng import mix64, seed_state
 from cruiselib.errors import InvalidOptionError
 
 from ._types import Candidate
+from .rules import RuleBot
 
-__all__ = ["PRIOR_WEIGHTS", "SCORE_WEIGHTS", "CheatingMCTSBot", "ISMCTSBot", "SearchBot"]
+__all__ = ["PRIOR_WEIGHTS", "SCORE_WEIGHTS", "SHORTLISTS", "CheatingMCTSBot", "ISMCTSBot", "SearchBot"]
 
 _GOLDEN = load("engine").PLAYOUT_STREAM[0]  # the cores' Weyl step
 _MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -43,6 +44,9 @@ SCORE_WEIGHTS: dict[str, float] = {"atlantic_star": 0.5, "dream_cruise": 0.5}
 #: None, per game: none so far, since no weight tried has yet measured better than none
 #: (docs/bots.md); the games without a policy have no prior to weigh.
 PRIOR_WEIGHTS: dict[str, float] = {}
+#: The root's shortlist where ``shortlist`` is None, per game: the search weighs only the
+#: rule-based bot's best few moves at the root (docs/bots.md); 0 weighs every legal move.
+SHORTLISTS: dict[str, int] = {}
 
 
 def _search_module(state: Any) -> Any:
@@ -94,6 +98,7 @@ class SearchBot:
         score_weight: float | None = None,
         rollout: Literal["policy", "random"] = "policy",
         prior_weight: float | None = None,
+        shortlist: int | None = None,
         seed: int | str | bytes | None = None,
     ) -> None:
         if rollout not in _ROLLOUTS:
@@ -108,6 +113,8 @@ class SearchBot:
             or not (0 <= prior_weight < math.inf)
         ):
             raise InvalidOptionError(f"prior_weight must be a finite number >= 0 or None, not {prior_weight!r}")
+        if shortlist is not None and (type(shortlist) is not int or shortlist < 0):
+            raise InvalidOptionError(f"shortlist must be an int >= 0 or None, not {shortlist!r}")
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise InvalidOptionError(f"iterations must be an int >= 1 or None, not {iterations!r}")
         if seconds is not None and (
@@ -137,6 +144,10 @@ class SearchBot:
         self.score_weight = None if score_weight is None else float(score_weight)
         self.rollout = rollout
         self.prior_weight = None if prior_weight is None else float(prior_weight)
+        self.shortlist = shortlist
+        # The shortlist's judge: a rule-based bot, whose analysis depends on the seat's view
+        # alone (its generator only breaks ties in ``choose``, which is not used here).
+        self._judge = RuleBot(seed=0)
         self.searches = 0
         #: Iterations of the last search (0 when the move was forced).
         self.last_iterations = 0
@@ -163,6 +174,11 @@ class SearchBot:
         tree = module.Search(
             state, self.uct_c, self.determinize, self.recall, seed, capacity, weight, self.rollout == "policy", prior
         )
+        width = self.shortlist
+        if width is None:
+            width = SHORTLISTS.get(state.game.name, 0)
+        if width > 0 and len(state.legal_actions()) > width:
+            tree.restrict([c.action for c in self._judge.analyse(state)[:width]])
         if self.seconds is None:
             assert budget is not None
             tree.run(budget)
