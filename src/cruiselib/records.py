@@ -26,7 +26,7 @@ from cruiselib import serialize
 from cruiselib.errors import CruiseError, InvalidOptionError, InvalidStateError
 
 if TYPE_CHECKING:
-    from cruiselib._api import State
+    from cruiselib._api import Game, State
 
 __all__ = ["GameRecord", "RecordResult", "load_state", "replay"]
 
@@ -90,8 +90,12 @@ def record_of(state: State) -> GameRecord:
     )
 
 
-def replay(record: GameRecord | str | bytes | Mapping[str, Any]) -> State:
+def replay(record: GameRecord | str | bytes | Mapping[str, Any], *, game: Game[Any] | None = None) -> State:
     """The state a record ends in, replayed from its deal (its history is the record's).
+
+    ``game``: a game to replay in if it is the record's own (its name, and its options as
+    the record writes them), which saves making the game again; otherwise the record's
+    game is made as without it.
 
     Raises InvalidStateError when the record is malformed, names an unknown game or bad
     options, holds an illegal action, or when its move texts or its result disagree with
@@ -100,10 +104,11 @@ def replay(record: GameRecord | str | bytes | Mapping[str, Any]) -> State:
     from cruiselib._registry import make
 
     rec = _as_record(record)
-    try:
-        game = make(rec.game, **_options(rec.game, rec.options))
-    except InvalidOptionError as exc:
-        raise InvalidStateError(f"game record: {exc}") from None
+    if game is None or game.name != rec.game or msgspec.to_builtins(game.options) != rec.options:
+        try:
+            game = make(rec.game, **_options(rec.game, rec.options))
+        except InvalidOptionError as exc:
+            raise InvalidStateError(f"game record: {exc}") from None
     try:
         state = game.state_from_seed_state(serialize.rng_from_text(rec.deal), rec.start_player)
     except InvalidOptionError as exc:
