@@ -400,15 +400,13 @@ class EngineClient:
         options: Mapping[str, Any] | None = None,
     ) -> p.StatusReply:
         """A new game from a snapshot or a record (JSON objects or their text)."""
-        return self.call(
-            p.Load(
-                snapshot=_raw(snapshot),
-                record=_raw(record),
-                game=game,
-                options=dict(options or {}),
-            ),
-            p.StatusReply,
-        )
+        command = p.Load(game=game, options=dict(options or {}))
+        # Only the fields given: an empty Raw is not JSON (and not left out as a default).
+        if snapshot is not None:
+            command.snapshot = msgspec.Raw(msgspec.json.encode(snapshot))
+        if record is not None:
+            command.record = msgspec.Raw(msgspec.json.encode(record))
+        return self.call(command, p.StatusReply)
 
     def close_game(self, game_id: str) -> None:
         self.call(p.Close(game_id=game_id), p.CloseReply)
@@ -416,9 +414,3 @@ class EngineClient:
     def quit(self) -> None:
         """Ask the engine to end (it replies, then exits)."""
         self.call(p.Quit(), p.Reply)
-
-
-def _raw(value: Mapping[str, Any] | str | None) -> msgspec.Raw:
-    if value is None:
-        return msgspec.Raw()
-    return msgspec.Raw(msgspec.json.encode(value))

@@ -416,17 +416,14 @@ def _key(text: str) -> str:
 
 
 class _Texts:
-    """The move texts of one game configuration, computed once: ``plain`` per action id
-    (``str(game.action_to_move(a))``, what records store) and ``shown`` per move object of
-    ``legal_moves()`` (the texts a position shows, where a game annotates its moves)."""
+    """The plain move texts of one game configuration (``str(game.action_to_move(a))``,
+    what records store), computed once per action id. (The texts Atlantic Star and Dream
+    Cruise show depend on the position: those are made anew each time.)"""
 
-    __slots__ = ("plain", "shown")
-
-    LIMIT: Final = 100_000  # annotated texts kept (they vary with the position)
+    __slots__ = ("plain",)
 
     def __init__(self) -> None:
         self.plain: dict[int, str] = {}
-        self.shown: dict[Any, str] = {}
 
 
 class _Session:
@@ -461,23 +458,7 @@ class _Session:
                 return actions, list(map(self.texts.plain.__getitem__, actions))
             except KeyError:
                 return actions, [self.plain(a) for a in actions]
-        shown = self.texts.shown
-        if len(shown) > _Texts.LIMIT:
-            shown.clear()
-        texts = []
-        astuple = msgspec.structs.astuple
-        for move in state.legal_moves():
-            # Keyed by every field: an annotated move equals its plain move (annotations
-            # do not count in its ==), yet reads otherwise.
-            key = (type(move), astuple(move))
-            try:
-                text = shown.get(key)
-                if text is None:
-                    text = shown[key] = str(move)
-            except TypeError:  # a field that is not hashable
-                text = str(move)
-            texts.append(text)
-        return actions, texts
+        return actions, [str(move) for move in state.legal_moves()]
 
     def shown(self, action: int) -> str:
         """The text of ``action`` as this position shows it (its plain text if not legal)."""
@@ -612,8 +593,10 @@ class Engine:
             raise _Fail("unknown_game", f"no open game {game_id!r}") from None
 
     def _make_game(self, name: str, options: Mapping[str, Any]) -> tuple[Any, _Texts]:
-        """The game of this name and options (one object per configuration, cached with
-        its move texts). InvalidOptionError for a bad name or options."""
+        """The game of this name and options with its move texts: one object per
+        configuration, kept for the next game of it (making one takes up to tens of
+        milliseconds and, for Dream Cruise, a table of 15,975 moves). InvalidOptionError
+        for a bad name or options."""
         from cruiselib._registry import make
         from cruiselib.records import _options
 
@@ -631,21 +614,48 @@ class Engine:
             raise
         except (TypeError, ValueError, msgspec.ValidationError) as exc:
             raise InvalidOptionError(f"bad options for {name!r}: {exc}") from None
-        entry = self._games[key] = (game, _Texts())
-        if len(self._games) > _GAME_CACHE:
+        return self._keep(game, key)
+
+    def _keep(self, game: Any, key: tuple[str, bytes] | None = None) -> tuple[Any, _Texts]:
+        """Cache ``game`` under ``key`` (the options asked for) and under its own options
+        (so that equal configurations asked for differently share one game)."""
+        own = (game.name, msgspec.json.encode(msgspec.to_builtins(game.options), order="sorted"))
+        entry = self._games.get(own)
+        if entry is None or entry[0] != game:
+            entry = (game, _Texts())
+        for k in {own, key or own}:
+            self._games[k] = entry
+            self._games.move_to_end(k)
+        while len(self._games) > _GAME_CACHE:
             self._games.popitem(last=False)
         return entry
 
-    def _texts_of(self, game: Any) -> _Texts:
-        """The shared move-text cache of a game loaded from a snapshot or record."""
+    def _load_snapshot(self, data: str | bytes) -> tuple[Any, _Texts]:
+        """A snapshot's state in a kept game of its configuration where there is one (a
+        snapshot refuses to load into a game of other options), else in its own game."""
+        name = serialize.peek_game(data)
+        tried = set()
+        for key, (game, texts) in reversed(self._games.items()):
+            if key[0] != name or id(game) in tried:
+                continue
+            tried.add(id(game))
+            try:
+                return game.load_state(data), texts
+            except InvalidStateError:
+                continue
+        state = cruiselib.load_state(data)
+        return state, self._keep(state.game)[1]
+
+    def _replay(self, data: str | bytes) -> tuple[Any, _Texts]:
+        """A record's final state, replayed in the kept game of its configuration."""
+        from cruiselib.records import _as_record
+
+        record = _as_record(data)
         try:
-            key = (game.name, msgspec.json.encode(msgspec.to_builtins(game.options), order="sorted"))
-        except (TypeError, ValueError):  # pragma: no cover - options of a made game encode
-            return _Texts()
-        entry = self._games.get(key)
-        if entry is not None and entry[0] == game:
-            return entry[1]
-        return _Texts()
+            game, texts = self._make_game(record.game, record.options)
+        except InvalidOptionError as exc:
+            raise InvalidStateError(f"game record: {exc}") from None
+        return cruiselib.replay(record, game=game), texts
 
     def _open(self, state: Any, texts: _Texts) -> _Session:
         if len(self._sessions) >= MAX_GAMES:
@@ -940,16 +950,15 @@ class Engine:
         if record is not None:
             if req.game is not None or req.options:
                 raise _Fail("bad_request", "a record names its game and options itself")
-            state = cruiselib.replay(record)
-            texts = self._texts_of(state.game)
+            state, texts = self._replay(record)
         elif req.game is not None:
             game, texts = self._make_game(req.game, req.options)
             state = game.load_state(snapshot)
         else:
             if req.options:
                 raise _Fail("bad_request", "options need the game's name (game)")
-            state = cruiselib.load_state(snapshot)  # type: ignore[arg-type]
-            texts = self._texts_of(state.game)
+            assert snapshot is not None
+            state, texts = self._load_snapshot(snapshot)
         session = self._open(state, texts)
         return StatusReply(id=req.id, **self._status_fields(session))
 
