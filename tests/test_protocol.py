@@ -1,0 +1,698 @@
+"""The engine protocol (docs/protocol.md), driven through the real ``cruiselib serve``
+subprocess: every command, every error code, the framing limits, whole games through the
+Python client and through the Node.js client, and a long random session."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+import cruiselib
+from cruiselib import protocol
+from cruiselib.client import (
+    EngineClient,
+    EngineError,
+    EngineExitedError,
+    EngineIllegalMoveError,
+    EngineOptionError,
+    EngineStateError,
+    PipeTransport,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 120.0  # seconds a reply may take before a test fails instead of hanging
+
+
+@pytest.fixture(scope="module")
+def engine() -> Iterator[EngineClient]:
+    client = EngineClient.spawn(timeout=TIMEOUT)
+    yield client
+    client.close()
+
+
+def alive(client: EngineClient) -> None:
+    """The engine still answers, and its process is still running."""
+    client.ping()
+    transport = client.transport
+    assert isinstance(transport, PipeTransport) and transport.process.poll() is None
+
+
+def finished_snapshot(name: str = "sirens", seed: int = 11) -> str:
+    """A finished game's snapshot, played in-process."""
+    state: Any = cruiselib.make(name).new_state(seed=seed)
+    rnd = random.Random(seed)
+    while not state.is_over:
+        state.apply(rnd.choice(state.legal_actions()))
+    text: str = state.to_json()
+    return text
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def test_hello_is_the_handshake(engine: EngineClient) -> None:
+    hello = engine.hello()
+    assert hello.protocol == "cruiselib-engine" and hello.version == protocol.VERSION == 1
+    assert hello.versions == [1] and hello.cruiselib == cruiselib.__version__
+    assert hello.compiled == cruiselib.compiled
+    assert hello.games == list(cruiselib.games())
+    assert hello.bots == ["random", "greedy", "rules", "ismcts", "cheating_mcts"]
+    assert hello.limits.line_bytes == protocol.MAX_LINE == 1 << 20
+    assert engine.hello(version=None).version == 1
+
+
+def test_games_and_bots_list_their_options(engine: EngineClient) -> None:
+    games = {g.name: g for g in engine.games()}
+    assert sorted(games) == sorted(cruiselib.games())
+    assert games["sirens"].options == {"players": 2, "variant": "standard", "cards": None}
+    assert games["dream_cruise"].options["route_points"] == [1, 3, 6, 9]
+    for name, info in games.items():
+        game = cruiselib.make(name)
+        assert (info.title, info.num_players, info.num_actions) == (game.title, game.num_players, game.num_actions)
+    bots = {b.name: b for b in engine.bots()}
+    assert bots["ismcts"].search and not bots["greedy"].search
+    assert bots["ismcts"].options["iterations"] == 2000 and "seed" not in bots["ismcts"].options
+
+
+def test_every_command_on_one_game(engine: EngineClient) -> None:
+    new = engine.new("sirens", {"variant": "bow_to_rear"}, seed=7)
+    gid = new.game_id
+    assert new.seed == 7 and new.game == "sirens" and new.options["variant"] == "bow_to_rear"
+    assert new.ply == 0 and not new.is_over and new.scores is None and new.winners is None
+    local: Any = cruiselib.make("sirens", variant="bow_to_rear").new_state(seed=7)
+    assert new.current_player == local.current_player
+    assert gid in [g.game_id for g in engine.list_games()]
+
+    # Per-seat views: the seat's own view only.
+    for seat in range(2):
+        view = engine.view(gid, seat)
+        assert view == msgspec.to_builtins(local.view(seat))
+        assert view["player"] == seat
+    assert engine.view(gid, 0, recall=True) == msgspec.to_builtins(local.view(0, recall=True))
+
+    # Legal moves: ids and texts of the seat to move; none for another seat.
+    mover = new.current_player
+    legal = engine.legal(gid)
+    assert legal.current_player == mover and legal.actions == local.legal_actions()
+    assert legal.moves == [str(m) for m in local.legal_moves()]
+    assert engine.legal(gid, seat=mover).actions == legal.actions
+    other = engine.legal(gid, seat=1 - mover)
+    assert other.actions == [] and other.moves == [] and other.current_player == mover
+
+    # Apply by id, then by text (case and spaces do not matter), with the seat guard.
+    done = engine.apply(gid, legal.actions[3], seat=mover)
+    local.apply(legal.actions[3])
+    assert (done.action, done.move, done.seat) == (legal.actions[3], legal.moves[3], mover)
+    assert done.current_player == local.current_player and not done.is_over and done.scores is None
+    legal = engine.legal(gid)
+    text = legal.moves[-1]
+    done = engine.apply(gid, "  " + text.upper().replace(" ", "   ") + " ")
+    local.apply(legal.actions[-1])
+    assert done.action == legal.actions[-1] and done.move == text
+
+    # A bot's move, without and with playing it; seeded bots repeat themselves.
+    choice = engine.bot(gid, "ismcts", seed=3, iterations=100)
+    assert not choice.applied and choice.bot == "ismcts" and choice.iterations in (0, 100)
+    assert choice.action in engine.legal(gid).actions and engine.status(gid).ply == 2
+    again = engine.bot(gid, "ismcts", seed=3, iterations=100, seconds=30)
+    assert again.action in engine.legal(gid).actions
+    played = engine.bot(gid, "greedy", seed=1, apply=True, seat=local.current_player)
+    local.apply(played.action)
+    assert played.applied and played.iterations is None and engine.status(gid).ply == 3
+    assert engine.bot(gid, "rules", seed=2).action in local.legal_actions()
+
+    # Hints: the top moves of a bot's analysis, best first.
+    hint = engine.hint(gid, iterations=300, seed=5)
+    assert hint.seat == local.current_player and hint.bot == "ismcts" and 1 <= len(hint.hints) <= 3
+    assert all(h.action in local.legal_actions() and -1 <= (h.value or 0) <= 1 for h in hint.hints)
+    assert [h.visits for h in hint.hints] == sorted((h.visits for h in hint.hints), reverse=True)
+    assert len(engine.hint(gid, bot="random", count=2).hints) == min(2, len(local.legal_actions()))
+    assert len(engine.hint(gid, bot="cheating_mcts", iterations=50, count=50).hints) >= 1
+
+    # Undo: one action, then two.
+    undone = engine.undo(gid)
+    assert undone.undone == [played.action] and undone.ply == 2
+    undone = engine.undo(gid, 2)
+    assert undone.ply == 0 and len(undone.undone) == 2 and len(undone.moves) == 2
+    fresh: Any = cruiselib.make("sirens", variant="bow_to_rear").new_state(seed=7)
+    assert engine.view(gid, 0) == msgspec.to_builtins(fresh.view(0))
+    first = engine.legal(gid).actions[0]
+    engine.apply(gid, first)
+
+    # Render: a seat's picture or all of it.
+    assert engine.render(gid, 0) == fresh.game.render(_after(fresh, first), 0)
+    assert "ship" in engine.render(gid)
+
+    # Save and load: the snapshot and the record both give the game back.
+    saved = engine.save(gid)
+    assert saved.snapshot["game"] == "sirens" and saved.record["actions"] == [first]
+    only = engine.save(gid, snapshot=False)
+    assert only.snapshot is None and only.record == saved.record
+    copy = engine.load(snapshot=saved.snapshot)
+    assert copy.game_id != gid and copy.ply == 1 and copy.current_player == engine.status(gid).current_player
+    assert engine.view(copy.game_id, 1) == engine.view(gid, 1)
+    replayed = engine.load(record=saved.record)
+    assert engine.save(replayed.game_id).snapshot == saved.snapshot
+    as_text = engine.load(snapshot=json.dumps(saved.snapshot), game="sirens", options={"variant": "bow_to_rear"})
+    assert engine.save(as_text.game_id).snapshot == saved.snapshot
+    engine.load(record=json.dumps(saved.record))
+
+    # Close: the id is gone.
+    for game_id in (gid, copy.game_id, replayed.game_id, as_text.game_id):
+        engine.close_game(game_id)
+    with pytest.raises(EngineError, match="unknown_game"):
+        engine.status(gid)
+    alive(engine)
+
+
+def _after(state: Any, action: int) -> Any:
+    state = state.clone()
+    state.apply(action)
+    return state
+
+
+def test_a_finished_game_reports_its_result(engine: EngineClient) -> None:
+    snapshot = finished_snapshot()
+    local: Any = cruiselib.make("sirens").load_state(snapshot)
+    status = engine.load(snapshot=snapshot)
+    assert status.is_over and status.current_player == -1
+    assert status.scores == local.scores() and status.winners == local.winners()
+    assert engine.legal(status.game_id).actions == []
+    engine.close_game(status.game_id)
+
+
+def test_seeded_bots_play_the_same_game_twice(engine: EngineClient) -> None:
+    def bot_game() -> list[int]:
+        gid = engine.new("dream_islands", {"players": 3}, seed=21).game_id
+        actions = []
+        for _ in range(25):
+            actions.append(engine.bot(gid, "ismcts", seed=9, iterations=60, apply=True).action)
+        engine.close_game(gid)
+        return actions
+
+    assert bot_game() == bot_game()
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def _cases() -> list[tuple[str, str, str]]:
+    """(label, request line, expected code); G is a running game, O a finished one."""
+    g, o = "G", "O"
+    over = {"game_id": o}
+    cases: list[tuple[str, Any, str]] = [
+        # not JSON
+        ("truncated JSON", '{"cmd": "ping"', "bad_json"),
+        ("not JSON at all", "hello engine", "bad_json"),
+        ("trailing characters", '{"cmd": "ping"} {"cmd": "ping"}', "bad_json"),
+        ("nested too deeply", "[" * 100_000 + "]" * 100_000, "bad_json"),
+        # not a request
+        ("an array", "[1, 2]", "bad_request"),
+        ("a string", '"ping"', "bad_request"),
+        ("a number", "42", "bad_request"),
+        ("null", "null", "bad_request"),
+        ("no cmd", {}, "bad_request"),
+        ("cmd not a string", {"cmd": 5}, "bad_request"),
+        ("missing field", {"cmd": "apply", "action": 1}, "bad_request"),
+        ("ill-typed field", {"cmd": "view", "game_id": g, "seat": "0"}, "bad_request"),
+        ("seat out of range", {"cmd": "view", "game_id": g, "seat": 9}, "bad_request"),
+        ("negative action", {"cmd": "apply", "game_id": g, "action": -1}, "bad_request"),
+        ("unknown field", {"cmd": "ping", "colour": "red"}, "bad_request"),
+        ("ill-typed id", {"cmd": "ping", "id": [1]}, "bad_request"),
+        ("id beyond 2**53", {"cmd": "ping", "id": 2**60}, "bad_request"),
+        ("neither action nor move", {"cmd": "apply", "game_id": g}, "bad_request"),
+        ("both action and move", {"cmd": "apply", "game_id": g, "action": 1, "move": "end turn"}, "bad_request"),
+        ("budget over the limit", {"cmd": "bot", "game_id": g, "iterations": 2_000_000}, "bad_request"),
+        ("time over the limit", {"cmd": "hint", "game_id": g, "seconds": 3600}, "bad_request"),
+        ("hint count 0", {"cmd": "hint", "game_id": g, "count": 0}, "bad_request"),
+        ("seed of another type", {"cmd": "new", "game": "sirens", "seed": 1.5}, "bad_request"),
+        ("load of nothing", {"cmd": "load"}, "bad_request"),
+        ("load of both", {"cmd": "load", "snapshot": {}, "record": {}}, "bad_request"),
+        ("a record with a game", {"cmd": "load", "record": {}, "game": "sirens"}, "bad_request"),
+        ("options without a game", {"cmd": "load", "snapshot": {}, "options": {"players": 2}}, "bad_request"),
+        # commands and versions
+        ("unknown command", {"cmd": "go", "id": 3}, "unknown_command"),
+        ("misspelt command", {"cmd": "aply"}, "unknown_command"),
+        ("newer version", {"cmd": "hello", "version": 2}, "unsupported_version"),
+        # game ids
+        ("unknown game id", {"cmd": "status", "game_id": "g999999"}, "unknown_game"),
+        ("apply to no game", {"cmd": "apply", "game_id": "nope", "action": 0}, "unknown_game"),
+        ("close no game", {"cmd": "close", "game_id": "g0"}, "unknown_game"),
+        # the seat guard
+        ("wrong seat apply", {"cmd": "apply", "game_id": g, "action": 0, "seat": "OTHER"}, "wrong_seat"),
+        ("wrong seat bot", {"cmd": "bot", "game_id": g, "bot": "random", "seat": "OTHER"}, "wrong_seat"),
+        ("wrong seat hint", {"cmd": "hint", "game_id": g, "bot": "random", "seat": "OTHER"}, "wrong_seat"),
+        # options
+        ("unknown game name", {"cmd": "new", "game": "chess"}, "bad_option"),
+        ("bad option value", {"cmd": "new", "game": "sirens", "options": {"variant": "upside_down"}}, "bad_option"),
+        ("unknown option", {"cmd": "new", "game": "sirens", "options": {"colour": 1}}, "bad_option"),
+        ("players out of range", {"cmd": "new", "game": "dream_islands", "options": {"players": 9}}, "bad_option"),
+        ("a file path as cards", {"cmd": "new", "game": "sirens", "options": {"cards": "/etc/passwd"}}, "bad_option"),
+        ("a bad card list", {"cmd": "new", "game": "sirens", "options": {"cards": {"cards": 3}}}, "bad_option"),
+        ("start seat beyond", {"cmd": "new", "game": "sirens", "start_player": 5}, "bad_option"),
+        ("view of no seat", {"cmd": "view", "game_id": g, "seat": 2}, "bad_option"),
+        ("legal of no seat", {"cmd": "legal", "game_id": g, "seat": 7}, "bad_option"),
+        ("render of no seat", {"cmd": "render", "game_id": g, "seat": 3}, "bad_option"),
+        ("bad bot name", {"cmd": "bot", "game_id": g, "bot": "wizard"}, "bad_option"),
+        ("bad bot option", {"cmd": "bot", "game_id": g, "bot": "ismcts", "options": {"depth": 3}}, "bad_option"),
+        ("bad bot value", {"cmd": "hint", "game_id": g, "options": {"uct_c": -1}}, "bad_option"),
+        ("seed as a bot option", {"cmd": "bot", "game_id": g, "bot": "random", "options": {"seed": 1}}, "bad_option"),
+        ("budget option over", {"cmd": "bot", "game_id": g, "options": {"iterations": 5_000_000}}, "bad_option"),
+        ("no budget", {"cmd": "bot", "game_id": g, "options": {"iterations": None}}, "bad_option"),
+        ("option of a basic bot", {"cmd": "bot", "game_id": g, "bot": "greedy", "options": {"depth": 1}}, "bad_option"),
+        # moves
+        ("action out of range", {"cmd": "apply", "game_id": g, "action": 99_999}, "illegal_move"),
+        ("illegal action", {"cmd": "apply", "game_id": g, "action": "ILLEGAL"}, "illegal_move"),
+        ("unreadable move", {"cmd": "apply", "game_id": g, "move": "jump into the sea"}, "illegal_move"),
+        ("apply when over", {"cmd": "apply", "action": 0, **over}, "game_over"),
+        ("bot when over", {"cmd": "bot", **over}, "game_over"),
+        ("hint when over", {"cmd": "hint", **over}, "game_over"),
+        ("undo of nothing", {"cmd": "undo", "game_id": g}, "nothing_to_undo"),
+        ("undo too far", {"cmd": "undo", "game_id": o, "count": 100_000}, "nothing_to_undo"),
+        # snapshots and records
+        ("a snapshot of nothing", {"cmd": "load", "snapshot": {"garbage": 1}}, "invalid_state"),
+        ("a truncated snapshot", {"cmd": "load", "snapshot": {"schema_version": 2, "game": "sirens"}}, "invalid_state"),
+        ("snapshot text", {"cmd": "load", "snapshot": "not a snapshot"}, "invalid_state"),
+        ("a snapshot of no game", {"cmd": "load", "snapshot": {"game": "chess"}}, "invalid_state"),
+        ("another game's snapshot", {"cmd": "load", "snapshot": "SNAPSHOT", "game": "dream_islands"}, "invalid_state"),
+        ("a tampered snapshot", {"cmd": "load", "snapshot": "TAMPERED"}, "invalid_state"),
+        ("a record of nothing", {"cmd": "load", "record": {"actions": [1]}}, "invalid_state"),
+        ("an illegal record", {"cmd": "load", "record": "BAD_RECORD"}, "invalid_state"),
+        ("a record of no deal", {"cmd": "save", "game_id": "NO_DEAL", "snapshot": False}, "invalid_state"),
+    ]
+    out = []
+    for label, request, code in cases:
+        line = request if isinstance(request, str) else json.dumps(request)
+        out.append((label, line, code))
+    return out
+
+
+CASES = _cases()
+
+
+def test_every_error_code_is_provoked() -> None:
+    provoked = {code for _, _, code in CASES} | {"line_too_long", "too_many_games", "internal"}
+    assert provoked == set(protocol.ERROR_CODES)
+
+
+@pytest.fixture(scope="module")
+def targets(engine: EngineClient) -> dict[str, Any]:
+    """A running Sirens game, a finished one, one without a deal, and what the cases need."""
+    running = engine.new("sirens", seed=5)
+    over = engine.load(snapshot=finished_snapshot())
+    local: Any = cruiselib.make("sirens").new_state(seed=5)
+    illegal = next(a for a in range(local.game.num_actions) if not local.is_legal(a))
+    tampered = json.loads(local.to_json())
+    tampered["hands"][0][0] = tampered["hands"][1][0]  # a card in two hands
+    no_deal = json.loads(local.to_json())
+    del no_deal["deal"]
+    no_deal["history"] = []
+    record = json.loads(local.record().to_json())
+    record["actions"] = [illegal]
+    record["moves"] = []
+    return {
+        "G": running.game_id,
+        "O": over.game_id,
+        "OTHER": 1 - running.current_player,
+        "ILLEGAL": illegal,
+        "SNAPSHOT": local.to_json(),
+        "TAMPERED": json.dumps(tampered),
+        "BAD_RECORD": json.dumps(record),
+        "NO_DEAL": engine.load(snapshot=no_deal).game_id,
+    }
+
+
+@pytest.mark.parametrize(("label", "line", "code"), CASES, ids=[c[0] for c in CASES])
+def test_errors_are_replies_and_the_session_goes_on(
+    engine: EngineClient, targets: dict[str, Any], label: str, line: str, code: str
+) -> None:
+    for name, value in targets.items():
+        line = line.replace(f'"{name}"', json.dumps(value))
+    before = engine.save(targets["G"]).snapshot
+    reply = engine.send_line(line)
+    assert reply["ok"] is False, reply
+    assert reply["error"]["code"] == code, reply
+    assert isinstance(reply["error"]["message"], str) and reply["error"]["message"]
+    try:
+        sent = json.loads(line)
+    except (ValueError, RecursionError):
+        sent = None
+    expected_id = sent.get("id") if isinstance(sent, dict) else None
+    if not isinstance(expected_id, (int, str)) or (isinstance(expected_id, int) and abs(expected_id) >= 2**53):
+        expected_id = None  # an invalid id is not echoed
+    assert reply["id"] == expected_id
+    alive(engine)
+    assert engine.save(targets["G"]).snapshot == before  # no error changes a game
+
+
+def test_error_replies_name_what_went_wrong(engine: EngineClient, targets: dict[str, Any]) -> None:
+    reply = engine.send_line('{"cmd":"aply","id":"x7"}')
+    assert reply["id"] == "x7" and "did you mean 'apply'" in reply["error"]["message"]
+    reply = engine.send_line(json.dumps({"cmd": "apply", "game_id": targets["G"], "id": 4, "colour": 1}))
+    assert reply["id"] == 4 and "colour" in reply["error"]["message"]
+    reply = engine.send_line(json.dumps({"cmd": "view", "game_id": targets["G"], "seat": "0"}))
+    assert "$.seat" in reply["error"]["message"]
+    with pytest.raises(EngineIllegalMoveError, match="wrong_seat: seat"):
+        engine.apply(targets["G"], 0, seat=targets["OTHER"])
+    with pytest.raises(cruiselib.IllegalMoveError, match="illegal_move"):
+        engine.apply(targets["G"], targets["ILLEGAL"])
+    with pytest.raises(EngineOptionError, match="unknown bot 'wizard'"):
+        engine.bot(targets["G"], "wizard")
+    with pytest.raises(cruiselib.InvalidOptionError, match="unknown game 'chess'"):
+        engine.new("chess")
+    with pytest.raises(EngineStateError):
+        engine.load(snapshot={"game": "sirens"})
+    alive(engine)
+
+
+def test_too_many_games(engine: EngineClient) -> None:
+    opened = {g.game_id for g in engine.list_games()}
+    new = []
+    for _ in range(protocol.MAX_GAMES - len(opened)):
+        new.append(engine.new("sirens", seed=1).game_id)
+    reply = engine.send_line('{"cmd":"new","game":"sirens","id":1}')
+    assert reply["error"]["code"] == "too_many_games"
+    for gid in new:
+        engine.close_game(gid)
+    assert {g.game_id for g in engine.list_games()} == opened
+    engine.close_game(engine.new("sirens").game_id)
+
+
+# --------------------------------------------------------------------------- framing
+
+
+def test_long_lines_are_skipped_in_bounded_memory(engine: EngineClient) -> None:
+    exact = b'{"cmd":"ping","id":7}'
+    exact += b" " * (protocol.MAX_LINE - len(exact))
+    assert engine.send_line(exact) == {"id": 7, "ok": True}
+    reply = engine.send_line(exact + b" ")
+    assert reply["id"] is None and reply["error"]["code"] == "line_too_long"
+    pid = engine.pid
+    assert pid is not None
+    before = rss_kib(pid)
+    for size in (3 << 20, 16 << 20):
+        reply = engine.send_line(b'{"cmd": "new", "game": "' + b"x" * size + b'"}')
+        assert reply["error"]["code"] == "line_too_long"
+        alive(engine)
+    assert rss_kib(pid) - before < 8 * 1024  # a 16 MiB line is never held whole
+
+
+def test_blank_lines_are_ignored_and_crlf_accepted(engine: EngineClient) -> None:
+    transport = engine.transport
+    assert isinstance(transport, PipeTransport)
+    transport._write(b"\n  \n\r\n")
+    assert json.loads(transport.roundtrip(b'{"cmd":"ping","id":"crlf"}\r')) == {"id": "crlf", "ok": True}
+
+
+def test_quit_eof_and_ctrl_c_end_the_engine_cleanly() -> None:
+    client = EngineClient.spawn(timeout=TIMEOUT)
+    client.hello()
+    client.quit()
+    transport = client.transport
+    assert isinstance(transport, PipeTransport)
+    assert transport.process.wait(timeout=30) == 0
+    with pytest.raises(EngineExitedError):
+        client.ping()
+    client.close()
+
+    eof = subprocess.run(
+        [sys.executable, "-m", "cruiselib", "serve"],
+        input=b'{"cmd":"new","game":"sirens","seed":1,"id":1}\n{"cmd":"legal","game_id":"g1","id":2}',
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert eof.returncode == 0, eof.stderr
+    replies = [json.loads(line) for line in eof.stdout.splitlines()]
+    assert [r["id"] for r in replies] == [1, 2] and replies[1]["ok"]  # the last line needs no newline
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cruiselib", "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(b'{"cmd":"ping"}\n')
+    process.stdin.flush()
+    assert json.loads(process.stdout.readline())["ok"]
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and b"Traceback" not in err and b"interrupted" in err
+
+
+def test_an_engine_bug_is_an_internal_error_reply() -> None:
+    program = (
+        "import sys, cruiselib.protocol as p\n"
+        "def broken(self, request): raise RuntimeError('a bug')\n"
+        "p.Engine._status = broken\n"
+        "sys.exit(p.serve())\n"
+    )
+    with EngineClient.spawn([sys.executable, "-c", program], timeout=TIMEOUT, stderr=subprocess.DEVNULL) as client:
+        gid = client.new("sirens", seed=1).game_id
+        reply = client.send_line(json.dumps({"cmd": "status", "game_id": gid, "id": "b"}))
+        assert reply["id"] == "b" and reply["error"]["code"] == "internal" and "a bug" in reply["error"]["message"]
+        assert client.legal(gid).actions
+
+
+def test_the_in_process_engine_answers_alike() -> None:
+    engine = protocol.Engine()
+    reply = engine.handle({"cmd": "new", "game": "sirens", "seed": 3, "id": "a"})
+    assert reply["ok"] and reply["game_id"] == "g1"
+    assert engine.handle({"cmd": "status", "game_id": "g1"})["ply"] == 0
+    assert engine.handle({"cmd": "ping", "id": {1, 2}})["error"]["code"] == "bad_request"  # not JSON-encodable
+    assert engine.handle_line(b"\xff\xfe")[:60].startswith(b'{"id":null,"ok":false,"error":{"code":"bad_json"')
+    engine.handle({"cmd": "quit"})
+    assert engine.finished
+    with EngineClient.local() as client:
+        assert client.new("dream_cruise", {"players": 2}, seed=4).num_players == 2
+        assert client.pid is None
+        with pytest.raises(ValueError, match="one non-blank line"):
+            client.send_line("a\nb")
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_a_whole_game_through_the_python_client(engine: EngineClient, name: str) -> None:
+    start = engine.new(name, seed=17)
+    gid, seats = start.game_id, start.num_players
+    rnd = random.Random(17)
+    ply = 0
+    while True:
+        status = engine.status(gid)
+        assert status.ply == ply
+        if status.is_over:
+            break
+        mover = status.current_player
+        if ply % 15 == 0:
+            for seat in range(seats):
+                assert engine.view(gid, seat)["player"] == seat
+                if seat != mover:
+                    assert engine.legal(gid, seat=seat).actions == []
+        legal = engine.legal(gid, seat=mover)
+        i = rnd.randrange(len(legal.actions))
+        if ply % 3 == 0:
+            done = engine.apply(gid, legal.moves[i], seat=mover)
+        elif ply % 3 == 1:
+            done = engine.apply(gid, legal.actions[i], seat=mover)
+        else:
+            done = engine.bot(gid, "rules", seed=ply, apply=True, seat=mover)
+        assert done.seat == mover
+        if ply == 10:  # take it back and play it again
+            assert engine.undo(gid).undone == [done.action]
+            engine.apply(gid, done.action)
+        ply += 1
+    saved = engine.save(gid)
+    local: Any = cruiselib.replay(saved.record)
+    assert local.is_over and status.scores == local.scores() and status.winners == local.winners()
+    assert local == cruiselib.make(name).load_state(json.dumps(saved.snapshot))
+    engine.close_game(gid)
+
+
+NODE = shutil.which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node")
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_a_whole_game_through_the_node_client(name: str) -> None:
+    assert NODE is not None
+    result = subprocess.run(
+        [NODE, str(ROOT / "examples" / "node_client.js"), name, "5", "greedy"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "CRUISELIB_PYTHON": sys.executable},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.splitlines()[-1])
+    assert summary["errors"] == ["illegal_move"] and summary["exit_code"] == 0 and summary["by_text"] > 0
+    state: Any = cruiselib.replay(summary["record"])
+    assert state.is_over and state.scores() == summary["scores"] and state.winners() == summary["winners"]
+
+
+# --------------------------------------------------------------------------- a long random session
+
+
+class _Session:
+    """Random requests, each with the reply it must get: a code for the errors provoked
+    on purpose, ok for everything else."""
+
+    bots = ("random", "greedy", "rules", "ismcts")
+
+    def __init__(self, client: EngineClient, seed: int) -> None:
+        self.client = client
+        self.rnd = random.Random(seed)
+        self.games: dict[str, dict[str, Any]] = {}  # game id -> what the session knows of it
+        self.provoked: dict[str, int] = {}
+        self.sent = 0
+
+    def send(self, request: dict[str, Any] | bytes, expect: str | None) -> dict[str, Any]:
+        self.sent += 1
+        line = request if isinstance(request, bytes) else json.dumps({**request, "id": self.sent}).encode()
+        reply = self.client.send_line(line)
+        got = None if reply["ok"] else reply["error"]["code"]
+        assert got == expect, (request if not isinstance(request, bytes) else request[:80], reply)
+        if expect is not None:
+            self.provoked[expect] = self.provoked.get(expect, 0) + 1
+        return reply
+
+    def step(self) -> None:
+        rnd = self.rnd
+        if len(self.games) < 3 or (len(self.games) < 12 and rnd.random() < 0.03):
+            name = rnd.choice(cruiselib.games())
+            reply = self.send({"cmd": "new", "game": name, "seed": rnd.randrange(2**53)}, None)
+            self.games[reply["game_id"]] = {"name": name, "seats": reply["num_players"], "over": False, "ply": 0}
+            return
+        gid = rnd.choice(sorted(self.games))
+        game = self.games[gid]
+        roll = rnd.random()
+        if game["over"]:
+            if roll < 0.5:
+                self.send({"cmd": "close", "game_id": gid}, None)
+                del self.games[gid]
+            elif roll < 0.6:
+                self.send({"cmd": "apply", "game_id": gid, "action": 0}, "game_over")
+            elif roll < 0.7:
+                self.undo(gid, game)
+            else:
+                self.send({"cmd": "status", "game_id": gid}, None)
+            return
+        if roll < 0.45:
+            legal = self.send({"cmd": "legal", "game_id": gid}, None)
+            i = rnd.randrange(len(legal["actions"]))
+            if rnd.random() < 0.5:
+                move: dict[str, Any] = {"action": legal["actions"][i]}
+            else:
+                move = {"move": legal["moves"][i]}
+            self.record(
+                gid, game, self.send({"cmd": "apply", "game_id": gid, "seat": legal["current_player"], **move}, None)
+            )
+        elif roll < 0.6:
+            bot = rnd.choice(self.bots)
+            request = {"cmd": "bot", "game_id": gid, "bot": bot, "seed": 1, "iterations": 20, "apply": True}
+            self.record(gid, game, self.send(request, None))
+        elif roll < 0.65:
+            self.send({"cmd": "hint", "game_id": gid, "iterations": 30, "seed": 2}, None)
+        elif roll < 0.75:
+            self.send({"cmd": "view", "game_id": gid, "seat": rnd.randrange(game["seats"])}, None)
+        elif roll < 0.8:
+            self.undo(gid, game)
+        elif roll < 0.83:
+            saved = self.send({"cmd": "save", "game_id": gid}, None)
+            source = {"snapshot": saved["snapshot"]} if rnd.random() < 0.5 else {"record": saved["record"]}
+            if len(self.games) < 12:
+                reply = self.send({"cmd": "load", **source}, None)
+                self.games[reply["game_id"]] = {**game}
+        elif roll < 0.85:
+            self.send({"cmd": "status", "game_id": gid}, None)
+        else:
+            self.provoke(gid, game)
+
+    def record(self, gid: str, game: dict[str, Any], reply: dict[str, Any]) -> None:
+        game["ply"] += 1
+        game["over"] = reply["is_over"]
+
+    def undo(self, gid: str, game: dict[str, Any]) -> None:
+        if game["ply"] == 0:
+            self.send({"cmd": "undo", "game_id": gid}, "nothing_to_undo")
+            return
+        reply = self.send({"cmd": "undo", "game_id": gid}, None)
+        game["ply"] -= 1
+        game["over"] = reply["is_over"]
+
+    def provoke(self, gid: str, game: dict[str, Any]) -> None:
+        rnd = self.rnd
+        kind = rnd.randrange(9)
+        if kind == 0:
+            self.send(b'{"cmd": "legal", "game_id": ' + bytes(rnd.randrange(32, 127) for _ in range(8)), "bad_json")
+        elif kind == 1:
+            self.send({"cmd": rnd.choice(["go", "position", "uci", "stop"])}, "unknown_command")
+        elif kind == 2:
+            self.send({"cmd": "legal", "game_id": f"g{10**9 + self.sent}"}, "unknown_game")
+        elif kind == 3:
+            self.send({"cmd": "apply", "game_id": gid, "action": 1 << 20}, "illegal_move")
+        elif kind == 4:
+            status = self.send({"cmd": "status", "game_id": gid}, None)
+            if game["seats"] > 1:
+                other = (status["current_player"] + 1) % game["seats"]
+                self.send({"cmd": "apply", "game_id": gid, "action": 0, "seat": other}, "wrong_seat")
+        elif kind == 5:
+            self.send({"cmd": "new", "game": game["name"], "options": {"players": 99}}, "bad_option")
+        elif kind == 6:
+            self.send({"cmd": "bot", "game_id": gid, "bot": "oracle"}, "bad_option")
+        elif kind == 7:
+            self.send({"cmd": "load", "snapshot": {"game": game["name"], "schema_version": 2}}, "invalid_state")
+        elif rnd.random() < 0.05:  # a few long lines (each is a megabyte through the pipe)
+            self.send(b'{"cmd":"ping","pad":"' + b"x" * protocol.MAX_LINE + b'"}', "line_too_long")
+        else:
+            self.send({"cmd": "view", "game_id": gid, "seat": 1, "bogus": True}, "bad_request")
+
+
+def test_a_ten_thousand_command_random_session_without_growth() -> None:
+    """10,000 random commands (every command; the errors provoked on purpose) after a
+    warm-up of 5,000 (which loads every game, bot and lazily built table): every reply is
+    the one expected, and the engine's resident memory stays flat."""
+    with EngineClient.spawn(timeout=TIMEOUT) as client:
+        pid = client.pid
+        assert pid is not None
+        warm_up = _Session(client, seed=12)
+        while warm_up.sent < 5_000:
+            warm_up.step()
+        session = _Session(client, seed=13)
+        session.games = warm_up.games
+        before = rss_kib(pid)
+        start = time.perf_counter()
+        samples = []
+        while session.sent < 10_000:
+            session.step()
+            if session.sent % 1000 == 0:
+                samples.append(rss_kib(pid) // 1024)
+        after = rss_kib(pid)
+        seconds = time.perf_counter() - start
+        print(f"\n10k session in {seconds:.1f} s; RSS {before} KiB -> {after} KiB; MiB every 1000: {samples}")
+        print(f"errors provoked: {session.provoked}")
+        assert len(session.provoked) >= 10  # the errors it provoked, and no other
+        assert after - before < 4 * 1024, (before, after, samples)
+        alive(client)
