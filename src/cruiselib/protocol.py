@@ -411,10 +411,6 @@ def _error_code(exc: CruiseError) -> str:
     return "bad_option"
 
 
-def _key(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
 class _Texts:
     """The plain move texts of one game configuration (``str(game.action_to_move(a))``,
     what records store), computed once per action id. (The texts Atlantic Star and Dream
@@ -695,22 +691,11 @@ class Engine:
             raise _Fail("wrong_seat", f"seat {seat} is not to move: seat {current} is")
         return current
 
-    def _parse_move(self, session: _Session, text: str) -> int:
-        """The action of a move's text in this position (IllegalMoveError naming close moves)."""
-        state = session.state
-        parse = getattr(state, "parse_move", None)
-        if parse is not None:
-            parsed: int = session.game.move_to_action(parse(text))
-            return parsed
-        # Until State.parse_move exists: the legal moves' texts, case and spaces ignored.
-        actions, texts = session.legal()
-        legal: dict[str, int] = {_key(session.plain(a)): a for a in actions}
-        legal.update({_key(t): a for a, t in zip(actions, texts, strict=True)})
-        action = legal.get(_key(text))
-        if action is None:
-            close = difflib.get_close_matches(_key(text), legal, n=3, cutoff=0.6)
-            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-            raise IllegalMoveError(f"no legal move reads {text[:200]!r}{hint}")
+    @staticmethod
+    def _parse_move(session: _Session, text: str) -> int:
+        """The action of the legal move a text names (``state.parse_move``: case, spacing
+        and left-out annotations do not matter; IllegalMoveError names close matches)."""
+        action: int = session.game.move_to_action(session.state.parse_move(text))
         return action
 
     def _bot_for(self, session: _Session, seat: int, kind: str, request: BotCommand | Hint) -> Bot:
