@@ -1,0 +1,96 @@
+"""Engine protocol benchmarks: request -> reply round trips through the Python client.
+
+    pytest benchmarks/test_bench_protocol.py --benchmark-only --benchmark-group-by=group
+
+Each round trip is measured in-process (``EngineClient.local()``: encode, the engine's
+``handle_line``, decode) and through a ``cruiselib serve`` subprocess (the same, plus the
+pipes and two process switches). ``ping`` is the floor of the subprocess path. The target
+(issue 12) is under 50 µs for ``legal`` and ``apply`` through the Python client.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from cruiselib.client import EngineClient
+
+TRANSPORTS = ["in-process", "subprocess"]
+
+
+@pytest.fixture(scope="module", params=TRANSPORTS)
+def client(request: pytest.FixtureRequest) -> Iterator[EngineClient]:
+    engine = EngineClient.local() if request.param == "in-process" else EngineClient.spawn(timeout=60)
+    yield engine
+    engine.close()
+
+
+def _midgame(client: EngineClient, seed: int = 3, steps: int = 10) -> str:
+    """A Sirens game after ``steps`` random moves (about 40 legal moves to list)."""
+    game_id = client.new("sirens", seed=seed).game_id
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        client.apply(game_id, rnd.choice(client.legal(game_id).actions))
+    return game_id
+
+
+def _where(client: EngineClient) -> str:
+    return "in-process" if client.pid is None else "subprocess"
+
+
+@pytest.mark.benchmark(min_rounds=2000)
+def test_ping(benchmark: Any, client: EngineClient) -> None:
+    benchmark.group = "protocol: ping round trip"
+    benchmark.extra_info["transport"] = _where(client)
+    benchmark(client.ping)
+
+
+@pytest.mark.benchmark(min_rounds=2000)
+def test_legal(benchmark: Any, client: EngineClient) -> None:
+    """legal: the ids and texts of every legal move (Sirens mid-game)."""
+    benchmark.group = "protocol: legal round trip (sirens mid-game)"
+    benchmark.extra_info["transport"] = _where(client)
+    game_id = _midgame(client)
+    reply = benchmark(client.legal, game_id)
+    benchmark.extra_info["legal_moves"] = len(reply.actions)
+    assert reply.actions and len(reply.moves) == len(reply.actions)
+
+
+def test_apply(benchmark: Any, client: EngineClient) -> None:
+    """apply: one legal action by id; a random game played on, a new one when it ends
+    (the legal moves are fetched between rounds, untimed)."""
+    benchmark.group = "protocol: apply round trip (sirens)"
+    benchmark.extra_info["transport"] = _where(client)
+    rnd = random.Random(5)
+    game = [client.new("sirens", seed=5).game_id]
+
+    def setup() -> tuple[tuple[str, int], dict[str, Any]]:
+        legal = client.legal(game[0])
+        if not legal.actions:
+            client.close_game(game[0])
+            game[0] = client.new("sirens", seed=rnd.randrange(1 << 30)).game_id
+            legal = client.legal(game[0])
+        return (game[0], rnd.choice(legal.actions)), {}
+
+    benchmark.pedantic(client.apply, setup=setup, rounds=3000, iterations=1, warmup_rounds=50)
+
+
+def test_apply_by_text(benchmark: Any, client: EngineClient) -> None:
+    """apply with a move's text (parsed by state.parse_move)."""
+    benchmark.group = "protocol: apply by text round trip (sirens)"
+    benchmark.extra_info["transport"] = _where(client)
+    rnd = random.Random(6)
+    game = [client.new("sirens", seed=6).game_id]
+
+    def setup() -> tuple[tuple[str, str], dict[str, Any]]:
+        legal = client.legal(game[0])
+        if not legal.actions:
+            client.close_game(game[0])
+            game[0] = client.new("sirens", seed=rnd.randrange(1 << 30)).game_id
+            legal = client.legal(game[0])
+        return (game[0], rnd.choice(legal.moves)), {}
+
+    benchmark.pedantic(client.apply, setup=setup, rounds=2000, iterations=1, warmup_rounds=50)
