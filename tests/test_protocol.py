@@ -204,8 +204,8 @@ def test_seeded_bots_play_the_same_game_twice(engine: EngineClient) -> None:
     def bot_game() -> list[int]:
         gid = engine.new("dream_islands", {"players": 3}, seed=21).game_id
         actions = []
-        for _ in range(25):
-            actions.append(engine.bot(gid, "ismcts", seed=9, iterations=60, apply=True).action)
+        for _ in range(12):
+            actions.append(engine.bot(gid, "ismcts", seed=9, iterations=40, apply=True).action)
         engine.close_game(gid)
         return actions
 
@@ -670,7 +670,12 @@ class _Session:
             self.send({"cmd": "view", "game_id": gid, "seat": 1, "bogus": True}, "bad_request")
 
 
-def test_a_ten_thousand_command_random_session_without_growth() -> None:
+# About 5 s on the compiled core; over two minutes on the pure-Python one (slow there).
+CORE = "compiled" if cruiselib.compiled else pytest.param("pure", marks=pytest.mark.slow)
+
+
+@pytest.mark.parametrize("core", [CORE])
+def test_a_ten_thousand_command_random_session_without_growth(core: str) -> None:
     """10,000 random commands (every command; the errors provoked on purpose) after a
     warm-up of 5,000 (which loads every game, bot and lazily built table): every reply is
     the one expected, and the engine's resident memory stays flat."""
