@@ -39,8 +39,8 @@ REPOSITORY = (URLS.get("Source") or URLS.get("Repository") or URLS.get("Homepage
 SOURCE_BRANCH = "main"
 
 project = "cruiselib"
-author = "the cruiselib contributors"
-copyright = "cruiselib contributors"  # noqa: A001 (Sphinx's name)
+author = "The cruiselib authors"
+copyright = "2026, The cruiselib authors"  # as in LICENSE
 release = _version()
 version = release
 
