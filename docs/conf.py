@@ -7,11 +7,10 @@ folder; nothing is fetched from the network at build time.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
-
-from docutils import nodes
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -101,55 +100,71 @@ def _elision_json_lexer() -> Any:
     return ElisionJsonLexer
 
 
-def _repository_url(srcdir: Path, docname: str, target: str) -> str | None:
-    """The repository URL of `target`, a relative link in page `docname`, when it names a
-    file or folder of the repository outside docs/; None otherwise."""
-    if not REPOSITORY or "://" in target or target.startswith(("#", "mailto:")):
+def _repository_url(base: Path, target: str) -> str | None:
+    """The repository URL of `target`, a relative link in a file of folder `base`, when it
+    names a file or folder of the repository outside docs/; None otherwise."""
+    if not REPOSITORY or "://" in target or target.startswith(("#", "mailto:", "/")):
         return None
     path, _, anchor = target.partition("#")
     if not path:
         return None
-    resolved = (srcdir / docname).parent.joinpath(path).resolve()
+    resolved = base.joinpath(path).resolve()
     try:
         relative = resolved.relative_to(ROOT)
     except ValueError:
-        return None  # outside the repository: leave it to Sphinx (and its warning)
-    if resolved.is_relative_to(srcdir) or not resolved.exists():
+        return None  # outside the repository: left to Sphinx (and its warning)
+    if resolved.is_relative_to(HERE) or not resolved.exists():
         return None
     kind = "tree" if resolved.is_dir() else "blob"
     url = f"{REPOSITORY}/{kind}/{SOURCE_BRANCH}/{relative.as_posix()}"
     return url + (f"#{anchor}" if anchor else "")
 
 
-def _link_repository_files(app: Any, doctree: nodes.document) -> None:
-    """Turn MyST's download links to repository files outside docs/ into links to the
-    repository (a download would copy e.g. a Python source into the site)."""
-    from sphinx import addnodes
-
-    srcdir = Path(app.srcdir)
-    docname = app.env.docname
-    for node in list(doctree.findall(addnodes.download_reference)):
-        url = _repository_url(srcdir, docname, node.get("reftarget", ""))
-        if url is None:
-            continue
-        link = nodes.reference("", "", *node.children, refuri=url, internal=False)
-        node.replace_self(link)
+_LINK = re.compile(r"(\]\()(<?)([^)\s>]+)(>?)(?=[)\s])")
+_FENCE = re.compile(r"^\s*(```|~~~)")
 
 
-def _missing_reference(app: Any, env: Any, node: Any, contnode: nodes.Node) -> nodes.Node | None:
-    """Resolve MyST links to Markdown files outside docs/ (``../README.md``) to the
-    repository, instead of a missing-reference warning."""
-    target = node.get("reftarget", "")
-    if node.get("refdomain") not in (None, "", "myst") and node.get("reftype") != "myst":
-        return None
-    url = _repository_url(Path(app.srcdir), node.get("refdoc", env.docname), target)
-    if url is None:
-        return None
-    return nodes.reference("", "", contnode, refuri=url, internal=False)
+def _rewrite_links(text: str, base: Path, page_dir: Path) -> str:
+    """Markdown links ``[text](path)`` outside fenced code, in a file of folder `base`
+    shown on a page in folder `page_dir`: those to repository files outside docs/ go to the
+    repository; those to pages, when `base` is not `page_dir` (an included file such as
+    ../CHANGELOG.md), are made relative to the page."""
+
+    def repl(m: re.Match[str]) -> str:
+        target = m.group(3)
+        url = _repository_url(base, target)
+        if url is None and base != page_dir and not re.match(r"^[a-z][a-z0-9+.-]*:|#|/", target):
+            path, sep, anchor = target.partition("#")
+            resolved = base.joinpath(path).resolve()
+            if resolved.is_relative_to(HERE) and resolved.exists():
+                url = Path(os.path.relpath(resolved, page_dir)).as_posix() + sep + anchor
+        return m.group(0) if url is None else f"{m.group(1)}{m.group(2)}{url}{m.group(4)}"
+
+    out, fenced = [], False
+    for line in text.splitlines(keepends=True):
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and "](" in line:
+            line = _LINK.sub(repl, line)
+        out.append(line)
+    return "".join(out)
+
+
+def _source_read(app: Any, docname: str, source: list[str]) -> None:
+    page_dir = (Path(app.srcdir) / docname).parent
+    source[0] = _rewrite_links(source[0], page_dir, page_dir)
+
+
+def _include_read(app: Any, relative_path: Path, parent_docname: str, content: list[str]) -> None:
+    # Links in an included file (../CHANGELOG.md, ../README.md) are relative to that file.
+    included = (Path(app.srcdir) / relative_path).resolve()
+    page_dir = (Path(app.srcdir) / parent_docname).parent
+    content[0] = _rewrite_links(content[0], included.parent, page_dir)
 
 
 def setup(app: Any) -> dict[str, Any]:
     app.add_lexer("json", _elision_json_lexer())
-    app.connect("doctree-read", _link_repository_files)
-    app.connect("missing-reference", _missing_reference)
+    app.connect("source-read", _source_read)
+    if "include-read" in app.events.events:  # Sphinx 7.2+
+        app.connect("include-read", _include_read)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
