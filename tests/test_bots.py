@@ -20,6 +20,7 @@ from cruiselib.bots import (
     RuleBot,
     make_bot,
 )
+from cruiselib.bots.search import SHORTLISTS
 
 from .support import positions
 
@@ -389,7 +390,35 @@ def test_the_shortlist_is_the_rule_based_bots_best_moves(name: str, options: dic
         assert not unrestricted <= set(ranked[:2])
 
 
-@pytest.mark.parametrize("bad", [-1, 1.5, True, "3"])
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "3", {"set_sail": -1}, {1: 1}, {"set_sail": 1.0}, [1]])
 def test_shortlist_option_is_checked(bad: Any) -> None:
     with pytest.raises(cruiselib.InvalidOptionError, match="shortlist must be"):
         ISMCTSBot(shortlist=bad)
+
+
+def test_dream_cruise_plays_phase_4_by_the_planner_and_searches_the_rest() -> None:
+    """The default shortlist (SHORTLISTS): in Dream Cruise's phase 4 the bot plays the
+    rule-based bot's best move without a search; in phases 1 to 3 it searches every move;
+    ``shortlist=0`` searches phase 4 too, and a mapping sets it per phase."""
+    assert SHORTLISTS["dream_cruise"] == {"set_sail": 1}
+    game = cruiselib.make("dream_cruise", players=2)
+    phases: set[str] = set()
+    for state in positions(game, 2, 41, every=3)[:30]:
+        if len(state.legal_actions()) < 2:
+            continue
+        phase = state.phase_name()
+        phases.add(phase)
+        bot = ISMCTSBot(iterations=40, seed=1)
+        choice = bot.choose(state)
+        if phase == "set_sail":
+            assert bot.last_iterations == 0
+            assert choice == RuleBot(seed=0).analyse(state)[0].action
+            searched = ISMCTSBot(iterations=40, shortlist=0, seed=1)
+            searched.choose(state)
+            assert searched.last_iterations == 40
+        else:
+            assert bot.last_iterations == 40
+            mapped = ISMCTSBot(iterations=40, shortlist={phase: 1}, seed=1)
+            assert mapped.choose(state) == RuleBot(seed=0).analyse(state)[0].action
+            assert mapped.last_iterations == 0
+    assert "set_sail" in phases and len(phases) >= 3

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from cruiselib._core import compiled as _compiled
@@ -44,9 +45,23 @@ SCORE_WEIGHTS: dict[str, float] = {"atlantic_star": 0.5, "dream_cruise": 0.5}
 #: None, per game: none so far, since no weight tried has yet measured better than none
 #: (docs/bots.md); the games without a policy have no prior to weigh.
 PRIOR_WEIGHTS: dict[str, float] = {}
-#: The root's shortlist where ``shortlist`` is None, per game: the search weighs only the
-#: rule-based bot's best few moves at the root (docs/bots.md); 0 weighs every legal move.
-SHORTLISTS: dict[str, int] = {}
+#: The root's shortlist where ``shortlist`` is None, per game and phase: the search weighs
+#: only the rule-based bot's best few moves at the root (0 or a phase not named: every legal
+#: move). In Dream Cruise's phase 4 (placing guests, ``"set_sail"``) the rule-based bot's
+#: planner plays better than the search, which is better at the choices of phases 1 to 3
+#: (measured in docs/bots.md): there the bot plays the planner's move.
+SHORTLISTS: dict[str, int | dict[str, int]] = {"dream_cruise": {"set_sail": 1}}
+
+
+def _is_width(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _is_shortlist(value: Any) -> bool:
+    """Whether ``value`` is a shortlist option: None, a width, or phase names to widths."""
+    if value is None or _is_width(value):
+        return True
+    return isinstance(value, Mapping) and all(isinstance(k, str) and _is_width(v) for k, v in value.items())
 
 
 def _search_module(state: Any) -> Any:
@@ -75,8 +90,12 @@ class SearchBot:
     ``"random"`` uniformly at random. ``prior_weight`` W: in the tree, the move the rollout
     policy prefers at a node gets ``W / (visits + 1)`` more in UCB1 and is expanded first
     (progressive bias: it guides the first visits and fades as results come in); None takes
-    the game's own weight, ``PRIOR_WEIGHTS``, and 0 turns it off. ``seed``: an int, str or
-    bytes, or None for a random one.
+    the game's own weight, ``PRIOR_WEIGHTS``, and 0 turns it off. ``shortlist`` k: the root
+    weighs only the rule-based bot's k best moves (its analysis of the seat's view), 0 every
+    legal move; with k = 1 the bot plays that move without a search. A mapping of phase
+    names (``state.phase_name()``) to k sets it per phase (0 for a phase not named); None
+    takes the game's own, ``SHORTLISTS`` (Dream Cruise: 1 in phase 4, docs/bots.md).
+    ``seed``: an int, str or bytes, or None for a random one.
 
     State between calls: the number of searches run so far. Search k uses the generator
     state ``mix64(seed_state(seed) + k * golden)``, so a bot made with the same seed makes
@@ -98,7 +117,7 @@ class SearchBot:
         score_weight: float | None = None,
         rollout: Literal["policy", "random"] = "policy",
         prior_weight: float | None = None,
-        shortlist: int | None = None,
+        shortlist: int | Mapping[str, int] | None = None,
         seed: int | str | bytes | None = None,
     ) -> None:
         if rollout not in _ROLLOUTS:
@@ -113,8 +132,10 @@ class SearchBot:
             or not (0 <= prior_weight < math.inf)
         ):
             raise InvalidOptionError(f"prior_weight must be a finite number >= 0 or None, not {prior_weight!r}")
-        if shortlist is not None and (type(shortlist) is not int or shortlist < 0):
-            raise InvalidOptionError(f"shortlist must be an int >= 0 or None, not {shortlist!r}")
+        if not _is_shortlist(shortlist):
+            raise InvalidOptionError(
+                f"shortlist must be an int >= 0, a mapping of phase names to such ints, or None, not {shortlist!r}"
+            )
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise InvalidOptionError(f"iterations must be an int >= 1 or None, not {iterations!r}")
         if seconds is not None and (
@@ -144,7 +165,7 @@ class SearchBot:
         self.score_weight = None if score_weight is None else float(score_weight)
         self.rollout = rollout
         self.prior_weight = None if prior_weight is None else float(prior_weight)
-        self.shortlist = shortlist
+        self.shortlist: int | dict[str, int] | None = dict(shortlist) if isinstance(shortlist, Mapping) else shortlist
         # The shortlist's judge: a rule-based bot, whose analysis depends on the seat's view
         # alone (its generator only breaks ties in ``choose``, which is not used here).
         self._judge = RuleBot(seed=0)
@@ -174,11 +195,9 @@ class SearchBot:
         tree = module.Search(
             state, self.uct_c, self.determinize, self.recall, seed, capacity, weight, self.rollout == "policy", prior
         )
-        width = self.shortlist
-        if width is None:
-            width = SHORTLISTS.get(state.game.name, 0)
-        if width > 0 and len(state.legal_actions()) > width:
-            tree.restrict([c.action for c in self._judge.analyse(state)[:width]])
+        shortlist = self._shortlist(state)
+        if shortlist is not None:
+            tree.restrict(shortlist)
         if self.seconds is None:
             assert budget is not None
             tree.run(budget)
@@ -196,8 +215,24 @@ class SearchBot:
         self.last_iterations = int(tree.iterations)
         return tree
 
+    def _width(self, state: Any) -> int:
+        """The shortlist's width in this position (0: every legal move)."""
+        width = self.shortlist if self.shortlist is not None else SHORTLISTS.get(state.game.name, 0)
+        if isinstance(width, Mapping):
+            return int(width.get(state.phase_name(), 0))
+        return width
+
+    def _shortlist(self, state: Any) -> list[int] | None:
+        """The root moves the search may weigh: the rule-based bot's best ``_width`` ones,
+        or None for every legal move."""
+        width = self._width(state)
+        if width <= 0 or len(state.legal_actions()) <= width:
+            return None
+        return [c.action for c in self._judge.analyse(state)[:width]]
+
     def choose(self, state: Any) -> int:
-        """The action to play for ``state.current_player`` (a forced move without search)."""
+        """The action to play for ``state.current_player`` (a forced move, or a shortlist of
+        one, without search)."""
         legal = state.legal_actions()
         if not legal:
             from cruiselib.errors import IllegalMoveError
@@ -206,6 +241,9 @@ class SearchBot:
         if len(legal) == 1:
             self.last_iterations = 0
             return int(legal[0])
+        if self._width(state) == 1:
+            self.last_iterations = 0
+            return int(self._judge.analyse(state)[0].action)
         tree = self._search(state)
         return int(tree.best(_FINALS[self.final]))
 
