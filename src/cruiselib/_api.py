@@ -888,13 +888,17 @@ _ASCII_PUNCTUATION = str.maketrans(
     dict.fromkeys([*"!\"#$%&'()+,./:;<=>?@[\\]^_`{|}~", *map(chr, range(32)), "\x7f"], " ")
 )
 _NOISE_WORDS = frozenset({"a", "an", "the", "and"})
+# Letters that are no accented letter to Unicode (NFKD leaves them whole), as a keyboard
+# without them writes them: "Tromso" reads "Tromsø" as "Reykjavik" reads "Reykjavík".
+_LETTERS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "đ": "d", "ð": "d", "ł": "l", "þ": "th", "ı": "i"})
 
 
 def normalize_move_text(text: str) -> str:
-    """The form in which move texts are compared: case-folded, accents dropped, symbols
-    as ascii (``★`` as ``*``, arrows as ``to``, ``⚓`` as ``a`` after the value), no
-    thousands separators or punctuation, without the words a, an, the and and, single
-    spaces. Applied alike to a typed text and to every move's texts."""
+    """The form in which move texts are compared: case-folded, accents dropped (and ø, æ,
+    œ, đ, ð, ł, þ, ı spelled o, ae, oe, d, d, l, th, i), symbols as ascii (``★`` as
+    ``*``, arrows as ``to``, ``⚓`` as ``a`` after the value), no thousands separators or
+    punctuation, without the words a, an, the and and, single spaces. Applied alike to a
+    typed text and to every move's texts."""
     plain = text.isascii()
     text = text.lower() if plain else unicodedata.normalize("NFKC", text).casefold()
     for triggers, pattern, repl in _REPLACEMENTS:
@@ -904,7 +908,8 @@ def normalize_move_text(text: str) -> str:
         text = text.translate(_ASCII_PUNCTUATION)
     else:
         text = _PUNCTUATION.sub(" ", text)
-        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+        text = unicodedata.normalize("NFKD", text).translate(_LETTERS)
+        text = "".join(c for c in text if not unicodedata.combining(c))
     return " ".join(w for w in text.split() if w not in _NOISE_WORDS)
 
 
@@ -931,13 +936,30 @@ def _by_normalized(texts: Any) -> dict[str, str]:
     return by_norm
 
 
+_HINT_POOL = 120
+"""How many texts difflib compares for a hint: of a longer table (Dream Cruise has 15,975
+moves), those that share the most words and word pairs with the text typed."""
+
+
+def _tokens(norm: str) -> set[str | tuple[str, str]]:
+    words = norm.split()
+    return {*words, *itertools.pairwise(words)}
+
+
 def _hint(norm: str, by_norm: dict[str, str]) -> str:
     """The hint "; did you mean …?" with up to three texts close to the normalized ``norm``
     (``by_norm``: texts by their normalized form): difflib's closest, then those that
     begin with it."""
     import difflib
+    import heapq
 
-    close = difflib.get_close_matches(norm, by_norm, n=3, cutoff=0.6)
+    pool: Any = by_norm
+    if len(by_norm) > _HINT_POOL:
+        tokens, size = _tokens(norm), len(norm)
+        pool = heapq.nlargest(
+            _HINT_POOL, by_norm, key=lambda k: (len(tokens.intersection(_tokens(k))), -abs(len(k) - size))
+        )
+    close = difflib.get_close_matches(norm, pool, n=3, cutoff=0.6)
     if len(close) < 3:
         close += [k for k in by_norm if k.startswith(norm + " ") and k not in close][: 3 - len(close)]
     if not close:
