@@ -199,10 +199,13 @@ OPEN_SEA = "Open Sea: "  # how the standard set's sea cards are named
 
 
 def _spot_texts(activity: str | None, spot: int) -> tuple[str, ...]:
-    """An activity as the move shows it, without its parenthesised kind, and the spot's name."""
+    """An activity as the move shows it, without its parenthesised kind, without the
+    ``Open Sea:`` of a sea card (as ``keep`` reads it), and the spot's name."""
     texts = [activity or spot_name(spot)]
     if activity and activity.endswith(")") and " (" in activity:
         texts.append(activity.rsplit(" (", 1)[0])
+    if activity and activity.startswith(OPEN_SEA):
+        texts += [t[len(OPEN_SEA):] for t in texts]
     texts.append(spot_name(spot))
     return tuple(dict.fromkeys(texts))
 
