@@ -30,7 +30,6 @@ from cruiselib.errors import CruiseError
 __all__ = ["main"]
 
 BATCH = 2000  # in-core playouts per progress-bar step
-HINT_MOVES = 3  # moves a hint shows
 HINT_ITERATIONS = 2000  # a hint's search budget without --think
 
 
@@ -107,25 +106,10 @@ def _make_game(args: argparse.Namespace) -> cruiselib.Game[Any]:
 # --------------------------------------------------------------------------- play
 
 
-def _ask(prompt: str, stdin: TextIO, out: Any) -> str | None:
-    out.print(prompt, end="")
-    line = stdin.readline()
-    if not line:
-        return None
-    return line.strip()
-
-
-def _hint(state: Any, bot: Bot, out: Any) -> None:
-    """The hint bot's best moves for the seat to move, with their visits and values."""
-    out.print(f"  [dim]thinking ({bot.name})...[/dim]")
-    for rank, c in enumerate(bot.analyse(state)[:HINT_MOVES], 1):
-        value = "" if c.value is None else f"  value {c.value:+.2f}"
-        visits = f"  ({c.visits} visits)" if c.visits else ""
-        out.print(f"  [green]hint {rank}[/green]: {c.move}{value}{visits}", soft_wrap=True)
-
-
 def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
-    stdin = stdin if stdin is not None else sys.stdin
+    """``cruiselib play``: the terminal session of :mod:`cruiselib._terminal`."""
+    from cruiselib._terminal import play_session
+
     rich = _rich()
     out = rich.console.Console(highlight=False)
     game = _make_game(args)
@@ -140,46 +124,7 @@ def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     }
     hinter = _bot("ismcts", None if args.seed is None else args.seed + 101, args.think, None)
     state: Any = game.new_state(seed=args.seed)
-    others = f"the others are {opponent} bots" if game.num_players > 1 else "you play alone"
-    out.print(
-        f"[bold]{game.title}[/bold]: you are seat {human}; {others}. "
-        "Type a move's number, 'hint' for the best moves, 'q' to quit."
-    )
-    while not state.is_over:
-        seat = state.current_player
-        if seat != human:
-            action = bots[seat].choose(state)
-            out.print(f"  seat {seat} ({opponent}): {game.action_to_move(action)}")
-            state.apply(action)
-            continue
-        out.print()
-        out.print(game.render(state, human))
-        moves = state.legal_moves()
-        for i, move in enumerate(moves, 1):
-            out.print(f"  [cyan]{i:>3}[/cyan]  {move}")
-        while True:
-            answer = _ask(f"seat {human}, your move [1-{len(moves)}, hint, q]: ", stdin, out)
-            if answer is None or answer.lower() in ("q", "quit", "exit"):
-                out.print("bye")
-                return 0
-            if answer.lower() in ("h", "hint"):
-                _hint(state, hinter, out)
-                continue
-            if answer.isdigit() and 1 <= int(answer) <= len(moves):
-                state.apply(moves[int(answer) - 1], player=human)
-                break
-            out.print(f"[red]please type a number from 1 to {len(moves)}, or hint[/red]")
-    out.print()
-    out.print(game.render(state, None))
-    scores, winners = state.scores(), state.winners()
-    if human in winners:
-        result = "you win"
-    elif winners:
-        result = f"seat(s) {', '.join(map(str, winners))} win"
-    else:  # a solo game without a win is lost to the game's own opponent (Dream Cruise's Jana, C9)
-        result = "you lose" if game.num_players == 1 else "a draw"
-    out.print(f"[bold]game over: {result}[/bold] (scores {scores})")
-    return 0
+    return play_session(game, state, human, bots, opponent, hinter, out, stdin)
 
 
 # --------------------------------------------------------------------------- simulate
