@@ -28,6 +28,7 @@ traceback. The game ends with one line, the same in every game::
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 from collections.abc import Sequence
@@ -332,6 +333,9 @@ def play_session(
 ) -> int:
     """Play ``state`` to its end (0), or to a quit (0) or Ctrl-C (130), in the terminal."""
     interactive = stdin is None and sys.stdin.isatty()
+    if interactive:
+        with contextlib.suppress(ImportError):  # line editing and history for input()
+            import readline  # noqa: F401
     session = PlaySession(game, state, human, bots, opponent, hinter, out, stdin or sys.stdin, interactive)
     try:
         return session.run()
