@@ -406,7 +406,7 @@ def test_dream_cruise_plays_phase_4_by_the_planner_and_searches_the_rest() -> No
     for state in positions(game, 2, 41, every=3)[:30]:
         if len(state.legal_actions()) < 2:
             continue
-        phase = state.phase_name()
+        phase = state.phase_name
         phases.add(phase)
         bot = ISMCTSBot(iterations=40, seed=1)
         choice = bot.choose(state)

@@ -1436,6 +1436,7 @@ class DreamCruiseCore(CoreState):
                         n += 1
         return n
 
+    @property
     def phase_name(self):
         return PHASES[self.ph]
 

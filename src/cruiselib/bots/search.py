@@ -93,7 +93,7 @@ class SearchBot:
     the game's own weight, ``PRIOR_WEIGHTS``, and 0 turns it off. ``shortlist`` k: the root
     weighs only the rule-based bot's k best moves (its analysis of the seat's view), 0 every
     legal move; with k = 1 the bot plays that move without a search. A mapping of phase
-    names (``state.phase_name()``) to k sets it per phase (0 for a phase not named); None
+    names (``state.phase_name``) to k sets it per phase (0 for a phase not named); None
     takes the game's own, ``SHORTLISTS`` (Dream Cruise: 1 in phase 4, docs/bots.md).
     ``seed``: an int, str or bytes, or None for a random one.
 
@@ -219,7 +219,7 @@ class SearchBot:
         """The shortlist's width in this position (0: every legal move)."""
         width = self.shortlist if self.shortlist is not None else SHORTLISTS.get(state.game.name, 0)
         if isinstance(width, Mapping):
-            return int(width.get(state.phase_name(), 0))
+            return int(width.get(state.phase_name, 0))
         return width
 
     def _shortlist(self, state: Any) -> list[int] | None:

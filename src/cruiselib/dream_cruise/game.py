@@ -81,7 +81,7 @@ class DreamCruiseState(State[DreamCruiseMove, DreamCruiseStateData, DreamCruiseV
     @property
     def phase(self) -> str:
         """``boarding``, ``set_course``, ``entertainment``, ``set_sail`` or ``over``."""
-        return str(self.phase_name())
+        return str(self.phase_name)
 
 
 class _MoveIds:
