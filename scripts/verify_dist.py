@@ -89,6 +89,8 @@ WHEEL_FORBIDDEN_SUFFIXES = (".c", ".cpp", ".h", ".html", ".pyc", ".pyo", ".o", "
                             ".orig", ".rej", "~")
 SDIST_FORBIDDEN_SUFFIXES = (".c", ".cpp", ".html", ".so", ".pyd", ".dylib", ".dll", ".pyc",
                             ".pyo", ".o", ".obj", ".whl")
+# The web page's own files (cruiselib web) are shipped, HTML included.
+WEB_STATIC = f"{NAME}/web/static/"
 SDIST_REQUIRED = ("PKG-INFO", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md",
                   "LICENSE", "CHANGELOG.md")
 
@@ -290,7 +292,8 @@ def check_sdist(report: Report, sdist: Path, version: str) -> None:
     wanted = tracked_files("src", "tests", "docs", "scripts", "benchmarks", "examples")
     problems += [f"tracked file missing: {f}" for f in wanted if f not in rel]
     problems += [f"generated or binary file: {n}" for n in sorted(rel)
-                 if n.endswith(SDIST_FORBIDDEN_SUFFIXES) or "__pycache__" in n
+                 if (n.endswith(SDIST_FORBIDDEN_SUFFIXES) and not n.startswith(f"src/{WEB_STATIC}"))
+                 or "__pycache__" in n
                  or n.startswith(("build/", "dist/", "wheelhouse/"))]
     report.problems(f"sdist contents ({len(rel)} files, {sdist.stat().st_size // 1024} KiB)",
                     problems)
@@ -330,11 +333,12 @@ def check_wheel_common(files: list[str], version: str) -> tuple[list[str], set[s
     problems += [f"test file shipped: {f}" for f in sorted(package)
                  if re.search(r"(^|/)(tests?|testing_data)/|(^|/)(test_[^/]*|conftest)\.py$", f)]
     problems += [f"clutter: {f}" for f in sorted(package)
-                 if f.endswith(WHEEL_FORBIDDEN_SUFFIXES) or "__pycache__" in f]
+                 if (f.endswith(WHEEL_FORBIDDEN_SUFFIXES) and not f.startswith(WEB_STATIC))
+                 or "__pycache__" in f]
     if f"{NAME}/py.typed" not in package:
         problems.append("py.typed missing")
     shipped = [f[len("src/"):] for f in tracked_files(f"src/{NAME}")
-               if f.endswith((".py", ".pyi", ".pxd", ".json", "py.typed"))]
+               if f.endswith((".py", ".pyi", ".pxd", ".json", "py.typed")) or f.startswith(f"src/{WEB_STATIC}")]
     problems += [f"tracked package file missing: {f}" for f in shipped if f not in package]
     return problems, package
 

@@ -6,6 +6,7 @@
     cruiselib simulate sirens --games 10000 --seed 1 [--bots ismcts,rules] [--iterations 2000]
     cruiselib schema sirens
     cruiselib serve                  (the JSON-lines engine protocol on stdin/stdout: docs/protocol.md)
+    cruiselib web [--host 127.0.0.1] [--port 8000]   (play in a web browser: docs/web.md)
 
 Needs the ``cli`` extra (``pip install 'cruiselib[cli]'``) for its tables and progress bars.
 """
@@ -341,6 +342,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_schema.add_argument("game", nargs="?", choices=cruiselib.games())
 
     sub.add_parser("serve", help="speak the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)")
+
+    p_web = sub.add_parser("web", help="play in a web browser (needs the 'web' extra; docs/web.md)")
+    p_web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p_web.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     return parser
 
 
@@ -368,6 +373,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             from cruiselib.protocol import serve
 
             return serve()
+        if args.command == "web":
+            try:
+                from cruiselib.web import run
+            except ImportError as exc:
+                print(f"cruiselib web needs the 'web' extra: pip install 'cruiselib[web]' ({exc})", file=sys.stderr)
+                return 2
+            return run(args.host, args.port)
     except CruiseError as exc:
         print(f"cruiselib: error: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,312 @@
+"""``cruiselib web`` (docs/web.md): the WebSocket carries the engine protocol, and a person
+plays whole games by clicking in a real browser.
+
+The browser test runs the server on a free port and drives the system's headless Chromium
+(Debian's ``chromium``; ``.ci/run`` installs it) through Playwright: for each game it
+plays every move of the person's seat by clicking the first move button, against the
+``random`` bot, then replays the game's record with the library and checks that the page
+shows the engine's result, that every click played the first legal move, and that the
+bot's moves were the bot's. Skipped only when the ``web`` extra, Playwright or the browser
+is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cruiselib
+from cruiselib.bots import make_bot
+
+starlette = pytest.importorskip("starlette", reason="needs the 'web' extra: pip install 'cruiselib[web]'")
+pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install 'cruiselib[web]'")
+
+from cruiselib.web import catalog, create_app  # noqa: E402 - after the extra's check
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+# (game, players, seat, seed): the person's seat varies; small tables keep the games short.
+GAMES = [
+    ("sirens", 2, 0, 11),
+    ("dream_islands", 3, 1, 12),
+    ("atlantic_star", 2, 0, 13),
+    ("dream_cruise", 2, 1, 14),
+]
+# Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
+pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
+MAX_CLICKS = 400  # far above any of these games' lengths: a page that stalls fails, not hangs
+
+
+# --------------------------------------------------------------------------- the protocol
+
+
+def test_page_and_catalog() -> None:
+    from starlette.testclient import TestClient
+
+    with TestClient(create_app()) as client:
+        page = client.get("/")
+        assert page.status_code == 200
+        assert page.headers["content-type"].startswith("text/html")
+        for action in ("new", "hint", "undo", "filter"):
+            assert f'data-action="{action}"' in page.text
+        assert client.get("/static/app.js").headers["content-type"].startswith("text/javascript")
+        assert client.get("/static/style.css").status_code == 200
+        assert client.get("/static/nothing.js").status_code == 404
+        islands = client.get("/catalog/dream_islands").json()
+        assert islands["players"] == [2, 4] and len(islands["missions"]) == 16
+        cruise = client.get("/catalog/dream_cruise").json()
+        game: Any = cruiselib.make("dream_cruise")
+        assert [f["name"] for f in cruise["families"]] == [f.name for f in game.cards.families]
+        assert client.get("/catalog/chess").status_code == 404
+    for name in cruiselib.games():
+        assert catalog(name)["game"] == name
+
+
+def test_websocket_round_trip() -> None:
+    """The same requests and replies as ``cruiselib serve``, one per frame; an error reply
+    leaves the connection up; each connection has games of its own; quit closes it."""
+    from starlette.testclient import TestClient
+
+    def ask(ws: Any, request: dict[str, Any]) -> dict[str, Any]:
+        ws.send_text(json.dumps(request))
+        reply: dict[str, Any] = json.loads(ws.receive_text())
+        return reply
+
+    with TestClient(create_app()) as client:
+        with client.websocket_connect("/ws") as ws:
+            hello = ask(ws, {"cmd": "hello", "version": 1, "id": 1})
+            assert hello["ok"] and hello["id"] == 1 and hello["protocol"] == "cruiselib-engine"
+            new = ask(ws, {"cmd": "new", "game": "sirens", "seed": 7, "id": 2})
+            assert new["game_id"] == "g1" and new["seed"] == 7
+            legal = ask(ws, {"cmd": "legal", "game_id": "g1", "id": 3})
+            seat = legal["current_player"]
+            applied = ask(ws, {"cmd": "apply", "game_id": "g1", "action": legal["actions"][0], "seat": seat, "id": 4})
+            assert applied["ok"] and applied["move"] == legal["moves"][0] and applied["seat"] == seat
+            ws.send_text("{not json")
+            bad = json.loads(ws.receive_text())
+            assert bad == {"id": None, "ok": False, "error": {"code": "bad_json", "message": bad["error"]["message"]}}
+            ws.send_bytes(b'{"cmd":"ping","id":"bytes"}')
+            assert json.loads(ws.receive_text()) == {"id": "bytes", "ok": True}
+            wrong = ask(ws, {"cmd": "apply", "game_id": "g1", "action": 0, "seat": 1 - applied["current_player"]})
+            assert wrong["error"]["code"] in ("wrong_seat", "illegal_move")
+            status = ask(ws, {"cmd": "status", "game_id": "g1", "id": 5})
+            assert status["ok"] and status["ply"] == 1  # the errors changed nothing
+            # The engine's result agrees with the library's for the same deal and action.
+            state: Any = cruiselib.make("sirens").new_state(seed=7)
+            state.apply(legal["actions"][0])
+            assert status["current_player"] == state.current_player
+        with client.websocket_connect("/ws") as other:
+            assert ask(other, {"cmd": "status", "game_id": "g1"})["error"]["code"] == "unknown_game"
+            assert ask(other, {"cmd": "quit", "id": 9}) == {"id": 9, "ok": True}
+            with pytest.raises(starlette.websockets.WebSocketDisconnect):
+                other.receive_text()
+
+
+def test_cli_without_the_extra(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from cruiselib import cli
+
+    monkeypatch.setitem(sys.modules, "cruiselib.web", None)  # import fails as without starlette
+    assert cli.main(["web", "--port", "1"]) == 2
+    assert "pip install 'cruiselib[web]'" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- the browser
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The application under uvicorn in a thread, on a free loopback port."""
+    import uvicorn
+
+    port = _free_port()
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning", ws="auto")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the web server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+def chromium_path() -> str | None:
+    """The system's Chromium (``CRUISELIB_CHROMIUM`` or the first on PATH), or None."""
+    if os.environ.get("CRUISELIB_CHROMIUM"):
+        return os.environ["CRUISELIB_CHROMIUM"]
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright: pip install playwright")
+    path = chromium_path()
+    if path is None:
+        pytest.skip("no Chromium on PATH (Debian: apt-get install chromium; .ci/run installs it)")
+    with sync_api.sync_playwright() as p:
+        chrome = p.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
+        yield chrome
+        chrome.close()
+
+
+def open_game(page: Any, base: str, game: str, players: int, seat: int, seed: int, opponent: str = "random") -> None:
+    """Open the page with a game chosen through its setup form, and start it."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/")
+    page.wait_for_function("document.body.dataset.busy === '0' && document.querySelector('#game option')")
+    page.select_option("#game", game)
+    page.wait_for_selector(f'#players[data-game="{game}"] option[value="{players}"]', state="attached")
+    page.select_option("#players", str(players))
+    page.select_option("#seat", str(seat))
+    page.select_option("#opponent", opponent)
+    page.fill("#seed", str(seed))
+    page.click('[data-action="new"]')
+    wait_idle(page)
+    assert not errors, errors
+    assert f"{players} players" in page.inner_text("#status")
+
+
+def wait_idle(page: Any, renders: int = -1) -> tuple[int, str]:
+    """Until the page has drawn past ``renders`` and waits for the person (or shows the end,
+    or an error); then its render count and state. An error shown fails the test."""
+    handle = page.wait_for_function(
+        f"""() => {{
+            const body = document.body, state = document.querySelector('#status').dataset.state;
+            const error = document.querySelector('#error');
+            if (body.dataset.busy !== '0' || Number(body.dataset.renders) <= {renders}) return false;
+            if (!error.hidden) return ['error', error.textContent];
+            return ['your-turn', 'over'].includes(state) && [Number(body.dataset.renders), state];
+        }}""",
+        timeout=30_000,
+    )
+    count, state = handle.json_value()
+    assert count != "error", f"the page shows an error: {state}"
+    return int(count), str(state)
+
+
+def click(page: Any, selector: str, renders: int | None = None) -> tuple[int, str]:
+    """Click, then wait until the page has answered it."""
+    if renders is None:
+        renders = int(page.get_attribute("body", "data-renders"))
+    page.click(selector)
+    return wait_idle(page, renders)
+
+
+def play_by_clicking(page: Any) -> int:
+    """Click the first move button until the game is over; the number of clicks."""
+    renders, state = wait_idle(page)
+    for clicks in range(MAX_CLICKS):
+        if state == "over":
+            return clicks
+        renders, state = click(page, '#moves button[data-action="move"] >> nth=0', renders)
+    pytest.fail(f"no end after {MAX_CLICKS} clicks")
+
+
+def shown_result(page: Any) -> tuple[list[int], list[int], dict[str, Any]]:
+    """The final scores and winners the page shows, and the record it offers."""
+    box = page.locator("#result")
+    assert box.is_visible()
+    scores = json.loads(box.get_attribute("data-scores"))
+    winners = json.loads(box.get_attribute("data-winners"))
+    # What a person reads: the score cells and the winners line.
+    assert [int(page.inner_text(f'#result [data-score="{p}"]')) for p in range(len(scores))] == scores
+    href = page.get_attribute('#result [data-action="record"]', "href")
+    assert href.startswith("data:application/json")
+    record: dict[str, Any] = json.loads(urllib.parse.unquote(href.split(",", 1)[1]))
+    return scores, winners, record
+
+
+@pytest.mark.parametrize(("game", "players", "seat", "seed"), GAMES, ids=[g[0] for g in GAMES])
+def test_play_a_whole_game_by_clicking(
+    browser: Any, server: str, game: str, players: int, seat: int, seed: int
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        open_game(page, server, game, players, seat, seed)
+        assert page.locator("#board").inner_text().strip()  # a board, drawn from the view
+        clicks = play_by_clicking(page)
+        scores, winners, record = shown_result(page)
+        page_text = page.inner_text("#result")
+    finally:
+        page.close()
+    assert record["game"] == game and record["options"]["players"] == players
+    final: Any = cruiselib.replay(record)  # checks every move text and the result as well
+    assert final.is_over
+    assert list(final.scores()) == scores
+    assert sorted(final.winners()) == sorted(winners)
+    assert record["result"]["scores"] == scores
+    # Dealt from the seed chosen in the form, as cruiselib.make(...).new_state(seed) deals.
+    made: Any = cruiselib.make(game, **record["options"])
+    state: Any = made.new_state(seed=seed)
+    # Every click played the first button (the first legal move); every other seat's move
+    # was the random bot's, seeded as the page seeds it.
+    bots = {p: make_bot("random", seed=seed + 7919 * (p + 1)) for p in range(players) if p != seat}
+    mine = 0
+    for action in record["actions"]:
+        mover = state.current_player
+        if mover == seat:
+            assert action == min(state.legal_actions())
+            mine += 1
+        else:
+            assert action == bots[mover].choose(state)
+        state.apply(action)
+    assert mine == clicks
+    assert list(state.scores()) == scores
+    for p in winners:
+        assert f"seat {p}" in page_text
+
+
+def test_hint_undo_and_filter(browser: Any, server: str) -> None:
+    page = browser.new_page()
+    try:
+        open_game(page, server, "sirens", 2, 0, 5, opponent="rules")
+        first = page.locator('#moves button[data-action="move"]').first.inner_text()
+        before = page.locator("#log li").count()
+        click(page, '#moves button[data-action="move"] >> nth=0')
+        after = page.locator("#log li").count()
+        assert after >= before + 1  # the person's move, then any bot replies
+        assert first in page.locator("#log li").nth(before).inner_text()
+        click(page, '[data-action="undo"]')
+        assert page.locator("#log li").count() == before
+        assert page.locator('#moves button[data-action="move"]').first.inner_text() == first
+        click(page, '[data-action="hint"]')
+        hints = page.locator('#hints [data-action="hint-move"]')
+        assert 1 <= hints.count() <= 3
+        hinted = hints.first.get_attribute("data-move")
+        moves = page.locator('#moves [data-action="move"]')
+        assert hinted in [moves.nth(i).get_attribute("data-move") for i in range(moves.count())]
+        if not page.is_hidden("#filter"):  # many moves: the filter box narrows the buttons
+            total = moves.count()
+            page.fill("#filter", "rum")
+            assert 0 <= page.locator('#moves [data-action="move"]').count() < total
+            page.fill("#filter", "")
+        click(page, '#hints [data-action="hint-move"] >> nth=0')
+        assert page.locator("#log li").nth(before).get_attribute("data-seat") == "0"
+    finally:
+        page.close()
