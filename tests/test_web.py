@@ -124,7 +124,7 @@ def test_cli_without_the_extra(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
 # --------------------------------------------------------------------------- the browser
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -136,7 +136,7 @@ def server() -> Iterator[str]:
     """The application under uvicorn in a thread, on a free loopback port."""
     import uvicorn
 
-    port = _free_port()
+    port = free_port()
     config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning", ws="auto")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -174,7 +174,9 @@ def browser() -> Iterator[Any]:
         chrome.close()
 
 
-def open_game(page: Any, base: str, game: str, players: int, seat: int, seed: int, opponent: str = "random") -> None:
+def open_game(
+    page: Any, base: str, game: str, players: int, seat: int, seed: int, opponent: str = "random", think: float = 0.3
+) -> None:
     """Open the page with a game chosen through its setup form, and start it."""
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -186,6 +188,7 @@ def open_game(page: Any, base: str, game: str, players: int, seat: int, seed: in
     page.select_option("#seat", str(seat))
     page.select_option("#opponent", opponent)
     page.fill("#seed", str(seed))
+    page.fill("#think", str(think))
     page.click('[data-action="new"]')
     wait_idle(page)
     assert not errors, errors

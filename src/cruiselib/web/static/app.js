@@ -318,9 +318,11 @@ function renderStatus() {
   box.replaceChildren(el("strong", {}, title), ` · ${S.players} players · seed ${S.seed} · `, text);
 }
 
+// A move's kind: its text before a colon when short ("cover 3", "octopus"), else its first word.
 function moveGroup(text) {
-  const word = text.split(/[\s:]/)[0];
-  return word || "move";
+  const colon = text.indexOf(":");
+  if (colon > 0 && colon <= 12) return text.slice(0, colon);
+  return text.split(/\s/)[0] || "move";
 }
 
 function renderMoves() {
@@ -466,7 +468,7 @@ function drawSirens(v) {
   return el(
     "div",
     {},
-    el("p", { class: "phase" }, `phase ${v.phase} · seat ${v.turn_player}'s turn · draw pile ${v.pile_sizes.join(" / ")}`, v.passes ? ` · passes ${v.passes}` : ""),
+    el("p", { class: "phase" }, `phase ${v.phase}${v.phase === "over" ? "" : ` · seat ${v.turn_player}'s turn`} · draw pile ${v.pile_sizes.join(" / ")}`, v.passes ? ` · passes ${v.passes}` : ""),
     table([seatLabel(0), "ship", seatLabel(1)], rows, { class: "sirens-ships" }),
     panel("Your hand", el("div", { class: "cards hand" }, v.hand.length ? v.hand.map((c) => sirensCard(c)) : el("span", { class: "muted" }, "empty"))),
     v.own_pile ? panel("Your remaining cards", el("div", { class: "cards" }, v.own_pile.map((c) => sirensCard(c)))) : null,
@@ -599,9 +601,9 @@ function drawDreamCruise(v, cat) {
         {},
         el("th", {}, cabins[c]),
         el("td", {}, family ? family.name : "empty"),
-        el("td", {}, family ? `${s.figures_left[c]}/${family.members} to place` : ""),
+        el("td", { class: "nowrap" }, family ? `${s.figures_left[c]}/${family.members} to place` : ""),
         el("td", {}, family ? family.wants.join(", ") : ""),
-        el("td", { class: "num" }, family ? `${family.points} pts` : ""),
+        el("td", { class: "num nowrap" }, family ? `${family.points} pts` : ""),
       );
     });
     const additions = s.additions.map((x, j) => (x >= 0 ? el("li", {}, `${ship(x).name} (${act(ship(x).activity)}): `, guests(s.addition_guests[j])) : null)).filter(Boolean);

@@ -1,0 +1,83 @@
+"""The screenshots of docs/web.md: ``cruiselib web`` in headless Chromium, one per game.
+
+    python scripts/web_screenshots.py [--out docs/images] [--chromium /usr/bin/chromium]
+
+Starts the server on a free loopback port, opens the page in the system's Chromium through
+Playwright (as tests/test_web.py does), plays some moves of each game against the ``rules``
+bot by clicking the hint's best move, asks for one more hint, and saves ``web-<game>.png``;
+Sirens in Sight is played to its end (by the first move button), to show the final scores.
+Needs the ``web`` extra and Playwright (``pip install -e '.[dev,web]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.test_web import chromium_path, click, free_port, open_game, play_by_clicking  # noqa: E402
+
+# (game, players, seat, seed, hinted moves before the picture; None: to the end)
+SHOTS: list[tuple[str, int, int, int, int | None]] = [
+    ("sirens", 2, 0, 3, None),
+    ("dream_islands", 3, 0, 4, 10),
+    ("atlantic_star", 3, 0, 12, 24),
+    ("dream_cruise", 2, 0, 6, 14),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
+    parser.add_argument("--chromium", default=None, help="the browser (default: chromium on PATH)")
+    args = parser.parse_args(argv)
+    import uvicorn
+    from playwright.sync_api import sync_playwright
+
+    from cruiselib.web import create_app
+
+    path = args.chromium or chromium_path()
+    if path is None:
+        sys.exit("no Chromium found: apt-get install chromium, or give --chromium")
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.02)
+    base = f"http://127.0.0.1:{port}"
+    args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
+            for game, players, seat, seed, moves in SHOTS:
+                page = browser.new_page(viewport={"width": 1280, "height": 860})
+                open_game(page, base, game, players, seat, seed, opponent="rules", think=0.1)
+                if moves is None:
+                    play_by_clicking(page)
+                else:
+                    for _ in range(moves):
+                        _, state = click(page, '[data-action="hint"]')
+                        _, state = click(page, '#hints [data-action="hint-move"] >> nth=0')
+                        if state == "over":
+                            break
+                    else:
+                        click(page, '[data-action="hint"]')
+                target = args.out / f"web-{game}.png"
+                page.screenshot(path=str(target), full_page=True)
+                print(target.relative_to(ROOT) if target.is_relative_to(ROOT) else target)
+                page.close()
+            browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
