@@ -192,7 +192,7 @@ def open_game(
     page.click('[data-action="new"]')
     wait_idle(page)
     assert not errors, errors
-    assert f"{players} players" in page.inner_text("#status")
+    assert f"{players} player" in page.inner_text("#status")
 
 
 def wait_idle(page: Any, renders: int = -1) -> tuple[int, str]:

@@ -315,7 +315,7 @@ function renderStatus() {
     box.dataset.state = "waiting";
     text = `Seat ${S.status.current_player} to move`;
   }
-  box.replaceChildren(el("strong", {}, title), ` · ${S.players} players · seed ${S.seed} · `, text);
+  box.replaceChildren(el("strong", {}, title), ` · ${S.players} player${S.players === 1 ? "" : "s"} · seed ${S.seed} · `, text);
 }
 
 // A move's kind: its text before a colon when short ("cover 3", "octopus"), else its first word.
