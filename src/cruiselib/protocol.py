@@ -831,40 +831,24 @@ class Engine:
             raise _Fail("bad_request", "apply takes an action (an id) or a move (its text), exactly one")
         seat = self._guard(session, req.seat)
         action = req.action if req.action is not None else self._parse_move(session, req.move or "")
-        state = session.state
         text = session.shown(action)
-        state.apply(action, seat)
-        over = bool(state.is_over)
-        return ApplyReply(
-            id=req.id,
-            action=action,
-            move=text,
-            seat=seat,
-            current_player=state.current_player,
-            is_over=over,
-            scores=state.scores() if over else None,
-            winners=state.winners() if over else None,
-        )
+        session.state.apply(action, seat)
+        return ApplyReply(id=req.id, action=action, move=text, seat=seat, **_outcome(session.state))
 
     def _bot(self, req: BotCommand) -> Reply:
         session = self._session(req.game_id)
         seat = self._guard(session, req.seat)
         bot = self._bot_for(session, seat, "bot", req)
-        state = session.state
-        action = int(bot.choose(state))
+        action = int(bot.choose(session.state))
         text = session.shown(action)
         if req.apply:
-            state.apply(action, seat)
-        over = bool(state.is_over)
+            session.state.apply(action, seat)
         return BotReply(
             id=req.id,
             action=action,
             move=text,
             seat=seat,
-            current_player=state.current_player,
-            is_over=over,
-            scores=state.scores() if over else None,
-            winners=state.winners() if over else None,
+            **_outcome(session.state),
             bot=req.bot,
             iterations=_iterations(bot),
             applied=req.apply,
@@ -967,6 +951,17 @@ def _check_budget(options: Mapping[str, Any]) -> None:
         raise InvalidOptionError(f"iterations is at most {MAX_ITERATIONS:,} here, not {iterations}")
     if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and not seconds <= MAX_SECONDS:
         raise InvalidOptionError(f"seconds is at most {MAX_SECONDS:g} here, not {seconds}")
+
+
+def _outcome(state: Any) -> dict[str, Any]:
+    """The fields of a move's reply that the position after it gives."""
+    over = bool(state.is_over)
+    return {
+        "current_player": state.current_player,
+        "is_over": over,
+        "scores": state.scores() if over else None,
+        "winners": state.winners() if over else None,
+    }
 
 
 def _iterations(bot: Bot) -> int | None:
