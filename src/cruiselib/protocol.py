@@ -160,26 +160,25 @@ class Apply(Command, tag="apply"):
     seat: Seat | None = None
 
 
-class BotCommand(Command, tag="bot"):
+class BotRequest(Command):
+    """The fields of a command that asks a bot (``bot``, ``hint``): which bot, its options
+    and seed, its budget, the seat guard."""
+
     game_id: GameId
     bot: Name = "ismcts"
     options: Options = {}
     seed: Seed | None = None
     iterations: Iterations | None = None
     seconds: Seconds | None = None
+    seat: Seat | None = None
+
+
+class BotCommand(BotRequest, tag="bot"):
     apply: bool = False
-    seat: Seat | None = None
 
 
-class Hint(Command, tag="hint"):
-    game_id: GameId
-    bot: Name = "ismcts"
-    options: Options = {}
-    seed: Seed | None = None
-    iterations: Iterations | None = None
-    seconds: Seconds | None = None
+class Hint(BotRequest, tag="hint"):
     count: Annotated[int, Meta(ge=1, le=MAX_HINTS)] = 3
-    seat: Seat | None = None
 
 
 class Undo(Command, tag="undo"):
@@ -698,7 +697,7 @@ class Engine:
         action: int = session.game.move_to_action(session.state.parse_move(text))
         return action
 
-    def _bot_for(self, session: _Session, seat: int, kind: str, request: BotCommand | Hint) -> Bot:
+    def _bot_for(self, session: _Session, seat: int, kind: str, request: BotRequest) -> Bot:
         """The bot of this configuration for this seat, made once and kept (so a seeded bot
         plays on deterministically); InvalidOptionError for a bad name or option."""
         name = request.bot
