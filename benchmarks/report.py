@@ -34,7 +34,11 @@ def _time(seconds: float) -> str:
 
 def table(data: dict[str, Any]) -> str:
     groups: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    protocol: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for bench in data["benchmarks"]:
+        if bench["group"].startswith(PROTOCOL):  # one row per transport, not per core
+            protocol[bench["group"]][bench["extra_info"]["transport"]] = bench
+            continue
         mode = bench["params"].get("mode", "compiled") if bench.get("params") else "compiled"
         groups[bench["group"]][mode] = bench
     lines = [
@@ -55,6 +59,7 @@ def table(data: dict[str, Any]) -> str:
         lines.append(f"| {group} | {cells[0]} | {cells[1]} | {ratio} |")
     lines.extend(load_table(groups))
     lines.extend(openspiel_table(groups))
+    lines.extend(protocol_table(protocol))
     machine = data.get("machine_info", {})
     lines.append("")
     lines.append(
@@ -121,6 +126,29 @@ def openspiel_table(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
         f"| cruiselib `ISMCTSBot` (compiled core) | {1 / t_ours:,.0f} | {t_theirs / t_ours:,.0f}× |",
         f"| OpenSpiel `ISMCTSBot` on `cruiselib_sirens` | {1 / t_theirs:,.0f} | 1× |",
     ]
+
+
+PROTOCOL = "protocol: "
+TRANSPORTS = ("in-process", "subprocess", "subprocess, no polling")
+
+
+def protocol_table(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """Engine protocol round trips through ``cruiselib.client``, one column per transport."""
+    if not groups:
+        return []
+    lines = [
+        "",
+        "Engine protocol round trips through `cruiselib.client` (median): in-process, to a "
+        "`cruiselib serve` subprocess with both sides polling their pipe before sleeping (the "
+        "default), and with both sleeping at once (`--poll-us 0`, `poll=0`):",
+        "",
+        "| round trip | " + " | ".join(TRANSPORTS) + " |",
+        "|---|" + "---|" * len(TRANSPORTS),
+    ]
+    for group in sorted(groups):
+        cells = [_time(groups[group][t]["stats"]["median"]) if t in groups[group] else "–" for t in TRANSPORTS]
+        lines.append(f"| {group[len(PROTOCOL) :]} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def main() -> None:

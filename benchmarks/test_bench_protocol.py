@@ -4,13 +4,15 @@
 
 Each round trip is measured in-process (``EngineClient.local()``: encode, the engine's
 ``handle_line``, decode) and through a ``cruiselib serve`` subprocess (the same, plus the
-pipes and two process switches). ``ping`` is the floor of the subprocess path. The target
+pipes and two process switches), the subprocess both polling its pipe before sleeping
+(the default) and sleeping at once. ``ping`` is the floor of the subprocess path. The target
 (issue 12) is under 50 µs for ``legal`` and ``apply`` through the Python client.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,12 +20,21 @@ import pytest
 
 from cruiselib.client import EngineClient
 
-TRANSPORTS = ["in-process", "subprocess"]
+# "subprocess" polls each side's pipe before sleeping (the defaults; docs/protocol.md,
+# "Latency"); "subprocess, no polling" sleeps at once on both sides.
+TRANSPORTS = ["in-process", "subprocess", "subprocess, no polling"]
+_SERVE = [sys.executable, "-m", "cruiselib", "serve"]
 
 
 @pytest.fixture(scope="module", params=TRANSPORTS)
 def client(request: pytest.FixtureRequest) -> Iterator[EngineClient]:
-    engine = EngineClient.local() if request.param == "in-process" else EngineClient.spawn(timeout=60)
+    if request.param == "in-process":
+        engine = EngineClient.local()
+    elif request.param == "subprocess":
+        engine = EngineClient.spawn(timeout=60)
+    else:
+        engine = EngineClient.spawn([*_SERVE, "--poll-us", "0"], timeout=60, poll=0)
+    engine.transport_name = request.param  # type: ignore[attr-defined]
     yield engine
     engine.close()
 
@@ -38,7 +49,7 @@ def _midgame(client: EngineClient, seed: int = 3, steps: int = 10) -> str:
 
 
 def _where(client: EngineClient) -> str:
-    return "in-process" if client.pid is None else "subprocess"
+    return str(getattr(client, "transport_name", "in-process"))
 
 
 @pytest.mark.benchmark(min_rounds=2000)

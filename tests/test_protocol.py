@@ -423,6 +423,71 @@ def test_blank_lines_are_ignored_and_crlf_accepted(engine: EngineClient) -> None
     assert json.loads(transport.roundtrip(b'{"cmd":"ping","id":"crlf"}\r')) == {"id": "crlf", "ok": True}
 
 
+def _frames(reader: Any) -> list[bytes | None]:
+    """Everything a reader returns until end of input (the skipped-line marker as b"<long>")."""
+    out: list[bytes | None] = []
+    while True:
+        line = reader.readline()
+        out.append(b"<long>" if line is protocol._TOO_LONG else line)
+        if line is None:
+            return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_polled_pipe_reader_frames_lines_as_the_stream_reader(seed: int) -> None:
+    """The engine's stdin reader for pipes (non-blocking, polled) against the plain stream
+    reader: the same lines, long-line skips and last line, however the bytes are split."""
+    import io
+    import threading
+
+    rnd = random.Random(seed)
+    cap = protocol.MAX_LINE
+    lines = [b"", b"x", b"a b\r", b"y" * cap, b"z" * (cap + 1), b"w" * (2 * cap + 7), b"q" * (cap - 1)]
+    data = b"\n".join(rnd.choice(lines) for _ in range(12))
+    data += rnd.choice([b"", b"\n", b"last", b"v" * (cap + 3)])  # how input ends
+    expected = _frames(protocol._StreamLines(io.BytesIO(data)))
+
+    read_end, write_end = os.pipe()
+
+    def feed() -> None:
+        at = 0
+        while at < len(data):
+            size = rnd.choice([1, 7, 4096, 65536, 1 << 20])
+            at += os.write(write_end, data[at : at + size])
+            if rnd.random() < 0.1:
+                time.sleep(0.001)  # let the reader poll and sleep
+        os.close(write_end)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    reader = protocol._PolledLines(read_end, poll=rnd.choice([0.0, 200e-6]))
+    try:
+        got = _frames(reader)
+        assert len(reader.buffer) == 0
+    finally:
+        reader.close()
+        writer.join()
+    assert os.get_blocking(read_end)  # given back as it came
+    os.close(read_end)
+    assert got == expected
+    assert got[-1] is None and b"<long>" in got
+
+
+def test_an_engine_that_sleeps_at_once_answers_alike() -> None:
+    """``cruiselib serve --poll-us 0`` and a client that does not poll (the plain readline
+    path on both sides): the same replies, long lines skipped."""
+    command = [sys.executable, "-m", "cruiselib", "serve", "--poll-us", "0"]
+    with EngineClient.spawn(command, timeout=TIMEOUT, poll=0) as client:
+        gid = client.new("sirens", seed=4).game_id
+        assert client.legal(gid).actions == cruiselib.make("sirens").new_state(seed=4).legal_actions()
+        assert client.send_line(b"x" * (protocol.MAX_LINE + 1))["error"]["code"] == "line_too_long"
+        alive(client)
+    bad = subprocess.run(
+        [sys.executable, "-m", "cruiselib", "serve", "--poll-us", "-1"], capture_output=True, timeout=60, check=False
+    )
+    assert bad.returncode == 2 and b"--poll-us" in bad.stderr
+
+
 def test_quit_eof_and_ctrl_c_end_the_engine_cleanly() -> None:
     client = EngineClient.spawn(timeout=TIMEOUT)
     client.hello()

@@ -59,6 +59,17 @@ def _positive(kind: type, what: str) -> Any:
     return parse
 
 
+def _non_negative_int(text: str) -> int:
+    """An argparse type: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text!r}")
+    return value
+
+
 def _rich() -> Any:
     try:
         import rich.console
@@ -341,7 +352,13 @@ def build_parser() -> argparse.ArgumentParser:
     p_schema = sub.add_parser("schema", help="print the JSON Schemas of states, views and moves")
     p_schema.add_argument("game", nargs="?", choices=cruiselib.games())
 
-    sub.add_parser("serve", help="speak the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)")
+    p_serve = sub.add_parser("serve", help="speak the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)")
+    p_serve.add_argument(
+        "--poll-us",
+        type=_non_negative_int,
+        default=200,
+        help="microseconds to poll a piped stdin for the next request before sleeping (0: sleep at once)",
+    )
 
     p_web = sub.add_parser("web", help="play in a web browser (needs the 'web' extra; docs/web.md)")
     p_web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -372,7 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             from cruiselib.protocol import serve
 
-            return serve()
+            return serve(poll=args.poll_us * 1e-6)
         if args.command == "web":
             try:
                 from cruiselib.web import run

@@ -120,9 +120,11 @@ class PipeTransport:
         timeout: float | None = None,
         env: Mapping[str, str] | None = None,
         stderr: int | IO[Any] | None = None,
+        poll: float = p.POLL_SECONDS,
     ) -> None:
         argv = list(command) if command is not None else [sys.executable, "-m", "cruiselib", "serve"]
         self.timeout = timeout
+        self.poll = poll if os.name == "posix" else 0.0
         self.process = subprocess.Popen(
             argv,
             stdin=subprocess.PIPE,
@@ -134,6 +136,8 @@ class PipeTransport:
         assert self.process.stdin is not None and self.process.stdout is not None
         self._in = self.process.stdin.fileno()
         self._out = self.process.stdout.fileno()
+        if self.poll > 0:
+            os.set_blocking(self._out, False)  # our own end of the pipe: read by polling first
         self._buffer = bytearray()
 
     @property
@@ -163,15 +167,33 @@ class PipeTransport:
                 del buffer[: end + 1]
                 return line
             start = len(buffer)
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                ready, _, _ = select.select([self._out], [], [], max(left, 0.0))
-                if not ready:
-                    raise EngineTimeoutError("timeout", f"no reply within {self.timeout} s")
-            chunk = os.read(self._out, 1 << 16)
+            chunk = self._poll() if self.poll > 0 else None
+            if chunk is None:
+                if deadline is not None:
+                    left = deadline - time.monotonic()
+                    ready, _, _ = select.select([self._out], [], [], max(left, 0.0))
+                    if not ready:
+                        raise EngineTimeoutError("timeout", f"no reply within {self.timeout} s")
+                elif self.poll > 0:
+                    select.select([self._out], [], [])
+                try:
+                    chunk = os.read(self._out, 1 << 16)
+                except BlockingIOError:  # woken with nothing to read after all
+                    continue
             if not chunk:
                 raise EngineExitedError("engine_exited", f"the engine ended (exit status {self.process.poll()})")
             buffer += chunk
+
+    def _poll(self) -> bytes | None:
+        """What the engine has written within ``poll`` seconds (b"" at its end), or None:
+        a reply that comes this soon is read without sleeping and being woken."""
+        deadline = time.perf_counter() + self.poll
+        while True:
+            try:
+                return os.read(self._out, 1 << 16)
+            except BlockingIOError:
+                if time.perf_counter() >= deadline:
+                    return None
 
     def close(self) -> None:
         """Close the engine's stdin (it ends at end of input) and wait for it, killing it
@@ -207,10 +229,14 @@ class EngineClient:
         timeout: float | None = None,
         env: Mapping[str, str] | None = None,
         stderr: int | IO[Any] | None = None,
+        poll: float = p.POLL_SECONDS,
     ) -> EngineClient:
         """Start an engine process (``python -m cruiselib serve`` with this interpreter, or
-        ``command``). ``timeout``: seconds to wait for each reply (None: for ever)."""
-        return cls(PipeTransport(command, timeout=timeout, env=env, stderr=stderr))
+        ``command``). ``timeout``: seconds to wait for each reply (None: for ever).
+        ``poll``: seconds to poll for a reply before sleeping until it comes (POSIX; 0:
+        sleep at once), which saves the wake-up on a quick reply (docs/protocol.md,
+        "Latency")."""
+        return cls(PipeTransport(command, timeout=timeout, env=env, stderr=stderr, poll=poll))
 
     @classmethod
     def local(cls, engine: p.Engine | None = None) -> EngineClient:
@@ -383,9 +409,10 @@ class EngineClient:
     def undo(self, game_id: str, count: int = 1) -> p.UndoReply:
         return self.call(p.Undo(game_id=game_id, count=count), p.UndoReply)
 
-    def render(self, game_id: str, seat: int | None = None) -> str:
-        """A plain-text picture as ``seat`` sees the game (all of it for None)."""
-        return self.call(p.Render(game_id=game_id, seat=seat), p.RenderReply).text
+    def render(self, game_id: str, seat: int | None = None, *, compact: bool = False) -> str:
+        """A plain-text picture as ``seat`` sees the game (all of it for None); ``compact``:
+        at most 80 columns and 10 lines."""
+        return self.call(p.Render(game_id=game_id, seat=seat, compact=compact), p.RenderReply).text
 
     def save(self, game_id: str, *, snapshot: bool = True, record: bool = True) -> p.SaveReply:
         """The game's snapshot (full state, hidden cards included) and record (JSON objects)."""

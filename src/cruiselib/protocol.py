@@ -18,8 +18,12 @@ from __future__ import annotations
 import bisect
 import difflib
 import inspect
+import os
 import secrets
+import select
+import stat
 import sys
+import time
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -189,6 +193,7 @@ class Undo(Command, tag="undo"):
 class Render(Command, tag="render"):
     game_id: GameId
     seat: Seat | None = None
+    compact: bool = False
 
 
 class Save(Command, tag="save"):
@@ -896,7 +901,7 @@ class Engine:
     def _render(self, req: Render) -> Reply:
         session = self._session(req.game_id)
         seat = None if req.seat is None else session.game.check_player(req.seat)
-        return RenderReply(id=req.id, text=session.game.render(session.state, seat))
+        return RenderReply(id=req.id, text=session.game.render(session.state, seat, compact=req.compact))
 
     def _save(self, req: Save) -> Reply:
         session = self._session(req.game_id)
@@ -999,33 +1004,142 @@ def _line_too_long() -> bytes:
     )
 
 
-def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None, engine: Engine | None = None) -> int:
+#: How long a side waiting on the protocol's pipe polls it before it sleeps, in seconds.
+#: Most of a round trip through a pipe is the sleeping process's wake-up; a reply, or the
+#: next request, that comes within the poll is read without one (docs/protocol.md,
+#: "Latency"). ``cruiselib serve --poll-us N`` and ``EngineClient.spawn(poll=...)`` set it;
+#: 0 sleeps at once. Only POSIX pipes and sockets are polled.
+POLL_SECONDS: Final = 200e-6
+
+_TOO_LONG: Final = b"\n"  # what a reader returns for a skipped long line (never a line itself)
+
+
+class _StreamLines:
+    """Request lines from any binary stream (``readline`` with the length cap)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+
+    def readline(self) -> bytes | None:
+        """The next line without its end; None at end of input; ``_TOO_LONG`` for a line
+        longer than MAX_LINE, skipped to its end without keeping it."""
+        line = self.stream.readline(MAX_LINE + 1)
+        if not line:
+            return None
+        if line.endswith(b"\n"):
+            return line[:-1]
+        if len(line) > MAX_LINE:
+            while True:
+                rest = self.stream.readline(_DRAIN)
+                if not rest or rest.endswith(b"\n"):
+                    return _TOO_LONG
+        return line  # the last line, without an end
+
+    def close(self) -> None:
+        pass
+
+
+class _PolledLines:
+    """Request lines from a POSIX pipe or socket, read through a buffer of their own: the
+    descriptor is made non-blocking (restored by ``close``) and polled for up to ``poll``
+    seconds before the reader sleeps in ``select``. The buffer never holds more than
+    MAX_LINE + _DRAIN bytes: a longer line is dropped as it comes."""
+
+    def __init__(self, fd: int, poll: float) -> None:
+        self.fd = fd
+        self.poll = poll
+        self.buffer = bytearray()
+        self.skipping = False  # inside a line longer than MAX_LINE
+        self.was_blocking = os.get_blocking(fd)
+        os.set_blocking(fd, False)
+
+    def close(self) -> None:
+        os.set_blocking(self.fd, self.was_blocking)  # the descriptor may be shared
+
+    def _chunk(self) -> bytes:
+        deadline = 0.0
+        while True:
+            try:
+                return os.read(self.fd, _DRAIN)
+            except BlockingIOError:
+                pass
+            now = time.perf_counter()
+            if not deadline:
+                deadline = now + self.poll
+            elif now >= deadline:
+                select.select([self.fd], [], [])
+
+    def readline(self) -> bytes | None:
+        """As :meth:`_StreamLines.readline`."""
+        buffer = self.buffer
+        searched = 0
+        while True:
+            end = buffer.find(b"\n", searched)
+            if end >= 0:
+                line = bytes(buffer[:end])
+                del buffer[: end + 1]
+                if self.skipping or len(line) > MAX_LINE:
+                    self.skipping = False
+                    return _TOO_LONG
+                return line
+            if len(buffer) > MAX_LINE:  # too long already: keep none of it
+                self.skipping = True
+                buffer.clear()
+            searched = len(buffer)
+            chunk = self._chunk()
+            if not chunk:  # end of input: a last line without an end, if any
+                line, skipped = bytes(buffer), self.skipping
+                buffer.clear()
+                self.skipping = False
+                return _TOO_LONG if skipped else line or None
+            buffer += chunk
+
+
+def _reader(stdin: IO[bytes] | None, poll: float) -> _StreamLines | _PolledLines:
+    """The polled reader for the process's own stdin when it is a pipe or a socket (POSIX),
+    else the stream's readline."""
+    if stdin is None:
+        if poll > 0 and os.name == "posix":
+            try:
+                fd = sys.stdin.fileno()
+                mode = os.fstat(fd).st_mode
+            except (AttributeError, OSError, ValueError):  # no real stdin (replaced, closed)
+                pass
+            else:
+                if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+                    return _PolledLines(fd, poll)
+        return _StreamLines(sys.stdin.buffer)
+    return _StreamLines(stdin)
+
+
+def serve(
+    stdin: IO[bytes] | None = None,
+    stdout: IO[bytes] | None = None,
+    engine: Engine | None = None,
+    *,
+    poll: float = POLL_SECONDS,
+) -> int:
     """Answer request lines from ``stdin`` (default: the process's) on ``stdout`` until
     ``quit`` or end of input; returns the exit status (0).
 
     While it runs, ``sys.stdout`` points at stderr, so that nothing but replies reaches
     the real stdout. A line longer than :data:`MAX_LINE` bytes is skipped in bounded
     memory and answered with ``line_too_long``; blank lines are ignored. Ctrl-C
-    (KeyboardInterrupt) passes to the caller.
+    (KeyboardInterrupt) passes to the caller. ``poll``: seconds to poll the process's
+    stdin for the next request before sleeping, when it is a pipe (:data:`POLL_SECONDS`).
     """
-    inp = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout.buffer
     engine = engine if engine is not None else Engine()
+    lines = _reader(stdin, poll)
     saved = sys.stdout
     if stdout is None:
         sys.stdout = sys.stderr
     try:
         while not engine.finished:
-            line = inp.readline(MAX_LINE + 1)
-            if not line:
+            line = lines.readline()
+            if line is None:
                 return 0
-            if line.endswith(b"\n"):
-                line = line[:-1]
-            elif len(line) > MAX_LINE:  # too long: skip to its end without keeping it
-                while True:
-                    rest = inp.readline(_DRAIN)
-                    if not rest or rest.endswith(b"\n"):
-                        break
+            if line is _TOO_LONG:
                 out.write(_line_too_long() + b"\n")
                 out.flush()
                 continue
@@ -1038,6 +1152,7 @@ def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None, engin
         return 0
     finally:
         sys.stdout = saved
+        lines.close()
 
 
 def main(argv: list[str] | None = None) -> int:  # pragma: no cover - ``cruiselib serve`` is the entry point
