@@ -189,6 +189,46 @@ def test_a_turn_fits_80_by_24_and_moves_by_number_text_and_prefix(terminals: Sta
     assert t.finish() == 0 and "bye" in t.text and "Traceback" not in t.text
 
 
+def turn_screen(chunk: str) -> list[str]:
+    """A turn's screen: the board (after the blank line that starts it), the move summary,
+    the move lines and the prompt."""
+    lines = screen_lines(chunk)
+    summary = max(i for i, line in enumerate(lines) if line.startswith("Your move, seat"))
+    start = max(i for i in range(summary) if not lines[i].strip()) + 1
+    return lines[start:]
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        ("sirens", "-o", "variant=bow_to_rear"),
+        ("dream_islands", "--players", "4"),
+        ("atlantic_star", "--players", "2"),
+        ("atlantic_star", "--players", "5"),
+        ("dream_cruise", "--players", "1"),
+        ("dream_cruise", "--players", "4"),
+    ],
+    ids=lambda argv: f"{argv[0]}-{argv[-1]}",
+)
+def test_every_game_keeps_board_moves_and_prompt_on_80_by_24(terminals: Start, game: tuple[str, ...]) -> None:
+    """In every game and player count, each turn's board (compact where the full one does
+    not fit), move summary, move lines and prompt fit one 80×24 screen; ``show`` prints the
+    full board."""
+    t = terminals(*game, "--seed", "5", "--seat", "0", "--opponent", "random")
+    for turn in range(8):
+        screen = turn_screen(t.prompt())
+        assert len(screen) <= ROWS and all(len(line) <= COLUMNS for line in screen), "\n".join(screen)
+        board = screen[: next(i for i, line in enumerate(screen) if line.startswith("Your move"))]
+        assert len(board) >= 2 and "Traceback" not in "".join(screen)
+        if turn == 0:
+            t.type("show")
+            full = t.prompt()
+            assert len(screen_lines(full)) >= len(board)
+        t.type("1")
+    t.type("quit")
+    assert t.finish() == 0 and "Traceback" not in t.text
+
+
 def test_commands_help_moves_hint_undo(terminals: Start) -> None:
     """help explains, `moves <kind>` lists a kind, hint ranks three moves with values and
     numbers, undo takes back the player's move and the bot's reply."""

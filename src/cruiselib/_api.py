@@ -477,9 +477,19 @@ class Game(ABC, Generic[StateT, MoveT]):
         actions = _run_batch(new_work(), new_work, False, len(lengths), base, scores, lengths, wins, threads)
         return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions)
 
+    #: The most a compact render (``render(..., compact=True)``) takes, in every game,
+    #: configuration and position: it leaves room on an 80×24 terminal for the moves.
+    COMPACT_COLUMNS = 80
+    COMPACT_ROWS = 10
+
     @abstractmethod
-    def render(self, state: StateT, player: int | None = None) -> str:
-        """A plain-text picture of the state as ``player`` sees it (all of it for None)."""
+    def render(self, state: StateT, player: int | None = None, *, compact: bool = False) -> str:
+        """A plain-text picture of the state as ``player`` sees it (all of it for None).
+
+        ``compact=True`` gives a summary of at most ``COMPACT_COLUMNS`` columns and
+        ``COMPACT_ROWS`` lines (what the seat needs to choose a move: scores, its own
+        hand, the public position in short), for small screens and chat; the full
+        picture may be wider and longer."""
 
     # --- shared ------------------------------------------------------------------
 

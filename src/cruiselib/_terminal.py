@@ -1,14 +1,17 @@
 """``cruiselib play``: one game against bots in a terminal (80×24 is enough).
 
 Each of your turns shows the other seats' moves since your last one, the board (the
-game's own ``render`` for your seat), a summary of the legal moves grouped by kind and at
-most ``LIST_LIMIT`` numbered moves, then the prompt. Every move keeps its number for the
+game's own ``render`` for your seat: the full picture when it fits the terminal with the
+move list below it, else the game's compact one, at most 80×10), a summary of the legal
+moves grouped by kind and at most ``LIST_LIMIT`` numbered moves, then the prompt: on an
+80×24 terminal the board, the moves and the prompt are all in view. Every move keeps its number for the
 whole turn (its place in ``state.legal_moves()``), so a number read from any listing
 works. What you type, in this order:
 
 * a command: ``help`` (or ``?``), ``hint`` (or ``h``: the hint bot's top three moves,
   with their numbers, values and visits), ``undo`` (take back your last move and the
-  other seats' moves after it), ``moves [filter]`` (list the moves, or those the filter
+  other seats' moves after it), ``show`` (the full board, however long),
+  ``moves [filter]`` (list the moves, or those the filter
   matches, numbered), ``quit`` (or ``q``, ``exit``);
 * a move's number;
 * a move's text, read tolerantly by ``state.parse_move`` (case, punctuation, accents,
@@ -43,6 +46,9 @@ from cruiselib.errors import IllegalMoveError
 __all__ = ["LIST_LIMIT", "PlaySession", "kind_label", "result_line"]
 
 LIST_LIMIT = 10  # move lines a turn shows at most (a filter or `moves` shows all its matches)
+# The lines of a turn besides the board: the blank line before it, the summary, the move
+# lines, the "more" line and the prompt. A board fits when it leaves room for them.
+TURN_LINES = LIST_LIMIT + 4
 SAMPLE = 8  # moves sampled across kinds when a turn has more than LIST_LIMIT
 HINT_MOVES = 3
 QUIT = frozenset({"q", "quit", "exit"})
@@ -59,6 +65,8 @@ Type one of:
   moves [filter]  list every move (or the filter's matches), numbered
   hint          the hint bot's three best moves, with values and visits
   undo          take back your last move and the moves after it
+  show          the full board, however long (each turn shows a short one
+                when the full one does not fit the screen)
   help          this text
   quit          leave the game (Ctrl-C and end of input leave too)
 Enter on an empty line shows the board again."""
@@ -120,9 +128,20 @@ class PlaySession:
             text, markup=False, highlight=False, style=style, no_wrap=crop, overflow="ellipsis" if crop else None
         )
 
+    def board(self, player: int | None, room: int) -> str:
+        """The full render when it fits the terminal's width and ``room`` lines, else the
+        game's compact one."""
+        full: str = self.game.render(self.state, player)
+        rows = full.splitlines()
+        width, height = self.out.size
+        if len(rows) <= max(height - room, self.game.COMPACT_ROWS) and max(map(len, rows), default=0) <= width:
+            return full
+        compact: str = self.game.render(self.state, player, compact=True)
+        return compact
+
     def show_board(self) -> None:
         self.line()
-        self.line(self.game.render(self.state, self.human))
+        self.line(self.board(self.human, TURN_LINES))
 
     def show_moves(self, moves: Sequence[Any], numbers: Sequence[int], *, heading: str | None = None) -> None:
         """Numbered move lines (cropped to the terminal's width); they become the last listing."""
@@ -275,6 +294,8 @@ class PlaySession:
                 self.line(HELP_TEXT)
             elif low in HINT and not rest:
                 self.hint(moves)
+            elif low == "show" and not rest:
+                self.line(self.game.render(self.state, self.human))
             elif low == "undo" and not rest:
                 if self.undo():
                     return True
@@ -316,7 +337,7 @@ class PlaySession:
             if not self.turn():
                 return 0
         self.line()
-        self.line(self.game.render(self.state, None))
+        self.line(self.board(None, 3))  # the blank line, the result line and the shell's prompt
         self.line(result_line(self.state, self.human), style="bold")
         return 0
 

@@ -36,7 +36,7 @@ from cruiselib.atlantic_star.schema import (
     ShipInfo,
     upgrade_known_hands,
 )
-from cruiselib.atlantic_star.ships import LEGS, SEAS, Board, ShipList, check_board
+from cruiselib.atlantic_star.ships import LEGS, SEA_SHORT, SEAS, Board, ShipList, check_board
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
 __all__ = ["AtlanticStarGame", "AtlanticStarState"]
@@ -318,8 +318,13 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
 
     # ------------------------------------------------------------------ text
 
-    def render(self, state: AtlanticStarState, player: int | None = None) -> str:
-        """A plain-text board: seas with their class and ranking, agency, money, hands."""
+    def render(self, state: AtlanticStarState, player: int | None = None, *, compact: bool = False) -> str:
+        """A plain-text board: seas with their class and ranking, agency, money, hands.
+
+        ``compact=True`` gives the summary of :meth:`_render_compact` instead (at most
+        ``COMPACT_COLUMNS`` × ``COMPACT_ROWS``; docs/atlantic_star.md, "Board text")."""
+        if compact:
+            return self._render_compact(state, player)
         raw = state._get_raw()
         names = self.ships.ships
         out = []
@@ -361,3 +366,182 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
         else:
             out.append(f"seat {state.current_player} to move ({PHASES[raw['phase']]} phase)")
         return "\n".join(out)
+
+    def _render_compact(self, state: AtlanticStarState, player: int | None) -> str:
+        """The board text of docs/atlantic_star.md, "Board text": at most ``COMPACT_ROWS``
+        lines of at most ``COMPACT_COLUMNS`` columns. A header (whose turn, the phase, the
+        pack, the discard pile, the plaques placed), one line per seat, the board, the agency
+        and a hand: ``player``'s, or for None the seat to move's.
+
+        Everything comes from ``state.view(seat)`` for that seat (and the winners, public
+        once the game is over), so the text shows nothing the seat cannot see.
+        """
+        width = self.COMPACT_COLUMNS
+        over = state.is_over
+        view = state.view(player if player is not None else max(state.current_player, 0))
+        placed = sum(len(sea.plaques) for sea in view.seas)
+        fields = len(SEAS) * len(self.board[0])  # every field of every sea ends with a plaque
+        counts = f"pack {view.deck_size} · discard {len(view.discard)} · plaques {placed}/{fields}"
+        winners = state.winners() if over else []
+        if over:
+            names = ", ".join(_seat_name(w, player) for w in winners)
+            header = f"game over · {'winners' if len(winners) > 1 else 'winner'}: {names} · {counts}"
+        else:
+            header = f"{_seat_name(view.current_player, player)} to move ({view.phase} phase) · {counts}"
+        lines = [_clip(header, width)]
+        name_width = max(len(_seat_name(p, player)) for p in range(self.num_players))
+        for p in range(self.num_players):
+            mark = ">" if p == view.current_player else " "
+            line = (
+                f"{mark} {_seat_name(p, player):<{name_width}}  {view.scores[p]:>3} VP"
+                f"  {view.money[p]:>6,} marks  hand {view.hand_sizes[p]}"
+            )
+            if over:
+                line += "  winner" if p in winners else ""
+            else:
+                line += "  " + self._seas_to_sail(view, p)
+            lines.append(_clip(line, width))
+        rows = self.COMPACT_ROWS - len(lines)  # at least 3: six seats and the header take 7
+        if over:  # the agency and the hands no longer matter
+            return "\n".join(lines + self._board_lines(view, rows))
+        label = "your hand: " if player is not None else f"seat {view.player}'s hand: "
+        # Room goes first to the hand (what only this seat knows), then to the board, then
+        # to the agency's entries; each keeps one line at least.
+        hand = self._hand_lines(view, label, min(3, rows - 2))
+        board = self._board_lines(view, rows - len(hand) - 1)
+        agency = self._agency_lines(view, rows - len(hand) - len(board))
+        return "\n".join(lines + board + agency + hand)
+
+    def _seas_to_sail(self, view: AtlanticStarView, seat: int) -> str:
+        """``to sail Bal, 2 Med`` (the voyages the seat has still to stage, per sea), or ``done``."""
+        left = []
+        for sea in view.seas:
+            count = self.sets - sum(1 for plaque in sea.plaques if plaque.seat == seat)
+            if count:
+                short = SEA_SHORT[sea.name]
+                left.append(short if count == 1 else f"{count} {short}")
+        return "to sail " + ", ".join(left) if left else "done"
+
+    def _ship_text(self, ship_id: int) -> str:
+        """A ship in short: ``Rhea B1:3 A5:3 P2:3`` (sea initial, leg: value), ``Hermes mail``."""
+        ship = self.ships.ships[ship_id]
+        if ship.mail:
+            return f"{ship.name} mail"
+        return " ".join([ship.name, *(f"{entry.sea[0]}{entry.leg}:{entry.value}" for entry in ship.legs)])
+
+    def _hand_lines(self, view: AtlanticStarView, label: str, rows: int) -> list[str]:
+        """The view's hand in at most ``rows`` lines: each ship with its entries, or when
+        that leaves ships off, the names alone if they leave off fewer."""
+        if not view.hand:
+            return [label + "(empty)"]
+        width = self.COMPACT_COLUMNS
+        lines, left_off = _flow(label, [self._ship_text(ship.id) for ship in view.hand], rows, width)
+        if left_off:
+            names, names_left_off = _flow(label, [ship.name for ship in view.hand], rows, width)
+            if names_left_off < left_off:
+                return names
+        return lines
+
+    def _board_lines(self, view: AtlanticStarView, rows: int) -> list[str]:
+        """The four seas in at most ``rows`` lines (at least 1). Each plaque is owner:value,
+        top field first (the owner a seat's number, or the package operator's letter A/B),
+        then a ``.`` per empty field. In one line when that fits; else two seas a line; in
+        one line that does not fit, the plaque values alone and a full sea as ``full``."""
+        width = self.COMPACT_COLUMNS
+        free = " ".join(f"{c}★" for c in view.free_classes)
+        free_item = [f"free {free}"] if any(sea.stars is None for sea in view.seas) else []
+        seas = [self._sea_text(sea, owners=True) for sea in view.seas]
+        one_line, left_off = _flow("", seas + free_item, 1, width, " | ")
+        if not left_off:
+            return one_line
+        if rows >= 2:
+            items = [self._sea_text(sea, owners=True, free=free) for sea in view.seas]
+            column = max(len(items[0]), len(items[2]))
+            return [_clip(f"{items[i]:<{column}} | {items[i + 1]}", width) for i in (0, 2)]
+        # A full sea no move can change any more, and the ranking is in the values; the free
+        # classes, the ones no sea shows, go last.
+        short = [self._sea_text(sea, owners=False) for sea in view.seas]
+        lines, left_off = _flow("", short + free_item, 1, width, " | ")
+        return _flow("", short, 1, width, " | ")[0] if left_off else lines
+
+    @staticmethod
+    def _sea_text(sea: SeaInfo, *, owners: bool, free: str = "") -> str:
+        """A sea for :meth:`_board_lines`: ``Bal 3★ B:17 A:13 2:8 1:7 ..``, without the
+        owners ``Bal 3★ 17 13 8 7 ..`` or ``Bal 3★ full``; not sailed yet ``Bal -``, or
+        with ``free`` (the free classes) ``Bal none yet (free 1★ 4★)``."""
+        short = SEA_SHORT[sea.name]
+        if sea.stars is None:
+            return f"{short} none yet (free {free})" if free else f"{short} -"
+        if sea.full and not owners:
+            return f"{short} {sea.stars}★ full"
+        plaques = [
+            (f"{'AB'[plaque.operator or 0] if plaque.seat is None else plaque.seat}:" if owners else "")
+            + str(plaque.value)
+            for plaque in sea.plaques
+        ]
+        empty = "." * (6 - len(sea.plaques))
+        return " ".join([f"{short} {sea.stars}★", *plaques, *([empty] if empty else [])])
+
+    def _agency_lines(self, view: AtlanticStarView, rows: int) -> list[str]:
+        """The four agency spaces, dearest first, in at most ``rows`` lines (at least 1):
+        with the ships' entries two spaces a line, else the ships' names in one line."""
+        width = self.COMPACT_COLUMNS
+        label = "agency "
+        if rows >= 2:
+            items = [
+                f"{_price_text(space.price)} {self._ship_text(space.ship.id) if space.ship else '-'}"
+                for space in view.agency
+            ]
+            return [
+                _clip(label + " | ".join(items[:2]), width),
+                _clip(" " * len(label) + " | ".join(items[2:]), width),
+            ]
+        names = [f"{_price_text(space.price)} {space.ship.name if space.ship else '-'}" for space in view.agency]
+        return _flow(label, names, 1, width, " | ")[0]
+
+
+def _seat_name(seat: int, player: int | None) -> str:
+    """``seat 2``, or ``seat 2 (you)`` for the seat the text is for."""
+    return f"seat {seat} (you)" if seat == player else f"seat {seat}"
+
+
+def _price_text(price: int) -> str:
+    """An agency price in short: ``3k`` … ``1k``, ``free``."""
+    return f"{price // 1000}k" if price else "free"
+
+
+def _clip(line: str, width: int) -> str:
+    """``line`` cut to ``width`` columns, ending in ``…`` when cut (a name from a custom
+    ship list may be long)."""
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def _layout(label: str, items: Sequence[str], shown: int, width: int, sep: str) -> list[str]:
+    """The first ``shown`` items (then ``… +k`` for the other k) filled into lines of at
+    most ``width`` columns, the first starting with ``label``, the others indented as deep;
+    a line that breaks ends with the separator's mark (``,``)."""
+    mark = sep.rstrip()
+    parts = [_clip(item, width - len(label) - len(mark)) for item in items[:shown]]
+    if shown < len(items):
+        parts.append(f"… +{len(items) - shown}")
+    lines: list[str] = []
+    current = label + parts[0] if parts else label
+    for i, part in enumerate(parts[1:], 2):
+        room = width - (0 if i == len(parts) else len(mark))  # a line that may break keeps room for the mark
+        if len(current) + len(sep) + len(part) <= room:
+            current += sep + part
+        else:
+            lines.append(current + mark)
+            current = " " * len(label) + part
+    lines.append(current)
+    return lines
+
+
+def _flow(label: str, items: Sequence[str], max_lines: int, width: int, sep: str = ", ") -> tuple[list[str], int]:
+    """``items`` after ``label`` in at most ``max_lines`` lines of at most ``width``
+    columns, and how many were left off (shown as ``… +k``): as many as fit, in order."""
+    for shown in range(len(items), 0, -1):
+        lines = _layout(label, items, shown, width, sep)
+        if len(lines) <= max_lines:
+            return lines, len(items) - shown
+    return [_clip(label + (f"… +{len(items)}" if items else ""), width)], len(items)

@@ -7,14 +7,16 @@ options, the card set, typed moves and serialization.
 
 from __future__ import annotations
 
+import functools
+import unicodedata
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
-from cruiselib.dream_cruise.cards import CABINS, CardSet
+from cruiselib.dream_cruise.cards import CABINS, Activity, CardSet
 from cruiselib.dream_cruise.moves import (
     MOVE_TYPES,
     Board,
@@ -30,7 +32,7 @@ from cruiselib.dream_cruise.moves import (
     notation_templates,
     spot_name,
 )
-from cruiselib.dream_cruise.schema import SCHEMA_VERSION, DreamCruiseStateData, DreamCruiseView
+from cruiselib.dream_cruise.schema import SCHEMA_VERSION, DreamCruiseStateData, DreamCruiseView, JanaView, SeatView
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
 __all__ = ["DreamCruiseGame", "DreamCruiseState"]
@@ -423,8 +425,15 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
 
     # ------------------------------------------------------------------ text
 
-    def render(self, state: DreamCruiseState, player: int | None = None) -> str:
-        """A plain-text table: each seat's cabins, additions, location card and routes."""
+    def render(self, state: DreamCruiseState, player: int | None = None, *, compact: bool = False) -> str:
+        """A plain-text table: each seat's cabins, additions, location card and routes.
+
+        ``compact=True`` gives the summary of docs/dream_cruise.md, "Board text": at most
+        ``COMPACT_COLUMNS`` columns and ``COMPACT_ROWS`` lines, made from ``view(player)``
+        only (for None, the view of the seat to act), so it shows nothing that view hides.
+        """
+        if compact:
+            return _compact_text(self, state, player)
         raw = state._get_raw()
         c = self.cards
         n = self.num_players
@@ -482,3 +491,347 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
                 jana += f", score {state.jana_score()}"
             lines.append(jana)
         return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- compact text
+
+# Short forms of the compact text (docs/dream_cruise.md, "Board text").
+_TYPE_CODES: Mapping[str, str] = MappingProxyType(
+    {"sports": "spo", "culture": "cul", "rest": "res", "city": "cit", "country": "cou", "beach": "bea"}
+)
+_REGION_CODES: Mapping[str, str] = MappingProxyType(
+    {
+        "east_med": "E.Med",
+        "west_med": "W.Med",
+        "baltic": "Baltic",
+        "arctic": "Arctic",
+        "north_sea": "N.Sea",
+        "atlantic": "Atlantic",
+    }
+)
+_PHASE_TITLES: Mapping[str, str] = MappingProxyType(
+    {"boarding": "boarding", "set_course": "set course", "entertainment": "entertainment", "set_sail": "set sail"}
+)
+_CABIN_LETTERS = "iob"  # inner, oceanview, balcony: the colours of the figures on an activity
+_INDENT = "  "  # the second line of a wrapped list
+_TAIL_ROOM = len(" | … +99 more")  # kept free after a list's first item for its tail
+# How much each part about the seat matters in each phase: when the lines run short, the
+# least important line goes first (each further line of a part counts ``step`` less).
+_RANKS: Mapping[str, Mapping[str, int]] = MappingProxyType(
+    {
+        "boarding": {"cabins": 8, "spots": 4, "routes": 3, "hand": 6, "choice": 9},
+        "set_course": {"cabins": 8, "spots": 5, "routes": 7, "hand": 6, "choice": 9},
+        "entertainment": {"cabins": 8, "spots": 6, "routes": 3, "hand": 7, "choice": 10},
+        "set_sail": {"cabins": 9, "spots": 8, "routes": 3, "hand": 7, "choice": 9},
+        "over": {"cabins": 5, "spots": 4, "routes": 7, "hand": 6, "choice": 9},
+    }
+)
+
+
+class _Section(NamedTuple):
+    """A part of the compact text: ``label`` then ``items``, over up to ``max_lines`` lines;
+    its first line weighs ``rank``, each further one ``step`` less. ``shorter``: the items
+    in shorter words, tried in turn where ``items`` do not all fit."""
+
+    rank: int
+    label: str
+    items: list[str]
+    max_lines: int = 1
+    sep: str = " | "
+    step: int = 3
+    shorter: tuple[list[str], ...] = ()
+
+    def lines(self, most: int, columns: int) -> list[str]:
+        """The part in at most ``most`` lines: the first wording whose every item fits
+        uncut, else the one that shows the most items (then ``… +N more``)."""
+        best: tuple[int, list[str]] = (-1, [])
+        for items in (self.items, *self.shorter):
+            lines, shown, whole = _wrap(self.label, items, most, self.sep, columns)
+            if whole:
+                return lines
+            if shown > best[0]:
+                best = (shown, lines)
+        return best[1]
+
+
+def _one_column(ch: str) -> bool:
+    return ch.isprintable() and not unicodedata.combining(ch) and unicodedata.east_asian_width(ch) not in ("W", "F")
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain(text: str) -> str:
+    """A card name in characters one column wide, so that ``len`` measures the compact text:
+    a custom card set may use any script (wide or combining characters become ``?``)."""
+    return "".join(ch if _one_column(ch) else "?" for ch in unicodedata.normalize("NFC", text))
+
+
+def _clip(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns, ending in ``…`` where it was cut."""
+    if len(text) <= width:
+        return text
+    return text[: max(width - 1, 0)].rstrip() + "…"
+
+
+def _wrap(label: str, items: Sequence[str], max_lines: int, sep: str, columns: int) -> tuple[list[str], int, bool]:
+    """``label`` and ``items`` joined by ``sep`` over at most ``max_lines`` lines of
+    ``columns``: the lines, how many items they show, and whether they show every item
+    uncut. The items that do not fit give way to ``… +N more``; an item never splits
+    across lines (one too long for a line is cut short)."""
+    room = max(columns - len(label) - (_TAIL_ROOM if len(items) > 1 else 0), 8)
+    pieces = [_clip(item, room) for item in items]
+    uncut = all(len(item) <= room for item in items)
+
+    def lay(shown: int) -> list[str] | None:
+        left = len(pieces) - shown
+        lines = [label]
+        fresh = True  # nothing but the label on the line yet
+        for piece in [*pieces[:shown], *([f"… +{left} more"] if left else [])]:
+            joined = lines[-1] + piece if fresh else lines[-1] + sep + piece
+            if len(joined) <= columns:
+                lines[-1] = joined
+            elif len(lines) < max_lines:
+                lines.append(_INDENT + piece)
+            else:
+                return None
+            fresh = False
+        return lines
+
+    for shown in range(len(pieces), -1, -1):
+        lines = lay(shown)
+        if lines is not None:
+            return [_clip(line.rstrip(), columns) for line in lines], shown, uncut and shown == len(pieces)
+    return [_clip(label.rstrip(), columns)], 0, not pieces
+
+
+def _activity(activity: Activity) -> str:
+    """``cit2``: an activity's type and capacity."""
+    return f"{_TYPE_CODES[activity.type]}{activity.capacity}"
+
+
+def _ship_text(cards: CardSet, x: int, mark: bool = True, name_width: int = 40) -> str:
+    """``Bingo res2``; an addition card marked ``+`` (``+Theater cul3``) unless built."""
+    card = cards.ships[x]
+    plus = "+" if mark and card.kind == "addition" else ""
+    return f"{plus}{_clip(_plain(card.name), name_width)} {_activity(card.activity)}"
+
+
+def _family_text(cards: CardSet, f: int, left: int, points: bool = True, name_width: int = 40) -> str:
+    """``Adler 2/3 3p spo,cit``: figures still on the card of its members, points, wants."""
+    fam = cards.families[f]
+    worth = f" {fam.points}p" if points else ""
+    wants = ",".join(_TYPE_CODES[t] for t in fam.wants)
+    return f"{_clip(_plain(fam.name), name_width)} {left}/{fam.members}{worth} {wants}"
+
+
+def _location_text(cards: CardSet, loc: int) -> str:
+    """``Tromsø (Arctic) cit2/res1``; a sea card ``Open Sea: Barents Sea res1``."""
+    card = cards.locations[loc]
+    name = _plain(card.name)
+    if card.bottom is None or card.region is None:
+        return f"{name} {_activity(card.top)}"
+    return f"{name} ({_REGION_CODES[card.region]}) {_activity(card.top)}/{_activity(card.bottom)}"
+
+
+def _points(n: int) -> str:
+    return f"{n} pt" if n == 1 else f"{n} pts"
+
+
+def _guests(cabins: Sequence[int]) -> str:
+    """``[io]``: the cabins whose figures are on an activity (nothing when none is)."""
+    return f"[{''.join(_CABIN_LETTERS[c] for c in cabins)}]" if cabins else ""
+
+
+def _header(state: DreamCruiseState, view: DreamCruiseView, player: int | None, columns: int) -> str:
+    """The round, phase, seat to act and deck sizes; or the result once the game is over."""
+    if state.is_over:
+        winners = state.winners()
+        if view.players == 1:
+            result = "seat 0 beats Jana" if winners else "Jana wins"
+        elif len(winners) == 1:
+            result = f"seat {winners[0]} wins"
+        elif winners:  # never with 2-4 players (C8 breaks every tie), but said plainly if it were
+            result = f"seats {', '.join(map(str, winners))} win"
+        else:
+            result = "no winner"
+        return f"game over after round {view.round}: {result}"
+    cur = view.current_player
+    final = " (final)" if view.final_round else ""
+    decks = f" | decks: fam {view.family_deck}, loc {view.location_deck}, ship {view.ship_deck}"
+    line = ""
+    # "(you)" gives way first (the seat's own line says it too), so no deck size is cut.
+    for you in (" (you)" if cur == player else "", ""):
+        line = f"round {view.round}{final}, {_PHASE_TITLES[view.phase]}: seat {cur}{you} to act{decks}"
+        if len(line) <= columns:
+            break
+    return line
+
+
+def _seat_line(cards: CardSet, view: DreamCruiseView, seat: SeatView, player: int | None) -> str:
+    """One seat's public summary: score, points pile, routes, hand size, figures to place,
+    cards being chosen from, current location card."""
+    p = seat.seat
+    tags = [tag for tag, on in (("you", p == player), ("start", p == view.start_player and view.players > 1)) if on]
+    name = f"seat {p} ({', '.join(tags)})" if tags else f"seat {p}"
+    to_place = sum(left for f, left in zip(seat.families, seat.figures_left, strict=True) if f >= 0)
+    parts = [
+        _points(seat.score),
+        f"pile {len(seat.points_pile)}",
+        f"routes {seat.route_points}",
+        f"hand {seat.hand_size}",
+        f"to place {to_place}",
+    ]
+    if seat.drawn_size:
+        parts.append(f"drew {seat.drawn_size}")
+    if seat.location is not None:
+        parts.append(f"at {_plain(cards.locations[seat.location.card].name)}")
+    return f"{'>' if p == view.current_player else ' '} {name}: {', '.join(parts)}"
+
+
+def _jana_line(cards: CardSet, jana: JanaView) -> str:
+    if jana.score is None:  # her pile is face down until the end (C23)
+        return f"  Jana: pile {jana.pile_size} face down, route {jana.route_points}, {len(jana.locations)} locations"
+    pile = sum(cards.families[f].points for f in jana.pile or ())
+    return f"  Jana: {_points(jana.score)}, pile {jana.pile_size} ({_points(pile)}), route {jana.route_points}"
+
+
+def _cabins_line(cards: CardSet, seat: SeatView, label: str, columns: int) -> str:
+    """The three cabins on one line; if need be without the label, then without the
+    points, then with shorter names."""
+    line = ""
+    tries = ((True, label, 40), (True, "", 40), (False, label, 40), (False, "", 40), (False, "", 9), (False, "", 6))
+    for points, head, name_width in tries:
+        items = [
+            f"{_CABIN_LETTERS[c]} {_family_text(cards, f, left, points, name_width) if f >= 0 else 'empty'}"
+            for c, (f, left) in enumerate(zip(seat.families, seat.figures_left, strict=True))
+        ]
+        line = head + " | ".join(items)
+        if len(line) <= columns:
+            break
+    return _clip(line, columns)
+
+
+def _spots_items(cards: CardSet, seat: SeatView, name_width: int = 40) -> tuple[str, list[str]]:
+    """The activities the seat's guests can go to: its location card's spots, then its
+    additions (``[io]`` the figures on each, ``capt`` the captain)."""
+    items: list[str] = []
+    label = "additions: "
+    current = seat.location
+    if current is not None:
+        card = cards.locations[current.card]
+        label = f"at {_clip(_plain(card.name), 26)}: "
+
+        def spot(s: int, text: str) -> str:
+            return f"{text}{_guests(current.guests[s])}{' capt' if current.captain == s else ''}"
+
+        items.append(spot(0, f"top {_activity(card.top)}"))
+        if card.bottom is not None:  # a shore card: an activity card may cover its bottom
+            x = current.activity_cards[0]
+            bottom = _ship_text(cards, x, name_width=name_width) if x >= 0 else _activity(card.bottom)
+            items.append(spot(1, f"bottom {bottom}"))
+        else:
+            free = 0
+            for s, x in enumerate(current.activity_cards, start=1):
+                if x >= 0:
+                    items.append(spot(s, f"slot {s} {_ship_text(cards, x, name_width=name_width)}"))
+                else:
+                    free += 1
+            if free:
+                items.append(f"{free} free slot{'s' if free > 1 else ''}")
+    free = 0
+    for j, x in enumerate(seat.additions):
+        if x >= 0:
+            built = _ship_text(cards, x, mark=False, name_width=name_width)
+            items.append(f"A{j + 1} {built}{_guests(seat.addition_guests[j])}")
+        else:
+            free += 1
+    if free:
+        items.append(f"{free} free space{'s' if free > 1 else ''}")
+    return label, items
+
+
+def _routes_items(cards: CardSet, seat: SeatView) -> tuple[str, list[str]]:
+    """The location cards kept, counted by region (sea cards are wild, C1)."""
+    by_region: dict[str, int] = {}
+    seas = 0
+    for loc in seat.played:
+        region = cards.locations[loc].region
+        if region is None:
+            seas += 1
+        else:
+            by_region[region] = by_region.get(region, 0) + 1
+    items = [f"{_REGION_CODES[r]} {k}" for r, k in sorted(by_region.items(), key=lambda rk: -rk[1])]
+    if seas:
+        items.append(f"sea {seas}")
+    return f"routes {_points(seat.route_points)} from {len(seat.played)} kept: ", items or ["-"]
+
+
+def _display_items(cards: CardSet, view: DreamCruiseView, name_width: int = 40) -> list[str]:
+    """The display sets of phase 3 as the table shows them (set 0 face down, C7)."""
+    items = []
+    for k, shown in enumerate(view.display):
+        if shown.taken_by >= 0:
+            items.append(f"{k} taken by seat {shown.taken_by}")
+        elif shown.face_down:
+            items.append(f"{k} face-down ({shown.size} card{'' if shown.size == 1 else 's'})")
+        else:
+            names = " / ".join(_ship_text(cards, x, name_width=name_width) for x in shown.cards)
+            items.append(f"{k} {names or 'empty'}")
+    return items
+
+
+def _compact_text(game: DreamCruiseGame, state: DreamCruiseState, player: int | None) -> str:
+    """The compact board text (docs/dream_cruise.md, "Board text"), made from one view:
+    ``player``'s, or for None the seat's to act (public parts only once the game is over)."""
+    columns, rows = game.COMPACT_COLUMNS, game.COMPACT_ROWS
+    if player is not None:
+        player = game.check_player(player)
+    focus = player if player is not None else (None if state.is_over else state.current_player)
+    view = state.view(0 if focus is None else focus)
+    cards = game.cards
+    top = [_header(state, view, player, columns), *(_seat_line(cards, view, seat, player) for seat in view.seats)]
+    if view.jana is not None:
+        top.append(_jana_line(cards, view.jana))
+
+    sections: list[_Section] = []
+    rank = _RANKS[view.phase]
+    if focus is not None:
+        seat = view.seats[focus]
+        whose = "" if player is not None else f"seat {focus} "  # for None: the seat to act's
+        cabins = _cabins_line(cards, seat, f"{whose}cabins: ", columns)
+        sections.append(_Section(rank["cabins"], "", [cabins]))
+        label, spots = _spots_items(cards, seat)
+        spots_cut = _spots_items(cards, seat, 14)[1]
+        sections.append(_Section(rank["spots"], label, spots, max_lines=2, shorter=(spots_cut,)))
+        sections.append(_Section(rank["routes"], *_routes_items(cards, seat), max_lines=2, sep=", "))
+        hand = [_ship_text(cards, x) for x in view.hand] or ["-"]
+        sections.append(_Section(rank["hand"], f"{whose}hand {len(view.hand)}: ", hand, max_lines=2, sep=", "))
+        # The cards to choose from (up to six families, two per empty cabin) matter most: a
+        # third line of them still outweighs the additions.
+        if view.drawn and view.phase == "boarding":
+            families = [_family_text(cards, f, cards.families[f].members) for f in view.drawn]
+            sections.append(_Section(rank["choice"], "drawn: ", families, max_lines=3, step=2))
+        elif view.drawn and view.phase == "set_course":
+            locations = [_location_text(cards, loc) for loc in view.drawn]
+            sections.append(_Section(rank["choice"], "drawn: ", locations, max_lines=2, step=2))
+    if view.display:
+        # The sets are the choice of phase 3: all of them, the names cut short if need be.
+        names_cut = tuple(_display_items(cards, view, width) for width in (14, 12, 10, 8, 6))
+        display = _Section(rank["choice"], "display: ", _display_items(cards, view), 3, step=1, shorter=names_cut)
+        sections.append(display)
+
+    # Every part at its fullest, then a line at a time off the least important part.
+    wrapped = [s.lines(s.max_lines, columns) for s in sections]
+    kept = [len(lines) for lines in wrapped]
+    while sum(kept) > rows - len(top):
+        least = min(
+            (i for i in range(len(sections)) if kept[i]),
+            key=lambda i: sections[i].rank - sections[i].step * (kept[i] - 1),
+        )
+        kept[least] -= 1
+    lines = list(top)
+    for section, full, n in zip(sections, wrapped, kept, strict=True):
+        if n == len(full):
+            lines.extend(full)
+        elif n:
+            lines.extend(section.lines(n, columns))
+    return "\n".join(_clip(line, columns) for line in lines[:rows])

@@ -310,8 +310,15 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
 
     # ------------------------------------------------------------------ text
 
-    def render(self, state: DreamIslandsState, player: int | None = None) -> str:
-        """A plain-text board: every place with its pieces per seat, shells, missions, hands."""
+    def render(self, state: DreamIslandsState, player: int | None = None, *, compact: bool = False) -> str:
+        """A plain-text board: every place with its pieces per seat, shells, missions, hands.
+
+        ``compact=True`` gives the summary of docs/dream_islands.md, "Board text": one row
+        per seat, at most ``COMPACT_COLUMNS`` columns and ``COMPACT_ROWS`` lines, in
+        printable ASCII.
+        """
+        if compact:
+            return _compact_text(state, player)
         raw = state._get_raw()
         n = self.num_players
         pieces = raw["pieces"]
@@ -352,3 +359,80 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
     @staticmethod
     def place_name(place: int) -> str:
         return place_name(place)
+
+
+# ---------------------------------------------------------------------- compact text
+
+_LETTERS = "ABCD"
+# The compact table: a header and one row per seat share these column widths.
+_ROW = "{mark}{seat:<4}{score:>4}{done:>5}{shells:>7}{air:>5}{islands}{mid:>5}{pile:>6}  {hand}"
+
+
+def _count(n: int) -> str:
+    """A piece count in the table: ``.`` for none, so the pieces stand out."""
+    return str(n) if n else "."
+
+
+def _compact_text(state: DreamIslandsState, player: int | None) -> str:
+    """The compact board text (docs/dream_islands.md, "Board text"), made from views only,
+    so it shows ``player`` nothing its view does not (``None``: every hand)."""
+    n = state.game.num_players
+    view = state.view(0 if player is None else player)
+    hands = {p: sorted(state.view(p).hand) for p in range(n) if player is None or player == p}
+
+    if state.is_over:
+        winners = [f"{w} ({_LETTERS[w]})" for w in state.winners()]
+        who = f"seat {winners[0]} wins" if len(winners) == 1 else f"seats {', '.join(winners)} share the win"
+        status = f"game over after {view.rounds} round{'' if view.rounds == 1 else 's'}: {who}"
+    else:
+        limit = view.max_rounds or ROUND_CAP
+        cur = view.current_player
+        status = f"round {view.rounds + 1}{f' of {view.max_rounds}' if view.max_rounds else ''}, "
+        status += f"seat {cur} ({_LETTERS[cur]}) to {view.phase}"
+        if view.end_triggered or view.rounds + 1 >= limit:
+            status += " (last round)"
+
+    small = [_LETTERS[s] if s >= 0 else "-" for s in view.small_islands]
+    # The main island holds a seat's pieces in the middle that no small island holds.
+    main = {seat.seat: seat.middle - view.small_islands.count(seat.seat) for seat in view.seats}
+    main_text = " ".join(f"{_LETTERS[p]}{k}" for p, k in sorted(main.items()) if k) or "-"
+    free = [v for v, s in zip(SMALL_VALUES, view.small_islands, strict=True) if s < 0]
+    middle = f"middle: {' '.join(f'{v}:{w}' for v, w in zip(SMALL_VALUES, small, strict=True))}, "
+    middle += f"main island {main_text}"
+    if not state.is_over:
+        middle += f"; next arrival scores {free[0] if free else 1}"
+
+    head = _ROW.format(
+        mark=" ",
+        seat="seat",
+        score="pts",
+        done="done",
+        shells="shells",
+        air="air",
+        islands="".join(f"{i:>3}" for i in range(1, 9)),
+        mid="mid",
+        pile="pile",
+        hand="hand",
+    )
+    lines = [status, middle, head.rstrip()]
+    for seat in view.seats:
+        p = seat.seat
+        hand = " ".join(map(str, hands[p])) if p in hands else f"{seat.hand_size} hidden"
+        row = _ROW.format(
+            mark=">" if p == view.current_player else " ",
+            seat=f"{p} {_LETTERS[p]}",
+            score=seat.score,
+            done=len(seat.completed),
+            shells="".join(str(x) if x in seat.covered else "." for x in range(2, 6)),
+            air=_count(seat.airplane),
+            islands="".join(f"{_count(k):>3}" for k in seat.islands),
+            mid=_count(seat.middle),
+            pile=seat.pile_size,
+            hand=hand or "empty",
+        )
+        lines.append(row.rstrip())
+    if player is not None:  # the seat's own missions, spelled out
+        own = hands[player]
+        lines.append("your hand: " + (f"[{own[0]}] {MISSIONS[own[0]]}" if own else "empty"))
+        lines.extend(f"{'':11}[{m}] {MISSIONS[m]}" for m in own[1:])
+    return "\n".join(lines)

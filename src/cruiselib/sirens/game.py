@@ -29,7 +29,7 @@ from cruiselib.sirens.moves import (
     UseRum,
     notation_templates,
 )
-from cruiselib.sirens.schema import SCHEMA_VERSION, SirensStateData, SirensView
+from cruiselib.sirens.schema import SCHEMA_VERSION, CardInfo, ShipInfo, SirensStateData, SirensView
 
 __all__ = ["VARIANTS", "SirensGame", "SirensState"]
 
@@ -245,11 +245,15 @@ class SirensGame(Game[SirensState, SirensMove]):
 
     # ------------------------------------------------------------------ text
 
-    def render(self, state: SirensState, player: int | None = None) -> str:
+    def render(self, state: SirensState, player: int | None = None, *, compact: bool = False) -> str:
         """A plain-text table: ships bow to rear, both sides, tokens, hands (as seen by player).
 
         ``⚓`` marks a card with the move-crew icon, ``*0``/``*1`` the octopus of that seat.
+        ``compact=True`` gives the summary of docs/sirens.md, "Board text": at most
+        ``COMPACT_COLUMNS`` columns and ``COMPACT_ROWS`` lines, in printable ASCII.
         """
+        if compact:
+            return _compact_text(state, player)
         raw = state._get_raw()
         octo = raw["octo"]
 
@@ -293,3 +297,112 @@ class SirensGame(Game[SirensState, SirensMove]):
         else:
             lines.append(f"seat {state.current_player} to decide ({state.phase_name})")
         return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- compact text
+
+
+def _compact_card(card: CardInfo) -> str:
+    """A card as the compact text shows it: ``a`` for the move-crew icon (the stand-in
+    ``parse_move`` reads; ``⚓`` is two columns wide in most terminals), ``*0``/``*1``
+    for the octopus on it."""
+    octopus = "" if card.octopus is None else f"*{card.octopus}"
+    return f"{card.value}{'a' if card.crew else ''}{octopus}"
+
+
+def _fit_cards(cards: Sequence[str], width: int, tail: str = "") -> str:
+    """``cards`` joined by spaces, then ``tail``, in at most ``width`` columns: as many
+    cards as fit, then ``...+k`` for the k left out (a side or hand never overflows)."""
+    for shown in range(len(cards), -1, -1):
+        left_out = len(cards) - shown
+        words = [*cards[:shown], *([f"...+{left_out}"] if left_out else [])]
+        text = " ".join(words) + tail
+        if len(text) <= width:
+            return text
+    return f"...+{len(cards)}{tail}"[:width]
+
+
+def _ship_label(ship: ShipInfo) -> str:
+    """The middle column: printed value, rum mugs (+3 each, S6) and crew token, or the
+    ship card's fate once it left play."""
+    if ship.owner is not None:
+        return f"{ship.value} won by seat {ship.owner}"
+    if ship.removed:
+        return f"{ship.value} removed"
+    rum = f" +{3 * ship.rum} rum" if ship.rum else ""
+    return f"{ship.value}{rum}{''.join(f' {name}' for name in ship.crew)}"
+
+
+def _compact_text(state: SirensState, player: int | None) -> str:
+    """The compact board text (docs/sirens.md, "Board text"), made from views only, so it
+    shows ``player`` nothing its view does not (``None``: both hands)."""
+    columns = Game.COMPACT_COLUMNS
+    view = state.view(0 if player is None else player)
+    hands = {p: state.view(p).hand for p in range(2) if player is None or player == p}
+
+    if state.is_over:
+        winners = state.winners()
+        status = "game over: " + (f"seat {winners[0]} wins" if winners else "a draw")
+    else:
+        status = f"seat {view.current_player} to decide ({view.phase}"
+        if view.crew_choice is not None:
+            status += f": to ship {view.crew_choice[0]} or {view.crew_choice[1]}"
+        status += ")"
+    piles = ", ".join(map(str, view.pile_sizes))
+    status += f"; draw pile{'s' if len(view.pile_sizes) > 1 else ''} {piles}"
+    if view.passes == 1 and not state.is_over:
+        status += "; the last turn was a pass"
+
+    # The table: seat 0's side right-aligned against the ship, seat 1's side after it.
+    labels = [_ship_label(ship) for ship in view.ships]
+    sides = [
+        [[_compact_card(c) for c in ship.sides[s]] for s in range(2)] if ship.in_play else [None, None]
+        for ship in view.ships
+    ]
+    totals = [ship.totals for ship in view.ships]
+    head = ("seat 0 side", "ship", "seat 1 side")
+    label_width = max(len(head[1]), *map(len, labels))
+    room = columns - label_width - 6  # both sides share what the " | " separators leave
+
+    def side_text(k: int, s: int, width: int) -> str:
+        cards = sides[k][s]
+        if cards is None:
+            return ""
+        return _fit_cards(cards, width, f" (={totals[k][s]})") if cards else "-"
+
+    whole = [[side_text(k, s, columns) for s in range(2)] for k in range(NSHIP)]
+    wants = [max(len(head[2 * s]), *(len(row[s]) for row in whole)) for s in range(2)]
+    if sum(wants) <= room:
+        fits = wants
+    else:  # a long side: a short column keeps its width, the other takes the rest
+        half = room // 2
+        if wants[0] <= half:
+            fits = [wants[0], room - wants[0]]
+        elif wants[1] <= room - half:
+            fits = [room - wants[1], wants[1]]
+        else:
+            fits = [half, room - half]
+    rows = [head]
+    rows += [(side_text(k, 0, fits[0]), labels[k], side_text(k, 1, fits[1])) for k in range(NSHIP)]
+    lines = [status]
+    lines += [f"{a:>{fits[0]}} | {b:^{label_width}} | {c}".rstrip() for a, b, c in rows]
+
+    for p in range(2):
+        points = f"{view.points[p]} point{'' if view.points[p] == 1 else 's'}"
+        rum = "rum mug held" if view.rum_held[p] else "rum mug used"
+        # An octopus on the table sits on a card in play: it comes back when the card leaves (S6).
+        places = [
+            f"{ship.value}/seat {s}"
+            for ship in view.ships
+            for s in range(2)
+            if any(c.octopus == p for c in ship.sides[s])
+        ]
+        octopus = "octopus held" if view.octopus_held[p] else f"octopus on {places[0] if places else 'the table'}"
+        head_text, tail = f"seat {p}: {points}, ", f", {rum}, {octopus}"
+        if p in hands:
+            cards = [_compact_card(c) for c in sorted(hands[p], key=lambda c: (c.value, c.id))]
+            hand = "hand " + (_fit_cards(cards, columns - len(head_text) - len(tail) - 5) if cards else "empty")
+        else:
+            hand = f"{view.hand_sizes[p]} card{'' if view.hand_sizes[p] == 1 else 's'} in hand"
+        lines.append(head_text + hand + tail)
+    return "\n".join(lines)
