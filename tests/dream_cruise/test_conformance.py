@@ -40,7 +40,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
 NAMES = list(CONFIGS)
 
 N_GAMES = 600  # compiled, per configuration
-N_PURE = 112  # pure mode, per configuration (1,120 in all)
+N_PURE = 64  # pure mode, per configuration (640 in all)
 DEEP_EVERY = 250  # a solo game has ~80 steps, a 2-player one ~215, a 4-player one ~320
 DEEP_PURE = 1000  # pure mode: the first and the last state of every game
 
