@@ -9,10 +9,17 @@ loaded, so a silently missing build cannot pass as the compiled run.
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 
 import cruiselib
+
+# A test run started in the background without job control (``cmd &`` in a script) ignores
+# SIGINT, and every process it starts inherits that: the tests that press Ctrl-C on a child
+# need SIGINT delivered. A handler (unlike "ignore") is reset to the default in a child.
+if hasattr(signal, "SIGINT") and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
