@@ -96,3 +96,18 @@ def positions(
             state.apply(rnd.choice(state.legal_actions()) if choose is None else choose(state, rnd, g))
             step += 1
     return out
+
+
+def checked_compact(game: Any, state: Any, player: int | None) -> str:
+    """``game.render(state, player, compact=True)``, checked against the bounds every game
+    keeps (``Game.COMPACT_ROWS`` lines of ``Game.COMPACT_COLUMNS``), without trailing
+    spaces, in printable ASCII (every character one terminal column)."""
+    text: str = game.render(state, player, compact=True)
+    lines = text.split("\n")
+    assert len(lines) <= game.COMPACT_ROWS, text
+    for line in lines:
+        assert len(line) <= game.COMPACT_COLUMNS, text
+        assert line.isascii() and line.isprintable(), line
+        assert line == line.rstrip(), line
+    return text
+

@@ -13,6 +13,7 @@ from cruiselib.dream_islands import DreamIslandsGame, DreamIslandsState
 from cruiselib.dream_islands.schema import ROUND_CAP
 from tests.dream_islands.helpers import build, game
 from tests.dream_islands.positions import keeping_policy, positions
+from tests.support import checked_compact
 
 # (players, options, games in the compiled run): every player count, round limits that end
 # games early (one of a single round) and the largest. The pure-Python core is slower: its
@@ -29,16 +30,8 @@ SCALE = 1 if cruiselib.compiled else 4
 
 
 def compact(g: DreamIslandsGame, state: DreamIslandsState, player: int | None) -> str:
-    """The compact text, checked against the bounds every game keeps (``Game.COMPACT_*``):
-    lines of printable ASCII, so every character takes one terminal column."""
-    text = g.render(state, player, compact=True)
-    lines = text.split("\n")
-    assert len(lines) <= g.COMPACT_ROWS, text
-    for line in lines:
-        assert len(line) <= g.COMPACT_COLUMNS, text
-        assert line.isascii() and line.isprintable(), line
-        assert line == line.rstrip(), line
-    return text
+    """The compact text, checked against the bounds every game keeps."""
+    return checked_compact(g, state, player)
 
 
 def seats(g: DreamIslandsGame) -> list[int | None]:

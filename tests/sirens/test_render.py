@@ -12,6 +12,7 @@ import cruiselib
 from cruiselib.sirens import Card, CardSet, Pass, PlayCard, SirensGame, SirensState
 from cruiselib.sirens.schema import CardInfo
 from tests.sirens.helpers import SHIPS, build, small_set
+from tests.support import checked_compact
 
 # The widest texts a card set allows: three-digit ships, and every card "-9xa" (with the
 # move-crew icon) or "9x"; no ship card can be taken by reaching its value (5 x 99 < 995),
@@ -44,16 +45,8 @@ def sirens(**options: Any) -> SirensGame:
 
 
 def compact(game: SirensGame, state: SirensState, player: int | None) -> str:
-    """The compact text, checked against the bounds every game keeps (``Game.COMPACT_*``):
-    lines of printable ASCII, so every character takes one terminal column."""
-    text = game.render(state, player, compact=True)
-    lines = text.split("\n")
-    assert len(lines) <= game.COMPACT_ROWS, text
-    for line in lines:
-        assert len(line) <= game.COMPACT_COLUMNS, text
-        assert line.isascii() and line.isprintable(), line
-        assert line == line.rstrip(), line
-    return text
+    """The compact text, checked against the bounds every game keeps."""
+    return checked_compact(game, state, player)
 
 
 def played(game: SirensGame, games: int, seed: int) -> list[SirensState]:
