@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import tracemalloc
 from collections import Counter
 from functools import cache
 from typing import Any
@@ -20,6 +19,7 @@ import cruiselib
 from cruiselib import InvalidOptionError, InvalidStateError
 from cruiselib.atlantic_star import AtlanticStarGame, AtlanticStarState, ShipList, Voyage
 
+from ..support import allocation_peak
 from .helpers import build, game, regular_ships, sid
 from .oracle import (
     KnownTracker,
@@ -530,17 +530,8 @@ def test_tensors_into_a_buffer(mode: str) -> None:
     assert state.information_state(3, out=info) is info
     assert np.array_equal(info, state.information_state(3))
     # Into a buffer nothing is kept and no tensor is made: far less than one array's bytes.
-    tracemalloc.start()
-    try:
-        state.observation(2, out=buf)
-        tracemalloc.reset_peak()
-        base = tracemalloc.get_traced_memory()[0]
-        for _ in range(50):
-            state.observation(2, out=buf)
-        current, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert current - base < 256 and peak - base < buf.nbytes // 4
+    held, peak = allocation_peak(lambda: state.observation(2, out=buf))
+    assert held < 256 and peak < buf.nbytes // 4
     for bad in (np.zeros(g.information_state_shape, np.float32), np.zeros(g.observation_shape), [0.0]):
         with pytest.raises(InvalidOptionError):
             state.observation(0, out=bad)  # type: ignore[arg-type]

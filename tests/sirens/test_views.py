@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import tracemalloc
 from collections import Counter
 from fractions import Fraction
 from typing import Any, cast
@@ -22,6 +21,7 @@ import cruiselib
 from cruiselib.sirens import Card, CardSet, SirensGame, SirensState
 from tests.sirens.helpers import SHIPS, small_set
 from tests.sirens.oracle import hidden_deal, pick_distribution, reference_view, unseen
+from tests.support import allocation_peak
 
 MODES = ["compiled", "pure"]
 
@@ -416,13 +416,7 @@ def test_observation_into_a_buffer_allocates_nothing(mode: str) -> None:
     buf = np.full(game.observation_shape, 7.0, dtype=np.float32)
     assert state.observation(0, out=buf) is buf
     assert np.array_equal(buf, state.observation(0))  # zeroed first, then written
-    tracemalloc.start()
-    try:
-        for _ in range(50):
-            state.observation(0, out=buf)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    _, peak = allocation_peak(lambda: state.observation(0, out=buf))
     assert peak < buf.nbytes  # no tensor was made
 
 
