@@ -47,10 +47,11 @@ SCORE_WEIGHTS: dict[str, float] = {"atlantic_star": 0.5, "dream_cruise": 0.5}
 PRIOR_WEIGHTS: dict[str, float] = {}
 #: The root's shortlist where ``shortlist`` is None, per game and phase: the search weighs
 #: only the rule-based bot's best few moves at the root (0 or a phase not named: every legal
-#: move). In Dream Cruise's phase 4 (placing guests, ``"set_sail"``) the rule-based bot's
-#: planner plays better than the search, which is better at the choices of phases 1 to 3
-#: (measured in docs/bots.md): there the bot plays the planner's move.
-SHORTLISTS: dict[str, int | dict[str, int]] = {"dream_cruise": {"set_sail": 1}}
+#: move). In Dream Cruise the rule-based bot boards families (phase 1, ``"boarding"``) and
+#: places guests (phase 4, ``"set_sail"``) better than the search, which is better at
+#: choosing location cards and display sets (measured in docs/bots.md): in those two phases
+#: the bot plays the rule-based bot's move.
+SHORTLISTS: dict[str, int | dict[str, int]] = {"dream_cruise": {"boarding": 1, "set_sail": 1}}
 
 
 def _is_width(value: Any) -> bool:
