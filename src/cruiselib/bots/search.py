@@ -95,7 +95,7 @@ class SearchBot:
     weighs only the rule-based bot's k best moves (its analysis of the seat's view), 0 every
     legal move; with k = 1 the bot plays that move without a search. A mapping of phase
     names (``state.phase_name``) to k sets it per phase (0 for a phase not named); None
-    takes the game's own, ``SHORTLISTS`` (Dream Cruise: 1 in phase 4, docs/bots.md).
+    takes the game's own, ``SHORTLISTS`` (Dream Cruise: 1 in phases 1 and 4, docs/bots.md).
     ``seed``: an int, str or bytes, or None for a random one.
 
     State between calls: the number of searches run so far. Search k uses the generator
