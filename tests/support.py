@@ -99,6 +99,22 @@ def positions(
     return out
 
 
+def random_game(game: Any, seed: int, every: int = 1) -> list[Any]:
+    """Copies of every ``every``-th position of one game of uniformly random moves, its end
+    included: the deal and the moves both seeded by ``seed``."""
+    rnd = random.Random(seed)
+    state = game.new_state(seed=seed)
+    out = []
+    step = 0
+    while not state.is_over:
+        if step % every == 0:
+            out.append(state.clone())
+        state.apply(rnd.choice(state.legal_actions()))
+        step += 1
+    out.append(state)
+    return out
+
+
 def checked_compact(game: Any, state: Any, player: int | None) -> str:
     """``game.render(state, player, compact=True)``, checked against the bounds every game
     keeps (``Game.COMPACT_ROWS`` lines of ``Game.COMPACT_COLUMNS``), without trailing
@@ -133,4 +149,3 @@ def allocation_peak(call: Callable[[], Any], calls: int = 50, tries: int = 3) ->
     finally:
         tracemalloc.stop()
     return held, peak
-

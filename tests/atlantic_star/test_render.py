@@ -4,7 +4,6 @@ sees, and what it says."""
 
 from __future__ import annotations
 
-import random
 import re
 import unicodedata
 from typing import Any
@@ -15,6 +14,7 @@ import pytest
 import cruiselib
 from cruiselib.atlantic_star import AtlanticStarGame, AtlanticStarState, ShipList
 
+from ..support import random_game
 from .helpers import build, game, sailed
 
 COLUMNS = AtlanticStarGame.COMPACT_COLUMNS
@@ -61,21 +61,6 @@ def assert_fits(text: str, where: str) -> None:
         assert unicodedata.east_asian_width(char) not in ("W", "F"), f"{where}: wide {char!r}\n{text}"
 
 
-def played_positions(g: AtlanticStarGame, seed: int, every: int = 1) -> list[AtlanticStarState]:
-    """Every ``every``-th position of a seeded random game, its end included."""
-    rnd = random.Random(seed)
-    state = g.new_state(seed=seed)
-    positions = []
-    step = 0
-    while not state.is_over:
-        if step % every == 0:
-            positions.append(state.clone())
-        state.apply(rnd.choice(state.legal_actions()))
-        step += 1
-    positions.append(state)
-    return positions
-
-
 def seat_line(text: str, seat: int) -> str:
     return next(line for line in text.split("\n") if re.match(rf"[> ] seat {seat}\b", line))
 
@@ -89,7 +74,7 @@ def test_fits_80_by_10_for_every_seat_in_every_position(config: tuple[int, dict[
     g: Any = cruiselib.make("atlantic_star", players=players, **options)
     finished = 0
     for seed in range(GAMES):
-        for state in played_positions(g, 1000 * players + seed):
+        for state in random_game(g, 1000 * players + seed):
             for player in [*range(players), None]:
                 assert_fits(compact(state, player), f"{config_id(config)} seed {seed}, seat {player}")
         finished += state.is_over
@@ -98,7 +83,7 @@ def test_fits_80_by_10_for_every_seat_in_every_position(config: tuple[int, dict[
 
 @pytest.mark.parametrize("players", range(2, 7))
 def test_game_over_names_the_winners(players: int) -> None:
-    state = played_positions(game(players), 77 + players, every=1000)[-1]
+    state = random_game(game(players), 77 + players, every=1000)[-1]
     assert state.is_over
     winners = state.winners()
     for player in [*range(players), None]:
@@ -115,7 +100,7 @@ def test_game_over_names_the_winners(players: int) -> None:
 
 def test_full_render_is_unchanged_by_the_keyword() -> None:
     g = game(4)
-    for state in played_positions(g, 5, every=25):
+    for state in random_game(g, 5, every=25):
         for player in [*range(4), None]:
             full = g.render(state, player)
             assert g.render(state, player, compact=False) == full
@@ -131,7 +116,7 @@ def test_shows_only_what_the_seat_sees(players: int) -> None:
     hand never shows; a different hand of the seat's own changes the text."""
     g = game(players)
     changed = 0
-    for k, state in enumerate(played_positions(g, 300 + players, every=7)[:-1]):
+    for k, state in enumerate(random_game(g, 300 + players, every=7)[:-1]):
         hands = state.to_data().hands
         for seat in range(players):
             text = compact(state, seat)
@@ -199,7 +184,7 @@ def test_seat_lines_follow_the_state(players: int) -> None:
     """Scores, money, hand sizes and the seat to move, as the state has them, in every
     position of a game, with the seat's own hand on the last line."""
     g = game(players)
-    for state in played_positions(g, 40 + players, every=9)[:-1]:
+    for state in random_game(g, 40 + players, every=9)[:-1]:
         scores = state.scores()
         data = state.to_data()
         mover = state.current_player

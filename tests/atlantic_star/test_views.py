@@ -19,7 +19,7 @@ import cruiselib
 from cruiselib import InvalidOptionError, InvalidStateError
 from cruiselib.atlantic_star import AtlanticStarGame, AtlanticStarState, ShipList, Voyage
 
-from ..support import allocation_peak
+from ..support import allocation_peak, random_game
 from .helpers import build, game, regular_ships, sid
 from .oracle import (
     KnownTracker,
@@ -70,18 +70,7 @@ def configured(index: int, mode: str) -> AtlanticStarGame:
 
 def played_states(g: AtlanticStarGame, games: int, every: int, seed: int = 0) -> list[AtlanticStarState]:
     """Copies of the states of ``games`` seeded random games: every ``every``-th and the last."""
-    out = []
-    for k in range(games):
-        rnd = random.Random(seed * 100 + k)
-        state = g.new_state(seed=seed * 100 + k)
-        step = 0
-        while not state.is_over:
-            if step % every == 0:
-                out.append(state.clone())
-            state.apply(rnd.choice(state.legal_actions()))
-            step += 1
-        out.append(state)
-    return out
+    return [state for k in range(games) for state in random_game(g, seed * 100 + k, every)]
 
 
 def known_of(state: AtlanticStarState) -> list[set[int]]:

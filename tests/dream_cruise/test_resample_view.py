@@ -26,6 +26,7 @@ from cruiselib.dream_cruise.moves import Done
 from cruiselib.dream_cruise.schema import DreamCruiseStateData
 from tests.dream_cruise.helpers import make, position, starting
 from tests.dream_cruise.positions import end_of_round
+from tests.support import random_game
 
 CONFIGS: list[dict[str, Any]] = [
     {"players": 1},
@@ -52,15 +53,7 @@ def load_free(game: DreamCruiseGame, data: dict[str, Any]) -> DreamCruiseState:
 
 def played(options: dict[str, Any], seed: int) -> list[DreamCruiseState]:
     """Every position of one seeded random game, the last included."""
-    game = cruiselib.make("dream_cruise", **options)
-    assert isinstance(game, DreamCruiseGame)
-    state = game.new_state(seed=seed)
-    rnd = random.Random(seed)
-    out = [state.clone()]
-    while not state.is_over:
-        state.apply(rnd.choice(state.legal_actions()))
-        out.append(state.clone())
-    return out
+    return random_game(cruiselib.make("dream_cruise", **options), seed)
 
 
 def sampled(options: dict[str, Any], seed: int, per_phase: int) -> list[DreamCruiseState]:
