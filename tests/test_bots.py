@@ -20,7 +20,7 @@ from cruiselib.bots import (
     RuleBot,
     make_bot,
 )
-from cruiselib.bots.search import SHORTLISTS
+from cruiselib.bots.search import RULE_BIASES, SHORTLISTS
 
 from .support import positions
 
@@ -361,6 +361,112 @@ def test_restrict_is_checked() -> None:
     tree.run(5)
     with pytest.raises(cruiselib.InvalidOptionError, match="before the search runs"):
         tree.restrict(legal[:1])
+
+
+# ---------------------------------------------------------------------------- a favoured root move
+
+
+@pytest.mark.parametrize(("name", "options"), SEARCH_CONFIGS, ids=IDS)
+def test_a_favoured_root_move_is_expanded_first_and_leads_the_search(name: str, options: dict[str, Any]) -> None:
+    """``favour(a, w)``: the root expands ``a`` first and gives it ``w / (visits + 1)`` more
+    in UCB1, so a large weight keeps most visits on it; a weight of 0 only orders the
+    expansion; both cores build the same tree."""
+    game = cruiselib.make(name, **options)
+    twin = game.pure_twin()
+    checked = 0
+    for state in positions(game, 2, 43, every=7)[:5]:
+        legal = state.legal_actions()
+        if len(legal) < 3:
+            continue
+        favoured = legal[len(legal) // 2]
+        first = search_favouring(load("ismcts"), state, favoured, 0.0, 1)
+        assert [a for a, *_ in first.children()] == [favoured]
+        tree = search_favouring(load("ismcts"), state, favoured, 1000.0, 80)
+        visits = {a: v for a, v, _, _ in tree.children()}
+        # Every other move is tried once (untried moves are expanded before any is chosen
+        # again); the bonus, over 12 at 80 visits, keeps every later visit on the favoured.
+        assert all(v == 1 for a, v in visits.items() if a != favoured)
+        assert visits[favoured] == 80 - (len(visits) - 1) and tree.best() == favoured
+        assert tree.favoured == favoured and tree.favour_weight == 1000.0
+        plain = load("ismcts").Search(state, 1.0, True, True, 5, 81)
+        plain.run(80)
+        assert {a: v for a, v, _, _ in plain.children()}.get(favoured, 0) < visits[favoured]
+        pure = search_favouring(pure_module("ismcts"), twin.load_state(state.to_json()), favoured, 1000.0, 80)
+        assert pure.children() == tree.children()
+        checked += 1
+    assert checked >= 2
+
+
+def search_favouring(module: Any, state: Any, action: int, weight: float, iterations: int) -> Any:
+    tree = module.Search(state, 1.0, True, True, 5, iterations + 1)
+    tree.favour(action, weight)
+    tree.run(iterations)
+    return tree
+
+
+def test_a_favoured_move_off_the_shortlist_is_never_tried() -> None:
+    """The shortlist wins: a favoured move (or the policy's prior) the root may not weigh is
+    neither expanded nor visited there."""
+    game = cruiselib.make("atlantic_star", players=2)
+    state = positions(game, 1, 47, every=5)[2]
+    legal = state.legal_actions()
+    assert len(legal) >= 4
+    shortlist, outside = legal[:2], legal[-1]
+    for prior_weight in (0.0, 50.0):
+        tree = load("ismcts").Search(state, 1.0, True, True, 5, 61, 0.5, True, prior_weight)
+        tree.restrict(shortlist)
+        tree.favour(outside, 100.0)
+        tree.run(60)
+        assert sorted(a for a, *_ in tree.children()) == sorted(shortlist)
+
+
+def test_favour_is_checked() -> None:
+    module = load("ismcts")
+    state = cruiselib.make("sirens").new_state(seed=1)
+    legal = state.legal_actions()
+    tree = module.Search(state, 1.0, True, True, 3, 50)
+    illegal = next(a for a in range(state.game.num_actions) if a not in legal)
+    for action, weight, message in (
+        (illegal, 1.0, "not legal"),
+        (-1, 1.0, "not legal"),
+        ("1", 1.0, "an int"),
+        (legal[0], -1.0, "weight"),
+        (legal[0], float("nan"), "weight"),
+        (legal[0], float("inf"), "weight"),
+        (legal[0], True, "weight"),
+    ):
+        with pytest.raises(cruiselib.InvalidOptionError, match=message):
+            tree.favour(action, weight)
+    assert tree.favoured == -1
+    tree.run(5)
+    with pytest.raises(cruiselib.InvalidOptionError, match="before the search runs"):
+        tree.favour(legal[0], 1.0)
+
+
+@pytest.mark.parametrize(("name", "options"), SEARCH_CONFIGS, ids=IDS)
+def test_rule_bias_favours_the_rule_based_bots_best_move(name: str, options: dict[str, Any]) -> None:
+    """``ISMCTSBot(rule_bias=B)`` favours the rule-based bot's best root move (analysed from
+    the seat's view); the default takes ``RULE_BIASES`` (0 where a game has none)."""
+    game = cruiselib.make(name, **options)
+    checked = 0
+    for state in positions(game, 1, 53, every=9)[:4]:
+        if len(state.legal_actions()) < 4:
+            continue
+        best = RuleBot(seed=0).analyse(state)[0].action
+        budget = len(state.legal_actions()) + 40
+        rows = ISMCTSBot(iterations=budget, rule_bias=1000.0, shortlist=0, seed=1).analyse(state)
+        assert rows[0].action == best and rows[0].visits == 41 and all(row.visits == 1 for row in rows[1:])
+        default = ISMCTSBot(iterations=60, seed=1).analyse(state)
+        off = ISMCTSBot(iterations=60, rule_bias=RULE_BIASES.get(name, 0.0), seed=1).analyse(state)
+        assert default == off
+        checked += 1
+    assert checked >= 1
+
+
+@pytest.mark.parametrize("bad", [-1, float("nan"), float("inf"), True, "2"])
+def test_rule_bias_option_is_checked(bad: Any) -> None:
+    with pytest.raises(cruiselib.InvalidOptionError, match="rule_bias must be"):
+        ISMCTSBot(rule_bias=bad)
 
 
 def test_root_moves_depend_on_the_view_alone() -> None:

@@ -40,6 +40,8 @@ cdef class Search:
     cdef object allowed_array
     cdef int[::1] allowed
     cdef readonly bint restricted
+    cdef readonly int favoured
+    cdef readonly double favour_weight
     cdef int[::1] first_child
     cdef int[::1] next_sibling
     cdef int[::1] action
@@ -56,13 +58,15 @@ cdef class Search:
     cpdef grow(self, int capacity)
     @cython.locals(chosen=list)
     cpdef restrict(self, actions)
+    cpdef favour(self, action, weight)
     @cython.locals(done=cython.longlong, players=cython.int)
     cdef long long c_run(self, long long iterations) except -1
     @cython.locals(r=cython.ulonglong, node=cython.int, depth=cython.int,
                    current=cython.int, n=cython.int, gen=cython.int, c=cython.int,
                    untried=cython.int, best=cython.int, best_value=cython.double,
                    i=cython.int, a=cython.int, visits=cython.int, value=cython.double,
-                   d=cython.int, prior=cython.int, shortlist=cython.bint)
+                   d=cython.int, prior=cython.int, shortlist=cython.bint,
+                   bias=cython.double, prior_open=cython.bint)
     cdef void _iterate(self, int players) noexcept nogil
     @cython.locals(m=cython.int, w=cython.double, scale=cython.double, p=cython.int, q=cython.int,
                    x=cython.double, r=cython.double, best=cython.double, margin=cython.double)

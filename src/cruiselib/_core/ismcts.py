@@ -126,6 +126,9 @@ class Search:
         self.allowed_array = _zeros(actions, False)
         self.allowed = self.allowed_array
         self.restricted = False
+        # The root's favoured move (``favour``) and its bias weight; -1: none.
+        self.favoured = -1
+        self.favour_weight = 0.0
         self.capacity = 0
         self.first_child_array = self.next_sibling_array = self.action_array = None
         self.mover_array = self.visits_array = self.avail_array = None
@@ -209,6 +212,23 @@ class Search:
             self.allowed[a] = 1
         self.restricted = True
 
+    def favour(self, action, weight):
+        """Bias the root toward one move (e.g. a heuristic's choice): there it gets
+        ``weight / (visits + 1)`` more in UCB1 and is expanded before the other untried moves,
+        so it leads the first visits and keeps its lead only if its results hold up (in place
+        of the rollout policy's prior at the root; deeper nodes are unchanged). Call it before
+        the first iteration; the action must be legal at the root, the weight finite, >= 0."""
+        if self.iterations:
+            raise InvalidOptionError("favour a root move before the search runs")
+        if type(action) is not int and not isinstance(action, numpy.integer):
+            raise InvalidOptionError(f"a root action must be an int, not {action!r}")
+        if not self.root.is_legal(int(action)):
+            raise InvalidOptionError(f"action {int(action)} is not legal at the root")
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not (0.0 <= weight < 1.0e300):
+            raise InvalidOptionError(f"the favour's weight must be a finite number >= 0, not {weight!r}")
+        self.favoured = int(action)
+        self.favour_weight = float(weight)
+
     def run(self, iterations):
         """Run up to ``iterations`` more iterations; returns how many ran (fewer only when
         the tree is full, after ``capacity - 1`` iterations in all: ``grow`` it and run again)."""
@@ -249,8 +269,13 @@ class Search:
             # a value of its own: the other draws, and so every game without a policy, are
             # as without a prior.
             prior = -1
-            if self.prior_weight > 0.0:
+            bias = self.prior_weight
+            if node == 0 and self.favoured >= 0:
+                prior = self.favoured
+                bias = self.favour_weight
+            elif self.prior_weight > 0.0:
                 prior = self.work.c_prior_action(mix64(((r ^ PRIOR_SALT) + depth * GOLDEN) & MASK64))
+            prior_open = False  # the prior is legal here (and on the shortlist) but untried
             n = self.work.c_legal()
             self.generation += 1
             if self.generation >= 0x3FFFFFFF:
@@ -283,16 +308,18 @@ class Search:
                     visits = self.visits[c]
                     value = self.total[c] / visits + self.explore[self.avail[c]] * self.inv_sqrt[visits]
                     if a == prior:
-                        value += self.prior_weight / (visits + 1)
+                        value += bias / (visits + 1)
                     if value > best_value:
                         best_value = value
                         best = c
                 else:
                     self.untried[untried] = a
                     untried += 1
+                    if a == prior:
+                        prior_open = True
             if untried > 0:
                 r = mix64((r + GOLDEN) & MASK64)
-                if prior >= 0 and self.seen[prior] != gen:
+                if prior_open:
                     a = prior
                 else:
                     a = self.untried[((r >> 32) * untried) >> 32]

@@ -28,7 +28,7 @@ from cruiselib.errors import InvalidOptionError
 from ._types import Candidate
 from .rules import RuleBot
 
-__all__ = ["PRIOR_WEIGHTS", "SCORE_WEIGHTS", "SHORTLISTS", "CheatingMCTSBot", "ISMCTSBot", "SearchBot"]
+__all__ = ["PRIOR_WEIGHTS", "RULE_BIASES", "SCORE_WEIGHTS", "SHORTLISTS", "CheatingMCTSBot", "ISMCTSBot", "SearchBot"]
 
 _GOLDEN = load("engine").PLAYOUT_STREAM[0]  # the cores' Weyl step
 _MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -52,6 +52,9 @@ PRIOR_WEIGHTS: dict[str, float] = {}
 #: choosing location cards and display sets (measured in docs/bots.md): in those two phases
 #: the bot plays the rule-based bot's move.
 SHORTLISTS: dict[str, int | dict[str, int]] = {"dream_cruise": {"boarding": 1, "set_sail": 1}}
+#: The root's bias toward the rule-based bot's best move where ``rule_bias`` is None, per
+#: game: none so far (docs/bots.md).
+RULE_BIASES: dict[str, float] = {}
 
 
 def _is_width(value: Any) -> bool:
@@ -96,6 +99,11 @@ class SearchBot:
     legal move; with k = 1 the bot plays that move without a search. A mapping of phase
     names (``state.phase_name``) to k sets it per phase (0 for a phase not named); None
     takes the game's own, ``SHORTLISTS`` (Dream Cruise: 1 in phases 1 and 4, docs/bots.md).
+    ``rule_bias`` B: at the root, the rule-based bot's best move (its analysis of the seat's
+    view) gets ``B / (visits + 1)`` more in UCB1 and is expanded first, in place of the
+    rollout policy's prior there: the search starts from the rule-based bot's choice and
+    leaves it only for a move whose results prove better; None takes the game's own,
+    ``RULE_BIASES``, and 0 turns it off.
     ``seed``: an int, str or bytes, or None for a random one.
 
     State between calls: the number of searches run so far. Search k uses the generator
@@ -119,6 +127,7 @@ class SearchBot:
         rollout: Literal["policy", "random"] = "policy",
         prior_weight: float | None = None,
         shortlist: int | Mapping[str, int] | None = None,
+        rule_bias: float | None = None,
         seed: int | str | bytes | None = None,
     ) -> None:
         if rollout not in _ROLLOUTS:
@@ -133,6 +142,10 @@ class SearchBot:
             or not (0 <= prior_weight < math.inf)
         ):
             raise InvalidOptionError(f"prior_weight must be a finite number >= 0 or None, not {prior_weight!r}")
+        if rule_bias is not None and (
+            isinstance(rule_bias, bool) or not isinstance(rule_bias, (int, float)) or not (0 <= rule_bias < math.inf)
+        ):
+            raise InvalidOptionError(f"rule_bias must be a finite number >= 0 or None, not {rule_bias!r}")
         if not _is_shortlist(shortlist):
             raise InvalidOptionError(
                 f"shortlist must be an int >= 0, a mapping of phase names to such ints, or None, not {shortlist!r}"
@@ -167,6 +180,7 @@ class SearchBot:
         self.rollout = rollout
         self.prior_weight = None if prior_weight is None else float(prior_weight)
         self.shortlist: int | dict[str, int] | None = dict(shortlist) if isinstance(shortlist, Mapping) else shortlist
+        self.rule_bias = None if rule_bias is None else float(rule_bias)
         # The shortlist's judge: a rule-based bot, whose analysis depends on the seat's view
         # alone (its generator only breaks ties in ``choose``, which is not used here).
         self._judge = RuleBot(seed=0)
@@ -199,6 +213,9 @@ class SearchBot:
         shortlist = self._shortlist(state)
         if shortlist is not None:
             tree.restrict(shortlist)
+        bias = self.rule_bias if self.rule_bias is not None else RULE_BIASES.get(state.game.name, 0.0)
+        if bias > 0:
+            tree.favour(shortlist[0] if shortlist else self._judge.analyse(state)[0].action, bias)
         if self.seconds is None:
             assert budget is not None
             tree.run(budget)
