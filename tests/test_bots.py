@@ -324,11 +324,8 @@ def test_a_restricted_root_weighs_only_its_shortlist(name: str, options: dict[st
     below stay unrestricted; both cores build the same tree."""
     game = cruiselib.make(name, **options)
     twin = game.pure_twin()
-    checked = 0
-    for state in positions(game, 2, 29, every=7)[:5]:
+    for state in branching_positions(game, 29):
         legal = state.legal_actions()
-        if len(legal) < 3:
-            continue
         shortlist = [legal[-1], legal[len(legal) // 2]]
         tree = search_restricted(load("ismcts"), state, shortlist)
         children = tree.children()
@@ -337,8 +334,13 @@ def test_a_restricted_root_weighs_only_its_shortlist(name: str, options: dict[st
         assert tree.restricted and tree.best() in shortlist
         pure = search_restricted(pure_module("ismcts"), twin.load_state(state.to_json()), shortlist)
         assert pure.children() == children
-        checked += 1
-    assert checked >= 2
+
+
+def branching_positions(game: Any, seed: int) -> list[Any]:
+    """Positions of two seeded random games (two to five) with three legal moves or more."""
+    states = [state for state in positions(game, 2, seed, every=7)[:5] if len(state.legal_actions()) >= 3]
+    assert len(states) >= 2
+    return states
 
 
 def search_restricted(module: Any, state: Any, shortlist: list[int]) -> Any:
@@ -348,12 +350,16 @@ def search_restricted(module: Any, state: Any, shortlist: list[int]) -> Any:
     return tree
 
 
-def test_restrict_is_checked() -> None:
-    module = load("ismcts")
+def unsearched_sirens_root() -> tuple[Any, list[int], int]:
+    """A fresh search of the Sirens opening, its legal moves and an illegal one."""
     state = cruiselib.make("sirens").new_state(seed=1)
     legal = state.legal_actions()
-    tree = module.Search(state, 1.0, True, True, 3, 50)
     illegal = next(a for a in range(state.game.num_actions) if a not in legal)
+    return load("ismcts").Search(state, 1.0, True, True, 3, 50), legal, illegal
+
+
+def test_restrict_is_checked() -> None:
+    tree, legal, illegal = unsearched_sirens_root()
     for bad, message in (([], "at least one"), ([illegal], "not legal"), ([-1], "not legal"), (["1"], "an int")):
         with pytest.raises(cruiselib.InvalidOptionError, match=message):
             tree.restrict(bad)
@@ -373,11 +379,8 @@ def test_a_favoured_root_move_is_expanded_first_and_leads_the_search(name: str, 
     expansion; both cores build the same tree."""
     game = cruiselib.make(name, **options)
     twin = game.pure_twin()
-    checked = 0
-    for state in positions(game, 2, 43, every=7)[:5]:
+    for state in branching_positions(game, 43):
         legal = state.legal_actions()
-        if len(legal) < 3:
-            continue
         favoured = legal[len(legal) // 2]
         first = search_favouring(load("ismcts"), state, favoured, 0.0, 1)
         assert [a for a, *_ in first.children()] == [favoured]
@@ -393,8 +396,6 @@ def test_a_favoured_root_move_is_expanded_first_and_leads_the_search(name: str, 
         assert {a: v for a, v, _, _ in plain.children()}.get(favoured, 0) < visits[favoured]
         pure = search_favouring(pure_module("ismcts"), twin.load_state(state.to_json()), favoured, 1000.0, 80)
         assert pure.children() == tree.children()
-        checked += 1
-    assert checked >= 2
 
 
 def search_favouring(module: Any, state: Any, action: int, weight: float, iterations: int) -> Any:
@@ -421,11 +422,7 @@ def test_a_favoured_move_off_the_shortlist_is_never_tried() -> None:
 
 
 def test_favour_is_checked() -> None:
-    module = load("ismcts")
-    state = cruiselib.make("sirens").new_state(seed=1)
-    legal = state.legal_actions()
-    tree = module.Search(state, 1.0, True, True, 3, 50)
-    illegal = next(a for a in range(state.game.num_actions) if a not in legal)
+    tree, legal, illegal = unsearched_sirens_root()
     for action, weight, message in (
         (illegal, 1.0, "not legal"),
         (-1, 1.0, "not legal"),
