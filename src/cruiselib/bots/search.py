@@ -61,6 +61,11 @@ def _is_width(value: Any) -> bool:
     return type(value) is int and value >= 0
 
 
+def _is_bias(value: Any) -> bool:
+    """Whether ``value`` is a bias weight: a finite number >= 0 (not a bool)."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value < math.inf
+
+
 def _is_shortlist(value: Any) -> bool:
     """Whether ``value`` is a shortlist option: None, a width, or phase names to widths."""
     if value is None or _is_width(value):
@@ -136,16 +141,9 @@ class SearchBot:
             isinstance(score_weight, bool) or not isinstance(score_weight, (int, float)) or not (0 <= score_weight <= 1)
         ):
             raise InvalidOptionError(f"score_weight must be a number in [0, 1], not {score_weight!r}")
-        if prior_weight is not None and (
-            isinstance(prior_weight, bool)
-            or not isinstance(prior_weight, (int, float))
-            or not (0 <= prior_weight < math.inf)
-        ):
-            raise InvalidOptionError(f"prior_weight must be a finite number >= 0 or None, not {prior_weight!r}")
-        if rule_bias is not None and (
-            isinstance(rule_bias, bool) or not isinstance(rule_bias, (int, float)) or not (0 <= rule_bias < math.inf)
-        ):
-            raise InvalidOptionError(f"rule_bias must be a finite number >= 0 or None, not {rule_bias!r}")
+        for option, weight in (("prior_weight", prior_weight), ("rule_bias", rule_bias)):
+            if weight is not None and not _is_bias(weight):
+                raise InvalidOptionError(f"{option} must be a finite number >= 0 or None, not {weight!r}")
         if not _is_shortlist(shortlist):
             raise InvalidOptionError(
                 f"shortlist must be an int >= 0, a mapping of phase names to such ints, or None, not {shortlist!r}"
