@@ -38,7 +38,7 @@ cdef enum:
 
 cdef unsigned long long MASK64
 cdef double MONEY_SCALE, LOAN_SCALE, VALUE_SCALE, POINTS_SCALE
-cdef int PAR_PER_LEG, UNCOVERED_BONUS
+cdef int PAR_PER_LEG, UNCOVERED_BONUS, FOCUS_PAR, REFRESH_BELOW, REFRESH_MONEY, LOAN_BELOW
 
 
 cdef class AtlanticRules(CoreRules):
@@ -98,6 +98,7 @@ cdef class AtlanticCore(CoreState):
     cdef int dpa[NMASK]
     cdef int dpb[NMASK]
     cdef int cover[NSEA]     # scratch of c_rollout_action: legs the hand covers, per sea
+    cdef int legbest[NSEA * MAXLEG]  # scratch of c_rollout_action: the hand's best value per leg
     cdef int _bv_best, _bv_code, _bv_first
     cdef int zone[MAXS]      # scratch of _load: where each ship was seen
     cdef int turns[MAXP]     # scratch of _load: turns each seat has had
@@ -188,8 +189,13 @@ cdef class AtlanticCore(CoreState):
                    surplus=cython.int, par=cython.int, cls=cython.int, f=cython.int, best_pay=cython.int,
                    c=cython.int, best_a=cython.int, best_gain=cython.int, dear=cython.int,
                    price=cython.int, gain=cython.int, su=cython.int, l=cython.int,
-                   g=cython.int)
+                   g=cython.int, a=cython.int, best=cython.int, target=cython.int,
+                   best_focus=cython.int)
     cdef int c_prior_action(self, unsigned long long r) noexcept nogil
+    @cython.locals(best_a=cython.int, best_amt=cython.int, i=cython.int, a=cython.int,
+                   k=cython.int, amt=cython.int, sea=cython.int, pid=cython.int, below=cython.int,
+                   j=cython.int)
+    cdef int _policy_loan(self, int p, int n) noexcept nogil
     @cython.locals(a=cython.int, n=cython.int)
     cdef int c_rollout_action(self, unsigned long long r) noexcept nogil
     @cython.locals(L=cython.int, k=cython.int, i=cython.int, v=cython.int, total=cython.int,

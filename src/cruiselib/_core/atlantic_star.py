@@ -74,10 +74,18 @@ if not cython.compiled:
     SCRATCH = _ENUM["SCRATCH"]
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
-# The rollout policy (c_rollout_action): a voyage worth this much a leg is staged, and a
-# ship suiting a leg the hand has nothing for yet counts this much more.
+# The rollout policy (c_rollout_action, docs/atlantic_star.md "Rollout policy"): a voyage
+# worth this much a leg is staged; with no sea to build, a ship suiting a leg the hand has
+# nothing for yet counts this much more; a sea's legs count toward building it by their
+# best value above FOCUS_PAR; a charter worth less than REFRESH_BELOW half points (after
+# its price) is refreshed away while the seat holds REFRESH_MONEY thousand marks; a seat
+# with less than LOAN_BELOW thousand borrows.
 PAR_PER_LEG = 6
 UNCOVERED_BONUS = 2
+FOCUS_PAR = 4
+REFRESH_BELOW = 2
+REFRESH_MONEY = 10
+LOAN_BELOW = 8
 # Scales of the observation tensor's counts (docs/atlantic_star.md, "Observation tensor"):
 # money in thousands over the most a seat can hold (36 + four loans of 10), loans in
 # thousands over 10, plaque values over the most a voyage is worth (Pacific 6 x 9 + 6),
@@ -354,6 +362,7 @@ class AtlanticCore(CoreState):
             self.dpa = [0] * NMASK
             self.dpb = [0] * NMASK
             self.cover = [0] * NSEA
+            self.legbest = [0] * (NSEA * MAXLEG)
             self.zone = [0] * MAXS
             self.turns = [0] * MAXP
             self.credit = [0] * MAXP
@@ -547,11 +556,12 @@ class AtlanticCore(CoreState):
         beginner's game, so that a playout's result says something about the position.
         Uniformly random playouts take loans and refreshes they do not need and stage
         voyages whatever they are worth; this one, except one move in eight taken at
-        random to keep the playouts varied, never borrows or refreshes, stages the best
-        voyage of its hand once it is worth PAR_PER_LEG a leg (or less when the hand can
-        take no more ships for that sea), in the class whose field its value is likely to
-        reach pays most, and otherwise charters the ship that adds most to a sea still to
-        sail, less its price."""
+        random to keep the playouts varied, borrows only when money runs short and only
+        what keeps the plaque's rank, stages the best voyage of its hand once it is worth
+        PAR_PER_LEG a leg (or less when the hand can take no more ships for that sea), in
+        the class whose field its value is likely to reach pays most, and otherwise
+        charters the ship that adds most to the sea its hand builds, less its price, or
+        refreshes the agency when no ship there is worth its price."""
         a = -1
         if (r & 7) != 0:
             a = self.c_prior_action(r)
@@ -562,11 +572,16 @@ class AtlanticCore(CoreState):
 
     def c_prior_action(self, r):
         """The rollout policy's own choice, without its random moves (docs/atlantic_star.md,
-        "Rollout policy"): the voyage or the charter described in ``c_rollout_action``; -1
-        where it has none (no charter is legal and no voyage is worth staging)."""
+        "Rollout policy"): the loan, voyage, charter or refresh described in
+        ``c_rollout_action``; -1 where it has none (no charter is legal and no voyage is
+        worth staging)."""
         n = self.c_legal()
         p = self.cur
         hn = self.hand_n[p]
+        if self.phase == PH_LOAN and self.money[p] < LOAN_BELOW:
+            a = self._policy_loan(p, n)
+            if a >= 0:
+                return a
         can_charter = 0
         for i in range(n):
             if self.rules.a_charter <= self.buf[i] < self.rules.a_voyage:
@@ -622,6 +637,28 @@ class AtlanticCore(CoreState):
             self.cover[s] = 0
             for i in range(hn):
                 self.cover[s] |= self.rules.suit[self.hand[p * HMAX + i] * NSEA + s]
+            for l in range(self.rules.legs[s]):
+                best = 0
+                for i in range(hn):
+                    g = self.rules.w[(self.hand[p * HMAX + i] * NSEA + s) * MAXLEG + l]
+                    if g > best:
+                        best = g
+                self.legbest[s * MAXLEG + l] = best
+        # The sea the hand builds: the most value above FOCUS_PAR on its legs (none while
+        # no leg of any sea still to sail is above it).
+        target = -1
+        best_focus = 0
+        for s in range(NSEA):
+            if self.cover[s] < 0:
+                continue
+            f = 0
+            for l in range(self.rules.legs[s]):
+                if self.legbest[s * MAXLEG + l] > FOCUS_PAR:
+                    f += self.legbest[s * MAXLEG + l] - FOCUS_PAR
+            if f > best_focus:
+                best_focus = f
+                target = s
+        # Each ship's gain in half points, less its price (doubled with 6,000 marks or less).
         best_a = -1
         best_gain = -1000000
         dear = 1 if self.money[p] > 6 else 2
@@ -631,6 +668,19 @@ class AtlanticCore(CoreState):
             if c < 0 or self.money[p] < price:
                 continue
             gain = 0
+            if target >= 0:
+                # What the ship adds to the target sea's best value on one of its legs.
+                su = self.rules.suit[c * NSEA + target]
+                for l in range(self.rules.legs[target]):
+                    if su & (1 << l):
+                        g = 2 * (self.rules.w[(c * NSEA + target) * MAXLEG + l] - self.legbest[target * MAXLEG + l])
+                        if g > gain:
+                            gain = g
+                gain -= dear * price
+                if gain >= best_gain:  # ties to the cheaper space
+                    best_gain = gain
+                    best_a = self.rules.a_charter + i
+                continue
             for s in range(NSEA):
                 if self.cover[s] < 0:
                     continue
@@ -642,10 +692,41 @@ class AtlanticCore(CoreState):
                             g += UNCOVERED_BONUS
                         if g > gain:
                             gain = g
-            gain -= dear * price
+            gain = 2 * gain - dear * price
             if gain >= best_gain:  # ties to the cheaper space
                 best_gain = gain
                 best_a = self.rules.a_charter + i
+        # No ship worth its price: a new agency, while money lasts.
+        if best_gain < REFRESH_BELOW and self.money[p] >= REFRESH_MONEY:
+            for i in range(n):
+                if self.buf[i] == self.rules.a_refresh:
+                    return self.rules.a_refresh
+        return best_a
+
+    def _policy_loan(self, p, n):
+        """The rollout policy's loan (of the ``n`` legal actions in ``buf``): the largest
+        that leaves one of the seat's plaques above the plaque ranked below it now (so
+        its rank holds, A7), or -1 when none does."""
+        best_a = -1
+        best_amt = 0
+        for i in range(n):
+            a = self.buf[i]
+            if a >= self.rules.a_refresh:
+                break  # loans come first in the sorted list
+            k = a - self.rules.a_loan
+            amt = k % NAMT + 1
+            k = k // NAMT
+            sea = k // self.rules.sets
+            pid = p * 2 + k % self.rules.sets
+            below = -1
+            j = 0
+            while j < self.rank_n[sea] and self.rank[sea * NFIELD + j] != pid:
+                j += 1
+            if j + 1 < self.rank_n[sea]:
+                below = self.pval[sea * NPL + self.rank[sea * NFIELD + j + 1]]
+            if self.pval[sea * NPL + pid] - amt > below and amt > best_amt:
+                best_amt = amt
+                best_a = a
         return best_a
 
     def _voyage_bound(self, seat, sea):
