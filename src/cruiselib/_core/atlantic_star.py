@@ -561,7 +561,7 @@ class AtlanticCore(CoreState):
         PAR_PER_LEG a leg (or less when the hand can take no more ships for that sea), in
         the class whose field its value is likely to reach pays most, and otherwise
         charters the ship that adds most to the sea its hand builds, less its price, or
-        refreshes the agency when no ship there is worth its price."""
+        refreshes the agency when no ship on offer is worth a point after its price."""
         a = -1
         if (r & 7) != 0:
             a = self.c_prior_action(r)
@@ -696,7 +696,7 @@ class AtlanticCore(CoreState):
             if gain >= best_gain:  # ties to the cheaper space
                 best_gain = gain
                 best_a = self.rules.a_charter + i
-        # No ship worth its price: a new agency, while money lasts.
+        # No ship worth a point after its price: a new agency, while money lasts.
         if best_gain < REFRESH_BELOW and self.money[p] >= REFRESH_MONEY:
             for i in range(n):
                 if self.buf[i] == self.rules.a_refresh:
