@@ -297,6 +297,28 @@ def test_more_cards_under_the_pile_than_the_turns_allow_are_rejected() -> None:
     rejected(g, data, r"under.*\(I6\)")
 
 
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_the_movers_cards_under_its_pile_and_in_its_hand_are_at_most_three_a_turn(encoding: str) -> None:
+    # I6: the exchange moves cards from the mover's hand to the bottom of its pile, at most
+    # the three of a turn. A snapshot that counts one card more under the pile than its
+    # turns and its hand leave room for would reach, by putting the rest under, a position
+    # that no longer loads: it is refused at once (found by the tamper fuzzing).
+    g = game(4)
+    data = _exchange(g, 11)
+    cur, turns = data["current_player"], data["rounds"] + 1
+    hand = len(data["hands"][cur])
+    data["known"][cur] = 3 * turns - hand
+    assert data["known"][cur] < len(data["piles"][cur]), "the pile must hold the cards counted under it"
+    # At the bound: the whole hand goes under, one card at a time, and every step reloads.
+    state = g.load_state(encode(data, encoding))
+    for _ in range(hand):
+        state.apply(min(a for a in state.legal_actions() if a != g.rules.a_done))
+        assert g.load_state(state.to_json()).to_json() == state.to_json()
+    assert state.current_player != cur, "with its hand empty the seat draws and its turn ends (I12)"
+    data["known"][cur] += 1
+    rejected(g, data, r"under its pile and holds.*exchange.*\(I6\)", encoding)
+
+
 def test_a_short_hand_beside_a_pile_with_cards_is_rejected() -> None:
     g = game(3)
     data = data_of(play(g, 8, lambda s: rounds_of(s) == 2 and s.phase_name == "move"))

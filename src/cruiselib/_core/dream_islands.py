@@ -1445,7 +1445,18 @@ class DreamIslandsCore(CoreState):
                 raise InvalidStateError(
                     f"{_BAD}seat {p} completed {self.done_n[p]} missions in {t} turn(s): at most the 3 in "
                     "hand a turn (I5)")
-            if self.known_n[p] > 3 * t:
+            # I6: at most the 3 cards of the hand go under the pile a turn. In the mover's
+            # exchange every card it puts under leaves its hand, so the cards under its pile
+            # and those still in its hand are at most 3 a turn together: a tighter bound,
+            # and the one the rest of its exchange keeps (a state reached by play reloads).
+            under = self.known_n[p]
+            if phase == PH_EXCHANGE and p == cur:
+                under += self.hand_n[p]
+            if under > 3 * t:
+                if under > self.known_n[p]:
+                    raise InvalidStateError(
+                        f"{_BAD}seat {p} put {self.known_n[p]} cards under its pile and holds {self.hand_n[p]} "
+                        f"in {t} turn(s) of its exchange: at most the 3 in hand a turn (I6)")
                 raise InvalidStateError(
                     f"{_BAD}seat {p} put {self.known_n[p]} cards under its pile in {t} turn(s): at most the "
                     "3 in hand a turn (I6)")
