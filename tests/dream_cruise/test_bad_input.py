@@ -371,6 +371,13 @@ BAD_STATES: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "start seat out of range": (_set(start_player=3), "start_player"),
     "round 0": (_set(round=0), ">= 1"),
     "round beyond any game": (_set(round=101), "<= 100"),
+    # C4, C16, C20: each earlier round kept one location card per seat, so the round follows.
+    "round ahead of the cards kept": (_set(round=BASE["round"] + 1), r"location card\(s\) by round .*\(C4, C16, C20\)"),
+    "round behind the cards kept": (_set(round=BASE["round"] - 1), r"location card\(s\) by round .*\(C4, C16, C20\)"),
+    "round near the counter's end": (_set(round=98), r"location card\(s\) by round 98"),
+    "a kept location card back in the deck": (
+        lambda d: d["location_deck"].append(d["seats"][0]["played"].pop(0)), r"location card\(s\) by round",
+    ),
     "rng too short": (_set(rng="12345"), "matching regex"),
     "rng as a number": (_set(rng=12345), "Expected `str`, got `int`"),
     "bad phase": (_set(phase="dinner"), "Invalid enum value 'dinner'"),

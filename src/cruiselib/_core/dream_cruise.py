@@ -1837,6 +1837,14 @@ class DreamCruiseCore(CoreState):
             played = d.seats[p].played
             if x >= 0 and (not played or played[len(played) - 1] != x):
                 raise InvalidStateError(f"{_BAD}seat {p}: the current location card is the last one kept")
+            # C4, C16, C20: each earlier round kept one location card per seat for good (a seat
+            # that could draw none would have made that round the last), then this round's own
+            # once chosen. So the round follows from the cards kept, and play from a loaded
+            # position never runs past the rounds a snapshot can hold.
+            if history and len(played) != self.rnd - 1 + (1 if x >= 0 else 0):
+                raise InvalidStateError(
+                    f"{_BAD}seat {p} kept {len(played)} location card(s) by round {self.rnd}: one in each "
+                    "earlier round, and this round's once chosen (C4, C16, C20)")
             if x < 0 and on_card:
                 raise InvalidStateError(f"{_BAD}seat {p}: activity cards, guests or the captain on no location card")
             if x >= 0:
