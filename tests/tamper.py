@@ -14,8 +14,10 @@ accept a state that is as good as one reached by play:
 
 :func:`positions` collects states reached by play (the first, some in the middle, the last
 of several games); :func:`mutation` is a hypothesis strategy of one change to a decoded
-snapshot tree; :func:`check_tampered` is the verdict. ``tests/test_tamper.py`` runs a short
-campaign for every game; ``scripts/tamper_fuzz.py`` runs a long one with a time budget.
+snapshot tree; :func:`nudges` moves every integer of one by a step or two, in turn;
+:func:`check_tampered` is the verdict. ``tests/test_tamper.py`` runs a short campaign for
+every game and the nudges of a few positions; ``scripts/tamper_fuzz.py`` runs a long
+campaign with a time budget.
 """
 
 from __future__ import annotations
@@ -133,6 +135,23 @@ def mutation(draw: st.DrawFn, tree: dict[str, Any]) -> tuple[str, dict[str, Any]
         key = draw(st.sampled_from(sorted(value)))
         return f"{where}: drop key {key}", _replace(tree, path, {k: v for k, v in value.items() if k != key})
     return f"{where}: set to null", _replace(tree, path, None)
+
+
+def nudges(tree: dict[str, Any], steps: tuple[int, ...] = (-2, -1, 1, 2)) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every integer of ``tree`` moved by each of ``steps``, one at a time (not the header, nor
+    the record of play, which the loader checks against the rules' action ids only).
+
+    The random campaign draws from every kind of change; a count one or two off what play
+    made is the change a loader's arithmetic is most likely to let through, so this tries
+    all of them, in order."""
+    for path, value in leaves(tree):
+        if not path or path[0] in ("game", "schema_version", "history", "deal"):
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            continue
+        where = "/".join(map(str, path))
+        for step in steps:
+            yield f"{where}: {value} -> {value + step}", _replace(tree, path, value + step)
 
 
 def positions(game: Any, n_games: int = 6, seed: int = 0, every: int = 11) -> list[dict[str, Any]]:
