@@ -14,9 +14,10 @@ accept a state that is as good as one reached by play:
 
 :func:`positions` collects states reached by play (the first, some in the middle, the last
 of several games); :func:`mutation` is a hypothesis strategy of one change to a decoded
-snapshot tree; :func:`nudges` moves every integer of one by a step or two, in turn;
+snapshot tree; :func:`nudges` moves every integer of one by a step or two, in turn,
+and :func:`near_the_top` sets each to the schema's bounds and just below them;
 :func:`check_tampered` is the verdict. ``tests/test_tamper.py`` runs a short campaign for
-every game and the nudges of a few positions; ``scripts/tamper_fuzz.py`` runs a long
+every game and both sweeps over a few positions; ``scripts/tamper_fuzz.py`` runs a long
 campaign with a time budget.
 """
 
@@ -152,6 +153,36 @@ def nudges(tree: dict[str, Any], steps: tuple[int, ...] = (-2, -1, 1, 2)) -> Ite
         where = "/".join(map(str, path))
         for step in steps:
             yield f"{where}: {value} -> {value + step}", _replace(tree, path, value + step)
+
+
+def schema_maxima(schema: Any) -> set[int]:
+    """Every integer bound (``maximum``) of a JSON Schema, wherever it stands."""
+    found: set[int] = set()
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "maximum" and isinstance(value, int) and not isinstance(value, bool):
+                found.add(value)
+            found |= schema_maxima(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            found |= schema_maxima(value)
+    return found
+
+
+def near_the_top(tree: dict[str, Any], maxima: set[int]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every integer of ``tree`` set, in turn, to each bound of the schema and the three below
+    it (those above 8): a counter that loads just under its bound must not be pushed past
+    it by play, or the state reached stops loading."""
+    values = sorted({m - d for m in maxima for d in range(4) if m - d > 8})
+    for path, value in leaves(tree):
+        if not path or path[0] in ("game", "schema_version", "history", "deal"):
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            continue
+        where = "/".join(map(str, path))
+        for new in values:
+            if new != value:
+                yield f"{where}: {value} -> {new}", _replace(tree, path, new)
 
 
 def positions(game: Any, n_games: int = 6, seed: int = 0, every: int = 11) -> list[dict[str, Any]]:

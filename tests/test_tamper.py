@@ -1,8 +1,9 @@
 """The tamper fuzzer on every game (``tests/tamper.py``): states reached by play, one field
 changed, and the engine either refuses the snapshot or plays it out identically in both cores.
 
-A short campaign per configuration; ``scripts/tamper_fuzz.py`` runs long ones. The slow sweep
-moves every integer of a few positions by one or two, each in turn.
+A short campaign per configuration; ``scripts/tamper_fuzz.py`` runs long ones. The slow sweeps
+move every integer of a few positions by one or two, and set it to the schema's bounds and
+just below them, each in turn.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cruiselib
-from tests.tamper import check_tampered, mutation, nudges, positions
+from tests.tamper import check_tampered, mutation, near_the_top, nudges, positions, schema_maxima
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("sirens", {}),
@@ -60,4 +62,16 @@ def test_every_integer_one_or_two_off_is_refused_or_plays_out_identically(index:
     game, twin, _ = _setup(index)
     for tree in positions(game, n_games=2, seed=100 + index, every=9):
         for description, tampered in nudges(tree):
+            check_tampered(game, twin, tampered, f"{game!r}: {description}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=[f"{n}-{o}" for n, o in CONFIGS])
+def test_every_integer_at_a_schema_bound_is_refused_or_plays_out_identically(index: int) -> None:
+    # Every integer of states reached by play set to each bound of the snapshot schema and
+    # just below it: a round counter loaded at 98 of 100 that play took past 100 was one.
+    game, twin, _ = _setup(index)
+    maxima = schema_maxima(msgspec.json.schema(game.state_data_type))
+    for tree in positions(game, n_games=2, seed=200 + index, every=9):
+        for description, tampered in near_the_top(tree, maxima):
             check_tampered(game, twin, tampered, f"{game!r}: {description}")
