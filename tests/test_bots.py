@@ -522,3 +522,99 @@ def test_dream_cruise_boards_and_places_by_the_rule_based_bot_and_searches_the_r
             assert mapped.choose(state) == RuleBot(seed=0).analyse(state)[0].action
             assert mapped.last_iterations == 0
     assert {"boarding", "set_course", "entertainment", "set_sail"} <= phases
+
+
+# ---------------------------------------------------------------------------- bounded searches
+
+
+def test_a_search_in_chunks_builds_the_tree_of_one_run() -> None:
+    """The bot runs its budget in chunks sized by time; the tree is the one a single run of
+    the whole budget builds (each iteration draws from the search's own generator)."""
+    from cruiselib._core.rng import mix64, seed_state
+
+    state = cruiselib.make("sirens").new_state(seed=4)
+    bot = ISMCTSBot(iterations=3000, seed=11)
+    candidates = bot.analyse(state)
+    tree = load("ismcts").Search(state, 1.0, True, True, mix64(seed_state(11)), 3001, 0.0, True, 0.0)
+    assert tree.run(3000) == 3000
+    rows = sorted(tree.children(), key=lambda row: (-row[1], row[0]))
+    assert [(c.action, c.visits) for c in candidates] == [(a, v) for a, v, _, _ in rows]
+    assert bot.last_iterations == 3000
+
+
+def test_a_huge_iteration_budget_grows_the_tree_as_the_search_runs() -> None:
+    """A budget of 10**8 iterations once allocated its whole tree (about 1.5 GiB) before the
+    first iteration; the tree now grows with the iterations actually run."""
+    import tracemalloc
+
+    state = cruiselib.make("sirens").new_state(seed=1)
+    bot = ISMCTSBot(iterations=10**8, seconds=0.2, seed=3)
+    tracemalloc.start()
+    try:
+        assert state.is_legal(bot.choose(state))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert 0 < bot.last_iterations < 10**8
+    assert peak < 64 * 2**20, f"{peak / 2**20:.0f} MiB traced for a 0.2 s search"
+
+
+def test_a_cancelled_search_stops_and_leaves_the_state_and_bot_usable() -> None:
+    import threading
+    import time
+
+    state = cruiselib.make("dream_islands", players=3).new_state(seed=2)
+    before = state.to_json()
+    bot = ISMCTSBot(iterations=10**8, seed=1)
+    cancel = threading.Event()
+    timer = threading.Timer(0.2, cancel.set)
+    timer.start()
+    began = time.perf_counter()
+    try:
+        with pytest.raises(cruiselib.SearchCancelled, match="cancelled after"):
+            bot.choose(state, cancel=cancel)
+    finally:
+        timer.cancel()
+    # A hang guard, not a speed claim: without the cancel this search runs for hours.
+    assert time.perf_counter() - began < 10
+    assert state.to_json() == before
+    with pytest.raises(cruiselib.SearchCancelled):
+        bot.analyse(state, cancel=cancel)  # already set: stops before the first chunk
+    bot.iterations = 50
+    assert state.is_legal(bot.choose(state, cancel=threading.Event()))
+    assert bot.last_iterations == 50
+
+
+def test_ctrl_c_stops_a_huge_search_at_once() -> None:
+    """Ctrl-C (SIGINT) reaches a search with a huge budget within a chunk, even at its start
+    (a preallocated tree of 10**8 nodes once ignored it for 6-16 s while it was filled)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if os.name != "posix":
+        pytest.skip("SIGINT to a child process is POSIX-only here")
+    code = (
+        "import cruiselib, sys\n"
+        "from cruiselib.bots import ISMCTSBot\n"
+        "state = cruiselib.make('sirens').new_state(seed=1)\n"
+        "print('searching', flush=True)\n"
+        "try:\n"
+        "    ISMCTSBot(iterations=10**9, seed=1).choose(state)\n"
+        "except KeyboardInterrupt:\n"
+        "    sys.exit(130)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "searching\n"
+        time.sleep(0.3)
+        child.send_signal(signal.SIGINT)
+        began = time.perf_counter()
+        assert child.wait(timeout=30) == 130
+        waited = time.perf_counter() - began
+    finally:
+        child.kill()
+        child.wait()
+    assert waited < 5, f"Ctrl-C took {waited:.1f} s to stop the search"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from cruiselib._api import Game, Playouts, State
 from cruiselib._core import compiled
 from cruiselib._registry import games, make, register
-from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError
+from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError, SearchCancelled
 from cruiselib.records import GameRecord, RecordResult, load_state, replay
 
 __version__ = "0.1.0"
@@ -26,6 +26,7 @@ __all__ = [
     "InvalidStateError",
     "Playouts",
     "RecordResult",
+    "SearchCancelled",
     "State",
     "__version__",
     "compiled",

@@ -7,7 +7,7 @@ was called on unchanged.
 
 from __future__ import annotations
 
-__all__ = ["CruiseError", "IllegalMoveError", "InvalidOptionError", "InvalidStateError"]
+__all__ = ["CruiseError", "IllegalMoveError", "InvalidOptionError", "InvalidStateError", "SearchCancelled"]
 
 
 class CruiseError(ValueError):
@@ -24,3 +24,8 @@ class InvalidStateError(CruiseError):
 
 class InvalidOptionError(CruiseError):
     """A game option, seat index or argument that is out of range or unknown."""
+
+
+class SearchCancelled(CruiseError):
+    """A search stopped before its budget ran out because its ``cancel`` event was set
+    (``bot.choose(state, cancel=event)``); the state it searched is unchanged."""

@@ -179,11 +179,18 @@ class Search:
         self.path = self.path_array
         self.total = self.total_array
         # UCB1's two factors by count, computed once: no log or sqrt in the selection loop.
-        self.explore_array = _zeros(capacity, True)
-        self.inv_sqrt_array = _zeros(capacity, True)
+        # Only the new counts are computed: a search that doubles its tree as it goes pays
+        # for each entry once.
+        explore = _zeros(capacity, True)
+        inv_sqrt = _zeros(capacity, True)
+        if old:
+            explore[:old] = self.explore_array
+            inv_sqrt[:old] = self.inv_sqrt_array
+        self.explore_array = explore
+        self.inv_sqrt_array = inv_sqrt
         self.explore = self.explore_array
         self.inv_sqrt = self.inv_sqrt_array
-        for k in range(1, capacity):
+        for k in range(max(old, 1), capacity):
             self.explore[k] = self.uct_c * sqrt(log(k))
             self.inv_sqrt[k] = 1.0 / sqrt(k)
         self.capacity = capacity

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -23,7 +24,7 @@ from typing import Any, Literal
 from cruiselib._core import compiled as _compiled
 from cruiselib._core import load, pure_module
 from cruiselib._core.rng import mix64, seed_state
-from cruiselib.errors import InvalidOptionError
+from cruiselib.errors import InvalidOptionError, SearchCancelled
 
 from ._types import Candidate
 from .rules import RuleBot
@@ -32,10 +33,16 @@ __all__ = ["PRIOR_WEIGHTS", "RULE_BIASES", "SCORE_WEIGHTS", "SHORTLISTS", "Cheat
 
 _GOLDEN = load("engine").PLAYOUT_STREAM[0]  # the cores' Weyl step
 _MASK64 = 0xFFFFFFFFFFFFFFFF
-# Iterations per call into the core when a time budget applies: small first, so a short
-# budget is kept; doubled up to the largest while time remains.
+# Iterations per call into the core: small first, so a short budget is kept; doubled up to
+# the largest, and to what the core runs in _CHUNK_SECONDS, so a cancel or a deadline is
+# seen within about that time whatever the game and core.
 _FIRST_CHUNK = 64
 _LARGEST_CHUNK = 8192
+_CHUNK_SECONDS = 0.05
+# Nodes the tree has room for at first; it doubles as the search needs more, up to the most
+# a tree may hold (its node indices are C ints).
+_FIRST_CAPACITY = 1 << 12
+_MAX_NODES = (1 << 31) - 1
 _FINALS = {"visits": load("ismcts").FINAL_VISITS, "value": load("ismcts").FINAL_VALUE}
 _ROLLOUTS = ("policy", "random")
 #: The score margin's share in the search's returns where ``score_weight`` is None, per game:
@@ -192,19 +199,25 @@ class SearchBot:
             budget.append(f"seconds={self.seconds}")
         return f"{type(self).__name__}({', '.join(budget)}, uct_c={self.uct_c}, final={self.final!r})"
 
-    def _search(self, state: Any) -> Any:
-        """Run one search from ``state`` (unchanged) and return the core's search tree."""
+    def _search(self, state: Any, cancel: threading.Event | None = None) -> Any:
+        """Run one search from ``state`` (unchanged) and return the core's search tree.
+
+        The core runs the iterations in chunks, whatever the budget: between two chunks the
+        deadline and ``cancel`` are looked at, and the tree grows to what the next chunk
+        needs (never to the whole budget up front, which could be gigabytes). A chunk is
+        sized to take about ``_CHUNK_SECONDS``, so a cancel or a deadline is kept promptly.
+        """
         module = _search_module(state)
         seed = mix64((self._seed + self.searches * _GOLDEN) & _MASK64)
         self.searches += 1
         budget = self.iterations
-        capacity = budget + 1 if budget is not None else 1 << 16
         weight = self.score_weight
         if weight is None:
             weight = SCORE_WEIGHTS.get(state.game.name, 0.0)
         prior = self.prior_weight
         if prior is None:
             prior = PRIOR_WEIGHTS.get(state.game.name, 0.0) if self.rollout == "policy" else 0.0
+        capacity = _FIRST_CAPACITY if budget is None else min(budget + 1, _FIRST_CAPACITY)
         tree = module.Search(
             state, self.uct_c, self.determinize, self.recall, seed, capacity, weight, self.rollout == "policy", prior
         )
@@ -214,20 +227,27 @@ class SearchBot:
         bias = self.rule_bias if self.rule_bias is not None else RULE_BIASES.get(state.game.name, 0.0)
         if bias > 0:
             tree.favour(shortlist[0] if shortlist else self._judge.analyse(state)[0].action, bias)
-        if self.seconds is None:
-            assert budget is not None
-            tree.run(budget)
-        else:
-            deadline = time.perf_counter() + self.seconds
-            chunk = _FIRST_CHUNK
-            while budget is None or tree.iterations < budget:
-                step = chunk if budget is None else min(chunk, budget - tree.iterations)
-                if tree.iterations + step >= tree.capacity - 1:
-                    tree.grow(2 * tree.capacity + step)
-                tree.run(step)
-                if time.perf_counter() >= deadline:
-                    break
-                chunk = min(2 * chunk, _LARGEST_CHUNK)
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
+        chunk = _FIRST_CHUNK
+        while budget is None or tree.iterations < budget:
+            if cancel is not None and cancel.is_set():
+                raise SearchCancelled(f"the search was cancelled after {tree.iterations} iterations")
+            step = chunk if budget is None else min(chunk, budget - tree.iterations)
+            needed = tree.iterations + step + 1  # one node per iteration, plus the root
+            if needed > tree.capacity:
+                if tree.capacity >= _MAX_NODES:
+                    break  # the tree is as large as a tree may be: the search ends here
+                tree.grow(min(max(2 * tree.capacity, needed), _MAX_NODES))
+                step = min(step, tree.capacity - 1 - tree.iterations)
+            began = time.perf_counter()
+            tree.run(step)
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                break
+            # The next chunk: twice this one, but no longer than _CHUNK_SECONDS at this pace.
+            pace = step / max(now - began, 1e-9)
+            chunk = max(1, min(2 * chunk, _LARGEST_CHUNK, int(pace * _CHUNK_SECONDS)))
         self.last_iterations = int(tree.iterations)
         return tree
 
@@ -246,9 +266,10 @@ class SearchBot:
             return None
         return [c.action for c in self._judge.analyse(state)[:width]]
 
-    def choose(self, state: Any) -> int:
+    def choose(self, state: Any, *, cancel: threading.Event | None = None) -> int:
         """The action to play for ``state.current_player`` (a forced move, or a shortlist of
-        one, without search)."""
+        one, without search). ``cancel``: an event another thread may set to stop the search
+        (within about 50 ms), which then raises :class:`~cruiselib.errors.SearchCancelled`."""
         legal = state.legal_actions()
         if not legal:
             from cruiselib.errors import IllegalMoveError
@@ -260,13 +281,14 @@ class SearchBot:
         if self._width(state) == 1:
             self.last_iterations = 0
             return int(self._judge.analyse(state)[0].action)
-        tree = self._search(state)
+        tree = self._search(state, cancel)
         return int(tree.best(_FINALS[self.final]))
 
-    def analyse(self, state: Any) -> list[Candidate]:
+    def analyse(self, state: Any, *, cancel: threading.Event | None = None) -> list[Candidate]:
         """Search and return the root's moves, most visited first: visits, and value = the
-        mean return of the seat to move after that move, in [-1, 1]."""
-        tree = self._search(state)
+        mean return of the seat to move after that move, in [-1, 1]. ``cancel`` as in
+        :meth:`choose`."""
+        tree = self._search(state, cancel)
         game = state.game
         rows = sorted(tree.children(), key=lambda row: (-row[1], row[0]))
         return [
