@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 import cruiselib
+from cruiselib.dream_cruise.game import DreamCruiseState
 from cruiselib.sirens import SirensState
 from cruiselib.testing import ConformanceError, check_game
 
@@ -94,3 +95,58 @@ class SkewedRandomAction(SirensState):
 def test_playouts_that_a_python_loop_does_not_reproduce_are_caught() -> None:
     with pytest.raises(ConformanceError, match="Python loop"):
         check_game(_game_with(SkewedRandomAction), n_games=1)
+
+
+class HidesDone(DreamCruiseState):
+    """Leaves ``done`` (the highest action id) out of legal_actions, the mask and is_legal
+    whenever another move is legal, while the core's apply still takes it."""
+
+    __slots__ = ()
+
+    def _hidden(self) -> int:
+        legal = DreamCruiseState.legal_actions(self)
+        done = self.game.num_actions - 1
+        return done if len(legal) > 1 and legal[-1] == done else -1
+
+    def legal_actions(self) -> list[int]:
+        hidden = self._hidden()
+        return [a for a in DreamCruiseState.legal_actions(self) if a != hidden]
+
+    def action_mask(self) -> Any:
+        mask = DreamCruiseState.action_mask(self)
+        hidden = self._hidden()
+        if hidden >= 0:
+            mask[hidden] = 0
+        return mask
+
+    def is_legal(self, action: object) -> bool:
+        return action != self._hidden() and DreamCruiseState.is_legal(self, action)
+
+
+class HidesOneInTheMiddle(HidesDone):
+    """Leaves out the second of three or more legal actions: no edge of the action space
+    or of the listed range, so only a check of every id finds it."""
+
+    __slots__ = ()
+
+    def _hidden(self) -> int:
+        legal = DreamCruiseState.legal_actions(self)
+        return legal[1] if len(legal) >= 3 and legal[2] - legal[0] > 2 else -1
+
+
+def _dream_cruise_with(state_class: type[DreamCruiseState]) -> Any:
+    game = cruiselib.make("dream_cruise")
+    game._state_class = state_class
+    return game
+
+
+def test_an_action_apply_takes_but_the_listings_hide_is_caught() -> None:
+    game = _dream_cruise_with(HidesDone)
+    with pytest.raises(ConformanceError, match="done"):
+        check_game(game, n_games=2)
+
+
+def test_an_action_hidden_inside_the_listed_range_is_caught() -> None:
+    game = _dream_cruise_with(HidesOneInTheMiddle)
+    with pytest.raises(ConformanceError, match=r"core's legality check differs from legal_actions.*accepted by apply"):
+        check_game(game, n_games=2)

@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
+from cruiselib import _core
 from cruiselib._api import Game, State
 from cruiselib.errors import IllegalMoveError, InvalidOptionError
 from cruiselib.records import replay as cruiselib_replay
@@ -104,9 +105,13 @@ def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str
     # Illegal input raises IllegalMoveError and leaves the state unchanged.
     legal_set = set(legal)
     probes = [-1, game.num_actions, game.num_actions + 7]
-    for _ in range(6):
-        a = rnd.randrange(game.num_actions)
-        if a not in legal_set:
+    # Random ids, and the ids at the edges of the action space and of the listed range
+    # (where an off-by-one hides or adds an action).
+    edges = [0, game.num_actions - 1]
+    if legal:
+        edges += [legal[0] - 1, legal[-1] + 1]
+    for a in [rnd.randrange(game.num_actions) for _ in range(6)] + edges:
+        if 0 <= a < game.num_actions and a not in legal_set and a not in probes:
             probes.append(a)
     for a in probes:
         if 0 <= a < game.num_actions and st.is_legal(a):
@@ -116,7 +121,8 @@ def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str
         except IllegalMoveError:
             pass
         else:
-            raise ConformanceError(f"{where}: illegal action {a} was accepted")
+            label = f" ({game.action_to_move(a)})" if 0 <= a < game.num_actions else ""
+            raise ConformanceError(f"{where}: illegal action {a}{label} was accepted")
         unchanged(f"the rejected action {a}")
     if legal:
         a = legal[0]
@@ -136,6 +142,23 @@ def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str
     listed = [a for a in range(game.num_actions) if st.is_legal(a)]
     if listed != legal:
         raise ConformanceError(f"{where}: is_legal over every action id differs from legal_actions()")
+    # What apply accepts is what the core's own check accepts: asked through the core
+    # class, so a state class that overrides legal_actions, action_mask and is_legal
+    # alike cannot hide an action that apply still takes.
+    core_is_legal = _core_is_legal(st)
+    if getattr(type(st), "is_legal", None) is core_is_legal:  # not overridden: the pass above asked the core
+        accepted = listed
+    else:
+        accepted = [a for a in range(game.num_actions) if core_is_legal(st, a)]
+    if accepted != legal:
+        hidden = sorted(set(accepted) - legal_set)
+        extra = sorted(legal_set - set(accepted))
+        named = "; ".join(
+            f"{what}: {', '.join(f'{a} ({game.action_to_move(a)})' for a in ids[:3])}"
+            for what, ids in (("accepted by apply but not listed", hidden), ("listed but refused by apply", extra))
+            if ids
+        )
+        raise ConformanceError(f"{where}: the core's legality check differs from legal_actions(): {named}")
 
     # Views, resampling and tensors: a resampled state looks the same to that seat.
     obs_fields = game.observation_fields()  # covers the tensor exactly, or raises
@@ -237,6 +260,16 @@ def _check_int(name: str, value: Any, low: int | None) -> int:
     return int(value)
 
 
+def _core_is_legal(state: Any) -> Any:
+    """The ``is_legal`` of the core class under ``state``'s class (what ``apply`` checks
+    with), called unbound so that no override in a Python subclass answers instead."""
+    kind: Any = type(state)
+    for cls in kind.__mro__:
+        if cls.__module__.startswith(f"{_core.__name__}."):
+            return cls.is_legal
+    raise ConformanceError(f"{type(state).__name__} is not built on a cruiselib core state class")
+
+
 def check_game(
     game: Game[Any],
     n_games: int = 100,
@@ -258,7 +291,9 @@ def check_game(
     hides cards from every seat, so resampling it must give different deals for different
     seeds. On the first game, playouts from the new deal must be a Python loop of the same
     random choices and give the same results on two threads (:func:`check_playouts`).
-    Deep checks also compare ``is_legal`` on every action id with ``legal_actions()`` and
+    Deep checks also compare ``is_legal`` on every action id with ``legal_actions()``, and
+    so the core's own check (what ``apply`` accepts, asked past any override of
+    ``legal_actions``, ``action_mask`` or ``is_legal`` in the state class), and
     check the tensors: float32 of the game's shapes, ``out=`` filled in place, equal for a
     resampled state (a function of what the seat sees; with ``recall=True`` for the
     information state where the game has one). Every game's history is its actions, its
