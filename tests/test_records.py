@@ -110,6 +110,62 @@ def test_a_history_that_does_not_lead_to_the_state_cannot_be_undone() -> None:
     assert tampered.to_json() == before
 
 
+def _tampered_histories(game: Any, seed: int, history: list[int], rnd: random.Random) -> list[tuple[str, list[int]]]:
+    """Edited copies of the ``history`` of ``game.new_state(seed)``: two actions swapped
+    (next to each other, and apart), one changed to another action legal at that point,
+    one dropped (inside, and the last)."""
+    n = len(history)
+    out: list[tuple[str, list[int]]] = []
+    for i, j in ((k := rnd.randrange(n - 1), k + 1), tuple(sorted(rnd.sample(range(n), 2)))):
+        swapped = list(history)
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        out.append((f"actions {i} and {j} swapped", swapped))
+    for i in sorted(rnd.sample(range(n), 2)):
+        earlier = game.new_state(seed)
+        for a in history[:i]:
+            earlier.apply(a)
+        others = [a for a in earlier.legal_actions() if a != history[i]]
+        if others:
+            changed = list(history)
+            changed[i] = rnd.choice(others)
+            out.append((f"action {i} changed to another legal one", changed))
+    for i in (rnd.randrange(n - 1), n - 1):
+        out.append((f"action {i} dropped", history[:i] + history[i + 1 :]))
+    return [(what, edited) for what, edited in out if edited != history]
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS, ids=IDS)
+def test_a_record_is_made_only_from_a_history_that_leads_to_the_state(name: str, options: dict[str, Any]) -> None:
+    # Loading does not replay a snapshot's history, so an edited one loads; record()
+    # replays it and refuses, else the record would replay to another game.
+    refused = 0
+    for seed, steps in ((31, 12), (32, 40), (33, None)):
+        game, state, taken = _played(name, options, seed=seed, steps=steps)
+        assert cruiselib.replay(state.record().to_json()) == state  # the honest history
+        for what, edited in _tampered_histories(game, seed, taken, random.Random(seed)):
+            data = {**json.loads(state.to_json()), "history": edited}
+            try:
+                loaded = game.load_state(data)
+            except cruiselib.InvalidStateError:
+                refused += 1
+                continue
+            before = loaded.to_json()
+            refusal = ""
+            try:
+                record = loaded.record()
+            except cruiselib.InvalidStateError as exc:
+                refusal = str(exc)
+            if refusal:
+                assert "history does not lead to it" in refusal, what
+                assert loaded.to_json() == before, what
+                refused += 1
+            else:
+                # Only an edit that still leads to this very state (actions that commute)
+                # may give a record, and that record replays to it.
+                assert cruiselib.replay(record.to_json()) == loaded, what
+    assert refused >= 12
+
+
 @pytest.mark.parametrize(
     ("change", "match"),
     [

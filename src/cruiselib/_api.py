@@ -272,7 +272,9 @@ class State(Generic[MoveT, DataT, ViewT]):
         that :func:`cruiselib.replay` plays back exactly, like a PGN file for chess.
 
         Raises InvalidStateError for a state whose deal is unknown (made by ``resample``,
-        or loaded from a snapshot without one).
+        or loaded from a snapshot without one), and for one whose deal and history do not
+        replay to exactly this state (a snapshot whose history was edited): the record is
+        checked by replaying it, which takes milliseconds for a whole game.
         """
         from cruiselib.records import record_of
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GameRecord", "RecordResult", "load_state", "replay"]
 
+
 class RecordResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The end of a recorded game: every seat's score and the winning seats."""
 
@@ -76,6 +77,7 @@ def record_of(state: State) -> GameRecord:
     deal, start = origin
     game = state.game
     actions = state._history()
+    _check_leads_to(state, deal, start, actions)
     result = None
     if state.is_over:
         result = RecordResult(scores=state.scores(), winners=state.winners())
@@ -88,6 +90,28 @@ def record_of(state: State) -> GameRecord:
         moves=[str(game.action_to_move(a)) for a in actions],
         result=result,
     )
+
+
+def _check_leads_to(state: State, deal: int, start: int, actions: list[int]) -> None:
+    """InvalidStateError unless the deal and ``actions`` replay to exactly ``state``.
+
+    A snapshot's history is not replayed when it loads (loading is hot: searches and
+    fuzzers load many), so a snapshot whose history was edited loads with it; a record
+    made of that history would replay to another game. Replaying a whole game costs a
+    few milliseconds, and records are made rarely.
+    """
+    lost = "this state's history does not lead to it; no record can be made"
+    try:
+        replayed = state.game.state_from_seed_state(deal, start)
+        for i, action in enumerate(actions):
+            try:
+                replayed.apply(action)
+            except CruiseError as exc:
+                raise InvalidStateError(f"{lost} (action {i + 1}, {action}, is illegal there: {exc})") from None
+    except InvalidOptionError as exc:
+        raise InvalidStateError(f"{lost} ({exc})") from None
+    if replayed._to_data() != state._to_data():
+        raise InvalidStateError(f"{lost} (its {len(actions)} actions replay to another position)")
 
 
 def replay(record: GameRecord | str | bytes | Mapping[str, Any], *, game: Game[Any] | None = None) -> State:
