@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -310,7 +311,9 @@ CASES = _cases()
 
 
 def test_every_error_code_is_provoked() -> None:
-    provoked = {code for _, _, code in CASES} | {"line_too_long", "too_many_games", "internal"}
+    # Each code not among the cases has its own test below.
+    own_tests = {"line_too_long", "too_many_games", "internal", "too_many_configurations", "cancelled", "busy"}
+    provoked = {code for _, _, code in CASES} | own_tests
     assert provoked == set(protocol.ERROR_CODES)
 
 
@@ -768,3 +771,127 @@ def test_a_ten_thousand_command_random_session_without_growth(core: str) -> None
         assert len(session.provoked) >= 10  # the errors it provoked, and no other
         assert after - before < 4 * 1024, (before, after, samples)
         alive(client)
+
+
+# --------------------------------------------------------------------------- hostile clients
+
+
+def _running(engine: protocol.Engine, timeout: float = 30.0) -> None:
+    """Wait until ``engine`` runs a search (started in another thread)."""
+    deadline = time.monotonic() + timeout
+    while not engine._running:
+        assert time.monotonic() < deadline, "the search never started"
+        time.sleep(0.005)
+
+
+def _in_thread(engine: protocol.Engine, request: dict[str, Any]) -> tuple[threading.Thread, list[dict[str, Any]]]:
+    replies: list[dict[str, Any]] = []
+    thread = threading.Thread(target=lambda: replies.append(engine.handle(request)), daemon=True)
+    thread.start()
+    return thread, replies
+
+
+@pytest.mark.parametrize("cmd", ["bot", "hint"])
+def test_a_cancel_stops_a_long_search_at_once(cmd: str) -> None:
+    """``interrupt`` (what a server's reader calls as a line arrives) stops the running
+    search: the search is answered ``cancelled``, the game unchanged, and the cancel's own
+    reply (in order) says it stopped one. A cancel of another id stops nothing."""
+    engine = protocol.Engine()
+    gid = engine.handle({"cmd": "new", "game": "dream_cruise", "seed": 3})["game_id"]
+    before = engine.handle({"cmd": "save", "game_id": gid})
+    request = {
+        "cmd": cmd,
+        "game_id": gid,
+        "iterations": 1_000_000,
+        "id": "think",
+        **({"apply": True} if cmd == "bot" else {}),
+    }
+    thread, replies = _in_thread(engine, request)
+    _running(engine)
+    assert engine.interrupt(json.dumps({"cmd": "cancel", "target": "other", "id": 1}))
+    assert not engine.interrupt(json.dumps({"cmd": "ping", "id": "cancel"}))
+    assert engine._running, "a cancel of another request stopped the search"
+    started = time.perf_counter()
+    assert engine.interrupt(json.dumps({"cmd": "cancel", "target": "think", "id": 2}).encode())
+    thread.join(10)
+    assert not thread.is_alive(), "the search did not stop"
+    print(f"cancel latency {1000 * (time.perf_counter() - started):.1f} ms")
+    assert replies[0]["id"] == "think" and replies[0]["error"]["code"] == "cancelled"
+    assert engine.handle({"cmd": "cancel", "target": "other", "id": 1}) == {"id": 1, "ok": True, "cancelled": False}
+    assert engine.handle({"cmd": "cancel", "target": "think", "id": 2}) == {"id": 2, "ok": True, "cancelled": True}
+    assert engine.handle({"cmd": "save", "game_id": gid}) == before
+    assert engine.handle({"cmd": "cancel", "id": 3}) == {"id": 3, "ok": True, "cancelled": False}  # nothing runs
+
+
+def test_a_cancel_that_comes_before_its_search_starts_still_stops_it() -> None:
+    """A reader may see the cancel before the main thread starts the search it queued
+    behind: the cancel waits for it (until the cancel itself is answered)."""
+    engine = protocol.Engine()
+    gid = engine.handle({"cmd": "new", "game": "sirens", "seed": 3})["game_id"]
+    assert engine.interrupt(b'{"cmd":"cancel","id":9}')
+    reply = engine.handle({"cmd": "bot", "game_id": gid, "iterations": 1_000_000, "id": 8})
+    assert reply["error"]["code"] == "cancelled"
+    assert engine.handle_line(b'{"cmd":"cancel","id":9}') == b'{"id":9,"ok":true,"cancelled":true}'
+    quick = engine.handle({"cmd": "bot", "game_id": gid, "iterations": 50, "seed": 1})  # the cancel is spent
+    assert quick["ok"] and quick["iterations"] == 50
+
+
+def test_every_search_is_bounded_in_time_and_iterations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An iteration budget alone stops at MAX_SECONDS; a time budget alone stops at
+    MAX_ITERATIONS (the tree's memory). Here both limits are made small."""
+    engine = protocol.Engine()
+    gid = engine.handle({"cmd": "new", "game": "sirens", "seed": 3})["game_id"]
+    monkeypatch.setattr(protocol, "MAX_SECONDS", 0.2)
+    reply = engine.handle({"cmd": "bot", "game_id": gid, "iterations": 1_000_000, "seed": 1})
+    assert reply["ok"] and 0 < reply["iterations"] < 1_000_000
+    monkeypatch.setattr(protocol, "MAX_SECONDS", 60.0)
+    monkeypatch.setattr(protocol, "MAX_ITERATIONS", 300)
+    reply = engine.handle({"cmd": "hint", "game_id": gid, "seconds": 5, "seed": 1})
+    assert reply["ok"] and reply["iterations"] == 300
+    reply = engine.handle({"cmd": "bot", "game_id": gid, "options": {"iterations": None, "seconds": 5}, "seed": 1})
+    assert reply["ok"] and reply["iterations"] == 300
+
+
+def test_busy_when_no_search_slot_frees(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(protocol, "SEARCH_SLOT_WAIT", 0.1)
+    slots = threading.Semaphore(0)
+    engine = protocol.Engine(search_slots=slots)
+    gid = engine.handle({"cmd": "new", "game": "sirens", "seed": 3})["game_id"]
+    reply = engine.handle({"cmd": "bot", "game_id": gid, "iterations": 10, "id": 1})
+    assert reply["id"] == 1 and reply["error"]["code"] == "busy"
+    assert engine.handle({"cmd": "bot", "game_id": gid, "bot": "random"})["ok"]  # no search, no slot
+    slots.release()
+    assert engine.handle({"cmd": "hint", "game_id": gid, "iterations": 10})["ok"]
+    assert slots.acquire(blocking=False), "the slot was not given back"
+
+
+def test_configurations_are_shared_and_capped() -> None:
+    """One game object per configuration, shared by the engines of one cache; a new
+    configuration beyond the cap is refused while every kept one is in use, and fits once a
+    game closes."""
+    cache = protocol.GameCache(max_configurations=2)
+    first, second = protocol.Engine(games=cache), protocol.Engine(games=cache)
+    a = first.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 3}})["game_id"]
+    b = second.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 3}, "seed": 2})["game_id"]
+    assert first._sessions[a].game is second._sessions[b].game
+    c = second.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 4}})["game_id"]
+    refused = first.handle({"cmd": "new", "game": "sirens", "id": 5})
+    assert refused["id"] == 5 and refused["error"]["code"] == "too_many_configurations"
+    assert first.handle({"cmd": "load", "record": second.handle({"cmd": "save", "game_id": b})["record"]})["ok"]
+    second.handle({"cmd": "close", "game_id": c})
+    assert first.handle({"cmd": "new", "game": "sirens"})["ok"]  # the 4-player one was dropped
+    assert len(cache) == 2
+
+
+def test_invalid_utf8_in_a_load_is_bad_json() -> None:
+    """A snapshot or record whose bytes are not UTF-8 is ``bad_json``, not an engine bug."""
+    engine = protocol.Engine()
+    for line in (
+        b'{"cmd":"load","snapshot":"\xff\xfe","id":1}',
+        b'{"cmd":"load","record":"\xc3","id":1}',
+        b'{"cmd":"load","snapshot":{"game":"sirens","x":"\xff"},"id":1}',
+        b'{"cmd":"load","snapshot":"\xed\xa0\x80","game":"sirens","id":1}',
+    ):
+        reply = json.loads(engine.handle_line(line))
+        assert reply["id"] == 1 and reply["error"]["code"] == "bad_json", (line, reply)
+    assert engine.handle({"cmd": "ping"})["ok"]

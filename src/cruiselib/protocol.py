@@ -8,7 +8,11 @@ docs/protocol.md; this module is its implementation:
   one request line (what the server loop calls); ``handle(dict) -> dict`` does the same
   for Python objects. Nothing a client sends makes it raise: every failure is an error
   reply (``{"ok": false, "error": {"code": ..., "message": ...}}``) and the session goes on.
-- :func:`serve`: the stdin/stdout loop, with the line-length cap read in bounded memory.
+- :func:`serve`: the stdin/stdout loop, with the line-length cap read in bounded memory. A
+  reader thread reads stdin while the main thread answers (so that ``cancel`` reaches a
+  running search at once); the lines between them are bounded in bytes.
+- :class:`GameCache`: the game objects, one per configuration, shared by the games of one
+  engine or of many (a server's), with a cap on the configurations alive.
 - The request Structs (a tagged union on ``"cmd"``) and the reply Structs, which
   :mod:`cruiselib.client` shares, so both ends agree on one schema.
 """
@@ -19,15 +23,18 @@ import bisect
 import difflib
 import inspect
 import os
+import re
 import secrets
 import select
 import stat
 import sys
+import threading
 import time
 import traceback
-from collections import OrderedDict
+import weakref
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
-from typing import IO, Annotated, Any, Final
+from typing import IO, Annotated, Any, Final, TypeVar
 
 import msgspec
 from msgspec import Meta
@@ -35,20 +42,25 @@ from msgspec import Meta
 import cruiselib
 from cruiselib import serialize
 from cruiselib.bots import BOTS, Bot, Candidate, SearchBot, make_bot
-from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError
+from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError, SearchCancelled
 
 __all__ = [
     "COMMANDS",
     "ERROR_CODES",
     "MAX_BOTS_PER_GAME",
+    "MAX_CONFIGURATIONS",
     "MAX_GAMES",
     "MAX_HINTS",
     "MAX_ITERATIONS",
     "MAX_LINE",
+    "MAX_QUEUE_BYTES",
     "MAX_SECONDS",
     "PROTOCOL",
+    "SEARCH_SLOT_WAIT",
     "VERSION",
     "Engine",
+    "GameCache",
+    "is_search",
     "serve",
 ]
 
@@ -62,16 +74,28 @@ MAX_LINE: Final = 1 << 20
 MAX_GAMES: Final = 1000
 """The most games one session keeps open at once."""
 MAX_ITERATIONS: Final = 1_000_000
-"""The largest iteration budget of one search (``bot`` and ``hint``)."""
+"""The largest iteration budget of one search (``bot`` and ``hint``), also the cap of a
+search given a time budget alone: it bounds the search tree's memory."""
 MAX_SECONDS: Final = 60.0
-"""The largest time budget of one search, in seconds."""
+"""The longest one search runs, in seconds, whatever its budget (an iteration budget
+alone is cut off here too)."""
+MAX_CONFIGURATIONS: Final = 64
+"""The most distinct game configurations (name and options) an engine's GameCache keeps
+alive: a Dream Cruise game with a custom card set is about a megabyte."""
+SEARCH_SLOT_WAIT: Final = 10.0
+"""How long a search waits for a server-wide search slot before it fails with ``busy``."""
+MAX_QUEUE_BYTES: Final = 4 * MAX_LINE
+"""The most bytes of request lines ``serve`` reads ahead while it answers (each line
+counts 64 bytes more): beyond it, it stops reading stdin until lines are answered."""
+_LINE_OVERHEAD: Final = 64  # bytes a queued line counts beyond its length
+_MAX_PENDING_CANCELS: Final = 4096  # cancels seen by interrupt and not yet answered
 MAX_HINTS: Final = 100
 """The most moves one ``hint`` lists."""
 MAX_BOTS_PER_GAME: Final = 16
 """Bots kept per game (the least recently used beyond these is dropped)."""
 DEFAULT_ITERATIONS: Final = 2000
 """A search bot's iteration budget when a request gives none (the library's default)."""
-_GAME_CACHE: Final = 32  # game configurations (and their move texts) kept by an engine
+_MAX_ALIASES: Final = 4  # option spellings kept per configuration in a GameCache
 
 ERROR_CODES: Final = {
     "bad_json": "the line is not JSON (or not UTF-8)",
@@ -82,6 +106,8 @@ ERROR_CODES: Final = {
     "unsupported_version": "hello asked for a protocol version this engine does not speak",
     "unknown_game": "no open game has this game_id",
     "too_many_games": f"the session already has {MAX_GAMES} open games",
+    "too_many_configurations": f"{MAX_CONFIGURATIONS} distinct game configurations (name and options) are "
+    "in use by open games: close some (or use a configuration already open)",
     "bad_option": "a game name, game option, seat, bot name, bot option or budget that is unknown or out of range",
     "illegal_move": "the action or move text is not legal in this position",
     "wrong_seat": "the seat guard: the request names a seat that is not to move",
@@ -89,6 +115,8 @@ ERROR_CODES: Final = {
     "nothing_to_undo": "undo went back further than the game's history",
     "invalid_state": "a snapshot or record that cannot be loaded, or a record asked of a "
     "game that does not know its deal",
+    "cancelled": "a cancel request stopped this search (or the input ended): the game is unchanged",
+    "busy": f"the server's search slots stayed busy for {SEARCH_SLOT_WAIT:g} s: try again later",
     "internal": "a bug in the engine: the request failed, the session goes on",
 }
 """Every error code a reply may carry, with what it means."""
@@ -217,6 +245,12 @@ class Quit(Command, tag="quit"):
     pass
 
 
+class Cancel(Command, tag="cancel"):
+    """Stop the search of request ``target`` (without it, whatever search is running)."""
+
+    target: Id = None
+
+
 Request = (
     Hello
     | Ping
@@ -236,10 +270,11 @@ Request = (
     | Load
     | Close
     | Quit
+    | Cancel
 )
 _COMMAND_TYPES: Final[tuple[type[Command], ...]] = (
     *(Hello, Ping, Games, Bots, New, List, Status, View, Legal),
-    *(Apply, BotCommand, Hint, Undo, Render, Save, Load, Close, Quit),
+    *(Apply, BotCommand, Hint, Undo, Render, Save, Load, Close, Quit, Cancel),
 )
 COMMANDS: Final[dict[str, type[Command]]] = {str(cls.__struct_config__.tag): cls for cls in _COMMAND_TYPES}
 """Every command name and its request Struct."""
@@ -271,6 +306,8 @@ class Limits(msgspec.Struct, kw_only=True):
     iterations: int = MAX_ITERATIONS
     seconds: float = MAX_SECONDS
     hints: int = MAX_HINTS
+    configurations: int = MAX_CONFIGURATIONS
+    queue_bytes: int = MAX_QUEUE_BYTES
 
 
 class HelloReply(Reply, kw_only=True):
@@ -395,6 +432,10 @@ class CloseReply(Reply, kw_only=True):
     game_id: str
 
 
+class CancelReply(Reply, kw_only=True):
+    cancelled: bool
+
+
 # --------------------------------------------------------------------------- the engine
 
 
@@ -429,13 +470,14 @@ class _Texts:
 class _Session:
     """One open game: its state, its bots (per seat and configuration) and its move texts."""
 
-    __slots__ = ("annotated", "bots", "game", "game_id", "state", "texts")
+    __slots__ = ("__weakref__", "annotated", "bots", "config", "game", "game_id", "state", "texts")
 
-    def __init__(self, game_id: str, state: Any, texts: _Texts) -> None:
+    def __init__(self, game_id: str, state: Any, config: _Config) -> None:
         self.game_id = game_id
         self.state = state
         self.game: Any = state.game
-        self.texts = texts
+        self.config = config  # held: the cache keeps a configuration while a game uses it
+        self.texts = config.texts
         # Sirens and Dream Islands show every move as its plain text; Atlantic Star and
         # Dream Cruise name what the position shows (ships, cabins, activities).
         self.annotated = type(state).legal_moves is not cruiselib.State.legal_moves
@@ -470,6 +512,143 @@ class _Session:
         return self.plain(action)
 
 
+class _Config:
+    """One game configuration of a :class:`GameCache`: the game object, its move texts, the
+    open games that use it (weakly: a game dropped without ``close`` frees it too) and the
+    checkouts not yet handed to a game."""
+
+    __slots__ = ("game", "keys", "pins", "texts", "users")
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.texts = _Texts()
+        self.users: weakref.WeakSet[_Session] = weakref.WeakSet()
+        self.pins = 0
+        self.keys: list[tuple[str, bytes]] = []
+
+    def in_use(self) -> bool:
+        return self.pins > 0 or len(self.users) > 0
+
+
+def _options_key(name: str, options: Mapping[str, Any]) -> tuple[str, bytes]:
+    try:
+        return name, msgspec.json.encode(dict(options), order="sorted")
+    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+        raise InvalidOptionError(f"options: {exc}") from None
+
+
+class GameCache:
+    """The game objects of many games, one per configuration (name and options), with their
+    move texts: thread-safe, shareable by many engines (a server makes one and gives it to
+    every connection's :class:`Engine`).
+
+    A game object is costly to make (up to tens of milliseconds) and to keep (a Dream Cruise
+    game with its own card set is about a megabyte), so every game of one configuration
+    shares one, and at most ``max_configurations`` distinct configurations are alive: when a
+    new one would exceed the cap, the least recently used configuration no open game uses
+    is dropped; if every one is in use, the new one is refused with ``too_many_configurations``.
+    """
+
+    def __init__(self, max_configurations: int = MAX_CONFIGURATIONS) -> None:
+        if type(max_configurations) is not int or max_configurations < 1:
+            raise InvalidOptionError(f"max_configurations must be an int >= 1, not {max_configurations!r}")
+        self.max_configurations = max_configurations
+        self._lock = threading.Lock()
+        self._by_key: dict[tuple[str, bytes], _Config] = {}
+        self._configs: OrderedDict[int, _Config] = OrderedDict()  # by id(), least recently used first
+
+    def __len__(self) -> int:
+        """The number of distinct configurations alive."""
+        with self._lock:
+            return len(self._configs)
+
+    def checkout(self, name: str, options: Mapping[str, Any]) -> _Config:
+        """The configuration of this game name and options, pinned until :meth:`release`
+        (or until a game holds it: :meth:`Engine._open`). InvalidOptionError for a bad
+        name or options; ``too_many_configurations`` when the cap is reached."""
+        from cruiselib._registry import make
+        from cruiselib.records import _options
+
+        key = _options_key(name, options)
+        with self._lock:
+            config = self._by_key.get(key)
+            if config is not None:
+                self._touch(config)
+                config.pins += 1
+                return config
+            self._make_room()  # refuse before the costly make
+        try:
+            game = make(name, **_options(name, dict(options)))
+        except CruiseError:
+            raise
+        except (TypeError, ValueError, OverflowError, RecursionError, msgspec.ValidationError) as exc:
+            raise InvalidOptionError(f"bad options for {name!r}: {exc}") from None
+        return self.adopt(game, key)
+
+    def adopt(self, game: Any, key: tuple[str, bytes] | None = None) -> _Config:
+        """The configuration of ``game`` (kept under its own options and under ``key``, the
+        options it was asked for), pinned as :meth:`checkout` pins it: an equal game already
+        kept is shared and ``game`` dropped."""
+        own = _options_key(game.name, msgspec.to_builtins(game.options))
+        with self._lock:
+            config = self._by_key.get(own)
+            if config is None or config.game != game:
+                self._make_room()
+                config = _Config(game)
+                self._configs[id(config)] = config
+            for k in (own, key or own):
+                if self._by_key.get(k) is not config:
+                    old = self._by_key.get(k)
+                    if old is not None:
+                        old.keys.remove(k)
+                    self._by_key[k] = config
+                    config.keys.append(k)
+            while len(config.keys) > _MAX_ALIASES:  # bound the spellings kept of one configuration
+                alias = next(k for k in config.keys if k != own)
+                config.keys.remove(alias)
+                del self._by_key[alias]
+            self._touch(config)
+            config.pins += 1
+            return config
+
+    def release(self, config: _Config) -> None:
+        """Undo one :meth:`checkout` (or :meth:`adopt`)."""
+        with self._lock:
+            config.pins -= 1
+
+    def hold(self, config: _Config, session: _Session) -> None:
+        """Mark ``config`` used by ``session`` for as long as the session lives, and release
+        the pin of its checkout."""
+        with self._lock:
+            config.users.add(session)
+            config.pins -= 1
+
+    def configs(self, name: str) -> list[_Config]:
+        """The configurations of game ``name`` alive, most recently used first."""
+        with self._lock:
+            return [c for c in reversed(self._configs.values()) if c.game.name == name]
+
+    def _touch(self, config: _Config) -> None:
+        if id(config) in self._configs:
+            self._configs.move_to_end(id(config))
+
+    def _make_room(self) -> None:
+        """Drop unused configurations, least recently used first, until one more fits;
+        ``too_many_configurations`` if all are in use. Called with the lock held."""
+        while len(self._configs) >= self.max_configurations:
+            victim = next((c for c in self._configs.values() if not c.in_use()), None)
+            if victim is None:
+                raise _Fail(
+                    "too_many_configurations",
+                    f"{len(self._configs)} game configurations are in use by open games (the most kept at once):"
+                    " close games of other configurations first",
+                )
+            del self._configs[id(victim)]
+            for k in victim.keys:
+                del self._by_key[k]
+            victim.keys.clear()
+
+
 class Engine:
     """The protocol without I/O: one session of many games, answered request by request.
 
@@ -478,14 +657,39 @@ class Engine:
     'g1'
     >>> engine.handle({"cmd": "apply", "game_id": "g1", "action": -1})["error"]["code"]
     'bad_request'
+
+    ``max_games``: the most games open at once. ``games``: the game objects' cache (a server
+    shares one among its engines; by default the engine has its own). ``search_slots``: a
+    server-wide bound on concurrent searches, acquired around each one (``busy`` when none
+    frees within :data:`SEARCH_SLOT_WAIT` seconds).
+
+    Threads: ``handle_line`` answers one request at a time; :meth:`interrupt`,
+    :meth:`cancel_all` and :meth:`close`'s cancelling may be called from any thread while it
+    runs (a server's reader calls ``interrupt`` for every line as it arrives).
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        *,
+        max_games: int = MAX_GAMES,
+        games: GameCache | None = None,
+        search_slots: threading.Semaphore | None = None,
+    ) -> None:
+        if type(max_games) is not int or max_games < 1:
+            raise InvalidOptionError(f"max_games must be an int >= 1, not {max_games!r}")
         self.finished = False
         """True once ``quit`` was answered: the server loop then ends."""
+        self.max_games = max_games
+        self.cache = games if games is not None else GameCache()
+        self.search_slots = search_slots
         self._sessions: dict[str, _Session] = {}
         self._next_id = 1
-        self._games: OrderedDict[tuple[str, bytes], tuple[Any, _Texts]] = OrderedDict()
+        # Searches running now and cancels seen by ``interrupt`` and not yet answered,
+        # guarded by one lock (``interrupt`` runs in the server's reader thread).
+        self._lock = threading.Lock()
+        self._running: list[_Search] = []
+        self._cancels: deque[_PendingCancel] = deque()
+        self._refuse_searches = False  # set at the end of input: every later search is cancelled
         self._decoder = msgspec.json.Decoder(Request)
         self._encoder = msgspec.json.Encoder()
         self._handlers: dict[type[Command], Callable[[Any], Reply]] = {
@@ -507,6 +711,7 @@ class Engine:
             Load: self._load,
             Close: self._close,
             Quit: self._quit,
+            Cancel: self._cancel,
         }
         self._game_infos: list[GameInfo] | None = None
 
@@ -523,6 +728,8 @@ class Engine:
             reply = self._handlers[type(request)](request)
         except _Fail as fail:
             reply = ErrorReply(id=request.id, error=ErrorInfo(code=fail.code, message=fail.message))
+        except SearchCancelled as exc:
+            reply = ErrorReply(id=request.id, error=ErrorInfo(code="cancelled", message=str(exc) or "cancelled"))
         except CruiseError as exc:
             reply = ErrorReply(id=request.id, error=ErrorInfo(code=_error_code(exc), message=str(exc)))
         except Exception as exc:
@@ -541,8 +748,53 @@ class Engine:
         return decoded
 
     def close(self) -> None:
-        """Close every game (the engine stays usable)."""
+        """Stop any running search, then close every game (the engine stays usable)."""
+        self.cancel_all()
         self._sessions.clear()
+
+    def interrupt(self, line: bytes | bytearray | memoryview | str) -> bool:
+        """Whether ``line`` is a ``cancel`` request; if it is, stop the search it names at
+        once (or the next one to start, if it has not started yet: the cancel applies to
+        searches requested before it, until the cancel itself is answered).
+
+        Thread-safe and cheap: a server calls it for every line as it arrives, before
+        queueing the line for :meth:`handle_line` (which answers the cancel in order)."""
+        if isinstance(line, str):
+            if "cancel" not in line:
+                return False
+        elif b"cancel" not in line:
+            return False
+        try:
+            request = self._decoder.decode(line)
+        except (msgspec.DecodeError, RecursionError, UnicodeError, TypeError, ValueError):
+            return False
+        if not isinstance(request, Cancel):
+            return False
+        pending = _PendingCancel(_cancel_key(request), request.target)
+        with self._lock:
+            for search in self._running:
+                if pending.matches(search):
+                    pending.hit = search
+                    search.event.set()
+                    break
+            self._cancels.append(pending)
+            if len(self._cancels) > _MAX_PENDING_CANCELS:
+                self._cancels.popleft()
+        return True
+
+    def cancel_all(self) -> None:
+        """Stop every running search (a disconnect, a shutdown). Thread-safe."""
+        with self._lock:
+            for search in self._running:
+                search.event.set()
+
+    def end_of_input(self) -> None:
+        """Stop every running search and cancel every later one (``serve`` at the end of
+        its input: the lines still queued are answered without searching). Thread-safe."""
+        with self._lock:
+            self._refuse_searches = True
+            for search in self._running:
+                search.event.set()
 
     # ----------------------------------------------------------------- framing errors
 
@@ -592,77 +844,70 @@ class Engine:
         except KeyError:
             raise _Fail("unknown_game", f"no open game {game_id!r}") from None
 
-    def _make_game(self, name: str, options: Mapping[str, Any]) -> tuple[Any, _Texts]:
-        """The game of this name and options with its move texts: one object per
-        configuration, kept for the next game of it (making one takes up to tens of
-        milliseconds and, for Dream Cruise, a table of 15,975 moves). InvalidOptionError
-        for a bad name or options."""
-        from cruiselib._registry import make
-        from cruiselib.records import _options
+    def _load_snapshot(self, data: str | bytes) -> tuple[Any, _Config]:
+        """A snapshot's state in the cached game of its configuration (a snapshot of a
+        custom card or ship list, which names it only by fingerprint, in a cached game of
+        that list if there is one)."""
+        from cruiselib._registry import game_class
 
-        try:
-            key = (name, msgspec.json.encode(dict(options), order="sorted"))
-        except (TypeError, ValueError, RecursionError) as exc:  # pragma: no cover - decoded from JSON
-            raise InvalidOptionError(f"options: {exc}") from None
-        entry = self._games.get(key)
-        if entry is not None:
-            self._games.move_to_end(key)
-            return entry
-        try:
-            game = make(name, **_options(name, dict(options)))
-        except CruiseError:
-            raise
-        except (TypeError, ValueError, msgspec.ValidationError) as exc:
-            raise InvalidOptionError(f"bad options for {name!r}: {exc}") from None
-        return self._keep(game, key)
-
-    def _keep(self, game: Any, key: tuple[str, bytes] | None = None) -> tuple[Any, _Texts]:
-        """Cache ``game`` under ``key`` (the options asked for) and under its own options
-        (so that equal configurations asked for differently share one game)."""
-        own = (game.name, msgspec.json.encode(msgspec.to_builtins(game.options), order="sorted"))
-        entry = self._games.get(own)
-        if entry is None or entry[0] != game:
-            entry = (game, _Texts())
-        for k in {own, key or own}:
-            self._games[k] = entry
-            self._games.move_to_end(k)
-        while len(self._games) > _GAME_CACHE:
-            self._games.popitem(last=False)
-        return entry
-
-    def _load_snapshot(self, data: str | bytes) -> tuple[Any, _Texts]:
-        """A snapshot's state in a kept game of its configuration where there is one (a
-        snapshot refuses to load into a game of other options), else in its own game."""
         name = serialize.peek_game(data)
-        tried = set()
-        for key, (game, texts) in reversed(self._games.items()):
-            if key[0] != name or id(game) in tried:
-                continue
-            tried.add(id(game))
-            try:
-                return game.load_state(data), texts
-            except InvalidStateError:
-                continue
-        state = cruiselib.load_state(data)
-        return state, self._keep(state.game)[1]
+        try:
+            cls = game_class(name)
+        except InvalidOptionError:
+            raise InvalidStateError(f"the snapshot names no known game: {name!r}") from None
+        decoded = serialize.decode_state(data, cls.state_data_type, cls.schema_migrations)
+        try:
+            options = cls._options_of_snapshot(decoded)
+        except InvalidStateError as exc:
+            for config in self.cache.configs(name):
+                try:
+                    return config.game.load_state(data), self._pinned(config)
+                except InvalidStateError:
+                    continue
+            raise exc from None
+        config = self._checkout(name, options, InvalidStateError)
+        try:
+            return config.game._load_decoded(decoded), config
+        except BaseException:
+            self.cache.release(config)
+            raise
 
-    def _replay(self, data: str | bytes) -> tuple[Any, _Texts]:
-        """A record's final state, replayed in the kept game of its configuration."""
+    def _pinned(self, config: _Config) -> _Config:
+        """``config`` pinned as a checkout pins it (found by :meth:`GameCache.configs`)."""
+        return self.cache.adopt(config.game)
+
+    def _checkout(
+        self, name: str, options: Mapping[str, Any], error: type[CruiseError] = InvalidOptionError
+    ) -> _Config:
+        """The cache's configuration (pinned), an option error raised as ``error``."""
+        try:
+            return self.cache.checkout(name, options)
+        except InvalidOptionError as exc:
+            if error is InvalidOptionError:
+                raise
+            raise error(f"the options are not valid: {exc}") from None
+
+    def _replay(self, data: str | bytes) -> tuple[Any, _Config]:
+        """A record's final state, replayed in the cached game of its configuration."""
         from cruiselib.records import _as_record
 
         record = _as_record(data)
+        config = self._checkout(record.game, record.options, InvalidStateError)
         try:
-            game, texts = self._make_game(record.game, record.options)
-        except InvalidOptionError as exc:
-            raise InvalidStateError(f"game record: {exc}") from None
-        return cruiselib.replay(record, game=game), texts
+            return cruiselib.replay(record, game=config.game), config
+        except BaseException:
+            self.cache.release(config)
+            raise
 
-    def _open(self, state: Any, texts: _Texts) -> _Session:
-        if len(self._sessions) >= MAX_GAMES:
-            raise _Fail("too_many_games", f"{MAX_GAMES} games are open: close some first")
+    def _open(self, state: Any, config: _Config) -> _Session:
+        """A new open game of ``state``, which holds ``config`` (released if it fails)."""
+        if len(self._sessions) >= self.max_games:
+            self.cache.release(config)
+            raise _Fail("too_many_games", f"{self.max_games} games are open: close some first")
         game_id = f"g{self._next_id}"
         self._next_id += 1
-        session = self._sessions[game_id] = _Session(game_id, state, texts)
+        session = self._sessions[game_id] = _Session(game_id, state, config)
+        self.cache.hold(config, session)
         return session
 
     @staticmethod
@@ -720,6 +965,12 @@ class Engine:
                 options["seconds"] = request.seconds
                 options.setdefault("iterations", None)
             _check_budget(options)
+            # Every search is bounded: in time whatever its iterations, in iterations (the
+            # tree's memory) whatever its time.
+            if options.get("iterations", DEFAULT_ITERATIONS) is None:
+                options["iterations"] = MAX_ITERATIONS
+            if options.get("seconds") is None:
+                options["seconds"] = MAX_SECONDS
         try:
             key = (seat, kind, name, msgspec.json.encode(options, order="sorted"), request.seed)
         except (TypeError, ValueError) as exc:  # pragma: no cover - decoded from JSON
@@ -758,7 +1009,7 @@ class Engine:
             compiled=bool(cruiselib.compiled),
             games=list(cruiselib.games()),
             bots=list(BOTS),
-            limits=Limits(),
+            limits=Limits(games=self.max_games, configurations=self.cache.max_configurations),
         )
 
     def _ping(self, req: Ping) -> Reply:
@@ -770,7 +1021,9 @@ class Engine:
 
             infos = []
             for name in cruiselib.games():
-                game, _ = self._make_game(name, {})
+                config = self.cache.checkout(name, {})
+                self.cache.release(config)
+                game = config.game
                 params = inspect.signature(game_class(name).__init__).parameters
                 defaults = {p.name: p.default for p in params.values() if p.name != "self"}
                 infos.append(
@@ -794,10 +1047,14 @@ class Engine:
         return BotsReply(id=req.id, bots=infos)
 
     def _new(self, req: New) -> Reply:
-        game, texts = self._make_game(req.game, req.options)
+        config = self.cache.checkout(req.game, req.options)
         seed: int | str = req.seed if req.seed is not None else secrets.randbits(53)
-        state = game.new_state(seed=seed, start_player=req.start_player)
-        session = self._open(state, texts)
+        try:
+            state = config.game.new_state(seed=seed, start_player=req.start_player)
+        except BaseException:
+            self.cache.release(config)
+            raise
+        session = self._open(state, config)
         return NewReply(id=req.id, seed=seed, **self._status_fields(session))
 
     def _list(self, req: List) -> Reply:
@@ -843,7 +1100,11 @@ class Engine:
         session = self._session(req.game_id)
         seat = self._guard(session, req.seat)
         bot = self._bot_for(session, seat, "bot", req)
-        action = int(bot.choose(session.state))
+        state = session.state
+        if isinstance(bot, SearchBot):
+            action = int(self._search(req.id, lambda cancel: bot.choose(state, cancel=cancel)))
+        else:
+            action = int(bot.choose(state))
         text = session.shown(action)
         if req.apply:
             session.state.apply(action, seat)
@@ -862,7 +1123,12 @@ class Engine:
         session = self._session(req.game_id)
         seat = self._guard(session, req.seat)
         bot = self._bot_for(session, seat, "hint", req)
-        candidates: list[Candidate] = bot.analyse(session.state)[: req.count]
+        state = session.state
+        if isinstance(bot, SearchBot):
+            analysis = self._search(req.id, lambda cancel: bot.analyse(state, cancel=cancel))
+        else:
+            analysis = bot.analyse(state)
+        candidates: list[Candidate] = analysis[: req.count]
         shown = dict(zip(*session.legal(), strict=True))
         return HintReply(
             id=req.id,
@@ -923,16 +1189,20 @@ class Engine:
         if record is not None:
             if req.game is not None or req.options:
                 raise _Fail("bad_request", "a record names its game and options itself")
-            state, texts = self._replay(record)
+            state, config = self._replay(record)
         elif req.game is not None:
-            game, texts = self._make_game(req.game, req.options)
-            state = game.load_state(snapshot)
+            config = self.cache.checkout(req.game, req.options)
+            try:
+                state = config.game.load_state(snapshot)
+            except BaseException:
+                self.cache.release(config)
+                raise
         else:
             if req.options:
                 raise _Fail("bad_request", "options need the game's name (game)")
             assert snapshot is not None
-            state, texts = self._load_snapshot(snapshot)
-        session = self._open(state, texts)
+            state, config = self._load_snapshot(snapshot)
+        session = self._open(state, config)
         return StatusReply(id=req.id, **self._status_fields(session))
 
     def _close(self, req: Close) -> Reply:
@@ -944,6 +1214,135 @@ class Engine:
         self.finished = True
         self.close()
         return Reply(id=req.id)
+
+    def _cancel(self, req: Cancel) -> Reply:
+        """The cancel's own reply, in order: whether it stopped a search. A cancel that
+        :meth:`interrupt` saw already acted then; one it did not see (an engine driven
+        without a reader) stops a matching search still running, if any."""
+        key = _cancel_key(req)
+        with self._lock:
+            pending = next((c for c in self._cancels if c.key == key), None)
+            if pending is not None:
+                self._cancels.remove(pending)
+            else:
+                pending = _PendingCancel(key, req.target)
+                for search in self._running:
+                    if pending.matches(search):
+                        pending.hit = search
+                        search.event.set()
+                        break
+        hit = pending.hit
+        return CancelReply(id=req.id, cancelled=hit is not None and hit.stopped is not False)
+
+    # ----------------------------------------------------------------- searches
+
+    def _search(self, request_id: Any, run: Callable[[threading.Event], _T]) -> _T:
+        """``run(cancel)`` as the search of request ``request_id``: stopped by a matching
+        cancel (SearchCancelled: ``cancelled``), run in a search slot if the server bounds
+        them (``busy`` if none frees in time)."""
+        search = _Search(request_id)
+        with self._lock:
+            if self._refuse_searches:
+                search.event.set()
+            for pending in self._cancels:  # a cancel that came before the search started
+                if pending.hit is None and pending.matches(search):
+                    pending.hit = search
+                    search.event.set()
+                    break
+            self._running.append(search)
+        try:
+            slots = self.search_slots
+            if slots is not None:
+                deadline = time.monotonic() + SEARCH_SLOT_WAIT
+                while not slots.acquire(timeout=0.05):
+                    if search.event.is_set():
+                        raise SearchCancelled("the search was cancelled before it started")
+                    if time.monotonic() >= deadline:
+                        search.stopped = False
+                        raise _Fail("busy", f"no search slot freed within {SEARCH_SLOT_WAIT:g} s: try again later")
+            try:
+                if search.event.is_set():
+                    raise SearchCancelled("the search was cancelled before it started")
+                result = run(search.event)
+            finally:
+                if slots is not None:
+                    slots.release()
+        except SearchCancelled:
+            search.stopped = True
+            raise SearchCancelled("the search was cancelled: the game is unchanged") from None
+        except BaseException:
+            search.stopped = False
+            raise
+        finally:
+            with self._lock:
+                self._running.remove(search)
+        search.stopped = False
+        return result
+
+
+_T = TypeVar("_T")
+
+
+class _Search:
+    """A running search: the request's id, its cancel event and, once over, whether it was
+    stopped (None while it runs)."""
+
+    __slots__ = ("event", "request_id", "stopped")
+
+    def __init__(self, request_id: Any) -> None:
+        self.request_id = request_id
+        self.event = threading.Event()
+        self.stopped: bool | None = None
+
+
+class _PendingCancel:
+    """A cancel request seen as it arrived (``Engine.interrupt``) and not yet answered: the
+    search it stopped (``hit``), if any."""
+
+    __slots__ = ("hit", "key", "target")
+
+    def __init__(self, key: tuple[Any, ...], target: Any) -> None:
+        self.key = key
+        self.target = target
+        self.hit: _Search | None = None
+
+    def matches(self, search: _Search) -> bool:
+        """Whether this cancel stops ``search``: any search without a target, else the one
+        whose request id is the target (1 and 1.0, or "1" and 1, are not the same id)."""
+        if self.target is None:
+            return True
+        target, rid = self.target, search.request_id
+        return type(target) is type(rid) and bool(target == rid)
+
+
+def _cancel_key(request: Cancel) -> tuple[Any, ...]:
+    """What matches a cancel seen by ``interrupt`` with its answer: its id and target (each
+    with its type: 1 and "1" differ)."""
+    return (type(request.id), request.id, type(request.target), request.target)
+
+
+_SEARCH_CMD = re.compile(rb'"cmd"\s*:\s*"(bot|hint)"')
+
+
+def is_search(line: bytes | bytearray | memoryview | str) -> bool:
+    """Whether ``line`` is (most likely) a ``bot`` or ``hint`` request: a cheap peek for a
+    server that routes searches to a bounded pool. A short line is decoded; a long one is
+    scanned for its ``"cmd"`` (decoded only if it holds escapes that could spell one)."""
+    data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else bytes(line)
+    if len(data) <= 4096 or b"\\u" in data:
+        try:
+            peek = _PEEK_DECODER.decode(data)
+        except (msgspec.DecodeError, RecursionError, UnicodeError, TypeError, ValueError):
+            return _SEARCH_CMD.search(data) is not None
+        return peek.cmd in ("bot", "hint")
+    return _SEARCH_CMD.search(data) is not None
+
+
+class _Peek(msgspec.Struct):
+    cmd: Any = None
+
+
+_PEEK_DECODER: Final = msgspec.json.Decoder(_Peek)
 
 
 def _check_budget(options: Mapping[str, Any]) -> None:
@@ -978,9 +1377,14 @@ def _raw_value(raw: msgspec.Raw) -> str | bytes | None:
     data = bytes(raw)
     if not data:
         return None
-    if data[:1] == b'"':
-        text: str = msgspec.json.decode(data, type=str)
-        return text
+    try:
+        if data[:1] == b'"':
+            text: str = msgspec.json.decode(data, type=str)
+            text.encode()  # no lone surrogates
+            return text
+        data.decode()  # a raw value's strings are not checked by the line's decoder
+    except (msgspec.DecodeError, UnicodeError) as exc:
+        raise _Fail("bad_json", f"not a JSON line: invalid UTF-8 or a lone surrogate in a string ({exc})") from None
     return data
 
 
@@ -1112,47 +1516,108 @@ def _reader(stdin: IO[bytes] | None, poll: float) -> _StreamLines | _PolledLines
     return _StreamLines(stdin)
 
 
+class _LineQueue:
+    """Lines from the reader thread to the main thread, bounded in bytes: ``put`` waits
+    while the lines queued would exceed ``limit`` (one line always fits, however long)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.lines: deque[bytes | None] = deque()
+        self.size = 0
+        self.cond = threading.Condition()
+
+    def put(self, line: bytes | None) -> None:
+        cost = _LINE_OVERHEAD + (len(line) if line is not None else 0)
+        with self.cond:
+            while self.lines and self.size + cost > self.limit:
+                self.cond.wait()
+            self.lines.append(line)
+            self.size += cost
+            self.cond.notify_all()
+
+    def get(self) -> bytes | None:
+        with self.cond:
+            while not self.lines:
+                self.cond.wait()
+            line = self.lines.popleft()
+            self.size -= _LINE_OVERHEAD + (len(line) if line is not None else 0)
+            self.cond.notify_all()
+            return line
+
+
+def _read_ahead(lines: _StreamLines | _PolledLines, queue: _LineQueue, engine: Engine) -> None:
+    """The reader thread: every line to ``engine.interrupt`` as it arrives (a cancel stops
+    its search at once), then to the queue; at the end of input, stop any search and queue
+    None. A line too long is queued as ``_TOO_LONG``; blank lines are dropped here."""
+    try:
+        while True:
+            line = lines.readline()
+            if line is None:
+                break
+            if line is not _TOO_LONG:
+                if line.endswith(b"\r"):
+                    line = line[:-1]
+                if not line.strip():
+                    continue
+                engine.interrupt(line)
+            queue.put(line)
+    except Exception:  # pragma: no cover - a broken stdin: end the session as at its end
+        traceback.print_exc(file=sys.stderr)
+    finally:
+        engine.end_of_input()
+        queue.put(None)
+
+
 def serve(
     stdin: IO[bytes] | None = None,
     stdout: IO[bytes] | None = None,
     engine: Engine | None = None,
     *,
     poll: float = POLL_SECONDS,
+    queue_bytes: int = MAX_QUEUE_BYTES,
 ) -> int:
     """Answer request lines from ``stdin`` (default: the process's) on ``stdout`` until
     ``quit`` or end of input; returns the exit status (0).
 
+    A reader thread reads ``stdin`` while the main thread answers, so that a ``cancel``
+    stops a running search at once (``Engine.interrupt``); up to ``queue_bytes`` of lines
+    are read ahead (:data:`MAX_QUEUE_BYTES`), then the reader waits. The end of input stops
+    a running search (answered ``cancelled``), answers the lines still queued and ends.
+
     While it runs, ``sys.stdout`` points at stderr, so that nothing but replies reaches
     the real stdout. A line longer than :data:`MAX_LINE` bytes is skipped in bounded
     memory and answered with ``line_too_long``; blank lines are ignored. Ctrl-C
-    (KeyboardInterrupt) passes to the caller. ``poll``: seconds to poll the process's
-    stdin for the next request before sleeping, when it is a pipe (:data:`POLL_SECONDS`).
+    (KeyboardInterrupt) passes to the caller at once (the search runs in the main thread).
+    ``poll``: seconds to poll the process's stdin for the next request before sleeping,
+    when it is a pipe (:data:`POLL_SECONDS`).
     """
     out = stdout if stdout is not None else sys.stdout.buffer
     engine = engine if engine is not None else Engine()
     lines = _reader(stdin, poll)
+    queue = _LineQueue(queue_bytes)
+    reader = threading.Thread(
+        target=_read_ahead, args=(lines, queue, engine), name="cruiselib-serve-reader", daemon=True
+    )
     saved = sys.stdout
     if stdout is None:
         sys.stdout = sys.stderr
+    reader.start()
     try:
         while not engine.finished:
-            line = lines.readline()
+            line = queue.get()
             if line is None:
                 return 0
             if line is _TOO_LONG:
                 out.write(_line_too_long() + b"\n")
-                out.flush()
-                continue
-            if line.endswith(b"\r"):
-                line = line[:-1]
-            if not line.strip():
-                continue
-            out.write(engine.handle_line(line) + b"\n")
+            else:
+                out.write(engine.handle_line(line) + b"\n")
             out.flush()
         return 0
     finally:
         sys.stdout = saved
-        lines.close()
+        engine.cancel_all()
+        if not reader.is_alive():
+            lines.close()
 
 
 def main(argv: list[str] | None = None) -> int:  # pragma: no cover - ``cruiselib serve`` is the entry point
