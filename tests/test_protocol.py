@@ -4,6 +4,7 @@ Python client and through the Node.js client, and a long random session."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -29,6 +30,7 @@ from cruiselib.client import (
     EngineIllegalMoveError,
     EngineOptionError,
     EngineStateError,
+    EngineTimeoutError,
     PipeTransport,
 )
 
@@ -895,3 +897,109 @@ def test_invalid_utf8_in_a_load_is_bad_json() -> None:
         reply = json.loads(engine.handle_line(line))
         assert reply["id"] == 1 and reply["error"]["code"] == "bad_json", (line, reply)
     assert engine.handle({"cmd": "ping"})["ok"]
+
+
+def test_a_late_reply_is_skipped_not_taken_for_the_next_request() -> None:
+    """After a reply timed out, the next request gets its own reply (the late one is
+    skipped), and ``cancel`` stops the search that timed out."""
+    with EngineClient.spawn(timeout=TIMEOUT) as client:
+        sirens = client.new("sirens", seed=2).game_id
+        cruise = client.new("dream_cruise", seed=2).game_id
+        transport = client.transport
+        assert isinstance(transport, PipeTransport)
+        transport.timeout = 0.05
+        with pytest.raises(EngineTimeoutError) as timed_out:
+            client.bot(sirens, iterations=200_000, seed=1)
+        transport.timeout = TIMEOUT
+        assert client.status(cruise).game == "dream_cruise"  # not the Sirens bot's move
+        assert client.status(sirens).ply == 0
+        transport.timeout = 0.05
+        with pytest.raises(EngineTimeoutError) as timed_out:
+            client.hint(cruise, iterations=1_000_000)
+        transport.timeout = TIMEOUT
+        assert client.cancel(timed_out.value.request_id) is True
+        assert client.status(cruise).ply == 0
+        assert client.cancel() is False
+        alive(client)
+
+
+def _serve_process() -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cruiselib", "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def _send(process: subprocess.Popen[bytes], request: dict[str, Any]) -> None:
+    assert process.stdin is not None
+    process.stdin.write(json.dumps(request).encode() + b"\n")
+    process.stdin.flush()
+
+
+def _reply(process: subprocess.Popen[bytes]) -> dict[str, Any]:
+    assert process.stdout is not None
+    reply: dict[str, Any] = json.loads(process.stdout.readline())
+    return reply
+
+
+def test_serve_reads_a_cancel_while_it_searches() -> None:
+    """Through real pipes: a search of a million iterations is stopped by a cancel sent
+    behind it; the replies come in order; the end of input stops the next search."""
+    process = _serve_process()
+    try:
+        _send(process, {"cmd": "new", "game": "dream_cruise", "seed": 1, "id": 1})
+        assert _reply(process)["ok"]
+        _send(process, {"cmd": "hint", "game_id": "g1", "iterations": 1_000_000, "id": 2})
+        time.sleep(0.2)
+        sent = time.perf_counter()
+        _send(process, {"cmd": "cancel", "target": 2, "id": 3})
+        stopped = _reply(process)
+        print(f"cancel latency through pipes {1000 * (time.perf_counter() - sent):.1f} ms")
+        assert stopped["id"] == 2 and stopped["error"]["code"] == "cancelled"
+        assert _reply(process) == {"id": 3, "ok": True, "cancelled": True}
+        _send(process, {"cmd": "bot", "game_id": "g1", "iterations": 1_000_000, "id": 4})
+        _send(process, {"cmd": "ping", "id": 5})
+        time.sleep(0.2)
+        assert process.stdin is not None
+        process.stdin.close()  # the client is gone: the search stops, the ping is answered
+        assert _reply(process)["error"]["code"] == "cancelled"
+        assert _reply(process) == {"id": 5, "ok": True}
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+def test_ctrl_c_ends_a_search_at_once() -> None:
+    process = _serve_process()
+    try:
+        _send(process, {"cmd": "new", "game": "dream_cruise", "seed": 1, "id": 1})
+        assert _reply(process)["ok"]
+        _send(process, {"cmd": "bot", "game_id": "g1", "iterations": 1_000_000, "id": 2})
+        time.sleep(0.3)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        assert process.returncode == 130 and b"Traceback" not in err
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_the_read_ahead_queue_is_bounded_in_bytes() -> None:
+    """The reader waits once the queued lines reach their bound (one line always fits),
+    and goes on as the main thread takes them."""
+    queue = protocol._LineQueue(limit=1000)
+    queue.put(b"x" * 5000)  # alone: it fits
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (queue.put(b"y" * 10), done.set()), daemon=True)
+    thread.start()
+    assert not done.wait(0.2), "the reader did not wait"
+    assert queue.get() == b"x" * 5000
+    assert done.wait(10) and queue.get() == b"y" * 10
+    out = io.BytesIO()
+    script = b"".join(json.dumps({"cmd": "ping", "id": i}).encode() + b"\n" for i in range(500))
+    assert protocol.serve(io.BytesIO(script), out, queue_bytes=200) == 0
+    assert [json.loads(line)["id"] for line in out.getvalue().splitlines()] == list(range(500))

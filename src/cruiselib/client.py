@@ -73,7 +73,8 @@ class EngineExitedError(EngineError):
 
 
 class EngineTimeoutError(EngineError):
-    """No reply within the client's timeout (the engine may still be working)."""
+    """No reply within the client's timeout (the engine may still be working: its late
+    reply is skipped when it comes, and :meth:`EngineClient.cancel` stops a search)."""
 
 
 _ERRORS: dict[str, type[EngineError]] = {
@@ -139,14 +140,24 @@ class PipeTransport:
         if self.poll > 0:
             os.set_blocking(self._out, False)  # our own end of the pipe: read by polling first
         self._buffer = bytearray()
+        #: Replies the engine owes: one per line sent, until read (a timed-out wait leaves
+        #: its reply owed, to be skipped before the next one).
+        self.owed = 0
 
     @property
     def pid(self) -> int:
         return self.process.pid
 
     def roundtrip(self, line: bytes) -> bytes:
+        """Send one non-blank line and return its reply: the replies still owed to lines
+        whose wait timed out come first, and are skipped."""
         self._write(line + b"\n")
-        return self._read_line()
+        self.owed += 1
+        while True:
+            reply = self._read_line()
+            self.owed -= 1
+            if self.owed == 0:
+                return reply
 
     def _write(self, data: bytes) -> None:
         view = memoryview(data)
@@ -273,10 +284,15 @@ class EngineClient:
 
     def call(self, command: p.Command, reply_type: type[R]) -> R:
         """Send ``command`` (its id set here) and return its reply as ``reply_type``;
-        EngineError for an error reply."""
+        EngineError for an error reply; EngineTimeoutError (with this request's id) if
+        the reply does not come in time: it is skipped when it comes, before the next
+        reply (the transport counts the replies owed)."""
         self._next_id += 1
         command.id = self._next_id
-        raw = self.transport.roundtrip(self._encoder.encode(command))
+        try:
+            raw = self.transport.roundtrip(self._encoder.encode(command))
+        except EngineTimeoutError as exc:
+            raise EngineTimeoutError(exc.code, exc.message, command.id) from None
         decoder = self._decoders.get(reply_type)
         if decoder is None:
             decoder = self._decoders[reply_type] = msgspec.json.Decoder(reply_type)
@@ -441,3 +457,10 @@ class EngineClient:
     def quit(self) -> None:
         """Ask the engine to end (it replies, then exits)."""
         self.call(p.Quit(), p.Reply)
+
+    def cancel(self, target: int | str | None = None) -> bool:
+        """Stop the search of request ``target`` (default: whatever search runs), e.g. one
+        whose wait raised EngineTimeoutError (its id is the error's ``request_id``);
+        whether a search was stopped. The stopped request's reply (``cancelled``) is
+        skipped like any late reply."""
+        return self.call(p.Cancel(target=target), p.CancelReply).cancelled
