@@ -6,7 +6,7 @@
     cruiselib simulate sirens --games 10000 --seed 1 [--bots ismcts,rules] [--iterations 2000]
     cruiselib schema sirens
     cruiselib serve                  (the JSON-lines engine protocol on stdin/stdout: docs/protocol.md)
-    cruiselib web [--host 127.0.0.1] [--port 8000]   (play in a web browser: docs/web.md)
+    cruiselib web [--host 127.0.0.1] [--port 8000] [--allow-host NAME]   (play in a web browser: docs/web.md)
 
 Needs the ``cli`` extra (``pip install 'cruiselib[cli]'``) for its tables and progress bars.
 """
@@ -363,6 +363,14 @@ def build_parser() -> argparse.ArgumentParser:
     p_web = sub.add_parser("web", help="play in a web browser (needs the 'web' extra; docs/web.md)")
     p_web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p_web.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p_web.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name (or name:port) the page may be opened by, besides localhost and the address"
+        " listened on; repeatable (needed for names when listening on 0.0.0.0)",
+    )
     return parser
 
 
@@ -396,7 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             except ImportError as exc:
                 print(f"cruiselib web needs the 'web' extra: pip install 'cruiselib[web]' ({exc})", file=sys.stderr)
                 return 2
-            return run(args.host, args.port)
+            return run(args.host, args.port, allowed_hosts=args.allow_host)
     except CruiseError as exc:
         print(f"cruiselib: error: {exc}", file=sys.stderr)
         return 2

@@ -11,11 +11,13 @@ An ASGI application (Starlette) with three parts:
   Dream Cruise's cards) and the seat counts each game allows, as JSON.
 
 Needs the ``web`` extra: ``pip install 'cruiselib[web]'``. ``cruiselib web`` runs it
-under uvicorn (docs/web.md).
+under uvicorn (:mod:`cruiselib.web.server`). The server trusts only its own host and
+origin, and bounds connections, frames, games, searches and waits (docs/web.md).
 """
 
 from __future__ import annotations
 
-from cruiselib.web.app import catalog, create_app, run
+from cruiselib.web.app import WebState, catalog, create_app
+from cruiselib.web.server import WebServer, create_server, run
 
-__all__ = ["catalog", "create_app", "run"]
+__all__ = ["WebServer", "WebState", "catalog", "create_app", "create_server", "run"]

@@ -1,23 +1,90 @@
-"""The ASGI application of ``cruiselib web`` (see the package's docstring)."""
+"""The ASGI application of ``cruiselib web`` (see the package's docstring).
+
+What the application trusts and bounds (docs/web.md, "Limits" and "Security"):
+
+- **Host and Origin.** Every request's ``Host`` must name this server: the address the
+  connection arrived at, ``localhost``, ``127.0.0.1`` or ``[::1]``, or a name given in
+  ``allowed_hosts``, with the port the connection arrived at (a DNS-rebinding name is
+  refused with 400). A WebSocket handshake that carries an ``Origin`` (every browser's
+  does) must come from such a host too: a page of another site cannot drive the engine
+  (refused with 403 before the handshake completes). No ``Origin``: not a browser, allowed.
+- **Connections.** At most ``max_connections`` WebSockets at once; one more is refused
+  with 503. A WebSocket with no request for ``idle_timeout`` seconds (and none running)
+  is closed (code 1001).
+- **Frames.** A frame longer than the protocol's line limit (``protocol.MAX_LINE``) is
+  answered ``line_too_long`` and skipped; the server (:mod:`cruiselib.web.server`) closes a
+  connection whose frame exceeds :data:`WS_MAX_SIZE` (code 1009) without reading it.
+- **Work.** A connection's requests are answered in order, one at a time. Searches
+  (``bot``, ``hint``) run on a pool of their own and take one of ``max_searches``
+  server-wide slots (``busy`` when none frees in time), so cheap requests never queue
+  behind them. Frames are read while a request runs, so a ``cancel`` stops a search at
+  once; a closed connection cancels its search.
+- **Memory.** One game object per configuration, shared by every connection
+  (``protocol.GameCache``); at most ``max_games`` open games per connection; frames read
+  ahead of the request being answered are bounded (:data:`QUEUE_FRAMES`, :data:`QUEUE_BYTES`).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
+import os
+import queue
+import threading
+import urllib.parse
+from collections.abc import Callable, Iterable
 from importlib import resources
-from typing import Any
+from typing import Any, Final, TypeVar
 
 import msgspec
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 import cruiselib
-from cruiselib.protocol import Engine
+from cruiselib.errors import InvalidOptionError
+from cruiselib.protocol import MAX_LINE, Engine, GameCache, is_search
 
-__all__ = ["catalog", "create_app", "run"]
+__all__ = [
+    "CHEAP_THREADS",
+    "IDLE_TIMEOUT",
+    "LOCAL_HOSTS",
+    "MAX_CONNECTIONS",
+    "MAX_GAMES_PER_CONNECTION",
+    "MAX_SEARCHES",
+    "QUEUE_BYTES",
+    "QUEUE_FRAMES",
+    "WS_MAX_SIZE",
+    "WebState",
+    "catalog",
+    "create_app",
+]
+
+MAX_CONNECTIONS: Final = 64
+"""The most WebSocket connections open at once; one more is refused (HTTP 503)."""
+MAX_GAMES_PER_CONNECTION: Final = 100
+"""The most games one connection keeps open (``too_many_games`` beyond)."""
+MAX_SEARCHES: Final = max(2, os.cpu_count() or 1)
+"""The most searches (``bot``, ``hint``) running at once, server-wide."""
+CHEAP_THREADS: Final = 8
+"""Threads answering the other requests (each takes milliseconds)."""
+IDLE_TIMEOUT: Final = 900.0
+"""Seconds a WebSocket may stay without a request (and none running) before it is closed."""
+WS_MAX_SIZE: Final = 2 * MAX_LINE
+"""The largest frame the server reads (its ``ws_max_size``): a longer one closes the
+connection (code 1009); one between ``MAX_LINE`` and this is answered ``line_too_long``."""
+QUEUE_FRAMES: Final = 64
+"""Frames a connection reads ahead of the request being answered, at most; beyond, the
+server stops reading that connection until it catches up."""
+QUEUE_BYTES: Final = 2 * MAX_LINE
+"""Bytes of frames a connection reads ahead of the request being answered, at most."""
+LOCAL_HOSTS: Final = ("localhost", "127.0.0.1", "::1")
+"""Host names always allowed (with the server's port)."""
 
 # Seats each game allows (its page in docs/): the page's choice of players.
 PLAYERS: dict[str, tuple[int, int]] = {
@@ -31,6 +98,16 @@ STATIC = {
     "app.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
+_DEFAULT_PORTS: Final = {"http": 80, "ws": 80, "https": 443, "wss": 443}
+_LINE_TOO_LONG: Final = msgspec.json.encode(
+    {
+        "id": None,
+        "ok": False,
+        "error": {"code": "line_too_long", "message": f"the frame is longer than {MAX_LINE} bytes: it was skipped"},
+    }
+).decode()
+
+_T = TypeVar("_T")
 
 
 @functools.cache
@@ -71,47 +148,400 @@ async def _catalog(request: Request) -> Response:
         return JSONResponse({"error": f"no game {request.path_params['game']!r}"}, status_code=404)
 
 
-async def _socket(websocket: WebSocket) -> None:
-    """The engine protocol over one WebSocket: each text (or binary) frame is one request,
-    answered by one text frame; ``quit`` closes the connection after its reply."""
-    await websocket.accept()
-    engine = Engine()
+# --------------------------------------------------------------------------- hosts
+
+
+def _host_name(name: str) -> str:
+    """A host name as compared: lower case, without IPv6 brackets or a final dot."""
+    return name.strip().strip("[]").rstrip(".").lower()
+
+
+def _split_netloc(netloc: str, scheme: str) -> tuple[str, int] | None:
+    """(name, port) of a ``Host`` value or an origin's authority (the scheme's default
+    port when it names none); None when it is malformed or carries user information."""
+    if not netloc or "@" in netloc or any(c in netloc for c in "/?#\\ \t"):
+        return None
     try:
-        while not engine.finished:
-            message = await websocket.receive()
+        parts = urllib.parse.urlsplit(f"//{netloc}")
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname:
+        return None
+    if port is None:
+        if netloc.endswith(":") or scheme not in _DEFAULT_PORTS:
+            return None
+        port = _DEFAULT_PORTS[scheme]
+    return _host_name(parts.hostname), port
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    """The value of one request header (the first if repeated), or None."""
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+class _HostGuard:
+    """ASGI middleware: refuses HTTP requests (400) and WebSocket handshakes (403) whose
+    ``Host`` the :class:`WebState` does not allow."""
+
+    def __init__(self, app: ASGIApp, state: WebState) -> None:
+        self.app = app
+        self.state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and not self.state.host_allowed(scope):
+            if scope["type"] == "http":
+                await PlainTextResponse("host not allowed", status_code=400)(scope, receive, send)
+            else:
+                await _deny(WebSocket(scope, receive, send), 403, "host not allowed", 1008)
+            return
+        await self.app(scope, receive, send)
+
+
+async def _deny(websocket: WebSocket, status: int, text: str, code: int) -> None:
+    """Refuse a WebSocket handshake: an HTTP response saying why where the server can send
+    one, else a close before accepting (which the server answers with 403)."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(PlainTextResponse(text, status_code=status))
+    else:
+        await websocket.close(code=code, reason=text)
+
+
+# --------------------------------------------------------------------------- threads
+
+
+class _ThreadPool:
+    """Up to ``size`` daemon threads running blocking calls for the event loop.
+
+    Daemon threads, unlike ``concurrent.futures``' (which the interpreter joins at exit):
+    once the server has stopped, a request still running cannot hold the process."""
+
+    def __init__(self, name: str, size: int) -> None:
+        self.name = name
+        self.size = size
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]] = (
+            queue.SimpleQueue()
+        )
+        self._lock = threading.Lock()
+        self._threads = 0
+        self._idle = 0  # threads waiting for a job
+        self._queued = 0  # jobs no thread has taken yet
+
+    def submit(self, fn: Callable[[], _T]) -> asyncio.Future[_T]:
+        """Run ``fn()`` on a thread of the pool: a future of the event loop, resolved with
+        its result once it returns (cancelling the future does not stop ``fn``)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[_T] = loop.create_future()
+        with self._lock:
+            self._queued += 1
+            start = self._queued > self._idle and self._threads < self.size
+            if start:
+                self._threads += 1
+        self._jobs.put((fn, future, loop))
+        if start:
+            threading.Thread(target=self._work, name=f"{self.name}-{self._threads}", daemon=True).start()
+        return future
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                self._idle += 1
+            fn, future, loop = self._jobs.get()
+            with self._lock:
+                self._idle -= 1
+                self._queued -= 1
+            try:
+                outcome: tuple[bool, Any] = (True, fn())
+            except Exception as exc:
+                outcome = (False, exc)
+            with contextlib.suppress(RuntimeError):  # the loop is closed: no one waits
+                loop.call_soon_threadsafe(_settle, future, outcome)
+
+
+def _settle(future: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:
+    if future.done():
+        return
+    ok, value = outcome
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+# --------------------------------------------------------------------------- the server's state
+
+
+class WebState:
+    """What every connection of one application shares: the host rules, the game objects'
+    cache, the search slots and the thread pools, and the engines open now.
+
+    ``allowed_hosts``: names (or ``name:port``) a request's ``Host`` and a WebSocket's
+    ``Origin`` may carry besides the local ones (:data:`LOCAL_HOSTS` and the address the
+    connection arrived at); a name without a port is allowed with the server's port."""
+
+    def __init__(
+        self,
+        *,
+        allowed_hosts: Iterable[str] = (),
+        max_connections: int = MAX_CONNECTIONS,
+        max_games: int = MAX_GAMES_PER_CONNECTION,
+        max_searches: int = MAX_SEARCHES,
+        idle_timeout: float = IDLE_TIMEOUT,
+    ) -> None:
+        for what, value in (
+            ("max_connections", max_connections),
+            ("max_games", max_games),
+            ("max_searches", max_searches),
+        ):
+            if type(value) is not int or value < 1:
+                raise InvalidOptionError(f"{what} must be an int >= 1, not {value!r}")
+        if not isinstance(idle_timeout, (int, float)) or not idle_timeout > 0:
+            raise InvalidOptionError(f"idle_timeout must be a number of seconds > 0, not {idle_timeout!r}")
+        self.names: set[str] = {_host_name(h) for h in LOCAL_HOSTS}
+        self.names_with_port: set[tuple[str, int]] = set()
+        for entry in allowed_hosts:
+            self.allow(entry)
+        self.max_connections = max_connections
+        self.max_games = max_games
+        self.idle_timeout = float(idle_timeout)
+        self.games = GameCache()
+        self.search_slots = threading.Semaphore(max_searches)
+        # One request at a time per connection: a thread per connection is the most the
+        # search pool can need (most of them wait for a slot, cheaply).
+        self.search_pool = _ThreadPool("cruiselib-web-search", max_connections)
+        self.cheap_pool = _ThreadPool("cruiselib-web-request", CHEAP_THREADS)
+        self.engines: set[Engine] = set()
+        self.connections = 0
+        """WebSocket connections open now."""
+        self.stopping = False
+        """Set at shutdown: no new request starts."""
+        self._searching = 0
+        self._lock = threading.Lock()
+
+    def allow(self, entry: str) -> None:
+        """Allow one more host: ``name`` (with the server's port) or ``name:port`` (an IPv6
+        address in brackets when it has a port). InvalidOptionError for a malformed entry."""
+        text = entry.strip()
+        if text.count(":") > 1 and not text.startswith("["):  # a bare IPv6 address
+            text = f"[{text}]"
+        try:
+            if not text or any(c in text for c in "/?#@\\ \t") or text.endswith(":"):
+                raise ValueError(text)
+            parts = urllib.parse.urlsplit(f"//{text}")
+            name, port = parts.hostname, parts.port
+            if not name:
+                raise ValueError(text)
+        except ValueError:
+            raise InvalidOptionError(f"not a host name or host:port: {entry!r}") from None
+        if port is None:
+            self.names.add(_host_name(name))
+        else:
+            self.names_with_port.add((_host_name(name), port))
+
+    @property
+    def searching(self) -> int:
+        """Searches (``bot``, ``hint`` requests) running or waiting for a slot now."""
+        with self._lock:
+            return self._searching
+
+    def _allowed(self, name: str, port: int, scope: Scope) -> bool:
+        server = scope.get("server")
+        server_port = server[1] if server and len(server) > 1 else None
+        if (name, port) in self.names_with_port:
+            return True
+        if port != server_port:
+            return False
+        return name in self.names or (server is not None and name == _host_name(str(server[0])))
+
+    def host_allowed(self, scope: Scope) -> bool:
+        """Whether the request's ``Host`` names this server (or is absent: not a browser,
+        which always sends one; HTTP/1.1 servers refuse such requests anyway)."""
+        host = _header(scope, b"host")
+        if host is None:
+            return True
+        scheme = "https" if scope.get("scheme") in ("https", "wss") else "http"
+        split = _split_netloc(host, scheme)
+        return split is not None and self._allowed(*split, scope)
+
+    def origin_allowed(self, scope: Scope) -> bool:
+        """Whether a WebSocket handshake's ``Origin`` is this server's (or absent: not a
+        browser, whose pages cannot leave it out)."""
+        origin = _header(scope, b"origin")
+        if origin is None:
+            return True
+        try:
+            parts = urllib.parse.urlsplit(origin.strip())
+        except ValueError:
+            return False
+        if parts.scheme not in ("http", "https") or parts.path or parts.query or parts.fragment:
+            return False
+        split = _split_netloc(parts.netloc, parts.scheme)
+        return split is not None and self._allowed(*split, scope)
+
+    def stop(self) -> None:
+        """At shutdown: stop every running search and start no new request."""
+        self.stopping = True
+        for engine in list(self.engines):
+            engine.cancel_all()
+
+    def search(self, engine: Engine, line: str | bytes) -> bytes:
+        """Answer a search request (on a search pool's thread), counted in :attr:`searching`."""
+        with self._lock:
+            self._searching += 1
+        try:
+            return engine.handle_line(line)
+        finally:
+            with self._lock:
+                self._searching -= 1
+
+    async def serve_socket(self, websocket: WebSocket) -> None:
+        """The engine protocol over one WebSocket: each text (or binary) frame is one
+        request, answered by one text frame, in order; ``quit`` closes the connection
+        after its reply."""
+        if not self.origin_allowed(websocket.scope):
+            await _deny(websocket, 403, "origin not allowed", 1008)
+            return
+        if self.connections >= self.max_connections or self.stopping:
+            await _deny(websocket, 503, f"too many connections (at most {self.max_connections})", 1013)
+            return
+        self.connections += 1
+        try:
+            await websocket.accept()
+            await _Connection(self, websocket).run()
+        finally:
+            self.connections -= 1
+
+
+class _TooLong:
+    """A frame over the line limit, queued so that its ``line_too_long`` reply comes in order."""
+
+
+_TOO_LONG: Final = _TooLong()
+
+
+class _Connection:
+    """One WebSocket: a reader that takes every frame as it arrives (a ``cancel`` acts at
+    once, through ``Engine.interrupt``) and queues it, and a worker that answers the queue
+    in order on the thread pools."""
+
+    def __init__(self, state: WebState, websocket: WebSocket) -> None:
+        self.state = state
+        self.websocket = websocket
+        self.engine = Engine(max_games=state.max_games, games=state.games, search_slots=state.search_slots)
+        self.queue: asyncio.Queue[tuple[str | bytes | _TooLong, int]] = asyncio.Queue(maxsize=QUEUE_FRAMES)
+        self.queued_bytes = 0
+        self.room = asyncio.Event()
+        self.job: asyncio.Future[bytes] | None = None  # the request being answered
+
+    async def run(self) -> None:
+        self.state.engines.add(self.engine)
+        worker = asyncio.ensure_future(self._answer())
+        try:
+            await self._read(worker)
+        finally:
+            await self._stop(worker)
+            self.state.engines.discard(self.engine)
+            self.engine.close()
+
+    async def _read(self, worker: asyncio.Future[None]) -> None:
+        """Read frames until the client leaves, the worker ends (``quit``, a failed send) or
+        the connection stays idle too long."""
+        while True:
+            receive: asyncio.Future[Any] = asyncio.ensure_future(self.websocket.receive())
+            waiting: set[asyncio.Future[Any]] = {receive, worker}
+            done, _ = await asyncio.wait(waiting, timeout=self.state.idle_timeout, return_when=asyncio.FIRST_COMPLETED)
+            if receive not in done:
+                receive.cancel()
+                if worker in done:
+                    return
+                if self.job is None and self.queue.empty():
+                    await self.websocket.close(code=1001, reason="idle")
+                    return
+                continue
+            message = receive.result()
             if message["type"] == "websocket.disconnect":
-                break
+                return
             data: str | bytes | None = message.get("text")
             if data is None:
                 data = message.get("bytes") or b""
-            # A search (bot, hint) may think for seconds: off the event loop, so other
-            # connections go on; this connection's requests are answered in order.
-            reply = await run_in_threadpool(engine.handle_line, data)
-            await websocket.send_text(reply.decode())
-        if engine.finished:
-            await websocket.close()
-    except WebSocketDisconnect:
-        pass
-    finally:
-        engine.close()
+            size = len(data.encode("utf-8", "surrogatepass")) if isinstance(data, str) else len(data)
+            item: str | bytes | _TooLong = data
+            if size > MAX_LINE:
+                item, size = _TOO_LONG, 0
+            else:
+                self.engine.interrupt(data)  # a cancel stops its search now, not in its turn
+            while self.queued_bytes + size > QUEUE_BYTES and not self.queue.empty():
+                self.room.clear()
+                await self.room.wait()
+            self.queued_bytes += size
+            await self.queue.put((item, size))
+
+    async def _answer(self) -> None:
+        """Answer the queued frames in order: searches on the search pool, the rest on the
+        other, so that cheap requests never wait behind a search."""
+        while not self.state.stopping:
+            item, size = await self.queue.get()
+            self.queued_bytes -= size
+            self.room.set()
+            if isinstance(item, _TooLong):
+                await self.websocket.send_text(_LINE_TOO_LONG)
+                continue
+            line = item
+            if is_search(line):
+                self.job = self.state.search_pool.submit(functools.partial(self.state.search, self.engine, line))
+            else:
+                self.job = self.state.cheap_pool.submit(functools.partial(self.engine.handle_line, line))
+            try:
+                reply = await asyncio.shield(self.job)
+            finally:
+                self.job = None
+            await self.websocket.send_text(reply.decode())
+            if self.engine.finished:
+                await self.websocket.close()
+                return
+
+    async def _stop(self, worker: asyncio.Future[None]) -> None:
+        """End the worker: drop what is queued, stop the search in hand and wait until its
+        thread is done with the engine (a search checks for cancelling every ~50 ms)."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        worker.cancel()
+        job = self.job
+        while job is not None and not job.done():
+            self.engine.cancel_all()  # again each turn: the search may start only now
+            await asyncio.wait({job}, timeout=0.05)
+        await asyncio.gather(worker, return_exceptions=True)  # a client gone mid-reply is no error
 
 
-def create_app() -> Starlette:
-    """The application: the page at ``/``, the protocol at ``/ws``, names at ``/catalog/{game}``."""
-    return Starlette(
+def create_app(
+    *,
+    allowed_hosts: Iterable[str] = (),
+    max_connections: int = MAX_CONNECTIONS,
+    max_games: int = MAX_GAMES_PER_CONNECTION,
+    max_searches: int = MAX_SEARCHES,
+    idle_timeout: float = IDLE_TIMEOUT,
+) -> Starlette:
+    """The application: the page at ``/``, the protocol at ``/ws``, names at
+    ``/catalog/{game}``. Its :class:`WebState` (the limits: see the module's docstring) is
+    ``app.state.web``. InvalidOptionError for a bad limit or host name."""
+    state = WebState(
+        allowed_hosts=allowed_hosts,
+        max_connections=max_connections,
+        max_games=max_games,
+        max_searches=max_searches,
+        idle_timeout=idle_timeout,
+    )
+    app = Starlette(
         routes=[
             Route("/", _page),
             Route("/static/{name}", _page),
             Route("/catalog/{game}", _catalog),
-            WebSocketRoute("/ws", _socket),
-        ]
+            WebSocketRoute("/ws", state.serve_socket),
+        ],
+        middleware=[Middleware(_HostGuard, state=state)],
     )
-
-
-def run(host: str = "127.0.0.1", port: int = 8000) -> int:
-    """Serve the application with uvicorn until interrupted."""
-    import uvicorn
-
-    print(f"cruiselib web: http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning", ws="auto")
-    return 0
+    app.state.web = state
+    return app
