@@ -994,7 +994,12 @@ def test_the_read_ahead_queue_is_bounded_in_bytes() -> None:
     queue = protocol._LineQueue(limit=1000)
     queue.put(b"x" * 5000)  # alone: it fits
     done = threading.Event()
-    thread = threading.Thread(target=lambda: (queue.put(b"y" * 10), done.set()), daemon=True)
+
+    def put() -> None:
+        queue.put(b"y" * 10)
+        done.set()
+
+    thread = threading.Thread(target=put, daemon=True)
     thread.start()
     assert not done.wait(0.2), "the reader did not wait"
     assert queue.get() == b"x" * 5000
