@@ -15,16 +15,24 @@ joint shuffle). OpenSpiel's convention for such games is followed: the game obje
 the generator, so each new initial state is the next deal of its ``seed`` parameter (deal
 k is game k of ``game.playouts(n, seed)``), and clones share the future draws of their
 original.
+
+Serialization: ``state.serialize()`` writes cruiselib's own JSON snapshot of the state in a
+small versioned envelope that names the game, its parameters and the OpenSpiel history;
+``game.deserialize_state(text)`` reads only that, validates all of it and refuses anything
+else with ``InvalidStateError``. Nothing that comes in is ever unpickled (OpenSpiel's
+default for Python games pickles the state's attributes).
 """
 
 from __future__ import annotations
 
+import functools
 import random
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 import msgspec
 import numpy as np
@@ -32,7 +40,7 @@ import numpy.typing as npt
 
 import cruiselib
 from cruiselib._api import Game, State
-from cruiselib.errors import IllegalMoveError, InvalidOptionError
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
 try:
     import pyspiel  # type: ignore[import-not-found,unused-ignore]  # no type information
@@ -45,6 +53,8 @@ __all__ = [
     "DREAM_ISLANDS_ROUNDS",
     "GAMES",
     "GAME_CLASSES",
+    "STATE_FORMAT",
+    "STATE_FORMAT_VERSION",
     "OpenSpielGame",
     "OpenSpielObserver",
     "OpenSpielState",
@@ -56,6 +66,14 @@ __all__ = [
 
 INT_MAX = 2**31 - 1
 """OpenSpiel keeps parameters and ``max_game_length`` in C ints."""
+
+INT_MIN = -(2**31)
+
+STATE_FORMAT = "cruiselib-openspiel-state"
+"""The ``format`` field of the text ``state.serialize()`` writes."""
+
+STATE_FORMAT_VERSION = 1
+"""The ``version`` field of that text: ``deserialize_state`` reads this version only."""
 
 _ISLANDS_ROUND_CAP = 2**31 - 1  # I15: a game without max_rounds ends after this many rounds
 
@@ -216,12 +234,16 @@ def _finite_rounds(value: Any) -> Any:
 def _route_points(value: Any) -> str:
     if isinstance(value, str):
         return value
+    if not isinstance(value, Sequence):
+        raise InvalidOptionError(f"route_points is a sequence of ints or a string like '1/3/6/9', not {value!r}")
     return "/".join(str(v) for v in value)
 
 
 def _board(value: Any) -> str:
     if isinstance(value, str) or value is None:
         return value or ""
+    if not isinstance(value, Sequence) or not all(isinstance(cls, Sequence) for cls in value):
+        raise InvalidOptionError(f"board is a sequence of classes, each a sequence of ints, or a string, not {value!r}")
     return ";".join("/".join(str(v) for v in cls) for cls in value)
 
 
@@ -307,6 +329,32 @@ def _spec(game: str) -> _Spec:
         raise InvalidOptionError(f"unknown game {game!r}; OpenSpiel games: {', '.join(GAMES)}") from None
 
 
+_KINDS = {bool: "a bool", int: "an int", float: "a float", str: "a string"}
+
+
+def _check_parameters(spec: _Spec, params: Mapping[str, Any]) -> None:
+    """Refuse what OpenSpiel's parameters cannot hold before they reach its C++ side (which
+    would raise a bare RuntimeError or its own type error): unknown names, values of another
+    type than the parameter's default, ints beyond a C int, strings that are not Unicode text."""
+    unknown = sorted(set(params) - set(spec.parameters))
+    if unknown:
+        raise InvalidOptionError(
+            f"unknown parameter(s) {', '.join(map(repr, unknown))} for {short_name(spec.name)}; "
+            f"parameters: {', '.join(spec.parameters)}"
+        )
+    for key, value in params.items():
+        kind = type(spec.parameters[key])
+        if type(value) is not kind and not (kind is int and isinstance(value, int) and not isinstance(value, bool)):
+            raise InvalidOptionError(f"{key} is {_KINDS[kind]} parameter, not {value!r}")
+        if kind is int and not INT_MIN <= value <= INT_MAX:
+            raise InvalidOptionError(f"{key} is an int parameter from {INT_MIN} to {INT_MAX} (a C int), not {value}")
+        if kind is str:
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InvalidOptionError(f"{key} is a string parameter of Unicode text, not {value!r}") from None
+
+
 def _game_type(spec: _Spec, utility: Any) -> Any:
     return pyspiel.GameType(
         short_name=f"cruiselib_{spec.name}",
@@ -350,12 +398,7 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type 
     ) -> None:
         spec = self.spec
         given = dict(params or {})
-        unknown = sorted(set(given) - set(spec.parameters))
-        if unknown:
-            raise InvalidOptionError(
-                f"unknown parameter(s) {', '.join(map(repr, unknown))} for {short_name(spec.name)}; "
-                f"parameters: {', '.join(spec.parameters)}"
-            )
+        _check_parameters(spec, given)
         values = {**spec.parameters, **given}
         seed = _int(values["seed"], "seed")
         # _game: wrap_game's cruiselib game (its own card set, or a pure twin), else made here.
@@ -382,6 +425,7 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type 
         self._cgame: Game[Any] = cgame
         self._seed = seed
         self._deals = 0
+        self._parameters: dict[str, Any] = values  # written into every serialized state
 
     @property
     def cruiselib_game(self) -> Game[Any]:
@@ -397,7 +441,67 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type 
         """The next deal of the ``seed`` parameter's sequence, made when the state is first used."""
         if args:
             raise InvalidOptionError("cruiselib's OpenSpiel games start only from a new deal (no initial state string)")
+        if getattr(_openspiel_text_loading, "depth", 0):
+            # OpenSpiel's C++ loader asks for a new state only to unpickle the text's attributes into it.
+            raise pyspiel.SpielError(
+                f"{short_name(self.spec.name)} states are not loaded from OpenSpiel's game-and-state text, "
+                "whose state part would be unpickled (which runs any code it names): "
+                "load the text of state.serialize() with game.deserialize_state(text)"
+            )
         return OpenSpielState(self, _Deal(self))
+
+    def deserialize_state(self, text: str | bytes) -> OpenSpielState:
+        """The state of a text written by ``state.serialize()`` (a str, or its UTF-8 bytes).
+
+        Raises :class:`cruiselib.InvalidStateError` for anything else: a text that is not
+        this format and version (OpenSpiel's pickled form of Python states included: it is
+        never unpickled), a state of another game or configuration (the error names the
+        parameters that differ; ``seed`` may differ, and a card or ship file is checked by
+        the snapshot's fingerprint of its set, not by its path), an OpenSpiel history out of
+        this game's range, or a snapshot that cruiselib's ``load_state`` refuses.
+        The game is unchanged either way (no deal is used).
+        """
+        envelope = _decode_state_text(text)
+        self._check_origin(envelope)
+        history = self._check_history(envelope.history)
+        cstate = self._cgame.load_state(bytes(envelope.state))
+        return OpenSpielState._restored(self, cstate, history)
+
+    def _check_origin(self, envelope: _StateText) -> None:
+        """Refuse a text of another game, or of another configuration of this one."""
+        name = short_name(self.spec.name)
+        if envelope.game != name:
+            raise InvalidStateError(f"the text holds a state of {envelope.game!r}, not of {name}")
+        ours, theirs = self._parameters, envelope.parameters
+        if set(theirs) != set(ours):
+            raise InvalidStateError(
+                f"the text's parameters ({', '.join(sorted(theirs))}) are not those of {name} "
+                f"({', '.join(sorted(ours))})"
+            )
+        differ = [
+            key
+            for key in ours
+            if key not in _PARAMETERS_NOT_COMPARED and (type(theirs[key]), theirs[key]) != (type(ours[key]), ours[key])
+        ]
+        if differ:
+            raise InvalidStateError(
+                f"the text holds a state of {name} with {', '.join(f'{k}={theirs[k]!r}' for k in differ)}, "
+                f"not of this game ({', '.join(f'{k}={ours[k]!r}' for k in differ)})"
+            )
+
+    def _check_history(self, history: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The text's OpenSpiel history, if every entry is a seat and an action id of this game."""
+        if len(history) > self.max_game_length():
+            raise InvalidStateError(
+                f"the text's history has {len(history)} actions, more than this game's {self.max_game_length()}"
+            )
+        seats, actions = self.num_players(), self.num_distinct_actions()
+        for i, (player, action) in enumerate(history):
+            if not 0 <= player < seats:
+                raise InvalidStateError(f"history entry {i}: seat {player} does not exist (seats 0..{seats - 1})")
+            if not 0 <= action < actions:
+                raise InvalidStateError(f"history entry {i}: action id {action} is beyond 0..{actions - 1}")
+        return history
 
     def state_from(self, state: State[Any, Any, Any]) -> OpenSpielState:
         """An OpenSpiel state wrapping a copy of a cruiselib ``state`` of an equal game (its
@@ -476,6 +580,25 @@ class _Deal:
         return self.get().__reduce__()
 
 
+class _Replay:
+    """Stands in for the cruiselib state while ``deserialize_state`` writes a text's OpenSpiel
+    history into a new state: OpenSpiel's ``apply_action`` is the one way Python can set a
+    state's history, and it asks who is to move. Nothing is played."""
+
+    __slots__ = ("_history", "_next")
+
+    def __init__(self, history: list[tuple[int, int]]) -> None:
+        self._history = history
+        self._next = 0
+
+    @property
+    def current_player(self) -> int:
+        return self._history[self._next][0]
+
+    def apply(self, action: int) -> None:
+        self._next += 1
+
+
 # --------------------------------------------------------------------------- states
 
 
@@ -483,12 +606,40 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no typ
     """An OpenSpiel state wrapping a cruiselib state (``cruiselib_state``).
 
     Its one attribute is the cruiselib state, so OpenSpiel's ``clone`` (a deep copy of the
-    attributes) clones it and ``serialize`` pickles it (cruiselib's MessagePack snapshot).
+    attributes) clones it. ``serialize`` writes cruiselib's JSON snapshot of it (see
+    :meth:`serialize`).
     """
 
-    def __init__(self, game: OpenSpielGame, state: State[Any, Any, Any] | _Deal) -> None:
+    def __init__(self, game: OpenSpielGame, state: State[Any, Any, Any] | _Deal | _Replay) -> None:
         super().__init__(game)
         self._state = state
+
+    @staticmethod
+    def _restored(game: OpenSpielGame, state: State[Any, Any, Any], history: list[tuple[int, int]]) -> OpenSpielState:
+        """An OpenSpiel state of ``state`` whose OpenSpiel history is ``history``."""
+        restored = OpenSpielState(game, _Replay(history))
+        for _, action in history:
+            restored.apply_action(action)  # records (current_player(), action); plays nothing
+        restored._state = state
+        return restored
+
+    def serialize(self) -> str:
+        """This state as JSON text for ``game.deserialize_state``: an object with ``format``
+        (:data:`STATE_FORMAT`), ``version`` (:data:`STATE_FORMAT_VERSION`), ``game`` (the
+        OpenSpiel short name), ``parameters`` (every parameter of the game, defaults
+        included), ``history`` (OpenSpiel's ``[player, action]`` pairs) and ``state``
+        (cruiselib's snapshot, ``cruiselib_state.to_json()``: hidden cards, generator state
+        and cruiselib's history included, so the loaded state draws the same cards)."""
+        game = cast(OpenSpielGame, self.get_game())
+        text = _StateText(
+            format=STATE_FORMAT,
+            version=STATE_FORMAT_VERSION,
+            game=short_name(game.spec.name),
+            parameters=game._parameters,
+            history=[(int(pa.player), int(pa.action)) for pa in self.full_history()],
+            state=msgspec.Raw(self._s().to_json().encode()),
+        )
+        return _encode_json(text).decode()
 
     def _s(self) -> State[Any, Any, Any]:
         state = self._state
@@ -573,7 +724,96 @@ def _unpickle_game(text: str, deals: int) -> OpenSpielGame:
 
 
 def _unpickle_state(game: OpenSpielGame, text: str) -> OpenSpielState:
-    return cast(OpenSpielState, game.deserialize_state(text))
+    return game.deserialize_state(text)
+
+
+# --------------------------------------------------------------------------- the serialized text
+
+_CInt = Annotated[int, msgspec.Meta(ge=INT_MIN, le=INT_MAX)]
+_Name = Annotated[str, msgspec.Meta(max_length=64)]
+_ParameterValue = bool | _CInt | float | Annotated[str, msgspec.Meta(max_length=4096)]
+
+# Not compared when a text is loaded: the seed only picks the deals of new initial states (a
+# state carries its own generator), and component files are named by path, so the
+# snapshot's fingerprint of the card or ship set decides instead.
+_PARAMETERS_NOT_COMPARED = frozenset({"seed", "cards", "ships"})
+
+
+class _StateTextHeader(msgspec.Struct):
+    """The first fields of a serialized state, read on their own to word the error for a
+    text of another format or version."""
+
+    format: _Name
+    version: int
+
+
+class _StateText(msgspec.Struct, forbid_unknown_fields=True):
+    """The text of ``OpenSpielState.serialize``: versioned, naming its game and parameters."""
+
+    format: _Name
+    version: int
+    game: _Name
+    parameters: Annotated[dict[_Name, _ParameterValue], msgspec.Meta(max_length=64)]
+    history: list[tuple[_CInt, _CInt]]
+    state: msgspec.Raw  # cruiselib's JSON snapshot, left for the game's load_state to validate
+
+
+def _decode_state_text(text: object) -> _StateText:
+    """The envelope of a serialized state, its snapshot still raw; InvalidStateError for
+    anything else. Never unpickles: JSON only."""
+    if isinstance(text, str):
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidStateError(f"a serialized state is Unicode text, not text with {exc.reason}") from None
+    elif isinstance(text, (bytes, bytearray, memoryview)):
+        data = bytes(text)
+    else:
+        raise InvalidStateError(f"a serialized state is a str (or its UTF-8 bytes), not {type(text).__name__}")
+    try:
+        header = msgspec.json.decode(data, type=_StateTextHeader)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+        if data.startswith((b"history=", b"\x80")):
+            raise InvalidStateError(
+                "this is OpenSpiel's pickled form of a Python state, which is never loaded (unpickling runs "
+                "any code the text names): cruiselib states load from the JSON text of state.serialize()"
+            ) from None
+        raise InvalidStateError(
+            f"not a serialized cruiselib state (the JSON text of state.serialize(), format {STATE_FORMAT!r}): {exc}"
+        ) from None
+    if header.format != STATE_FORMAT:
+        raise InvalidStateError(f"the text's format is {header.format!r}, not {STATE_FORMAT!r}")
+    if header.version != STATE_FORMAT_VERSION:
+        raise InvalidStateError(
+            f"the text is {STATE_FORMAT} version {header.version}; this cruiselib reads version {STATE_FORMAT_VERSION}"
+        )
+    try:
+        return msgspec.json.decode(data, type=_StateText)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+        raise InvalidStateError(f"not a valid {STATE_FORMAT} text: {exc}") from None
+
+
+# OpenSpiel's C++ loader of a game-and-state text (pyspiel.deserialize_game_and_state) makes a
+# new initial state of the game it names and unpickles the state part into its attributes;
+# no Python method is asked first. While it runs, cruiselib's games refuse to make that state
+# (new_initial_state raises SpielError), so a text naming one of them is never unpickled.
+_openspiel_text_loading = threading.local()
+_openspiel_deserialize_game_and_state = getattr(
+    pyspiel.deserialize_game_and_state, "__wrapped__", pyspiel.deserialize_game_and_state
+)
+
+
+@functools.wraps(_openspiel_deserialize_game_and_state)
+def _deserialize_game_and_state(text: str) -> Any:
+    depth = getattr(_openspiel_text_loading, "depth", 0)
+    _openspiel_text_loading.depth = depth + 1
+    try:
+        return _openspiel_deserialize_game_and_state(text)
+    finally:
+        _openspiel_text_loading.depth = depth
+
+
+pyspiel.deserialize_game_and_state = _deserialize_game_and_state
 
 
 # --------------------------------------------------------------------------- observers
@@ -638,7 +878,13 @@ def load_game(game: str, **params: Any) -> OpenSpielGame:
     ``load_game("dream_cruise", players=3, route_points=(1, 3, 6, 10), seed=7)``; card and
     ship lists as file paths."""
     spec = _spec(game)
-    converted = {k: spec.to_parameter[k](v) if k in spec.to_parameter else v for k, v in params.items()}
+    converted = {}
+    for key, value in params.items():
+        try:
+            converted[key] = spec.to_parameter[key](value) if key in spec.to_parameter else value
+        except InvalidOptionError as exc:
+            raise InvalidOptionError(f"{key}: {exc}") from None
+    _check_parameters(spec, converted)  # OpenSpiel's C++ side would raise RuntimeError or SpielError
     return cast(OpenSpielGame, pyspiel.load_game(short_name(game), converted))
 
 

@@ -1,0 +1,375 @@
+"""cruiselib.openspiel against hostile input: serialized states that carry code, belong to
+another game or configuration, or are damaged, and parameters out of OpenSpiel's range.
+
+A serialized state is cruiselib's validated JSON snapshot in a small versioned envelope;
+nothing that comes in is ever unpickled. Skipped without OpenSpiel."""
+
+from __future__ import annotations
+
+import base64
+import json
+import pickle
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import cruiselib  # noqa: E402
+import cruiselib.openspiel as cos  # noqa: E402
+from cruiselib.errors import InvalidOptionError, InvalidStateError  # noqa: E402
+
+# One configuration per game with its default components, small enough to play out fast.
+GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("sirens", {}),
+    ("dream_islands", {"players": 3}),
+    ("atlantic_star", {"players": 3}),
+    ("dream_cruise", {"players": 2}),
+]
+
+
+def played(game: Any, seed: int, steps: int = 12) -> Any:
+    """A state after up to ``steps`` random actions (not over)."""
+    rnd = random.Random(seed)
+    state = game.new_initial_state()
+    for _ in range(steps):
+        child = state.child(rnd.choice(state.legal_actions()))
+        if child.is_terminal():
+            break
+        state = child
+    return state
+
+
+class WritesMarker:
+    """A pickle that writes a file when it is loaded: what a crafted serialized state does."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Path.write_text, (self.marker, "the payload ran"))
+
+
+def pickled_texts(marker: Path) -> list[str]:
+    """The payload as OpenSpiel's own text of a Python state (its attributes pickled and
+    base64-encoded), as that base64 alone, and as raw pickle bytes read as Latin-1."""
+    raw = pickle.dumps({"_state": WritesMarker(marker)})
+    b64 = base64.b64encode(raw).decode()
+    return [f"history=\nmove_number=0\n__dict__={b64}", b64, raw.decode("latin-1")]
+
+
+# --------------------------------------------------------------------------- code execution
+
+
+def test_a_pickled_payload_is_refused_and_never_runs(tmp_path: Path) -> None:
+    marker = tmp_path / "marker"
+    game = cos.load_game("sirens")
+    for text in pickled_texts(marker):
+        with pytest.raises(InvalidStateError):
+            game.deserialize_state(text)
+        with pytest.raises(InvalidStateError):
+            game.deserialize_state(text.encode("latin-1"))
+    assert not marker.exists()
+
+
+def test_openspiel_game_and_state_text_never_unpickles(tmp_path: Path) -> None:
+    """OpenSpiel's C++ loader of a game-and-state text unpickles a Python state's attributes;
+    for a cruiselib game it is refused before that (SpielError), and other games still load."""
+    marker = tmp_path / "marker"
+    payload = pickled_texts(marker)[0]
+    for game_string in ("cruiselib_sirens()", "cruiselib_dream_cruise(players=2)"):
+        text = f"[Meta]\nVersion: 1\n\n[Game]\n{game_string}\n[State]\n{payload}\n"
+        with pytest.raises(pyspiel.SpielError, match="deserialize_state"):
+            pyspiel.deserialize_game_and_state(text)
+    assert not marker.exists()
+    kuhn = pyspiel.load_game("kuhn_poker")
+    state = kuhn.new_initial_state().child(0)
+    game, loaded = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(kuhn, state))
+    assert str(game) == str(kuhn) and loaded.history() == state.history()
+    # The refusal is for that call only: the same thread deals new states afterwards.
+    assert cos.load_game("sirens").new_initial_state().legal_actions()
+
+
+def test_openspiels_pickled_form_of_an_honest_state_is_refused() -> None:
+    """The text OpenSpiel's C++ side makes of a Python state is a pickle: it is not ours."""
+    game = cos.load_game("dream_islands", players=2)
+    state = played(game, 1)
+    with pytest.raises(InvalidStateError, match="pickle"):
+        game.deserialize_state(pyspiel.State.serialize(state))
+
+
+# --------------------------------------------------------------------------- the text
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_serialized_text_is_a_versioned_snapshot(name: str, options: dict[str, Any]) -> None:
+    game = cos.load_game(name, seed=5, **options)
+    state = played(game, 2)
+    text = state.serialize()
+    envelope = json.loads(text)
+    assert envelope["format"] == cos.STATE_FORMAT and envelope["version"] == cos.STATE_FORMAT_VERSION
+    assert envelope["game"] == cos.short_name(name)
+    assert envelope["parameters"] == {**cos.GAME_CLASSES[name].spec.parameters, "seed": 5, **options}
+    assert envelope["history"] == [[pa.player, pa.action] for pa in state.full_history()]
+    assert envelope["state"] == json.loads(state.cruiselib_state.to_json())
+    loaded = game.deserialize_state(text)
+    assert loaded.serialize() == text and loaded.move_number() == state.move_number()
+    assert game.deserialize_state(text.encode()).serialize() == text  # UTF-8 bytes too
+
+
+def test_another_seed_loads() -> None:
+    """``seed`` only picks the deals of new initial states; a state carries its own generator."""
+    state = played(cos.load_game("atlantic_star", players=2, seed=1), 3)
+    loaded = cos.load_game("atlantic_star", players=2, seed=2).deserialize_state(state.serialize())
+    assert loaded.cruiselib_state == state.cruiselib_state
+
+
+# --------------------------------------------------------------------------- foreign states
+
+
+def test_another_games_state_is_refused() -> None:
+    sirens = played(cos.load_game("sirens"), 1).serialize()
+    with pytest.raises(InvalidStateError, match="cruiselib_sirens"):
+        cos.load_game("dream_islands").deserialize_state(sirens)
+
+
+def test_another_player_counts_state_is_refused() -> None:
+    four = played(cos.load_game("dream_islands", players=4), 1).serialize()
+    with pytest.raises(InvalidStateError, match=r"players=4.*players=2"):
+        cos.load_game("dream_islands", players=2).deserialize_state(four)
+    six = played(cos.load_game("atlantic_star", players=6), 1).serialize()
+    with pytest.raises(InvalidStateError, match="players"):
+        cos.load_game("atlantic_star", players=2).deserialize_state(six)
+
+
+@pytest.mark.parametrize(
+    ("name", "made_with", "loaded_in", "differ"),
+    [
+        ("dream_islands", {"players": 2, "max_rounds": 40}, {"players": 2}, "max_rounds"),
+        ("sirens", {"variant": "bow_to_rear"}, {}, "variant"),
+        ("dream_cruise", {"players": 2, "additions": 1}, {"players": 2}, "additions"),
+        ("dream_cruise", {"players": 1, "difficulty": 2}, {"players": 1}, "difficulty"),
+        ("dream_cruise", {"players": 2, "route_points": (1, 3, 6, 10)}, {"players": 2}, "route_points"),
+        ("dream_cruise", {"players": 2, "sea_ship_draw": True}, {"players": 2}, "sea_ship_draw"),
+    ],
+)
+def test_another_configurations_state_is_refused(
+    name: str, made_with: dict[str, Any], loaded_in: dict[str, Any], differ: str
+) -> None:
+    text = played(cos.load_game(name, **made_with), 1).serialize()
+    with pytest.raises(InvalidStateError, match=differ):
+        cos.load_game(name, **loaded_in).deserialize_state(text)
+
+
+def test_a_relabelled_state_is_refused() -> None:
+    """An envelope edited to name this game's configuration still holds the other state:
+    cruiselib's own snapshot check refuses it."""
+    envelope = json.loads(cos.load_game("dream_islands", players=4).new_initial_state().serialize())
+    envelope["parameters"]["players"] = 2  # the history is empty: no seat beyond 1 in it
+    with pytest.raises(InvalidStateError, match="4 players"):
+        cos.load_game("dream_islands", players=2).deserialize_state(json.dumps(envelope))
+
+
+def test_another_card_set_is_refused(tmp_path: Path) -> None:
+    """Card files are named by path, so the snapshot's fingerprint of the set decides."""
+    cards = [{"value": 9, "emblem": e, "crew": False} for e in ["seastar"] * 4 + ["shell"] * 4]
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps({"name": "tiny", "ships": [1, 2, 3, 4, 5], "cards": cards}))
+    tiny = cos.load_game("sirens", cards=path)
+    copy = tmp_path / "copy.json"
+    copy.write_bytes(path.read_bytes())
+    state = tiny.new_initial_state()
+    assert cos.load_game("sirens", cards=copy).deserialize_state(state.serialize()).cruiselib_state == (
+        state.cruiselib_state
+    )
+    with pytest.raises(InvalidStateError, match="card set"):
+        cos.load_game("sirens").deserialize_state(state.serialize())
+
+
+# --------------------------------------------------------------------------- damaged texts
+
+
+def envelope_of(**changes: Any) -> str:
+    """A Sirens text with some of its envelope's fields replaced (None: removed)."""
+    envelope = json.loads(played(cos.load_game("sirens"), 3).serialize())
+    for key, value in changes.items():
+        if value is None:
+            del envelope[key]
+        else:
+            envelope[key] = value
+    return json.dumps(envelope)
+
+
+def honest() -> str:
+    """A Sirens state's text, as serialize() writes it."""
+    return str(played(cos.load_game("sirens"), 3).serialize())
+
+
+# Made when a test runs: each builds its text from a freshly serialized state.
+DAMAGED: dict[str, Callable[[], Any]] = {
+    "empty": lambda: "",
+    "truncated": lambda: honest()[: len(honest()) // 2],
+    "truncated by one": lambda: honest()[:-1],
+    "random bytes": lambda: random.Random(0).randbytes(300),
+    "invalid UTF-8": lambda: b'{"format": "\xff\xfe"}',
+    "a lone surrogate": lambda: honest().replace('"standard"', '"\ud800"'),
+    "a NUL": lambda: "\x00" + honest(),
+    "JSON null": lambda: "null",
+    "a JSON list": lambda: "[1, 2, 3]",
+    "a JSON number": lambda: "12345678901234567890123456789",
+    "an empty object": lambda: "{}",
+    "another format": lambda: envelope_of(format="pickle"),
+    "a later version": lambda: envelope_of(version=2),
+    "a huge version": lambda: '{"format": "cruiselib-openspiel-state", "version": 1e400}',
+    "no state": lambda: envelope_of(state=None),
+    "no history": lambda: envelope_of(history=None),
+    "an unknown field": lambda: envelope_of(extra=1),
+    "the state a list": lambda: envelope_of(state=[]),
+    "the state a string": lambda: envelope_of(state="eyJnYW1lIjogInNpcmVucyJ9"),
+    "the state empty": lambda: envelope_of(state={}),
+    "parameters a list": lambda: envelope_of(parameters=[2]),
+    "a huge parameter": lambda: envelope_of(
+        parameters={**cos.GAME_CLASSES["sirens"].spec.parameters, "players": 10**30}
+    ),
+    "an unknown parameter": lambda: envelope_of(
+        parameters={**cos.GAME_CLASSES["sirens"].spec.parameters, "colour": "b"}
+    ),
+    "a missing parameter": lambda: envelope_of(parameters={"players": 2}),
+    "a parameter of another type": lambda: envelope_of(
+        parameters={**cos.GAME_CLASSES["sirens"].spec.parameters, "players": 2.0}
+    ),
+    "a huge action": lambda: envelope_of(history=[[0, 10**30]]),
+    "an action beyond the game's": lambda: envelope_of(history=[[0, 10**6]]),
+    "a negative action": lambda: envelope_of(history=[[0, -1]]),
+    "a seat beyond the game's": lambda: envelope_of(history=[[2, 0]]),
+    "a chance seat": lambda: envelope_of(history=[[-1, 0]]),
+    "a history entry of three": lambda: envelope_of(history=[[0, 1, 2]]),
+    "a history too long": lambda: envelope_of(history=[[0, 0]] * 269),
+    "deep nesting": lambda: envelope_of(state=None)[:-1] + ', "state": ' + "[" * 50_000 + "]" * 50_000 + "}",
+    "a huge number in the state": lambda: re.sub(r'"turn":\d+', '"turn":1' + "0" * 40, honest(), count=1),
+    "not text": lambda: 12345,
+    "None": lambda: None,
+}
+
+
+@pytest.mark.parametrize("what", DAMAGED)
+def test_damaged_texts_are_refused(what: str) -> None:
+    text = DAMAGED[what]()
+    game = cos.load_game("sirens")
+    with pytest.raises(InvalidStateError):
+        game.deserialize_state(text)
+
+
+def test_a_refused_text_leaves_the_game_unchanged() -> None:
+    game = cos.load_game("dream_cruise", players=2, seed=4)
+    before = game.deals
+    with pytest.raises(InvalidStateError):
+        game.deserialize_state(envelope_of())  # a Sirens text
+    assert game.deals == before
+    assert (
+        game.new_initial_state().cruiselib_state
+        == cos.load_game("dream_cruise", players=2, seed=4).new_initial_state().cruiselib_state
+    )
+
+
+def test_fuzzed_texts_give_only_invalid_state_errors() -> None:
+    """Seeded mutations of every game's text: each is refused with InvalidStateError, or
+    loads a state that serializes and loads again to the same state."""
+    rnd = random.Random(20240611)
+    refused = accepted = 0
+    for name, options in GAMES:
+        game = cos.load_game(name, **options)
+        texts = [played(game, seed, steps=rnd.randrange(0, 30)).serialize().encode() for seed in range(3)]
+        for _ in range(150):
+            data = bytearray(rnd.choice(texts))
+            for _ in range(rnd.randrange(1, 4)):
+                i = rnd.randrange(len(data))
+                kind = rnd.randrange(5)
+                if kind == 0:
+                    data[i] = rnd.randrange(256)
+                elif kind == 1:
+                    del data[i : i + rnd.randrange(1, 40)]
+                elif kind == 2:
+                    data[i:i] = rnd.randbytes(rnd.randrange(1, 8))
+                elif kind == 3 and chr(data[i]).isdigit():
+                    data[i : i + 1] = rnd.choice([b"9" * 25, b"-1", b"1e400", b"0.5", b"7"])
+                else:
+                    data[i] = rnd.choice(b'0123456789[]{}",:-e ')
+            for form in (bytes(data), bytes(data).decode("utf-8", "surrogateescape")):
+                try:
+                    loaded = game.deserialize_state(form)
+                except InvalidStateError:
+                    refused += 1
+                    continue
+                accepted += 1
+                again = game.deserialize_state(loaded.serialize())
+                assert again.cruiselib_state == loaded.cruiselib_state and again.history() == loaded.history()
+    assert refused > 0
+
+
+# --------------------------------------------------------------------------- parameters
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        ("sirens", {"seed": 2**31}, "seed"),
+        ("sirens", {"seed": -(2**31) - 1}, "seed"),
+        ("sirens", {"players": 2**70}, "players"),
+        ("dream_islands", {"max_rounds": 2**40}, "max_rounds"),
+        ("dream_cruise", {"additions": 2**40}, "additions"),
+        ("dream_cruise", {"difficulty": -(2**63)}, "difficulty"),
+        ("sirens", {"players": None}, "players"),
+        ("sirens", {"players": [2]}, "players"),
+        ("sirens", {"players": 2.5}, "players"),
+        ("sirens", {"seed": float("nan")}, "seed"),
+        ("sirens", {"variant": "\ud800"}, "variant"),
+        ("dream_cruise", {"sea_ship_draw": 1}, "sea_ship_draw"),
+        ("dream_cruise", {"route_points": 5}, "route_points"),
+        ("atlantic_star", {"board": 5}, "board"),
+        ("atlantic_star", {"ships": 5}, "ships"),
+        ("sirens", {"colour": "blue"}, "colour"),
+    ],
+)
+def test_bad_python_parameters_raise_invalid_option(name: str, params: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidOptionError, match=message):
+        cos.load_game(name, **params)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"seed": 2**31}, {"players": 2**70}, {"variant": "\ud800"}, {"players": [2]}],
+)
+def test_bad_parameters_of_a_game_class_raise_invalid_option(params: dict[str, Any]) -> None:
+    with pytest.raises(InvalidOptionError):
+        cos.GAME_CLASSES["sirens"](params)
+
+
+def test_wrap_game_seed_out_of_range() -> None:
+    with pytest.raises(InvalidOptionError, match="seed"):
+        cos.wrap_game(cruiselib.make("sirens"), seed=2**40)
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("cruiselib_sirens(players=99)", InvalidOptionError),
+        ("cruiselib_atlantic_star(players=0)", InvalidOptionError),
+        ("cruiselib_dream_islands(max_rounds=-1)", InvalidOptionError),
+        ("cruiselib_dream_cruise(additions=-5)", InvalidOptionError),
+        ("cruiselib_dream_cruise(route_points=1/3/99999999999999999999999/9)", InvalidOptionError),
+        # OpenSpiel's own parser refuses ints beyond its C ints, and values of another type,
+        # before the game is made.
+        ("cruiselib_sirens(players=abc)", pyspiel.SpielError),
+        ("cruiselib_dream_islands(players=99999999999999999999)", pyspiel.SpielError),
+        ("cruiselib_sirens(seed=2147483648)", pyspiel.SpielError),
+        ("cruiselib_sirens(players=2", pyspiel.SpielError),
+    ],
+)
+def test_bad_game_strings(text: str, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        pyspiel.load_game(text)
