@@ -187,8 +187,8 @@ def test_foreign_origin_and_host_are_refused() -> None:
                 f"http://GAME.lan:{port}",
                 "https://proxy.example",
             )
-            for origin in allowed:
-                assert await handshake(served, origin) == 101, origin
+            for own in allowed:
+                assert await handshake(served, own) == 101, own
 
         asyncio.run(main())
         assert http_get(port, "/")[0] == 200
@@ -283,7 +283,6 @@ def test_a_closed_connection_cancels_its_search() -> None:
                 assert (await ask(ws, {"cmd": "new", "game": "sirens", "seed": 3, "id": 1}))["ok"]
                 await ws.send(json.dumps({"cmd": "hint", "game_id": "g1", "seconds": 30, "id": 2}))
                 await asyncio.to_thread(wait_for, lambda: answering_threads() == 1, 5, "the search starts")
-                assert served.state.searching == 1
             # The client is gone: its search's thread ends at once, not after 30 s.
             took = await asyncio.to_thread(wait_for, lambda: answering_threads() == 0, 3, "the search ends")
             print(f"search thread ended {took:.3f} s after the disconnect")
@@ -299,7 +298,7 @@ def test_a_client_cancels_its_own_search() -> None:
             async with open_socket(served) as ws:
                 await ask(ws, {"cmd": "new", "game": "dream_islands", "seed": 4, "id": 1})
                 await ws.send(json.dumps({"cmd": "hint", "game_id": "g1", "seconds": 30, "id": 2}))
-                await asyncio.to_thread(wait_for, lambda: served.state.searching == 1, 5, "the search starts")
+                await asyncio.to_thread(wait_for, lambda: answering_threads() == 1, 5, "the search starts")
                 await ws.send(json.dumps({"cmd": "ping", "id": 3}))
                 await ws.send(json.dumps({"cmd": "cancel", "id": 4}))
                 # In order: the hint, stopped; the ping; the cancel's own reply.
@@ -325,8 +324,10 @@ def test_pings_are_answered_while_many_connections_search(record_property: Any) 
                     await ask(ws, {"cmd": "new", "game": "sirens", "seed": 5, "id": 1})
                 for ws in sockets:
                     await ws.send(json.dumps({"cmd": "hint", "game_id": "g1", "seconds": 20, "id": 2}))
-                # Every searching connection's request is in hand (searching or waiting for a slot).
-                await asyncio.to_thread(wait_for, lambda: answering_threads() >= 41, 10, "the searches start")
+                # Searches in hand (searching or waiting for a slot): at least as many as the
+                # threads of a 40-thread pool.
+                await asyncio.to_thread(wait_for, lambda: answering_threads() >= 40, 10, "the searches start")
+                assert served.state.searching == searchers
                 async with open_socket(served) as other:
                     start = time.monotonic()
                     assert (await ask(other, {"cmd": "ping", "id": 3}, timeout=8)) == {"id": 3, "ok": True}
