@@ -320,6 +320,7 @@ class WebState:
         """Set at shutdown: no new request starts."""
         self._searching = 0
         self._lock = threading.Lock()
+        self._reapers: set[asyncio.Future[None]] = set()  # engines closing once their thread is done
 
     def allow(self, entry: str) -> None:
         """Allow one more host: ``name`` (with the server's port) or ``name:port`` (an IPv6
@@ -387,6 +388,23 @@ class WebState:
         for engine in list(self.engines):
             engine.cancel_all()
 
+    def retire(self, engine: Engine, job: asyncio.Future[bytes] | None) -> None:
+        """Close the engine of a connection that has ended: stop its search in hand (``job``)
+        and close it once its thread is done with it."""
+        engine.cancel_all()
+        if job is None or job.done():
+            engine.close()
+            return
+        reaper = asyncio.ensure_future(self._reap(engine, job))
+        self._reapers.add(reaper)
+        reaper.add_done_callback(self._reapers.discard)
+
+    async def _reap(self, engine: Engine, job: asyncio.Future[bytes]) -> None:
+        while not job.done():
+            engine.cancel_all()  # again each turn: the search may have started only now
+            await asyncio.wait({job}, timeout=0.05)
+        engine.close()
+
     def search(self, engine: Engine, line: str | bytes) -> bytes:
         """Answer a search request (on a search pool's thread), counted in :attr:`searching`."""
         with self._lock:
@@ -439,12 +457,14 @@ class _Connection:
     async def run(self) -> None:
         self.state.engines.add(self.engine)
         worker = asyncio.ensure_future(self._answer())
+        worker.add_done_callback(_consume)  # a client gone mid-reply is no error
         try:
             await self._read(worker)
         finally:
-            await self._stop(worker)
+            # No await here: this runs even when the server cancels the connection's task.
+            worker.cancel()
             self.state.engines.discard(self.engine)
-            self.engine.close()
+            self.state.retire(self.engine, self.job)
 
     async def _read(self, worker: asyncio.Future[None]) -> None:
         """Read frames until the client leaves, the worker ends (``quit``, a failed send) or
@@ -452,9 +472,14 @@ class _Connection:
         while True:
             receive: asyncio.Future[Any] = asyncio.ensure_future(self.websocket.receive())
             waiting: set[asyncio.Future[Any]] = {receive, worker}
-            done, _ = await asyncio.wait(waiting, timeout=self.state.idle_timeout, return_when=asyncio.FIRST_COMPLETED)
+            try:
+                done, _ = await asyncio.wait(
+                    waiting, timeout=self.state.idle_timeout, return_when=asyncio.FIRST_COMPLETED
+                )
+            finally:
+                if not receive.done():  # idle, the worker ended, or the connection's task cancelled
+                    receive.cancel()
             if receive not in done:
-                receive.cancel()
                 if worker in done:
                     return
                 if self.job is None and self.queue.empty():
@@ -503,17 +528,11 @@ class _Connection:
                 await self.websocket.close()
                 return
 
-    async def _stop(self, worker: asyncio.Future[None]) -> None:
-        """End the worker: drop what is queued, stop the search in hand and wait until its
-        thread is done with the engine (a search checks for cancelling every ~50 ms)."""
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        worker.cancel()
-        job = self.job
-        while job is not None and not job.done():
-            self.engine.cancel_all()  # again each turn: the search may start only now
-            await asyncio.wait({job}, timeout=0.05)
-        await asyncio.gather(worker, return_exceptions=True)  # a client gone mid-reply is no error
+
+def _consume(task: asyncio.Future[Any]) -> None:
+    """Retrieve a finished task's exception (so that asyncio does not log it)."""
+    if not task.cancelled():
+        task.exception()
 
 
 def create_app(
