@@ -25,7 +25,6 @@ default for Python games pickles the state's attributes).
 
 from __future__ import annotations
 
-import functools
 import random
 import threading
 import time
@@ -798,12 +797,12 @@ def _decode_state_text(text: object) -> _StateText:
 # no Python method is asked first. While it runs, cruiselib's games refuse to make that state
 # (new_initial_state raises SpielError), so a text naming one of them is never unpickled.
 _openspiel_text_loading = threading.local()
-_openspiel_deserialize_game_and_state = getattr(
-    pyspiel.deserialize_game_and_state, "__wrapped__", pyspiel.deserialize_game_and_state
+# OpenSpiel's own function; a reload of this module (same globals) keeps the one found first.
+_openspiel_deserialize_game_and_state = globals().get(
+    "_openspiel_deserialize_game_and_state", pyspiel.deserialize_game_and_state
 )
 
 
-@functools.wraps(_openspiel_deserialize_game_and_state)
 def _deserialize_game_and_state(text: str) -> Any:
     depth = getattr(_openspiel_text_loading, "depth", 0)
     _openspiel_text_loading.depth = depth + 1
@@ -813,6 +812,10 @@ def _deserialize_game_and_state(text: str) -> Any:
         _openspiel_text_loading.depth = depth
 
 
+_deserialize_game_and_state.__doc__ = (
+    f"{_openspiel_deserialize_game_and_state.__doc__}\n\n"
+    "(cruiselib.openspiel: a cruiselib game's text is refused with SpielError before its state is unpickled.)"
+)
 pyspiel.deserialize_game_and_state = _deserialize_game_and_state
 
 
