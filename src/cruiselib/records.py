@@ -59,12 +59,24 @@ class GameRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
         return serialize.encode_json(self).decode()
 
     @classmethod
-    def from_json(cls, data: str | bytes) -> GameRecord:
-        """Read a record (InvalidStateError for anything that is not one)."""
+    def from_json(cls, data: str | bytes | bytearray | memoryview) -> GameRecord:
+        """Read a record from JSON text or UTF-8 bytes (InvalidStateError for anything
+        that is not one, whatever its type)."""
+        if isinstance(data, str):
+            raw = serialize.text_of(data, "game record")
+        elif isinstance(data, (bytes, bytearray, memoryview)):
+            raw = serialize.bytes_of(data)
+        else:
+            raise InvalidStateError(f"a game record is JSON text or bytes, not {type(data).__name__}")
         try:
-            return msgspec.json.decode(data, type=cls)
+            return _record_decoder.decode(raw)
         except msgspec.DecodeError as exc:
             raise InvalidStateError(f"not a valid game record: {exc}") from None
+        except serialize.BAD_INPUT_ERRORS as exc:  # nesting too deep for the decoder
+            raise InvalidStateError(f"not a valid game record: {type(exc).__name__}: {exc}") from None
+
+
+_record_decoder = msgspec.json.Decoder(GameRecord)
 
 
 def record_of(state: State) -> GameRecord:
@@ -114,7 +126,9 @@ def _check_leads_to(state: State, deal: int, start: int, actions: list[int]) -> 
         raise InvalidStateError(f"{lost} (its {len(actions)} actions replay to another position)")
 
 
-def replay(record: GameRecord | str | bytes | Mapping[str, Any], *, game: Game[Any] | None = None) -> State:
+def replay(
+    record: GameRecord | str | bytes | bytearray | memoryview | Mapping[str, Any], *, game: Game[Any] | None = None
+) -> State:
     """The state a record ends in, replayed from its deal (its history is the record's).
 
     ``game``: a game to replay in if it is the record's own (its name, and its options as
@@ -128,11 +142,13 @@ def replay(record: GameRecord | str | bytes | Mapping[str, Any], *, game: Game[A
     from cruiselib._registry import make
 
     rec = _as_record(record)
-    if game is None or game.name != rec.game or msgspec.to_builtins(game.options) != rec.options:
+    if game is None or game.name != rec.game or not _same_options(game, rec.options):
         try:
             game = make(rec.game, **_options(rec.game, rec.options))
         except InvalidOptionError as exc:
             raise InvalidStateError(f"game record: {exc}") from None
+        except serialize.BAD_INPUT_ERRORS as exc:  # an option value no game expects (a huge int)
+            raise InvalidStateError(f"game record: its options are not valid ({type(exc).__name__})") from None
     try:
         state = game.state_from_seed_state(serialize.rng_from_text(rec.deal), rec.start_player)
     except InvalidOptionError as exc:
@@ -186,14 +202,24 @@ def load_state(
 def _as_record(record: object) -> GameRecord:
     if isinstance(record, GameRecord):
         return record
-    if isinstance(record, (str, bytes)):
+    if isinstance(record, (str, bytes, bytearray, memoryview)):
         return GameRecord.from_json(record)
     if isinstance(record, Mapping):
         try:
             return msgspec.convert(dict(record), GameRecord)
         except msgspec.ValidationError as exc:
             raise InvalidStateError(f"not a valid game record: {exc}") from None
+        except serialize.BAD_INPUT_ERRORS as exc:
+            raise InvalidStateError(f"not a valid game record: {type(exc).__name__}") from None
     raise InvalidStateError(f"a game record is a GameRecord, JSON or a mapping, not {type(record).__name__}")
+
+
+def _same_options(game: Game[Any], options: dict[str, Any]) -> bool:
+    """Whether ``options`` (a record's) are ``game``'s own, as a record writes them."""
+    try:
+        return bool(msgspec.to_builtins(game.options) == options)
+    except RecursionError:  # a record's options nested deeper than Python compares
+        return False
 
 
 def _options(name: str, options: dict[str, Any]) -> dict[str, Any]:

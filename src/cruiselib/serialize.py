@@ -26,14 +26,19 @@ from cruiselib import _core
 from cruiselib.errors import InvalidStateError
 
 __all__ = [
+    "BAD_INPUT_ERRORS",
     "JS_SAFE_INT",
     "RngText",
+    "bytes_of",
     "decode_state",
     "encode_json",
     "encode_msgpack",
     "export_schemas",
+    "peek_game",
     "rng_from_text",
     "rng_to_text",
+    "shown",
+    "text_of",
     "upgrade_rng_to_text",
 ]
 
@@ -78,6 +83,18 @@ def rng_from_text(text: str) -> int:
     return int(text, 16)
 
 
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message, kept short: an int too long to print whole
+    (Python refuses to convert one of over 4,300 digits) is named by its size."""
+    if isinstance(value, int) and not -(10**30) < value < 10**30:
+        return f"an int of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # a container of such ints, or nested too deep
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 80 else f"{text[:77]}..."
+
+
 def upgrade_rng_to_text(data: dict[str, Any]) -> dict[str, Any]:
     """Schema version 1 to 2, shared by every game: the generator state becomes hex text.
 
@@ -85,7 +102,7 @@ def upgrade_rng_to_text(data: dict[str, Any]) -> dict[str, Any]:
     """
     rng = data.get("rng")
     if isinstance(rng, bool) or not isinstance(rng, int) or not 0 <= rng <= 0xFFFFFFFFFFFFFFFF:
-        raise InvalidStateError(f"schema version 1: rng must be a 64-bit unsigned int, not {rng!r}")
+        raise InvalidStateError(f"schema version 1: rng must be a 64-bit unsigned int, not {shown(rng)}")
     return {**data, "schema_version": 2, "rng": rng_to_text(rng)}
 
 
@@ -120,6 +137,36 @@ def _looks_like_json(data: bytes | bytearray | memoryview) -> bool:
 
 _BOM = b"\xef\xbb\xbf"
 
+BAD_INPUT_ERRORS: tuple[type[BaseException], ...] = (
+    msgspec.DecodeError,
+    msgspec.ValidationError,
+    ValueError,  # UnicodeError among them: a str with a lone surrogate is no UTF-8 text
+    TypeError,
+    OverflowError,
+    RecursionError,  # nesting deeper than the decoder follows
+    BufferError,  # a memoryview that is not contiguous
+    KeyError,
+)
+"""What decoding outside data may raise besides cruiselib's own errors: every entry point
+that reads text or bytes from outside turns these into a cruiselib error (a CruiseError
+is a ValueError too: handlers re-raise it first)."""
+
+
+def text_of(data: str, what: str) -> bytes:
+    """``data`` as UTF-8, or InvalidStateError naming the first character that has none
+    (a lone surrogate: a str can hold one, no JSON text can)."""
+    try:
+        return data.encode()
+    except UnicodeEncodeError as exc:
+        raise InvalidStateError(
+            f"not a valid {what}: character {exc.start} ({data[exc.start]!r}) is a lone surrogate, not text"
+        ) from None
+
+
+def bytes_of(data: bytes | bytearray | memoryview) -> bytes:
+    """A bytes-like input as bytes (a memoryview of any shape, contiguous or not)."""
+    return data if type(data) is bytes else bytes(data)
+
 
 def decode_state(data: Any, kind: type[T], migrations: Mapping[int, Migration] | None = None) -> T:
     """Decode JSON text/bytes, MessagePack bytes or a mapping into ``kind``.
@@ -131,23 +178,24 @@ def decode_state(data: Any, kind: type[T], migrations: Mapping[int, Migration] |
     """
     if type(data) is bytes or type(data) is str:
         # The common case first: current-version JSON, straight to the typed decoder.
-        # Anything it refuses (MessagePack, a BOM, an older version, a bad state) takes
-        # the full path below, which also words the error.
+        # Anything it refuses (MessagePack, a BOM, an older version, a bad state, a str
+        # that is no UTF-8 text) takes the full path below, which also words the error.
         try:
             fast: T = _json_decoder(kind).decode(data)
             return fast
-        except msgspec.DecodeError:
+        except BAD_INPUT_ERRORS:
             pass
+    what = kind.__name__
+    text = isinstance(data, str)  # JSON whatever it looks like; bytes may be MessagePack
+    if text:
+        data = text_of(data.removeprefix("\ufeff"), what)
     try:
-        if isinstance(data, str):
-            if data.startswith("\ufeff"):
-                data = data[1:]
-            decoded: T = _json_decoder(kind).decode(data)
-            return decoded
         if isinstance(data, (bytes, bytearray, memoryview)):
-            if data[:3] == _BOM:
-                data = bytes(data[3:])
-            if _looks_like_json(data):
+            data = bytes_of(data)
+            if not text and data[:3] == _BOM:
+                data = data[3:]
+            decoded: T
+            if text or _looks_like_json(data):
                 decoded = _json_decoder(kind).decode(data)
             else:
                 decoded = _msgpack_decoder(kind).decode(data)
@@ -157,13 +205,20 @@ def decode_state(data: Any, kind: type[T], migrations: Mapping[int, Migration] |
             return decoded
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         if migrations:
-            migrated = _migrate(data, kind, migrations)
+            migrated = _migrate(data, kind, migrations, text)
             if migrated is not None:
                 return migrated
-        raise InvalidStateError(f"not a valid {kind.__name__}: {exc}") from None
-    except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # pragma: no cover
-        raise InvalidStateError(f"not a valid {kind.__name__}: {exc}") from None
+        raise InvalidStateError(f"not a valid {what}: {exc}") from None
+    except InvalidStateError:
+        raise
+    except BAD_INPUT_ERRORS as exc:
+        raise InvalidStateError(f"not a valid {what}: {type(exc).__name__}: {_message(exc)}") from None
     raise InvalidStateError(f"a state is JSON text, JSON or MessagePack bytes, or a mapping, not {type(data).__name__}")
+
+
+def _message(exc: BaseException) -> str:
+    text = str(exc)
+    return text if len(text) <= 200 else f"{text[:197]}..."
 
 
 class _Header(msgspec.Struct):
@@ -171,46 +226,55 @@ class _Header(msgspec.Struct):
 
 
 def peek_game(data: Any) -> str:
-    """The ``game`` field of a snapshot (JSON text/bytes, MessagePack or a mapping)."""
+    """The ``game`` field of a snapshot (JSON text/bytes, MessagePack or a mapping).
+
+    Raises InvalidStateError for anything else, as :func:`decode_state` does.
+    """
+    if isinstance(data, str):
+        data = text_of(data.removeprefix("\ufeff"), "cruiselib state snapshot")
     try:
         if isinstance(data, Mapping):
             return msgspec.convert(dict(data), _Header).game
-        if isinstance(data, str):
-            return msgspec.json.decode(data.removeprefix("\ufeff"), type=_Header).game
         if isinstance(data, (bytes, bytearray, memoryview)):
-            raw = bytes(data)
-            raw = raw.removeprefix(_BOM)
+            raw = bytes_of(data).removeprefix(_BOM)
             if _looks_like_json(raw):
                 return msgspec.json.decode(raw, type=_Header).game
             return msgspec.msgpack.decode(raw, type=_Header).game
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise InvalidStateError(f"not a cruiselib state snapshot: {exc}") from None
+    except BAD_INPUT_ERRORS as exc:
+        raise InvalidStateError(f"not a cruiselib state snapshot: {type(exc).__name__}: {_message(exc)}") from None
     raise InvalidStateError(f"a state is JSON text, JSON or MessagePack bytes, or a mapping, not {type(data).__name__}")
 
 
-def _migrate(data: Any, kind: type[T], migrations: Mapping[int, Migration]) -> T | None:
-    """``data`` of an older schema version, migrated and validated; None if it is not one."""
+def _migrate(data: Any, kind: type[T], migrations: Mapping[int, Migration], text: bool) -> T | None:
+    """``data`` (a mapping, or bytes: JSON if ``text``, else JSON or MessagePack as they
+    look) of an older schema version, migrated and validated; None if it is not one."""
     try:
         if isinstance(data, Mapping):
             tree: Any = dict(data)
-        elif isinstance(data, str) or _looks_like_json(data):
+        elif text or _looks_like_json(data):
             tree = msgspec.json.decode(data)
         else:
             tree = msgspec.msgpack.decode(data)
-    except (msgspec.DecodeError, ValueError, TypeError, RecursionError):
+    except BAD_INPUT_ERRORS:
         return None
     if not isinstance(tree, dict):
         return None
     version = tree.get("schema_version")
     if type(version) is not int or version not in migrations:
         return None
-    while type(version) is int and version in migrations:
-        tree = migrations[version](tree)
-        version = tree.get("schema_version")
     try:
+        while type(version) is int and version in migrations:
+            tree = migrations[version](tree)
+            version = tree.get("schema_version")
         return msgspec.convert(tree, kind)
-    except (msgspec.ValidationError, ValueError, TypeError, OverflowError, RecursionError) as exc:
-        raise InvalidStateError(f"not a valid {kind.__name__} (migrated from an older version): {exc}") from None
+    except InvalidStateError:
+        raise
+    except BAD_INPUT_ERRORS as exc:  # a migration step meeting a tree it does not expect
+        raise InvalidStateError(
+            f"not a valid {kind.__name__} (migrated from an older version): {_message(exc)}"
+        ) from None
 
 
 def export_schemas(game_names: tuple[str, ...] | None = None) -> dict[str, Any]:

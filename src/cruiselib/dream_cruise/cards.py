@@ -289,14 +289,28 @@ class CardSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
         return _standard()
 
     @classmethod
-    def from_json(cls, data: str | bytes) -> CardSet:
-        """Parse and validate a card set from JSON (InvalidOptionError on any problem)."""
+    def from_json(cls, data: str | bytes | bytearray | memoryview) -> CardSet:
+        """Parse and validate a card set from JSON text or UTF-8 bytes (InvalidOptionError
+        on any problem, whatever the type of ``data``)."""
+        if isinstance(data, str):
+            try:
+                raw = data.encode()
+            except UnicodeEncodeError as exc:  # a lone surrogate: no JSON text holds one
+                raise InvalidOptionError(
+                    f"invalid card set: character {exc.start} ({data[exc.start]!r}) is a lone surrogate, not text"
+                ) from None
+        elif isinstance(data, (bytes, bytearray, memoryview)):
+            raw = bytes(data)
+        else:
+            raise InvalidOptionError(f"a card set is JSON text or bytes, not {type(data).__name__}")
         try:
-            return msgspec.json.decode(data, type=cls)
+            return msgspec.json.decode(raw, type=cls)
         except msgspec.ValidationError as exc:  # (a DecodeError too: test it first)
-            raise InvalidOptionError(f"invalid card set: {_locate(data, str(exc))}") from None
+            raise InvalidOptionError(f"invalid card set: {_locate(raw, str(exc))}") from None
         except msgspec.DecodeError as exc:
             raise InvalidOptionError(f"invalid card set: {exc}") from None
+        except RecursionError:
+            raise InvalidOptionError("invalid card set: nested deeper than the JSON decoder follows") from None
 
     @classmethod
     def from_file(cls, path: str | Path) -> CardSet:
@@ -440,7 +454,7 @@ _CARD_AT = re.compile(r"\$\.(families|locations|ships)\[(\d+)\]")
 _KIND = {"families": "family", "locations": "location", "ships": "ship"}
 
 
-def _locate(data: str | bytes, message: str) -> str:
+def _locate(data: bytes, message: str) -> str:
     """Prefix msgspec's message (which gives a JSON path) with the card it is about."""
     m = _CARD_AT.search(message)
     if m is None:
@@ -450,7 +464,7 @@ def _locate(data: str | bytes, message: str) -> str:
     try:
         raw = msgspec.json.decode(data)
         name = raw[field][i].get("name")
-    except (msgspec.DecodeError, KeyError, IndexError, TypeError, AttributeError):
+    except (msgspec.DecodeError, KeyError, IndexError, TypeError, AttributeError, RecursionError):
         pass
     named = isinstance(name, str) and 1 <= len(name) <= 40
     what = f"{_KIND[field]} {name!r}" if named else f"{_KIND[field]} {i}"
