@@ -166,6 +166,22 @@ def test_a_record_is_made_only_from_a_history_that_leads_to_the_state(name: str,
     assert refused >= 12
 
 
+def test_the_engine_protocol_saves_no_record_of_an_edited_history() -> None:
+    # Load snapshot, save record, load record gave another game; now the save refuses
+    # the record, and a save that also asks for the snapshot gives the snapshot alone.
+    from cruiselib import protocol
+
+    _, state, taken = _played("sirens", {}, seed=34, steps=20)
+    edited = {**json.loads(state.to_json()), "history": taken[:-1]}
+    engine = protocol.Engine()
+    gid = engine.handle({"cmd": "load", "snapshot": edited})["game_id"]
+    refused = engine.handle({"cmd": "save", "game_id": gid, "snapshot": False})
+    assert refused["ok"] is False and refused["error"]["code"] == "invalid_state"
+    assert "history does not lead" in refused["error"]["message"]
+    both = engine.handle({"cmd": "save", "game_id": gid})
+    assert both["ok"] and both.get("record") is None and both["snapshot"] is not None
+
+
 @pytest.mark.parametrize(
     ("change", "match"),
     [
