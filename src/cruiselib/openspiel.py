@@ -730,7 +730,7 @@ def _unpickle_state(game: OpenSpielGame, text: str) -> OpenSpielState:
 
 _CInt = Annotated[int, msgspec.Meta(ge=INT_MIN, le=INT_MAX)]
 _Name = Annotated[str, msgspec.Meta(max_length=64)]
-_ParameterValue = bool | _CInt | float | Annotated[str, msgspec.Meta(max_length=4096)]
+_ParameterValue = bool | _CInt | float | str  # strings unbounded: a game's own (a path, a board) must load again
 
 # Not compared when a text is loaded: the seed only picks the deals of new initial states (a
 # state carries its own generator), and component files are named by path, so the
