@@ -256,6 +256,10 @@ cdef class DreamCruiseCore(CoreState):
                    c=cython.int, f=cython.int, out=cython.int, t=cython.int, taken=cython.int, q=cython.int,
                    k=cython.int, on_card=cython.bint)
     cdef _check_position(self, object d, int phase, bint history)
+    @cython.locals(n=cython.int, p=cython.int, t=cython.int, per_round=cython.int, avail=cython.int,
+                   drew=cython.int, jana=cython.int, piles=cython.int, demand=cython.int, e=cython.int,
+                   solo=cython.bint, last=cython.bint, ok=cython.bint)
+    cdef _check_last_round(self, int phase)
 
 
 cdef int _pop3(int m) noexcept nogil

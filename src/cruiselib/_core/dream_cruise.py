@@ -1931,6 +1931,85 @@ class DreamCruiseCore(CoreState):
             raise InvalidStateError(f"{_BAD}the game ended in a round that was not the last (C8)")
         if self.rules.solo and history and self.jpile_n < self.rules.difficulty:
             raise InvalidStateError(f"{_BAD}Jana's pile is smaller than the difficulty (C9)")
+        if history:
+            self._check_last_round(phase)
+
+    def _check_last_round(self, phase):
+        """Whether this round is the last (``final_round``) follows from the rest of the
+        position, and so do the draws that decide it (C8, C16, C20); a flag that disagrees
+        would let play run into a round that cannot be (or end a game that goes on).
+
+        Location cards: every earlier round was not the last, so each seat drew three and
+        kept one for good (C4); in solo the other two went to Jana (C9), else back to the
+        discard pile. So this round's phase 2 found ``avail`` cards in deck and discard
+        pile; the seat ``t``-th in turn order drew ``min(3, avail - 3t)`` of them (none
+        once they ran out, C14, C16) and keeps one if it drew any; the round is the last
+        when ``avail < 3 * seats`` (C20). Family cards: every empty cabin was filled in each
+        earlier round, so the cabins emptied by the families now in the points piles drew
+        two cards each, and in solo Jana one a round from round 2 (C9, C15); the round is
+        the last when those draws ask for more than the deck held (C8, C16); before that
+        the deck holds exactly the rest and, once boarded, every cabin is full."""
+        n = self.np
+        solo = self.rules.solo
+        per_round = 3 if solo else n
+        avail = self.rules.nl - per_round * (self.rnd - 1)
+        if self.rnd > 1 and avail + per_round < 3 * n:
+            raise InvalidStateError(
+                f"{_BAD}round {self.rnd - 1} was the last: its phase 2 found {avail + per_round} location "
+                f"card(s) for {n} seat(s) drawing three (C16, C20)")
+        last = False
+        jana = 2 * (self.rnd - 1)
+        if phase != PH_BOARD:  # the location cards of this round are drawn
+            last = avail < 3 * n
+            for p in range(n):
+                t = self._turn_of(p)
+                drew = min(3, max(0, avail - 3 * t))
+                if phase != PH_COURSE or t < self.turn:
+                    if (self.loc[p] >= 0) != (drew > 0):
+                        raise InvalidStateError(
+                            f"{_BAD}seat {p} drew {drew} location card(s) this round and keeps one if it drew "
+                            f"any (C16, C20), but its current location card is {self.loc[p]}")
+                    if solo and drew > 0:
+                        jana += drew - 1
+                elif self.drawn_n[p] != drew:
+                    raise InvalidStateError(
+                        f"{_BAD}seat {p} holds {self.drawn_n[p]} drawn location card(s); its draw in phase 2 "
+                        f"found {drew} (C14, C16)")
+            if last and self.ldeck_n != 0:
+                raise InvalidStateError(f"{_BAD}location cards left in the deck in the round they ran out (C20)")
+        if solo and (self.jloc_n != jana or self.ldisc_n != 0):
+            raise InvalidStateError(
+                f"{_BAD}Jana holds {self.jloc_n} location card(s) by round {self.rnd}: the two the player "
+                f"did not keep in each round drawn so far, {jana}, and the discard pile none (C9)")
+        if phase == PH_OVER:
+            return  # a finished game is in its last round (checked above, C8)
+        piles = 0
+        for p in range(n):
+            piles += self.pile_n[p]
+        demand = 2 * piles + (self.rnd - 1 if solo else 0)
+        if demand > self.rules.deck_size:
+            last = True
+        else:
+            if self.fdeck_n != self.rules.deck_size - demand:
+                raise InvalidStateError(
+                    f"{_BAD}{self.fdeck_n} card(s) in the family deck; the {demand} drawn by round {self.rnd} "
+                    f"leave {self.rules.deck_size - demand} (C8, C16)")
+            for p in range(n):
+                t = self._turn_of(p)
+                e = self._empty_cabins(p)
+                if phase == PH_BOARD and t >= self.turn:
+                    ok = self.drawn_n[p] == 2 * e if t > self.turn else self.drawn_n[p] >= 2 * e
+                else:
+                    ok = e == 0
+                if not ok:
+                    raise InvalidStateError(
+                        f"{_BAD}seat {p}: {e} empty cabin(s) and {self.drawn_n[p]} drawn family card(s) in a round "
+                        "whose family deck did not run out: each empty cabin draws two and is filled (C8, C16)")
+        if self.final != last:
+            raise InvalidStateError(
+                f"{_BAD}final_round is {bool(self.final)}, but round {self.rnd} is {'' if last else 'not '}the last: "
+                f"its phase 2 {'found' if phase != PH_BOARD else 'will find'} {avail} location card(s) for {n} "
+                f"seat(s) (C20), and its boarding drew {demand} of {self.rules.deck_size} families (C8, C16)")
 
     def _turn_of(self, p):
         return (p - self.first + self.np) % self.np
