@@ -32,7 +32,7 @@ from cruiselib.bots import make_bot
 starlette = pytest.importorskip("starlette", reason="needs the 'web' extra: pip install 'cruiselib[web]'")
 pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install 'cruiselib[web]'")
 
-from cruiselib.web import catalog, create_app  # noqa: E402 - after the extra's check
+from cruiselib.web import catalog, create_app, create_server  # noqa: E402 - after the extra's check
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
@@ -133,12 +133,10 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    """The application under uvicorn in a thread, on a free loopback port."""
-    import uvicorn
-
+    """The application under its server (``cruiselib web``'s) in a thread, on a free
+    loopback port."""
     port = free_port()
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning", ws="auto")
-    srv = uvicorn.Server(config)
+    srv = create_server("127.0.0.1", port)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
