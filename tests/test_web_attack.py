@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from cruiselib.errors import InvalidOptionError
 from cruiselib.protocol import MAX_LINE
 from cruiselib.web import WebState, create_app, create_server
-from cruiselib.web.app import MAX_GAMES_PER_CONNECTION, WS_MAX_SIZE
+from cruiselib.web.app import MAX_GAMES_PER_CONNECTION, QUEUE_FRAMES, WS_MAX_SIZE
 
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
 pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
@@ -307,6 +307,25 @@ def test_a_client_cancels_its_own_search() -> None:
                 assert replies[0]["error"]["code"] == "cancelled"
                 assert replies[2] == {"id": 4, "ok": True, "cancelled": True}
                 assert (await ask(ws, {"cmd": "status", "game_id": "g1", "id": 5}))["ply"] == 0
+
+        asyncio.run(main())
+
+
+def test_frames_read_ahead_of_a_search_are_answered_in_order() -> None:
+    """More frames behind a search than the server reads ahead: it stops reading, then
+    catches up; every frame is answered, in order."""
+    with serving() as served:
+
+        async def main() -> None:
+            async with open_socket(served) as ws:
+                await ask(ws, {"cmd": "new", "game": "sirens", "seed": 9, "id": 0})
+                await ws.send(json.dumps({"cmd": "hint", "game_id": "g1", "seconds": 0.5, "id": "hint"}))
+                for n in range(QUEUE_FRAMES * 3):
+                    await ws.send(json.dumps({"cmd": "ping", "id": n}))
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                assert first["id"] == "hint" and first["ok"]
+                ids = [json.loads(await asyncio.wait_for(ws.recv(), 10))["id"] for _ in range(QUEUE_FRAMES * 3)]
+                assert ids == list(range(QUEUE_FRAMES * 3))
 
         asyncio.run(main())
 

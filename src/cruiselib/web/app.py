@@ -498,11 +498,19 @@ class _Connection:
                 item, size = _TOO_LONG, 0
             else:
                 self.engine.interrupt(data)  # a cancel stops its search now, not in its turn
-            while self.queued_bytes + size > QUEUE_BYTES and not self.queue.empty():
+            # Read ahead within bounds; beyond, wait for the worker (or its end: a client
+            # that went away while it was sending).
+            while self.queue.full() or (self.queued_bytes + size > QUEUE_BYTES and not self.queue.empty()):
                 self.room.clear()
-                await self.room.wait()
+                room: asyncio.Future[Any] = asyncio.ensure_future(self.room.wait())
+                try:
+                    await asyncio.wait({room, worker}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    room.cancel()
+                if worker.done():
+                    return
             self.queued_bytes += size
-            await self.queue.put((item, size))
+            self.queue.put_nowait((item, size))
 
     async def _answer(self) -> None:
         """Answer the queued frames in order: searches on the search pool, the rest on the
