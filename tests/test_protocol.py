@@ -909,7 +909,7 @@ def test_a_late_reply_is_skipped_not_taken_for_the_next_request() -> None:
         assert isinstance(transport, PipeTransport)
         transport.timeout = 0.05
         with pytest.raises(EngineTimeoutError) as timed_out:
-            client.bot(sirens, iterations=200_000, seed=1)
+            client.bot(sirens, seconds=0.5, seed=1)  # its reply comes late, after 0.5 s
         transport.timeout = TIMEOUT
         assert client.status(cruise).game == "dream_cruise"  # not the Sirens bot's move
         assert client.status(sirens).ply == 0
