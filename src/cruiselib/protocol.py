@@ -79,7 +79,7 @@ search given a time budget alone: it bounds the search tree's memory."""
 MAX_SECONDS: Final = 60.0
 """The longest one search runs, in seconds, whatever its budget (an iteration budget
 alone is cut off here too)."""
-MAX_CONFIGURATIONS: Final = 64
+MAX_CONFIGURATIONS: Final = 32
 """The most distinct game configurations (name and options) an engine's GameCache keeps
 alive: a Dream Cruise game with a custom card set is about a megabyte."""
 SEARCH_SLOT_WAIT: Final = 10.0
@@ -748,8 +748,11 @@ class Engine:
         return decoded
 
     def close(self) -> None:
-        """Stop any running search, then close every game (the engine stays usable)."""
+        """Stop any running search, forget the cancels not yet answered, then close every
+        game (the engine stays usable)."""
         self.cancel_all()
+        with self._lock:
+            self._cancels.clear()
         self._sessions.clear()
 
     def interrupt(self, line: bytes | bytearray | memoryview | str) -> bool:
@@ -758,7 +761,10 @@ class Engine:
         searches requested before it, until the cancel itself is answered).
 
         Thread-safe and cheap: a server calls it for every line as it arrives, before
-        queueing the line for :meth:`handle_line` (which answers the cancel in order)."""
+        queueing the line for :meth:`handle_line` (which answers the cancel in order). A
+        server must then answer every cancel it passed here: one seen and never answered
+        stays pending (the most recent 4,096 are kept) and would stop the next search it
+        matches, until :meth:`close`."""
         if isinstance(line, str):
             if "cancel" not in line:
                 return False
