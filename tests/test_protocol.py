@@ -946,7 +946,8 @@ def _reply(process: subprocess.Popen[bytes]) -> dict[str, Any]:
 
 def test_serve_reads_a_cancel_while_it_searches() -> None:
     """Through real pipes: a search of a million iterations is stopped by a cancel sent
-    behind it; the replies come in order; the end of input stops the next search."""
+    behind it; the replies come in order; after the end of input every line read is still
+    answered, searches included (a script piped into the engine gets all its replies)."""
     process = _serve_process()
     try:
         _send(process, {"cmd": "new", "game": "dream_cruise", "seed": 1, "id": 1})
@@ -959,18 +960,41 @@ def test_serve_reads_a_cancel_while_it_searches() -> None:
         print(f"cancel latency through pipes {1000 * (time.perf_counter() - sent):.1f} ms")
         assert stopped["id"] == 2 and stopped["error"]["code"] == "cancelled"
         assert _reply(process) == {"id": 3, "ok": True, "cancelled": True}
-        _send(process, {"cmd": "bot", "game_id": "g1", "iterations": 1_000_000, "id": 4})
+        _send(process, {"cmd": "bot", "game_id": "g1", "iterations": 300, "seed": 1, "id": 4})
         _send(process, {"cmd": "ping", "id": 5})
-        time.sleep(0.2)
         assert process.stdin is not None
-        process.stdin.close()  # the client is gone: the search stops, the ping is answered
-        assert _reply(process)["error"]["code"] == "cancelled"
+        process.stdin.close()  # the end of input: what was sent is still answered
+        assert _reply(process)["ok"] is True
         assert _reply(process) == {"id": 5, "ok": True}
         assert process.wait(timeout=30) == 0
     finally:
         if process.poll() is None:
             process.kill()
         process.wait()
+
+
+def test_a_client_that_is_gone_stops_the_search() -> None:
+    """When the client closes both pipes (or dies) during a long search, the engine stops
+    the search and exits at once instead of thinking for nobody."""
+    process = _serve_process()
+    try:
+        _send(process, {"cmd": "new", "game": "dream_cruise", "seed": 1, "id": 1})
+        assert _reply(process)["ok"]
+        _send(process, {"cmd": "bot", "game_id": "g1", "iterations": 1_000_000, "id": 2})
+        _send(process, {"cmd": "hint", "game_id": "g1", "iterations": 1_000_000, "id": 3})
+        time.sleep(0.3)
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.close()
+        process.stdout.close()
+        began = time.perf_counter()
+        process.wait(timeout=30)  # thinking on for nobody: a million iterations, twice
+        waited = time.perf_counter() - began
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+    print(f"the engine ended {1000 * waited:.0f} ms after its client left")
+    assert waited < 10, f"the engine thought on for {waited:.1f} s after its client left"
 
 
 def test_ctrl_c_ends_a_search_at_once() -> None:

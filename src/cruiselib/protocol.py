@@ -689,7 +689,7 @@ class Engine:
         self._lock = threading.Lock()
         self._running: list[_Search] = []
         self._cancels: deque[_PendingCancel] = deque()
-        self._refuse_searches = False  # set at the end of input: every later search is cancelled
+        self._refuse_searches = False  # set once the client is gone: every later search is cancelled
         self._decoder = msgspec.json.Decoder(Request)
         self._encoder = msgspec.json.Encoder()
         self._handlers: dict[type[Command], Callable[[Any], Reply]] = {
@@ -794,9 +794,10 @@ class Engine:
             for search in self._running:
                 search.event.set()
 
-    def end_of_input(self) -> None:
-        """Stop every running search and cancel every later one (``serve`` at the end of
-        its input: the lines still queued are answered without searching). Thread-safe."""
+    def client_gone(self) -> None:
+        """Stop every running search and cancel every later one (``serve`` once nobody
+        reads its replies: the lines still queued are answered without searching).
+        Thread-safe."""
         with self._lock:
             self._refuse_searches = True
             for search in self._running:
@@ -1551,10 +1552,14 @@ class _LineQueue:
             return line
 
 
-def _read_ahead(lines: _StreamLines | _PolledLines, queue: _LineQueue, engine: Engine) -> None:
+def _read_ahead(
+    lines: _StreamLines | _PolledLines, queue: _LineQueue, engine: Engine, out_fd: int | None, done: threading.Event
+) -> None:
     """The reader thread: every line to ``engine.interrupt`` as it arrives (a cancel stops
-    its search at once), then to the queue; at the end of input, stop any search and queue
-    None. A line too long is queued as ``_TOO_LONG``; blank lines are dropped here."""
+    its search at once), then to the queue; at the end of input, queue None and watch the
+    replies' descriptor until the main thread is done: once nobody reads the replies (the
+    client is gone), stop every search. A line too long is queued as ``_TOO_LONG``; blank
+    lines are dropped here."""
     try:
         while True:
             line = lines.readline()
@@ -1570,8 +1575,44 @@ def _read_ahead(lines: _StreamLines | _PolledLines, queue: _LineQueue, engine: E
     except Exception:  # pragma: no cover - a broken stdin: end the session as at its end
         traceback.print_exc(file=sys.stderr)
     finally:
-        engine.end_of_input()
         queue.put(None)
+    # The lines read are answered in order, searches included (a script piped into the
+    # engine gets every reply); but when the reader of the replies has gone, nothing more
+    # is worth computing.
+    while out_fd is not None and not done.is_set():
+        if _reader_gone(out_fd, timeout=_WATCH_SECONDS):
+            engine.client_gone()
+            return
+
+
+#: How often ``serve`` looks, after the end of its input, whether its replies are still read.
+_WATCH_SECONDS: Final = 0.1
+
+
+def _reader_gone(fd: int, timeout: float) -> bool:
+    """Whether the other end of the pipe or socket ``fd`` writes to has been closed (POSIX:
+    poll reports an error or a hang-up); False where that cannot be told."""
+    poll = getattr(select, "poll", None)
+    if poll is None:  # pragma: no cover - not POSIX
+        time.sleep(timeout)
+        return False
+    poller = poll()
+    poller.register(fd, select.POLLERR | select.POLLHUP)
+    try:
+        events = poller.poll(timeout * 1000)
+    except (OSError, ValueError):  # pragma: no cover - a descriptor closed under us
+        return True
+    return any(mask & (select.POLLERR | select.POLLHUP | select.POLLNVAL) for _, mask in events)
+
+
+def _watchable(stream: IO[bytes]) -> int | None:
+    """The descriptor of ``stream`` if it is a pipe or socket (whose reader can go away)."""
+    try:
+        fd = stream.fileno()
+        mode = os.fstat(fd).st_mode
+    except (AttributeError, OSError, ValueError):  # an in-memory stream
+        return None
+    return fd if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) else None
 
 
 def serve(
@@ -1587,8 +1628,10 @@ def serve(
 
     A reader thread reads ``stdin`` while the main thread answers, so that a ``cancel``
     stops a running search at once (``Engine.interrupt``); up to ``queue_bytes`` of lines
-    are read ahead (:data:`MAX_QUEUE_BYTES`), then the reader waits. The end of input stops
-    a running search (answered ``cancelled``), answers the lines still queued and ends.
+    are read ahead (:data:`MAX_QUEUE_BYTES`), then the reader waits. At the end of input
+    the lines read are answered in order, then ``serve`` returns; but if the replies' pipe
+    or socket loses its reader meanwhile (the client is gone), every search still to come
+    or running is stopped (answered ``cancelled``, to nobody) and ``serve`` ends at once.
 
     While it runs, ``sys.stdout`` points at stderr, so that nothing but replies reaches
     the real stdout. A line longer than :data:`MAX_LINE` bytes is skipped in bounded
@@ -1601,8 +1644,12 @@ def serve(
     engine = engine if engine is not None else Engine()
     lines = _reader(stdin, poll)
     queue = _LineQueue(queue_bytes)
+    done = threading.Event()
     reader = threading.Thread(
-        target=_read_ahead, args=(lines, queue, engine), name="cruiselib-serve-reader", daemon=True
+        target=_read_ahead,
+        args=(lines, queue, engine, _watchable(out), done),
+        name="cruiselib-serve-reader",
+        daemon=True,
     )
     saved = sys.stdout
     if stdout is None:
@@ -1620,6 +1667,7 @@ def serve(
             out.flush()
         return 0
     finally:
+        done.set()
         sys.stdout = saved
         engine.cancel_all()
         if not reader.is_alive():
