@@ -187,3 +187,23 @@ def test_the_messages_name_the_problem() -> None:
     doubled = bytes(b for c in SNAPSHOT.encode() for b in (c, 0))
     assert STATE.game.load_state(memoryview(doubled)[::2]) == STATE
     assert cruiselib.replay(memoryview(RECORD.encode())) == STATE
+
+
+OPTION_VALUES: list[Any] = [HUGE, [HUGE], -HUGE, "2", 2.5, None, [2], {"a": 1}, True, -1, 2**64, float("nan"), "\ud800"]
+
+
+@pytest.mark.parametrize("name", sorted(cruiselib.games()))
+def test_every_option_refuses_hostile_values_with_invalid_option_error(name: str) -> None:
+    """``make`` with any option set to a hostile value raises InvalidOptionError (an int too
+    long to print once escaped as a plain ValueError from the game's own message)."""
+    import inspect
+
+    from cruiselib._registry import game_class
+
+    options = [p for p in inspect.signature(game_class(name).__init__).parameters if p != "self"]
+    for option in options:
+        for value in OPTION_VALUES:
+            try:
+                cruiselib.make(name, **{option: value})
+            except InvalidOptionError as exc:
+                assert str(exc)  # the message itself can be printed

@@ -6,7 +6,7 @@ import importlib
 import inspect
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from cruiselib.errors import InvalidOptionError
+from cruiselib.errors import CruiseError, InvalidOptionError
 
 if TYPE_CHECKING:
     from cruiselib._api import Game, State
@@ -80,4 +80,14 @@ def make(name: str, **options: Any) -> Game[Any]:
             f"unknown option(s) {', '.join(map(repr, unknown))} for {name!r}; "
             f"options: {', '.join(accepted)}"
         )
-    return cls(**options)
+    try:
+        return cls(**options)
+    except CruiseError:
+        raise
+    except ValueError:
+        # A value too large even to name in the game's own message (an int of over 4,300
+        # digits cannot be printed): the option is refused all the same.
+        from cruiselib.serialize import shown
+
+        given = ", ".join(f"{key}={shown(value)}" for key, value in options.items())
+        raise InvalidOptionError(f"bad options for {name!r}: {given}") from None
