@@ -203,7 +203,9 @@ def test_every_option_refuses_hostile_values_with_invalid_option_error(name: str
     options = [p for p in inspect.signature(game_class(name).__init__).parameters if p != "self"]
     for option in options:
         for value in OPTION_VALUES:
+            message = "accepted"
             try:
                 cruiselib.make(name, **{option: value})
             except InvalidOptionError as exc:
-                assert str(exc)  # the message itself can be printed
+                message = str(exc)  # the message itself can be printed
+            assert message, (option, serialize.shown(value))
