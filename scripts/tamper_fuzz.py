@@ -5,9 +5,11 @@
 
 Each configuration gets an equal share of the budget. States come from random play; each
 example changes one field of one of them (hypothesis), then the verdict of
-``tests.tamper.check_tampered``. Prints, per configuration, the mutations tried, refused and
-accepted (played to the end), the most common reasons for refusal, and every failure;
-exits 1 if there was one. Run from the repository root.
+``tests.tamper.check_tampered``. One example in four flips a flag on purpose (a boolean, or
+an integer the schema bounds to 0..1, ``tests.tamper.flips``): a random field is rarely one.
+Prints, per configuration, the mutations tried, refused and accepted (played to the end),
+the most common reasons for refusal, and every failure; exits 1 if there was one. Run from
+the repository root.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.tamper import TamperStats, check_tampered, mutation, positions
-from tests.test_tamper import CONFIGS
+from tests.tamper import TamperStats, check_tampered, flips, mutation, positions
+from tests.test_tamper import CONFIGS, few_locations
 
 import cruiselib
 
@@ -35,13 +38,22 @@ ALL_CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("atlantic_star", {"players": 6}),
     ("dream_cruise", {"players": 2, "sea_ship_draw": True}),
     ("dream_cruise", {"players": 4, "additions": 1}),
+    ("dream_cruise", {"players": 3, "cards": few_locations(5)}),
 ]
+
+
+def label(name: str, options: dict[str, Any]) -> str:
+    """The configuration in a line (a card set by its name)."""
+    opts = ", ".join(f"{k}={getattr(v, 'name', v)}" for k, v in options.items()) or "defaults"
+    return f"{name} ({opts})"
 
 
 def campaign(name: str, options: dict[str, Any], seconds: float, seed: int) -> tuple[TamperStats, list[str]]:
     game = cruiselib.make(name, **options)
     twin = game.pure_twin()
     trees = positions(game, n_games=8, seed=seed, every=7)
+    schema = msgspec.json.schema(game.state_data_type)
+    flipped = [list(flips(tree, schema)) for tree in trees]
     stats = TamperStats()
     failures: list[str] = []
     deadline = time.monotonic() + seconds
@@ -50,10 +62,13 @@ def campaign(name: str, options: dict[str, Any], seconds: float, seed: int) -> t
         @settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck), database=None)
         @given(st.data())
         def run(data: st.DataObject) -> None:
-            tree = data.draw(st.sampled_from(trees))
-            description, tampered = data.draw(mutation(tree))
+            i = data.draw(st.integers(0, len(trees) - 1))
+            if flipped[i] and data.draw(st.integers(0, 3)) == 0:
+                description, tampered = data.draw(st.sampled_from(flipped[i]))
+            else:
+                description, tampered = data.draw(mutation(trees[i]))
             try:
-                check_tampered(game, twin, tampered, f"{game!r}: {description}", stats)
+                check_tampered(game, twin, tampered, f"{label(name, options)}: {description}", stats)
             except AssertionError as exc:
                 failures.append(str(exc))
 
@@ -72,9 +87,8 @@ def main() -> int:
     total_failures = 0
     for name, options in ALL_CONFIGS:
         stats, failures = campaign(name, options, share, args.seed)
-        opts = ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
         print(
-            f"{name} ({opts}): {stats.tried} mutations, {stats.refused} refused, {stats.accepted} accepted "
+            f"{label(name, options)}: {stats.tried} mutations, {stats.refused} refused, {stats.accepted} accepted "
             f"and played out ({stats.actions_played} actions), {len(failures)} failures"
         )
         for reason, count in sorted(stats.reasons.items(), key=lambda kv: -kv[1])[:5]:

@@ -15,7 +15,8 @@ accept a state that is as good as one reached by play:
 :func:`positions` collects states reached by play (the first, some in the middle, the last
 of several games); :func:`mutation` is a hypothesis strategy of one change to a decoded
 snapshot tree; :func:`nudges` moves every integer of one by a step or two, in turn,
-and :func:`near_the_top` sets each to the schema's bounds and just below them;
+:func:`near_the_top` sets each to the schema's bounds and just below them, and
+:func:`flips` flips every flag (a boolean, or an integer the schema bounds to 0..1);
 :func:`check_tampered` is the verdict. ``tests/test_tamper.py`` runs a short campaign for
 every game and both sweeps over a few positions; ``scripts/tamper_fuzz.py`` runs a long
 campaign with a time budget.
@@ -183,6 +184,80 @@ def near_the_top(tree: dict[str, Any], maxima: set[int]) -> Iterator[tuple[str, 
         for new in values:
             if new != value:
                 yield f"{where}: {value} -> {new}", _replace(tree, path, new)
+
+
+def _resolve(node: Any, defs: dict[str, Any]) -> Any:
+    """A schema node with its ``$ref`` followed (msgspec refers to ``#/$defs/Name``)."""
+    while isinstance(node, dict) and "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+def _branch(node: Any, value: Any, defs: dict[str, Any]) -> Any:
+    """The ``anyOf`` branch of a schema node that describes ``value`` (the node itself if none)."""
+    node = _resolve(node, defs)
+    if not isinstance(node, dict) or "anyOf" not in node:
+        return node
+    wanted = (
+        "boolean"
+        if isinstance(value, bool)
+        else "integer"
+        if isinstance(value, int)
+        else "object"
+        if isinstance(value, dict)
+        else "array"
+        if isinstance(value, list)
+        else "string"
+        if isinstance(value, str)
+        else "null"
+    )
+    for option in node["anyOf"]:
+        option = _resolve(option, defs)
+        if isinstance(option, dict) and option.get("type") == wanted:
+            return option
+    return {}
+
+
+def _with_schema(tree: Any, node: Any, defs: dict[str, Any], path: Path = ()) -> Iterator[tuple[Path, Any, Any]]:
+    """Every node of a decoded snapshot with its path and the schema node that describes it."""
+    node = _branch(node, tree, defs)
+    yield path, tree, node
+    if isinstance(tree, dict):
+        props = node.get("properties", {}) if isinstance(node, dict) else {}
+        for key, value in tree.items():
+            yield from _with_schema(value, props.get(key, {}), defs, (*path, key))
+    elif isinstance(tree, list):
+        prefix = node.get("prefixItems", []) if isinstance(node, dict) else []
+        items = node.get("items", {}) if isinstance(node, dict) else {}
+        for i, value in enumerate(tree):
+            yield from _with_schema(value, prefix[i] if i < len(prefix) else items, defs, (*path, i))
+
+
+def flips(tree: dict[str, Any], schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every flag of ``tree`` flipped, one at a time: each boolean, and each integer that the
+    snapshot schema (``msgspec.json.schema`` of the game's state type) bounds to 0..1 (not
+    the header, nor the record of play).
+
+    A flag the rest of a snapshot decides (a last round, a pending draw) is the change a
+    loader most easily takes as given; flipped, it must be refused or play out as if play
+    had set it (a Dream Cruise round marked not the last played on into a round that no
+    longer loaded)."""
+    defs = schema.get("$defs", {})
+    for path, value, node in _with_schema(tree, schema, defs):
+        if not path or path[0] in ("game", "schema_version", "history", "deal"):
+            continue
+        where = "/".join(map(str, path))
+        if isinstance(value, bool):
+            yield f"{where}: flip {value} -> {not value}", _replace(tree, path, not value)
+        elif (
+            isinstance(value, int)
+            and value in (0, 1)
+            and isinstance(node, dict)
+            and node.get("type") == "integer"
+            and node.get("minimum") == 0
+            and node.get("maximum") == 1
+        ):
+            yield f"{where}: toggle {value} -> {1 - value}", _replace(tree, path, 1 - value)
 
 
 def positions(game: Any, n_games: int = 6, seed: int = 0, every: int = 11) -> list[dict[str, Any]]:

@@ -3,7 +3,8 @@ changed, and the engine either refuses the snapshot or plays it out identically 
 
 A short campaign per configuration; ``scripts/tamper_fuzz.py`` runs long ones. The slow sweeps
 move every integer of a few positions by one or two, and set it to the schema's bounds and
-just below them, each in turn.
+just below them, each in turn; and flip every flag at every position of a few games of every
+game and player count.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cruiselib
-from tests.tamper import check_tampered, mutation, near_the_top, nudges, positions, schema_maxima
+from cruiselib.dream_cruise import CardSet
+from tests.tamper import check_tampered, flips, mutation, near_the_top, nudges, positions, schema_maxima
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("sirens", {}),
@@ -75,3 +77,55 @@ def test_every_integer_at_a_schema_bound_is_refused_or_plays_out_identically(ind
     for tree in positions(game, n_games=2, seed=200 + index, every=9):
         for description, tampered in near_the_top(tree, maxima):
             check_tampered(game, twin, tampered, f"{game!r}: {description}")
+
+
+def few_locations(n: int) -> CardSet:
+    """The standard Dream Cruise cards with only the first ``n`` location cards and 25 families
+    besides the starting ones (enough for any player count): the location deck runs out in
+    round 1, or in round 2 of a solo game with 5 (C20)."""
+    std = CardSet.standard()
+    families = (*(f for f in std.families if f.start is not None), *[f for f in std.families if f.start is None][:25])
+    return CardSet(name=f"{n}-locations", families=families, locations=std.locations[:n], ships=std.ships)
+
+
+# Every game and player count whose snapshot has a flag (Dream Islands' has none, below), and
+# Dream Cruise sets whose location cards run out at once.
+FLIP_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("sirens", {}),
+    ("sirens", {"variant": "bow_to_rear"}),
+    *[("atlantic_star", {"players": n}) for n in range(2, 7)],
+    *[("dream_cruise", {"players": n}) for n in range(1, 5)],
+    *[("dream_cruise", {"players": n, "cards": few_locations(k)}) for k in (1, 5) for n in range(1, 5)],
+]
+NO_FLAGS: list[tuple[str, dict[str, Any]]] = [("dream_islands", {"players": n}) for n in range(2, 5)]
+
+
+def _config_id(name: str, options: dict[str, Any]) -> str:
+    return "-".join([name, *(f"{k}={v.name if isinstance(v, CardSet) else v}" for k, v in options.items())])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "options"), FLIP_CONFIGS, ids=[_config_id(n, o) for n, o in FLIP_CONFIGS])
+def test_every_flag_flipped_at_every_position_is_refused_or_plays_out_identically(
+    name: str, options: dict[str, Any]
+) -> None:
+    # Every boolean and every 0..1 integer of the schema, flipped at every position of a few
+    # games: a flag the position decides is the field a loader most easily takes as given
+    # (a Dream Cruise round whose location cards ran out, marked not the last, played on into
+    # a round that no longer loaded).
+    game = cruiselib.make(name, **options)
+    twin = game.pure_twin()
+    schema = msgspec.json.schema(game.state_data_type)
+    tried = 0
+    for tree in positions(game, n_games=10, seed=300, every=1):
+        for description, tampered in flips(tree, schema):
+            check_tampered(game, twin, tampered, f"{_config_id(name, options)}: {description}")
+            tried += 1
+    assert tried > 0
+
+
+@pytest.mark.parametrize(("name", "options"), NO_FLAGS, ids=[_config_id(n, o) for n, o in NO_FLAGS])
+def test_a_game_left_out_of_the_flag_sweep_has_no_flag(name: str, options: dict[str, Any]) -> None:
+    game = cruiselib.make(name, **options)
+    schema = msgspec.json.schema(game.state_data_type)
+    assert not [d for tree in positions(game, n_games=2, seed=300, every=5) for d, _ in flips(tree, schema)]
