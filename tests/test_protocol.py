@@ -1012,22 +1012,30 @@ def test_ctrl_c_ends_a_search_at_once() -> None:
             process.kill()
 
 
-def test_the_read_ahead_queue_is_bounded_in_bytes() -> None:
-    """The reader waits once the queued lines reach their bound (one line always fits),
-    and goes on as the main thread takes them."""
-    queue = protocol._LineQueue(limit=1000)
-    queue.put(b"x" * 5000)  # alone: it fits
-    done = threading.Event()
-
-    def put() -> None:
-        queue.put(b"y" * 10)
-        done.set()
-
-    thread = threading.Thread(target=put, daemon=True)
-    thread.start()
-    assert not done.wait(0.2), "the reader did not wait"
-    assert queue.get() == b"x" * 5000
-    assert done.wait(10) and queue.get() == b"y" * 10
+def test_the_read_ahead_is_bounded_in_bytes() -> None:
+    """While a search runs the watcher reads ahead until the lines it kept reach their bound
+    (one line always fits), then waits; the main thread takes them in order."""
+    reader, writer = os.pipe()
+    engine = protocol.Engine()
+    requests = protocol._ServeInput(protocol._PolledLines(reader, 0.0), engine, 1000, None)
+    try:
+        os.write(writer, b"x" * 5000 + b"\n" + b"y" * 10 + b"\n")
+        with requests.watch():
+            deadline = time.monotonic() + 10
+            while not requests.kept and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.2)
+            assert list(requests.kept) == [b"x" * 5000], "the watcher did not stop at its bound"
+        assert requests.next() == b"x" * 5000
+        assert requests.next() == b"y" * 10
+        os.close(writer)
+        writer = -1
+        assert requests.next() is None
+    finally:
+        requests.close()
+        if writer >= 0:
+            os.close(writer)
+        os.close(reader)
     out = io.BytesIO()
     script = b"".join(json.dumps({"cmd": "ping", "id": i}).encode() + b"\n" for i in range(500))
     assert protocol.serve(io.BytesIO(script), out, queue_bytes=200) == 0

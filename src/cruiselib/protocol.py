@@ -1336,6 +1336,8 @@ def is_search(line: bytes | bytearray | memoryview | str) -> bool:
     server that routes searches to a bounded pool. A short line is decoded; a long one is
     scanned for its ``"cmd"`` (decoded only if it holds escapes that could spell one)."""
     data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else bytes(line)
+    if b"bot" not in data and b"hint" not in data and b"\\u" not in data:
+        return False  # neither command is spelled anywhere in it (the hot path of serve)
     if len(data) <= 4096 or b"\\u" in data:
         try:
             peek = _PEEK_DECODER.decode(data)
@@ -1523,66 +1525,171 @@ def _reader(stdin: IO[bytes] | None, poll: float) -> _StreamLines | _PolledLines
     return _StreamLines(stdin)
 
 
-class _LineQueue:
-    """Lines from the reader thread to the main thread, bounded in bytes: ``put`` waits
-    while the lines queued would exceed ``limit`` (one line always fits, however long)."""
+_SKIP: Final = b""  # what _ServeInput.read returns for a blank line (never a request)
+# A line that may be a search or a cancel spells "bot", "hint" or "cancel", or escapes one:
+# one look tells the rest (the most requests) from them.
+_MAYBE_SEARCH_OR_CANCEL: Final = re.compile(rb"bot|hint|cancel|\\u")
 
-    def __init__(self, limit: int) -> None:
+
+class _ServeInput:
+    """The request lines of :func:`serve`, read where they cost least.
+
+    Between searches the main thread reads its lines itself: the hot path (a ``ping``, an
+    ``apply``) passes no line from thread to thread. While a search runs, a watcher thread
+    reads on, so a ``cancel`` reaches :meth:`Engine.interrupt` at once; it keeps what it read
+    (at most ``limit`` bytes of lines, one line always) for the main thread, which takes
+    those first. Once the input has ended, the watcher looks instead whether the replies are
+    still read (``out_fd``): when nobody reads them, it stops every search
+    (:meth:`Engine.client_gone`).
+
+    Only one thread is ever inside ``lines.readline``: the main thread reads only while
+    the watcher is not reading (it waits for the watcher's line instead).
+    """
+
+    def __init__(self, lines: _StreamLines | _PolledLines, engine: Engine, limit: int, out_fd: int | None) -> None:
+        self.lines = lines
+        self.engine = engine
         self.limit = limit
-        self.lines: deque[bytes | None] = deque()
-        self.size = 0
+        self.out_fd = out_fd
         self.cond = threading.Condition()
+        self.kept: deque[bytes | None] = deque()  # read by the watcher, not yet taken
+        self.size = 0  # bytes in ``kept``
+        self.watching = False  # a search runs: the watcher reads
+        self.reading = False  # the watcher is inside lines.readline()
+        self.ended = False  # the end of input was read
+        self.gone = False  # nobody reads the replies any more
+        self.closed = False
+        self.thread: threading.Thread | None = None
+        #: Whether the line ``next`` returned last may be a search or a cancel.
+        self.special = False
 
-    def put(self, line: bytes | None) -> None:
-        cost = _LINE_OVERHEAD + (len(line) if line is not None else 0)
-        with self.cond:
-            while self.lines and self.size + cost > self.limit:
-                self.cond.wait()
-            self.lines.append(line)
-            self.size += cost
-            self.cond.notify_all()
-
-    def get(self) -> bytes | None:
-        with self.cond:
-            while not self.lines:
-                self.cond.wait()
-            line = self.lines.popleft()
-            self.size -= _LINE_OVERHEAD + (len(line) if line is not None else 0)
-            self.cond.notify_all()
+    def read(self) -> bytes | None:
+        """One line from the input: a request, ``_TOO_LONG``, ``_SKIP`` for a blank line,
+        or None at the end of input (also for a broken stdin)."""
+        try:
+            line = self.lines.readline()
+        except Exception:  # pragma: no cover - a broken stdin: end the session as at its end
+            traceback.print_exc(file=sys.stderr)
+            return None
+        if line is None or line is _TOO_LONG:
             return line
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if not line.strip():
+            return _SKIP
+        self.special = _MAYBE_SEARCH_OR_CANCEL.search(line) is not None
+        if self.special:
+            self.engine.interrupt(line)
+        return line
 
-
-def _read_ahead(
-    lines: _StreamLines | _PolledLines, queue: _LineQueue, engine: Engine, out_fd: int | None, done: threading.Event
-) -> None:
-    """The reader thread: every line to ``engine.interrupt`` as it arrives (a cancel stops
-    its search at once), then to the queue; at the end of input, queue None and watch the
-    replies' descriptor until the main thread is done: once nobody reads the replies (the
-    client is gone), stop every search. A line too long is queued as ``_TOO_LONG``; blank
-    lines are dropped here."""
-    try:
+    def next(self) -> bytes | None:
+        """The next request line (or ``_TOO_LONG``), None at the end of input."""
         while True:
-            line = lines.readline()
+            # The hot path, without the lock: the watcher reads only while a search runs
+            # (``watching``, set by this thread), so if it is not reading now and kept
+            # nothing, this thread alone may read.
+            if not self.reading and not self.kept and not self.ended:
+                line = self.read()
+                if line is None:
+                    with self.cond:
+                        self.ended = True
+                    return None
+                if line is not _SKIP:
+                    return line
+                continue
+            with self.cond:
+                while not self.kept and self.reading:
+                    self.cond.wait()
+                if self.kept:
+                    line = self.kept.popleft()
+                    self.size -= _LINE_OVERHEAD + (len(line) if line is not None else 0)
+                    self.cond.notify_all()
+                    if line is None:
+                        self.ended = True
+                    else:
+                        self.special = _MAYBE_SEARCH_OR_CANCEL.search(line) is not None
+                    return line
+                if self.ended:
+                    return None
+            line = self.read()
             if line is None:
-                break
-            if line is not _TOO_LONG:
-                if line.endswith(b"\r"):
-                    line = line[:-1]
-                if not line.strip():
-                    continue
-                engine.interrupt(line)
-            queue.put(line)
-    except Exception:  # pragma: no cover - a broken stdin: end the session as at its end
-        traceback.print_exc(file=sys.stderr)
-    finally:
-        queue.put(None)
-    # The lines read are answered in order, searches included (a script piped into the
-    # engine gets every reply); but when the reader of the replies has gone, nothing more
-    # is worth computing.
-    while out_fd is not None and not done.is_set():
-        if _reader_gone(out_fd, timeout=_WATCH_SECONDS):
-            engine.client_gone()
-            return
+                with self.cond:
+                    self.ended = True
+                return None
+            if line is not _SKIP:
+                return line
+
+    def watch(self) -> _Watch:
+        """A context in which the watcher reads on (around a search)."""
+        return _Watch(self)
+
+    def close(self) -> None:
+        with self.cond:
+            self.closed = True
+            self.watching = False
+            self.cond.notify_all()
+
+    def _start(self) -> None:
+        with self.cond:
+            self.watching = True
+            self.cond.notify_all()
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._watcher, name="cruiselib-serve-watcher", daemon=True)
+            self.thread.start()
+
+    def _stop(self) -> None:
+        with self.cond:
+            self.watching = False
+            self.cond.notify_all()
+
+    def _watcher(self) -> None:
+        while True:
+            with self.cond:
+                while not self.closed and not (
+                    self.watching and ((self.ended and not self.gone) or (not self.ended and self.size < self.limit))
+                ):
+                    self.cond.wait()
+                if self.closed:
+                    return
+                ended = self.ended
+                if not ended:
+                    self.reading = True
+            if ended:
+                # Nothing more to read: while the search runs, look whether anyone still
+                # reads its reply.
+                if self.out_fd is not None and _reader_gone(self.out_fd, timeout=_WATCH_SECONDS):
+                    with self.cond:
+                        self.gone = True
+                    self.engine.client_gone()
+                elif self.out_fd is None:
+                    with self.cond:
+                        while self.watching and not self.closed:
+                            self.cond.wait()
+                continue
+            line = self.read()
+            with self.cond:
+                self.reading = False
+                if line is not _SKIP:
+                    self.kept.append(line)
+                    self.size += _LINE_OVERHEAD + (len(line) if line is not None else 0)
+                    if line is None:
+                        self.ended = True
+                self.cond.notify_all()
+
+
+class _Watch:
+    """``with serve_input.watch():`` the watcher reads while the block runs."""
+
+    __slots__ = ("input",)
+
+    def __init__(self, serve_input: _ServeInput) -> None:
+        self.input = serve_input
+
+    def __enter__(self) -> None:
+        self.input._start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.input._stop()
 
 
 #: How often ``serve`` looks, after the end of its input, whether its replies are still read.
@@ -1626,9 +1733,10 @@ def serve(
     """Answer request lines from ``stdin`` (default: the process's) on ``stdout`` until
     ``quit`` or end of input; returns the exit status (0).
 
-    A reader thread reads ``stdin`` while the main thread answers, so that a ``cancel``
-    stops a running search at once (``Engine.interrupt``); up to ``queue_bytes`` of lines
-    are read ahead (:data:`MAX_QUEUE_BYTES`), then the reader waits. At the end of input
+    While a search runs, a thread reads ``stdin`` on, so that a ``cancel`` stops it at once
+    (``Engine.interrupt``); up to ``queue_bytes`` of lines are read ahead
+    (:data:`MAX_QUEUE_BYTES`), then that thread waits. Between searches the main thread
+    reads its requests itself (no hand-over between threads on the hot path). At the end of input
     the lines read are answered in order, then ``serve`` returns; but if the replies' pipe
     or socket loses its reader meanwhile (the client is gone), every search still to come
     or running is stopped (answered ``cancelled``, to nobody) and ``serve`` ends at once.
@@ -1643,34 +1751,30 @@ def serve(
     out = stdout if stdout is not None else sys.stdout.buffer
     engine = engine if engine is not None else Engine()
     lines = _reader(stdin, poll)
-    queue = _LineQueue(queue_bytes)
-    done = threading.Event()
-    reader = threading.Thread(
-        target=_read_ahead,
-        args=(lines, queue, engine, _watchable(out), done),
-        name="cruiselib-serve-reader",
-        daemon=True,
-    )
+    requests = _ServeInput(lines, engine, queue_bytes, _watchable(out))
     saved = sys.stdout
     if stdout is None:
         sys.stdout = sys.stderr
-    reader.start()
     try:
         while not engine.finished:
-            line = queue.get()
+            line = requests.next()
             if line is None:
                 return 0
             if line is _TOO_LONG:
                 out.write(_line_too_long() + b"\n")
+            elif requests.special and is_search(line):
+                with requests.watch():
+                    reply = engine.handle_line(line)
+                out.write(reply + b"\n")
             else:
                 out.write(engine.handle_line(line) + b"\n")
             out.flush()
         return 0
     finally:
-        done.set()
         sys.stdout = saved
         engine.cancel_all()
-        if not reader.is_alive():
+        requests.close()
+        if not requests.reading:
             lines.close()
 
 
