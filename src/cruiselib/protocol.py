@@ -115,7 +115,7 @@ ERROR_CODES: Final = {
     "nothing_to_undo": "undo went back further than the game's history",
     "invalid_state": "a snapshot or record that cannot be loaded, or a record asked of a "
     "game that does not know its deal",
-    "cancelled": "a cancel request stopped this search (or the input ended): the game is unchanged",
+    "cancelled": "a cancel request stopped this search (or its client went away): the game is unchanged",
     "busy": f"the server's search slots stayed busy for {SEARCH_SLOT_WAIT:g} s: try again later",
     "internal": "a bug in the engine: the request failed, the session goes on",
 }
