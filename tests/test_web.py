@@ -311,3 +311,32 @@ def test_hint_undo_and_filter(browser: Any, server: str) -> None:
         assert page.locator("#log li").nth(before).get_attribute("data-seat") == "0"
     finally:
         page.close()
+
+
+def test_the_page_keeps_its_connection_while_the_person_thinks(browser: Any) -> None:
+    """The server closes a WebSocket silent for its idle time; the page pings now and then
+    (``?keepalive=SECONDS``, 60 by default), so a person who thinks longer than that keeps
+    the game. Without the pings the connection here closes after 2 s."""
+    port = free_port()
+    srv = create_server("127.0.0.1", port, app=create_app(allowed_hosts=["127.0.0.1"], idle_timeout=2))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the web server did not start")
+        time.sleep(0.02)
+    page = browser.new_page()
+    try:
+        base = f"http://127.0.0.1:{port}"
+        page.goto(base + "/?keepalive=1&game=sirens&seat=0&opponent=random&seed=3&autostart=1")
+        wait_idle(page)
+        time.sleep(5)  # the person thinks, longer than the server's idle time
+        before = page.locator("#log li").count()
+        click(page, '#moves button[data-action="move"] >> nth=0')
+        assert page.locator("#log li").count() > before
+        assert "closed" not in page.inner_text("body")
+    finally:
+        page.close()
+        srv.should_exit = True
+        thread.join(timeout=10)

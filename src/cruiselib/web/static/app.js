@@ -35,6 +35,12 @@ function seatLabel(seat) {
 
 // ------------------------------------------------------------------ the connection
 
+// Seconds between two keep-alive pings: 60, or the page address's `keepalive` (at least 1).
+function keepAliveSeconds() {
+  const asked = Number(new URLSearchParams(location.search).get("keepalive"));
+  return Number.isFinite(asked) && asked >= 1 ? asked : 60;
+}
+
 class Connection {
   constructor(url) {
     this.url = url;
@@ -52,7 +58,13 @@ class Connection {
       this.pending.delete(reply.id);
       waiter(reply);
     };
+    // The server closes a WebSocket silent for its idle time (15 minutes): a ping now and
+    // then keeps the page's games while a person thinks, however long.
+    this.keepAlive = setInterval(() => {
+      if (this.socket.readyState === WebSocket.OPEN) this.send({ cmd: "ping" }).catch(() => {});
+    }, keepAliveSeconds() * 1000);
     this.socket.onclose = () => {
+      clearInterval(this.keepAlive);
       showError("the connection to the engine closed: reload the page");
       for (const waiter of this.pending.values()) waiter({ ok: false, error: { code: "closed", message: "closed" } });
       this.pending.clear();
