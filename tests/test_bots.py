@@ -618,3 +618,32 @@ def test_ctrl_c_stops_a_huge_search_at_once() -> None:
         child.kill()
         child.wait()
     assert waited < 5, f"Ctrl-C took {waited:.1f} s to stop the search"
+
+
+def test_a_cancelled_search_does_not_advance_the_bots_sequence() -> None:
+    """A seeded bot whose search was cancelled makes, next, the choice it would have made
+    had the cancelled search never been asked for (the protocol's failed requests change
+    nothing, a kept bot included)."""
+    import threading
+
+    state = cruiselib.make("sirens").new_state(seed=3)
+    stopped = threading.Event()
+    stopped.set()
+    bot = ISMCTSBot(iterations=300, seed=5)
+    with pytest.raises(cruiselib.SearchCancelled):
+        bot.analyse(state, cancel=stopped)
+    assert bot.searches == 0
+    fresh = ISMCTSBot(iterations=300, seed=5)
+    assert bot.analyse(state) == fresh.analyse(state)
+
+
+@pytest.mark.parametrize("bad", ["yes", "false", 0, 1, [], None])
+def test_recall_must_be_a_bool(bad: Any) -> None:
+    with pytest.raises(cruiselib.InvalidOptionError, match="recall must be True or False"):
+        ISMCTSBot(recall=bad)
+
+
+def test_cancel_must_be_an_event() -> None:
+    state = cruiselib.make("sirens").new_state(seed=3)
+    with pytest.raises(cruiselib.InvalidOptionError, match=r"cancel must be a threading\.Event"):
+        ISMCTSBot(iterations=10, seed=1).choose(state, cancel=1)  # type: ignore[arg-type]

@@ -118,7 +118,8 @@ class SearchBot:
     ``RULE_BIASES``, and 0 turns it off.
     ``seed``: an int, str or bytes, or None for a random one.
 
-    State between calls: the number of searches run so far. Search k uses the generator
+    State between calls: the number of searches run so far (one cancelled or interrupted
+    does not count). Search k uses the generator
     state ``mix64(seed_state(seed) + k * golden)``, so a bot made with the same seed makes
     the same choices in the same positions in the same order (with an iteration budget;
     a time budget depends on the machine's speed).
@@ -170,6 +171,8 @@ class SearchBot:
             raise InvalidOptionError(f"uct_c must be a finite number >= 0, not {uct_c!r}")
         if final not in _FINALS:
             raise InvalidOptionError(f"final must be 'visits' or 'value', not {final!r}")
+        if not isinstance(recall, bool):
+            raise InvalidOptionError(f"recall must be True or False, not {recall!r}")
         if seed is None:
             seed = random.SystemRandom().getrandbits(64)
         try:
@@ -207,9 +210,10 @@ class SearchBot:
         needs (never to the whole budget up front, which could be gigabytes). A chunk is
         sized to take about ``_CHUNK_SECONDS``, so a cancel or a deadline is kept promptly.
         """
+        if cancel is not None and not isinstance(cancel, threading.Event):
+            raise InvalidOptionError(f"cancel must be a threading.Event or None, not {cancel!r}")
         module = _search_module(state)
         seed = mix64((self._seed + self.searches * _GOLDEN) & _MASK64)
-        self.searches += 1
         budget = self.iterations
         weight = self.score_weight
         if weight is None:
@@ -232,6 +236,8 @@ class SearchBot:
         chunk = _FIRST_CHUNK
         while budget is None or tree.iterations < budget:
             if cancel is not None and cancel.is_set():
+                # Not counted as a search: the bot's next search is the one it would have
+                # made had this one never been asked for.
                 raise SearchCancelled(f"the search was cancelled after {tree.iterations} iterations")
             step = chunk if budget is None else min(chunk, budget - tree.iterations)
             needed = tree.iterations + step + 1  # one node per iteration, plus the root
@@ -248,6 +254,7 @@ class SearchBot:
             # The next chunk: twice this one, but no longer than _CHUNK_SECONDS at this pace.
             pace = step / max(now - began, 1e-9)
             chunk = max(1, min(2 * chunk, _LARGEST_CHUNK, int(pace * _CHUNK_SECONDS)))
+        self.searches += 1
         self.last_iterations = int(tree.iterations)
         return tree
 
