@@ -20,11 +20,13 @@ from typing import Annotated, Literal, cast
 import msgspec
 
 from cruiselib import _core
+from cruiselib._files import MAX_COMPONENT_FILE_BYTES, read_component_file
 from cruiselib.errors import InvalidOptionError
 
 __all__ = [
     "DEFAULT_BOARD",
     "LEGS",
+    "MAX_SHIP_FILE_BYTES",
     "SEAS",
     "Board",
     "Entry",
@@ -41,6 +43,10 @@ MIN_SHIPS = 128  # enough that the pack never runs dry (see docs/atlantic_star.m
 MAX_SHIPS = 256
 MAX_ENTRY = 9  # A4: an entry's value is 1..9
 MAX_VALUE = MAX_ENTRY * LEGS[-1] + LEGS[-1]  # 60: a Pacific voyage of 9s plus the bonus (A1)
+MAX_SHIP_FILE_BYTES = MAX_COMPONENT_FILE_BYTES
+"""The largest ship-list file :meth:`ShipList.from_file` reads: 1 MiB. The standard list is
+about 18 kB and the largest list the engine takes (256 ships of 3 entries, long names)
+stays under 100 kB; the limit keeps a path to a huge file or a device from exhausting memory."""
 
 Board = tuple[tuple[int, ...], ...]
 # A2: victory points, top field to bottom field, for 1★ … 5★.
@@ -152,12 +158,13 @@ class ShipList(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=Tru
 
     @classmethod
     def from_file(cls, path: str | Path) -> ShipList:
-        """Load and validate a ship list from a JSON file."""
-        try:
-            raw = Path(path).read_bytes()
-        except OSError as exc:
-            raise InvalidOptionError(f"cannot read ship list {path!s}: {exc}") from None
-        return cls.from_json(raw)
+        """Load and validate a ship list from a JSON file.
+
+        Only a regular file of at most :data:`MAX_SHIP_FILE_BYTES` is read: a device, a
+        FIFO, a directory or a larger file raises InvalidOptionError (as does a file that
+        cannot be read, or a list that is not valid).
+        """
+        return cls.from_json(read_component_file(path, what="ship list", limit=MAX_SHIP_FILE_BYTES))
 
     def to_json(self) -> bytes:
         return msgspec.json.encode(self)

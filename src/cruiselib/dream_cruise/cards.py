@@ -15,9 +15,7 @@ a card's id is its position in its list (``families``, ``locations``, ``ships``)
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import stat
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -25,6 +23,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from cruiselib._files import MAX_COMPONENT_FILE_BYTES, read_component_file
 from cruiselib.errors import InvalidOptionError
 
 __all__ = [
@@ -320,7 +319,7 @@ class CardSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
         FIFO, a directory or a larger file raises InvalidOptionError (as does a file that
         cannot be read, or a set that is not valid).
         """
-        return cls.from_json(_read_card_file(path))
+        return cls.from_json(read_component_file(path, what="card set", limit=MAX_CARD_FILE_BYTES))
 
     def to_json(self) -> bytes:
         return msgspec.json.encode(self)
@@ -385,69 +384,11 @@ class CardSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
         return families, locations, ships
 
 
-MAX_CARD_FILE_BYTES = 1 << 20
+MAX_CARD_FILE_BYTES = MAX_COMPONENT_FILE_BYTES
 """The largest card-set file :meth:`CardSet.from_file` reads: 1 MiB. The standard set is
 about 20 kB, and the largest set the engine takes (64 families, 64 locations, 96 ship
 cards, long names, indented) stays under 100 kB: the limit leaves room for a long
 description while a path to a huge file or a device cannot exhaust memory."""
-
-
-def _read_card_file(path: object) -> bytes:
-    """The bytes of the card-set file ``path``: a regular file of at most
-    :data:`MAX_CARD_FILE_BYTES` (InvalidOptionError otherwise)."""
-    if not isinstance(path, (str, Path)):
-        raise InvalidOptionError(f"a card set's path is a str or a Path, not {type(path).__name__}")
-    shown = repr(str(path))
-
-    def refuse(why: str) -> InvalidOptionError:
-        return InvalidOptionError(f"cannot read card set {shown}: {why}")
-
-    def check(info: os.stat_result) -> None:
-        mode = info.st_mode
-        if not stat.S_ISREG(mode):
-            kind = (
-                "a directory"
-                if stat.S_ISDIR(mode)
-                else "a FIFO"
-                if stat.S_ISFIFO(mode)
-                else "a device"
-                if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-                else "a socket"
-                if stat.S_ISSOCK(mode)
-                else "of another kind"
-            )
-            raise refuse(f"it is {kind}, not a regular file")
-        if info.st_size > MAX_CARD_FILE_BYTES:
-            raise refuse(f"the file has {info.st_size:,} bytes, more than a card set may ({MAX_CARD_FILE_BYTES:,})")
-
-    # O_NONBLOCK: a FIFO put in the file's place after the stat cannot block the open;
-    # the descriptor is checked again below, and its reads stop at the limit.
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError) as exc:  # ValueError: a NUL or a lone surrogate in the path
-        raise refuse(str(exc)) from None
-    check(info)  # a device or a FIFO is refused before it is opened
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise refuse(str(exc)) from None
-    with os.fdopen(fd, "rb", buffering=0) as file:
-        try:
-            check(os.fstat(fd))
-            chunks: list[bytes] = []
-            size = 0
-            while size <= MAX_CARD_FILE_BYTES:
-                chunk = file.read(MAX_CARD_FILE_BYTES + 1 - size)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        except OSError as exc:
-            raise refuse(str(exc)) from None
-    if size > MAX_CARD_FILE_BYTES:
-        raise refuse(f"the file has more than {MAX_CARD_FILE_BYTES:,} bytes, more than a card set may")
-    return b"".join(chunks)
 
 
 _CARD_AT = re.compile(r"\$\.(families|locations|ships)\[(\d+)\]")

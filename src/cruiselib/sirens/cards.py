@@ -17,9 +17,10 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from cruiselib._files import MAX_COMPONENT_FILE_BYTES, read_component_file
 from cruiselib.errors import InvalidOptionError
 
-__all__ = ["Card", "CardSet", "Face"]
+__all__ = ["MAX_CARD_FILE_BYTES", "Card", "CardSet", "Face"]
 
 Emblem = Literal["seastar", "shell"]
 EMBLEMS: tuple[Emblem, Emblem] = ("seastar", "shell")
@@ -33,6 +34,10 @@ MAX_VALUE = 99
 """Card values are -99..99."""
 MAX_SHIP = 999
 """Ship values are 1..999."""
+MAX_CARD_FILE_BYTES = MAX_COMPONENT_FILE_BYTES
+"""The largest card-set file :meth:`CardSet.from_file` reads: 1 MiB. The standard set is
+about 4 kB and the largest set the engine takes (64 cards) stays under 10 kB; the limit
+keeps a path to a huge file or a device from exhausting memory."""
 
 
 class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -92,12 +97,13 @@ class CardSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
 
     @classmethod
     def from_file(cls, path: str | Path) -> CardSet:
-        """Load and validate a card set from a JSON file."""
-        try:
-            raw = Path(path).read_bytes()
-        except OSError as exc:
-            raise InvalidOptionError(f"cannot read card set {path!s}: {exc}") from None
-        return cls.from_json(raw)
+        """Load and validate a card set from a JSON file.
+
+        Only a regular file of at most :data:`MAX_CARD_FILE_BYTES` is read: a device, a
+        FIFO, a directory or a larger file raises InvalidOptionError (as does a file that
+        cannot be read, or a set that is not valid).
+        """
+        return cls.from_json(read_component_file(path, what="card set", limit=MAX_CARD_FILE_BYTES))
 
     def to_json(self) -> bytes:
         return msgspec.json.encode(self)
