@@ -243,7 +243,9 @@ class EngineClient:
         poll: float = p.POLL_SECONDS,
     ) -> EngineClient:
         """Start an engine process (``python -m cruiselib serve`` with this interpreter, or
-        ``command``). ``timeout``: seconds to wait for each reply (None: for ever).
+        ``command``). ``timeout``: seconds to wait for each reply (None: for ever); writing a
+        request waits apart from it while the engine reads no more (it reads at most 4 MiB
+        of lines ahead of a running search).
         ``poll``: seconds to poll for a reply before sleeping until it comes (POSIX; 0:
         sleep at once), which saves the wake-up on a quick reply (docs/protocol.md,
         "Latency")."""
