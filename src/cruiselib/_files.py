@@ -72,9 +72,18 @@ def read_component_file(path: object, *, what: str, limit: int) -> bytes:
         fd = os.open(path, _OPEN_FLAGS)
     except (OSError, ValueError) as exc:
         raise refuse(str(exc)) from None
-    with os.fdopen(fd, "rb", buffering=0) as file:
+    try:
+        # The path may name another file by now: the descriptor's own kind and size decide
+        # (before fdopen, which refuses a directory with an OSError of its own).
+        check(os.fstat(fd))
+        file = os.fdopen(fd, "rb", buffering=0)
+    except BaseException as exc:
+        os.close(fd)
+        if isinstance(exc, OSError):
+            raise refuse(str(exc)) from None
+        raise
+    with file:
         try:
-            check(os.fstat(fd))  # the path may name another file by now
             chunks: list[bytes] = []
             size = 0
             while size <= limit:
