@@ -267,6 +267,37 @@ class State(Generic[MoveT, DataT, ViewT]):
         self._assign(earlier)
         return actions[-1]
 
+    def take_back(self, count: int) -> list[int]:
+        """Take back the last ``count`` actions with one replay and return their ids, the
+        last action first (what ``count`` calls of :meth:`undo` return, one by one, at the
+        cost of one).
+
+        Raises InvalidOptionError unless ``count`` is an int >= 1, IllegalMoveError when the
+        history holds fewer than ``count`` actions, and InvalidStateError when the recorded
+        history does not lead to this position; the state is unchanged on any error.
+        """
+        if type(count) is not int or count < 1:
+            raise InvalidOptionError(f"count must be an int >= 1, not {count!r}")
+        actions = self._history()
+        if count > len(actions):
+            raise IllegalMoveError(f"cannot take back {count} action(s): the history holds {len(actions)}")
+        game = self.game
+        earlier = game._history_start(self._origin())
+        lost = InvalidStateError("this state's history does not lead to it: it cannot be undone")
+        keep = len(actions) - count
+        try:
+            for a in actions[:keep]:
+                earlier.apply(a)
+            check = earlier.clone()
+            for a in actions[keep:]:
+                check.apply(a)
+        except IllegalMoveError:
+            raise lost from None
+        if check._to_data() != self._to_data():
+            raise lost
+        self._assign(earlier)
+        return actions[keep:][::-1]
+
     def record(self) -> GameRecord:
         """The game so far as a :class:`cruiselib.GameRecord` (deal, options, actions, result)
         that :func:`cruiselib.replay` plays back exactly, like a PGN file for chess.

@@ -53,8 +53,10 @@ __all__ = [
     "MAX_HINTS",
     "MAX_ITERATIONS",
     "MAX_LINE",
+    "MAX_PLY",
     "MAX_QUEUE_BYTES",
     "MAX_SECONDS",
+    "MAX_SESSION_PLY",
     "PROTOCOL",
     "SEARCH_SLOT_WAIT",
     "VERSION",
@@ -81,7 +83,18 @@ MAX_SECONDS: Final = 60.0
 alone is cut off here too)."""
 MAX_CONFIGURATIONS: Final = 32
 """The most distinct game configurations (name and options) an engine's GameCache keeps
-alive: a Dream Cruise game with a custom card set is about a megabyte."""
+alive, and by default the most one engine's open games may use: a Dream Cruise game with
+a custom card set is about a megabyte. A game's default configuration (no options) is
+always available and not counted."""
+MAX_PLY: Final = 20_000
+"""The most actions one game holds (its history): a ``load`` of a longer game is refused,
+an ``apply`` or ``bot`` beyond it fails with ``game_too_long``. Real games are far shorter
+(OpenSpiel declares at most 268 to 1,600 actions for these games); the bound keeps a
+game's memory and the time of its ``undo``, ``save`` and ``load`` bounded."""
+MAX_SESSION_PLY: Final = 1_000_000
+"""The most actions the open games of one session hold together (``Engine``'s
+``max_session_ply``): a ``new``, ``load`` or ``apply`` beyond it fails with
+``too_many_actions``."""
 SEARCH_SLOT_WAIT: Final = 10.0
 """How long a search waits for a server-wide search slot before it fails with ``busy``."""
 MAX_QUEUE_BYTES: Final = 4 * MAX_LINE
@@ -106,8 +119,12 @@ ERROR_CODES: Final = {
     "unsupported_version": "hello asked for a protocol version this engine does not speak",
     "unknown_game": "no open game has this game_id",
     "too_many_games": f"the session already has {MAX_GAMES} open games",
-    "too_many_configurations": f"{MAX_CONFIGURATIONS} distinct game configurations (name and options) are "
-    "in use by open games: close some (or use a configuration already open)",
+    "too_many_configurations": "the session's open games use as many distinct game configurations (name and "
+    f"options) as it may ({MAX_CONFIGURATIONS} by default), or the server's are all in use: close some (or use a "
+    "configuration already open, or the game's default options)",
+    "game_too_long": f"the game would hold more than {MAX_PLY:,} actions (a load, an apply or a bot's move)",
+    "too_many_actions": f"the session's open games would hold more than {MAX_SESSION_PLY:,} actions together "
+    "(by default): close some",
     "bad_option": "a game name, game option, seat, bot name, bot option or budget that is unknown or out of range",
     "illegal_move": "the action or move text is not legal in this position",
     "wrong_seat": "the seat guard: the request names a seat that is not to move",
@@ -308,6 +325,8 @@ class Limits(msgspec.Struct, kw_only=True):
     hints: int = MAX_HINTS
     configurations: int = MAX_CONFIGURATIONS
     queue_bytes: int = MAX_QUEUE_BYTES
+    ply: int = MAX_PLY
+    session_ply: int = MAX_SESSION_PLY
 
 
 class HelloReply(Reply, kw_only=True):
@@ -470,11 +489,12 @@ class _Texts:
 class _Session:
     """One open game: its state, its bots (per seat and configuration) and its move texts."""
 
-    __slots__ = ("__weakref__", "annotated", "bots", "config", "game", "game_id", "state", "texts")
+    __slots__ = ("__weakref__", "annotated", "bots", "config", "game", "game_id", "ply", "state", "texts")
 
-    def __init__(self, game_id: str, state: Any, config: _Config) -> None:
+    def __init__(self, game_id: str, state: Any, config: _Config, ply: int) -> None:
         self.game_id = game_id
         self.state = state
+        self.ply = ply  # len(state.history), kept here: the history is copied when asked
         self.game: Any = state.game
         self.config = config  # held: the cache keeps a configuration while a game uses it
         self.texts = config.texts
@@ -517,10 +537,11 @@ class _Config:
     open games that use it (weakly: a game dropped without ``close`` frees it too) and the
     checkouts not yet handed to a game."""
 
-    __slots__ = ("game", "keys", "pins", "texts", "users")
+    __slots__ = ("default", "game", "keys", "pins", "texts", "users")
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Any, default: bool = False) -> None:
         self.game = game
+        self.default = default  # a game's configuration without options: always kept, not counted
         self.texts = _Texts()
         self.users: weakref.WeakSet[_Session] = weakref.WeakSet()
         self.pins = 0
@@ -547,6 +568,12 @@ class GameCache:
     shares one, and at most ``max_configurations`` distinct configurations are alive: when a
     new one would exceed the cap, the least recently used configuration no open game uses
     is dropped; if every one is in use, the new one is refused with ``too_many_configurations``.
+
+    A game's default configuration (asked for with no options) is kept apart: always
+    available, never dropped and not counted against the cap (there are four), so that no
+    client can lock another out of the default games. ``quota``, which an engine passes to
+    :meth:`checkout` and :meth:`adopt`, refuses a configuration new to that engine beyond
+    its own share, before the costly make.
     """
 
     def __init__(self, max_configurations: int = MAX_CONFIGURATIONS) -> None:
@@ -558,44 +585,67 @@ class GameCache:
         self._configs: OrderedDict[int, _Config] = OrderedDict()  # by id(), least recently used first
 
     def __len__(self) -> int:
-        """The number of distinct configurations alive."""
+        """The number of distinct configurations alive that count against the cap (the
+        games' default configurations do not)."""
         with self._lock:
-            return len(self._configs)
+            return self._counted()
 
-    def checkout(self, name: str, options: Mapping[str, Any]) -> _Config:
+    def checkout(
+        self, name: str, options: Mapping[str, Any], quota: Callable[[_Config | None], None] | None = None
+    ) -> _Config:
         """The configuration of this game name and options, pinned until :meth:`release`
         (or until a game holds it: :meth:`Engine._open`). InvalidOptionError for a bad
-        name or options; ``too_many_configurations`` when the cap is reached."""
+        name or options; ``too_many_configurations`` when the cap is reached, or when
+        ``quota`` (called with the configuration found, or None for a new one) refuses."""
         from cruiselib._registry import make
         from cruiselib.records import _options
 
         key = _options_key(name, options)
+        default = not options
         with self._lock:
             config = self._by_key.get(key)
             if config is not None:
+                if quota is not None:
+                    quota(config)
                 self._touch(config)
                 config.pins += 1
                 return config
-            self._make_room()  # refuse before the costly make
+            if not default:  # refuse before the costly make
+                if quota is not None:
+                    quota(None)
+                self._make_room()
         try:
             game = make(name, **_options(name, dict(options)))
         except CruiseError:
             raise
         except (TypeError, ValueError, OverflowError, RecursionError, msgspec.ValidationError) as exc:
             raise InvalidOptionError(f"bad options for {name!r}: {exc}") from None
-        return self.adopt(game, key)
+        return self.adopt(game, key, quota, default=default)
 
-    def adopt(self, game: Any, key: tuple[str, bytes] | None = None) -> _Config:
+    def adopt(
+        self,
+        game: Any,
+        key: tuple[str, bytes] | None = None,
+        quota: Callable[[_Config | None], None] | None = None,
+        *,
+        default: bool = False,
+    ) -> _Config:
         """The configuration of ``game`` (kept under its own options and under ``key``, the
         options it was asked for), pinned as :meth:`checkout` pins it: an equal game already
-        kept is shared and ``game`` dropped."""
+        kept is shared and ``game`` dropped. ``default``: ``game`` is its game's default
+        configuration (kept apart, not counted)."""
         own = _options_key(game.name, msgspec.to_builtins(game.options))
         with self._lock:
             config = self._by_key.get(own)
             if config is None or config.game != game:
-                self._make_room()
-                config = _Config(game)
+                if not default:
+                    if quota is not None:
+                        quota(None)
+                    self._make_room()
+                config = _Config(game, default)
                 self._configs[id(config)] = config
+            elif quota is not None:
+                quota(config)
             for k in (own, key or own):
                 if self._by_key.get(k) is not config:
                     old = self._by_key.get(k)
@@ -632,16 +682,20 @@ class GameCache:
         if id(config) in self._configs:
             self._configs.move_to_end(id(config))
 
+    def _counted(self) -> int:
+        """Configurations alive that count against the cap. Called with the lock held."""
+        return sum(not c.default for c in self._configs.values())
+
     def _make_room(self) -> None:
         """Drop unused configurations, least recently used first, until one more fits;
         ``too_many_configurations`` if all are in use. Called with the lock held."""
-        while len(self._configs) >= self.max_configurations:
-            victim = next((c for c in self._configs.values() if not c.in_use()), None)
+        while (counted := self._counted()) >= self.max_configurations:
+            victim = next((c for c in self._configs.values() if not c.default and not c.in_use()), None)
             if victim is None:
                 raise _Fail(
                     "too_many_configurations",
-                    f"{len(self._configs)} game configurations are in use by open games (the most kept at once):"
-                    " close games of other configurations first",
+                    f"the server's {counted} game configurations are all in use by open games (the most kept at"
+                    " once): use the game's default options, or try again later",
                 )
             del self._configs[id(victim)]
             for k in victim.keys:
@@ -661,7 +715,11 @@ class Engine:
     ``max_games``: the most games open at once. ``games``: the game objects' cache (a server
     shares one among its engines; by default the engine has its own). ``search_slots``: a
     server-wide bound on concurrent searches, acquired around each one (``busy`` when none
-    frees within :data:`SEARCH_SLOT_WAIT` seconds).
+    frees within :data:`SEARCH_SLOT_WAIT` seconds). ``max_configurations``: the most distinct
+    configurations (beyond the games' defaults) this engine's open games may use, its share
+    of a shared cache (``too_many_configurations`` beyond). ``max_session_ply``: the most
+    actions its open games hold together (``too_many_actions`` beyond; each game holds at
+    most :data:`MAX_PLY`).
 
     Threads: ``handle_line`` answers one request at a time; :meth:`interrupt`,
     :meth:`cancel_all` and :meth:`close`'s cancelling may be called from any thread while it
@@ -674,12 +732,22 @@ class Engine:
         max_games: int = MAX_GAMES,
         games: GameCache | None = None,
         search_slots: threading.Semaphore | None = None,
+        max_configurations: int = MAX_CONFIGURATIONS,
+        max_session_ply: int = MAX_SESSION_PLY,
     ) -> None:
-        if type(max_games) is not int or max_games < 1:
-            raise InvalidOptionError(f"max_games must be an int >= 1, not {max_games!r}")
+        for what, value in (
+            ("max_games", max_games),
+            ("max_configurations", max_configurations),
+            ("max_session_ply", max_session_ply),
+        ):
+            if type(value) is not int or value < 1:
+                raise InvalidOptionError(f"{what} must be an int >= 1, not {value!r}")
         self.finished = False
         """True once ``quit`` was answered: the server loop then ends."""
         self.max_games = max_games
+        self.max_configurations = max_configurations
+        self.max_session_ply = max_session_ply
+        self._ply = 0  # actions held by the open games together
         self.cache = games if games is not None else GameCache()
         self.search_slots = search_slots
         self._sessions: dict[str, _Session] = {}
@@ -754,6 +822,7 @@ class Engine:
         with self._lock:
             self._cancels.clear()
         self._sessions.clear()
+        self._ply = 0
 
     def interrupt(self, line: bytes | bytearray | memoryview | str) -> bool:
         """Whether ``line`` is a ``cancel`` request; if it is, stop the search it names at
@@ -765,10 +834,12 @@ class Engine:
         server must then answer every cancel it passed here: one seen and never answered
         stays pending (the most recent 4,096 are kept) and would stop the next search it
         matches, until :meth:`close`."""
+        # A line that neither spells "cancel" nor holds an escape (which may spell it) is
+        # no cancel: the most lines are told apart without decoding.
         if isinstance(line, str):
-            if "cancel" not in line:
+            if "cancel" not in line and "\\u" not in line:
                 return False
-        elif b"cancel" not in line:
+        elif b"cancel" not in line and b"\\u" not in line:
             return False
         try:
             request = self._decoder.decode(line)
@@ -881,14 +952,30 @@ class Engine:
 
     def _pinned(self, config: _Config) -> _Config:
         """``config`` pinned as a checkout pins it (found by :meth:`GameCache.configs`)."""
-        return self.cache.adopt(config.game)
+        return self.cache.adopt(config.game, quota=self._quota, default=config.default)
+
+    def _quota(self, config: _Config | None) -> None:
+        """Refuse (``too_many_configurations``) a configuration that is new to this engine's
+        open games (``config``, or None for one not in the cache) once they use
+        ``max_configurations`` (the games' defaults not counted). Called by the cache."""
+        if config is not None and config.default:
+            return
+        held = {id(s.config) for s in self._sessions.values() if not s.config.default}
+        if config is not None and id(config) in held:
+            return
+        if len(held) >= self.max_configurations:
+            raise _Fail(
+                "too_many_configurations",
+                f"this session's open games use {len(held)} game configurations besides the games' defaults"
+                f" (the most it may): close some, or use one of theirs or a game's default options",
+            )
 
     def _checkout(
         self, name: str, options: Mapping[str, Any], error: type[CruiseError] = InvalidOptionError
     ) -> _Config:
         """The cache's configuration (pinned), an option error raised as ``error``."""
         try:
-            return self.cache.checkout(name, options)
+            return self.cache.checkout(name, options, self._quota)
         except InvalidOptionError as exc:
             if error is InvalidOptionError:
                 raise
@@ -899,6 +986,7 @@ class Engine:
         from cruiselib.records import _as_record
 
         record = _as_record(data)
+        self._check_ply(len(record.actions), None)  # before the replay, which costs per action
         config = self._checkout(record.game, record.options, InvalidStateError)
         try:
             return cruiselib.replay(record, game=config.game), config
@@ -906,16 +994,45 @@ class Engine:
             self.cache.release(config)
             raise
 
+    def _check_ply(self, ply: int, session: _Session | None) -> None:
+        """Refuse a game of ``ply`` actions: one loaded (``session`` None: ``invalid_state``
+        beyond MAX_PLY) or ``session`` grown to it (``game_too_long``), and either beyond the
+        session's ``max_session_ply`` (``too_many_actions``)."""
+        if ply > MAX_PLY:
+            if session is None:
+                raise InvalidStateError(f"the game holds {ply:,} actions: at most {MAX_PLY:,} are loaded here")
+            raise _Fail("game_too_long", f"the game holds {session.ply:,} actions, the most one game may hold here")
+        total = self._ply + ply - (session.ply if session is not None else 0)
+        if total > self.max_session_ply:
+            raise _Fail(
+                "too_many_actions",
+                f"this session's open games would hold {total:,} actions together, more than the"
+                f" {self.max_session_ply:,} they may: close some games first",
+            )
+
     def _open(self, state: Any, config: _Config) -> _Session:
         """A new open game of ``state``, which holds ``config`` (released if it fails)."""
-        if len(self._sessions) >= self.max_games:
+        try:
+            if len(self._sessions) >= self.max_games:
+                raise _Fail("too_many_games", f"{self.max_games} games are open: close some first")
+            ply = len(state.history)
+            self._check_ply(ply, None)
+            if ply == 0 and self._ply >= self.max_session_ply:  # a new game adds none, but the session is full
+                self._check_ply(1, None)
+        except BaseException:
             self.cache.release(config)
-            raise _Fail("too_many_games", f"{self.max_games} games are open: close some first")
+            raise
         game_id = f"g{self._next_id}"
         self._next_id += 1
-        session = self._sessions[game_id] = _Session(game_id, state, config)
+        session = self._sessions[game_id] = _Session(game_id, state, config, ply)
+        self._ply += ply
         self.cache.hold(config, session)
         return session
+
+    def _grow(self, session: _Session) -> None:
+        """Refuse one more action in ``session`` beyond the game's or the session's bound."""
+        if session.ply >= MAX_PLY or self._ply >= self.max_session_ply:
+            self._check_ply(session.ply + 1, session)
 
     @staticmethod
     def _status_fields(session: _Session) -> dict[str, Any]:
@@ -929,7 +1046,7 @@ class Engine:
             "num_actions": game.num_actions,
             "current_player": state.current_player,
             "is_over": over,
-            "ply": len(state.history),
+            "ply": session.ply,
             "scores": state.scores() if over else None,
             "winners": state.winners() if over else None,
         }
@@ -1016,7 +1133,12 @@ class Engine:
             compiled=bool(cruiselib.compiled),
             games=list(cruiselib.games()),
             bots=list(BOTS),
-            limits=Limits(games=self.max_games, configurations=self.cache.max_configurations),
+            limits=Limits(
+                games=self.max_games,
+                configurations=min(self.max_configurations, self.cache.max_configurations),
+                ply=MAX_PLY,
+                session_ply=self.max_session_ply,
+            ),
         )
 
     def _ping(self, req: Ping) -> Reply:
@@ -1054,7 +1176,7 @@ class Engine:
         return BotsReply(id=req.id, bots=infos)
 
     def _new(self, req: New) -> Reply:
-        config = self.cache.checkout(req.game, req.options)
+        config = self.cache.checkout(req.game, req.options, self._quota)
         seed: int | str = req.seed if req.seed is not None else secrets.randbits(53)
         try:
             state = config.game.new_state(seed=seed, start_player=req.start_player)
@@ -1100,13 +1222,18 @@ class Engine:
         seat = self._guard(session, req.seat)
         action = req.action if req.action is not None else self._parse_move(session, req.move or "")
         text = session.shown(action)
+        self._grow(session)
         session.state.apply(action, seat)
+        session.ply += 1
+        self._ply += 1
         return ApplyReply(id=req.id, action=action, move=text, seat=seat, **_outcome(session.state))
 
     def _bot(self, req: BotCommand) -> Reply:
         session = self._session(req.game_id)
         seat = self._guard(session, req.seat)
         bot = self._bot_for(session, seat, "bot", req)
+        if req.apply:
+            self._grow(session)  # before the search, not after it
         state = session.state
         if isinstance(bot, SearchBot):
             action = int(self._search(req.id, lambda cancel: bot.choose(state, cancel=cancel)))
@@ -1115,6 +1242,8 @@ class Engine:
         text = session.shown(action)
         if req.apply:
             session.state.apply(action, seat)
+            session.ply += 1
+            self._ply += 1
         return BotReply(
             id=req.id,
             action=action,
@@ -1155,15 +1284,16 @@ class Engine:
 
     def _undo(self, req: Undo) -> Reply:
         session = self._session(req.game_id)
-        played = len(session.state.history)
+        played = session.ply
         if req.count > played:
             raise _Fail(
                 "nothing_to_undo",
                 f"cannot undo {req.count} action(s): the history holds {played}",
             )
-        work = session.state.clone()  # undone on a copy: a failure leaves the game as it was
-        undone = [int(work.undo()) for _ in range(req.count)]
-        session.state = work
+        # One replay for all of them (a failure leaves the game as it was).
+        undone = [int(a) for a in session.state.take_back(req.count)]
+        session.ply -= req.count
+        self._ply -= req.count
         return UndoReply(
             id=req.id,
             undone=undone,
@@ -1198,7 +1328,7 @@ class Engine:
                 raise _Fail("bad_request", "a record names its game and options itself")
             state, config = self._replay(record)
         elif req.game is not None:
-            config = self.cache.checkout(req.game, req.options)
+            config = self.cache.checkout(req.game, req.options, self._quota)
             try:
                 state = config.game.load_state(snapshot)
             except BaseException:
@@ -1213,8 +1343,10 @@ class Engine:
         return StatusReply(id=req.id, **self._status_fields(session))
 
     def _close(self, req: Close) -> Reply:
-        if self._sessions.pop(req.game_id, None) is None:
+        session = self._sessions.pop(req.game_id, None)
+        if session is None:
             raise _Fail("unknown_game", f"no open game {req.game_id!r}")
+        self._ply -= session.ply
         return CloseReply(id=req.id, game_id=req.game_id)
 
     def _quit(self, req: Quit) -> Reply:
