@@ -315,6 +315,7 @@ CASES = _cases()
 def test_every_error_code_is_provoked() -> None:
     # Each code not among the cases has its own test below.
     own_tests = {"line_too_long", "too_many_games", "internal", "too_many_configurations", "cancelled", "busy"}
+    own_tests |= {"game_too_long", "too_many_actions"}
     provoked = {code for _, _, code in CASES} | own_tests
     assert provoked == set(protocol.ERROR_CODES)
 
@@ -877,12 +878,122 @@ def test_configurations_are_shared_and_capped() -> None:
     b = second.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 3}, "seed": 2})["game_id"]
     assert first._sessions[a].game is second._sessions[b].game
     c = second.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 4}})["game_id"]
-    refused = first.handle({"cmd": "new", "game": "sirens", "id": 5})
+    bow = {"variant": "bow_to_rear"}
+    refused = first.handle({"cmd": "new", "game": "sirens", "options": bow, "id": 5})
     assert refused["id"] == 5 and refused["error"]["code"] == "too_many_configurations"
     assert first.handle({"cmd": "load", "record": second.handle({"cmd": "save", "game_id": b})["record"]})["ok"]
     second.handle({"cmd": "close", "game_id": c})
-    assert first.handle({"cmd": "new", "game": "sirens"})["ok"]  # the 4-player one was dropped
+    assert first.handle({"cmd": "new", "game": "sirens", "options": bow})["ok"]  # the 4-player one was dropped
     assert len(cache) == 2
+
+
+def _route(i: int) -> dict[str, Any]:
+    return {"cmd": "new", "game": "dream_cruise", "options": {"route_points": [1, 3, 6, i]}, "seed": 1, "id": i}
+
+
+def test_one_engine_cannot_lock_the_others_out_of_new_games() -> None:
+    """A game's default configuration is always there (not counted against the cache's cap)
+    and each engine has its own quota of the counted ones: an engine that filled the shared
+    cache with configurations of its own blocks neither the default games nor ``games``."""
+    cache = protocol.GameCache(max_configurations=3)
+    hog, other = protocol.Engine(games=cache, max_configurations=2), protocol.Engine(games=cache)
+    assert hog.handle(_route(10))["ok"] and hog.handle(_route(11))["ok"]
+    refused = hog.handle(_route(12))
+    assert refused["error"]["code"] == "too_many_configurations" and "this session" in refused["error"]["message"]
+    assert hog.handle({**_route(11), "id": 99})["ok"]  # a configuration it holds already: no new one
+    assert hog.handle({"cmd": "new", "game": "dream_cruise"})["ok"]  # defaults do not count
+    assert other.handle(_route(13))["ok"]
+    assert len(cache) == 3  # the server's cap is reached now ...
+    full = other.handle(_route(14))
+    assert full["error"]["code"] == "too_many_configurations" and "server" in full["error"]["message"]
+    for name in cruiselib.games():  # ... and still every default game opens, and games answers
+        assert other.handle({"cmd": "new", "game": name})["ok"], name
+    assert protocol.Engine(games=cache).handle({"cmd": "games"})["ok"]
+    assert hog.handle({"cmd": "hello"})["limits"]["configurations"] == 2
+    with pytest.raises(cruiselib.InvalidOptionError):
+        protocol.Engine(max_configurations=0)
+
+
+def test_an_escaped_cancel_stops_the_search_at_once() -> None:
+    """``c\\u0061ncel`` is a cancel: ``interrupt`` decodes a line holding an escape."""
+    engine = protocol.Engine()
+    gid = engine.handle({"cmd": "new", "game": "dream_cruise", "seed": 3})["game_id"]
+    thread, replies = _in_thread(engine, {"cmd": "hint", "game_id": gid, "iterations": 1_000_000, "id": 2})
+    _running(engine)
+    assert engine.interrupt(b'{"cmd":"c\\u0061ncel","t\\u0061rget":2,"id":3}')
+    thread.join(30)
+    assert not thread.is_alive() and replies[0]["error"]["code"] == "cancelled"
+    assert engine.handle_line(b'{"cmd":"c\\u0061ncel","t\\u0061rget":2,"id":3}') == b'{"id":3,"ok":true,"cancelled":true}'
+    assert not engine.interrupt('{"cmd":"p\\u0069ng","id":"x"}')
+
+
+def _long_game(engine: protocol.Engine, actions: int) -> str:
+    gid: str = engine.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 2}, "seed": 1})["game_id"]
+    for _ in range(actions):
+        legal = engine.handle({"cmd": "legal", "game_id": gid})["actions"]
+        assert engine.handle({"cmd": "apply", "game_id": gid, "action": legal[-1]})["ok"]
+    return gid
+
+
+def test_undo_replays_the_game_once_whatever_its_count() -> None:
+    engine = protocol.Engine()
+    gid = _long_game(engine, 60)
+    state = engine._sessions[gid].state
+    expected = state.history[::-1][:50]
+    cls, applied = type(state), [0]
+    original = cls.apply
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        applied[0] += 1
+        return original(self, *args, **kwargs)
+
+    cls.apply = counting  # type: ignore[method-assign]
+    try:
+        reply = engine.handle({"cmd": "undo", "game_id": gid, "count": 50})
+    finally:
+        cls.apply = original  # type: ignore[method-assign]
+    assert reply["ok"] and reply["undone"] == expected and reply["ply"] == 10
+    assert applied[0] == 60  # one replay (50 undos cost 50 replays: 2,275 actions)
+
+
+def test_a_game_holds_at_most_max_ply_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A longer record or snapshot is not loaded (a record is refused before its replay);
+    an apply or a bot's move beyond the bound is refused, the game unchanged."""
+    engine = protocol.Engine()
+    gid = _long_game(engine, 31)
+    saved = engine.handle({"cmd": "save", "game_id": gid})
+    monkeypatch.setattr(protocol, "MAX_PLY", 30)
+    for field in ("record", "snapshot"):
+        reply = engine.handle({"cmd": "load", field: saved[field]})
+        assert reply["error"]["code"] == "invalid_state" and "30" in reply["error"]["message"], reply
+    engine.handle({"cmd": "undo", "game_id": gid})
+    legal = engine.handle({"cmd": "legal", "game_id": gid})["actions"]
+    for request in (
+        {"cmd": "apply", "game_id": gid, "action": legal[0]},
+        {"cmd": "bot", "game_id": gid, "apply": True, "iterations": 1_000_000},  # refused before the search
+    ):
+        reply = engine.handle(request)
+        assert reply["error"]["code"] == "game_too_long", reply
+    assert engine.handle({"cmd": "bot", "game_id": gid, "bot": "random"})["ok"]  # a move not applied
+    assert engine.handle({"cmd": "status", "game_id": gid})["ply"] == 30
+    assert engine.handle({"cmd": "hello"})["limits"]["ply"] == 30
+
+
+def test_a_session_holds_at_most_max_session_ply_actions() -> None:
+    engine = protocol.Engine(max_session_ply=25)
+    first = _long_game(engine, 20)
+    second = _long_game(engine, 5)
+    legal = engine.handle({"cmd": "legal", "game_id": second})["actions"]
+    assert engine.handle({"cmd": "apply", "game_id": second, "action": legal[0]})["error"]["code"] == "too_many_actions"
+    assert engine.handle({"cmd": "new", "game": "sirens"})["error"]["code"] == "too_many_actions"
+    record = engine.handle({"cmd": "save", "game_id": first})["record"]
+    assert engine.handle({"cmd": "load", "record": record})["error"]["code"] == "too_many_actions"
+    assert engine.handle({"cmd": "undo", "game_id": first, "count": 10})["ok"]
+    assert engine.handle({"cmd": "apply", "game_id": second, "action": legal[0]})["ok"]
+    engine.handle({"cmd": "close", "game_id": first})  # its 10 actions are given back
+    assert engine.handle({"cmd": "undo", "game_id": second, "count": 2})["ok"]
+    assert engine.handle({"cmd": "load", "record": record})["ok"]  # 4 + 20 actions
+    assert engine.handle({"cmd": "hello"})["limits"]["session_ply"] == 25
 
 
 def test_invalid_utf8_in_a_load_is_bad_json() -> None:
