@@ -1108,6 +1108,31 @@ def test_a_client_that_is_gone_stops_the_search() -> None:
     assert waited < 10, f"the engine thought on for {waited:.1f} s after its client left"
 
 
+def test_a_client_that_closes_only_the_engines_stdout_stops_the_search() -> None:
+    """Its input still open, the engine notices while it searches that nobody reads its
+    replies (the watcher waiting for input also watches stdout), stops the search and ends."""
+    process = _serve_process()
+    try:
+        _send(process, {"cmd": "new", "game": "dream_cruise", "seed": 1, "id": 1})
+        assert _reply(process)["ok"]
+        _send(process, {"cmd": "hint", "game_id": "g1", "seconds": 60, "id": 2})
+        _send(process, {"cmd": "hint", "game_id": "g1", "seconds": 60, "id": 3})
+        time.sleep(0.3)
+        assert process.stdout is not None
+        process.stdout.close()
+        began = time.perf_counter()
+        process.wait(timeout=60)  # two searches of a minute each, for nobody
+        waited = time.perf_counter() - began
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        assert process.stdin is not None
+        process.stdin.close()
+    print(f"the engine ended {1000 * waited:.0f} ms after its client stopped reading")
+    assert waited < 30, f"the engine thought on for {waited:.1f} s after its client stopped reading"
+
+
 def test_ctrl_c_ends_a_search_at_once() -> None:
     process = _serve_process()
     try:

@@ -1597,9 +1597,38 @@ class _PolledLines:
         self.skipping = False  # inside a line longer than MAX_LINE
         self.was_blocking = os.get_blocking(fd)
         os.set_blocking(fd, False)
+        self.out_fd: int | None = None  # the replies' descriptor, watched while the reader sleeps
+        self.on_gone: Callable[[], None] | None = None
+        self.poller: Any = None
+
+    def watch_output(self, out_fd: int, on_gone: Callable[[], None]) -> None:
+        """While the reader sleeps waiting for input, also watch ``out_fd`` (the replies'
+        pipe or socket): once its reader has gone (an error or a hang-up), call
+        ``on_gone`` (once). A client that closes only the engine's stdout is noticed while
+        a search runs, not only at the end of input. POSIX ``poll`` only."""
+        poll = getattr(select, "poll", None)
+        if poll is None:  # pragma: no cover - not POSIX
+            return
+        self.poller = poll()
+        self.poller.register(self.fd, select.POLLIN)
+        self.poller.register(out_fd, select.POLLERR | select.POLLHUP)
+        self.out_fd, self.on_gone = out_fd, on_gone
 
     def close(self) -> None:
         os.set_blocking(self.fd, self.was_blocking)  # the descriptor may be shared
+
+    def _sleep(self) -> None:
+        """Wait until the input is readable (or, when watched, the output is gone)."""
+        out_fd = self.out_fd
+        if out_fd is None:
+            select.select([self.fd], [], [])
+            return
+        for fd, mask in self.poller.poll():
+            if fd == out_fd and mask & (select.POLLERR | select.POLLHUP | select.POLLNVAL):
+                self.poller.unregister(out_fd)  # once: a closed pipe stays readable as "gone"
+                self.out_fd = None
+                if self.on_gone is not None:
+                    self.on_gone()
 
     def _chunk(self) -> bytes:
         deadline = 0.0
@@ -1612,7 +1641,7 @@ class _PolledLines:
             if not deadline:
                 deadline = now + self.poll
             elif now >= deadline:
-                select.select([self.fd], [], [])
+                self._sleep()
 
     def readline(self) -> bytes | None:
         """As :meth:`_StreamLines.readline`."""
@@ -1883,7 +1912,10 @@ def serve(
     out = stdout if stdout is not None else sys.stdout.buffer
     engine = engine if engine is not None else Engine()
     lines = _reader(stdin, poll)
-    requests = _ServeInput(lines, engine, queue_bytes, _watchable(out))
+    out_fd = _watchable(out)
+    if isinstance(lines, _PolledLines) and out_fd is not None:
+        lines.watch_output(out_fd, engine.client_gone)  # a client that closed only our stdout
+    requests = _ServeInput(lines, engine, queue_bytes, out_fd)
     saved = sys.stdout
     if stdout is None:
         sys.stdout = sys.stderr
