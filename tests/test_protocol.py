@@ -877,13 +877,13 @@ def test_configurations_are_shared_and_capped() -> None:
     a = first.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 3}})["game_id"]
     b = second.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 3}, "seed": 2})["game_id"]
     assert first._sessions[a].game is second._sessions[b].game
-    c = second.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 4}})["game_id"]
+    c = second.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 2}})["game_id"]
     bow = {"variant": "bow_to_rear"}
     refused = first.handle({"cmd": "new", "game": "sirens", "options": bow, "id": 5})
     assert refused["id"] == 5 and refused["error"]["code"] == "too_many_configurations"
     assert first.handle({"cmd": "load", "record": second.handle({"cmd": "save", "game_id": b})["record"]})["ok"]
     second.handle({"cmd": "close", "game_id": c})
-    assert first.handle({"cmd": "new", "game": "sirens", "options": bow})["ok"]  # the 4-player one was dropped
+    assert first.handle({"cmd": "new", "game": "sirens", "options": bow})["ok"]  # the 2-player one was dropped
     assert len(cache) == 2
 
 
@@ -901,7 +901,8 @@ def test_one_engine_cannot_lock_the_others_out_of_new_games() -> None:
     refused = hog.handle(_route(12))
     assert refused["error"]["code"] == "too_many_configurations" and "this session" in refused["error"]["message"]
     assert hog.handle({**_route(11), "id": 99})["ok"]  # a configuration it holds already: no new one
-    assert hog.handle({"cmd": "new", "game": "dream_cruise"})["ok"]  # defaults do not count
+    assert hog.handle({"cmd": "new", "game": "dream_cruise"})["ok"]  # defaults do not count ...
+    assert hog.handle({"cmd": "new", "game": "dream_cruise", "options": {"players": 4}})["ok"]  # ... spelt out too
     assert other.handle(_route(13))["ok"]
     assert len(cache) == 3  # the server's cap is reached now ...
     full = other.handle(_route(14))
@@ -923,7 +924,9 @@ def test_an_escaped_cancel_stops_the_search_at_once() -> None:
     assert engine.interrupt(b'{"cmd":"c\\u0061ncel","t\\u0061rget":2,"id":3}')
     thread.join(30)
     assert not thread.is_alive() and replies[0]["error"]["code"] == "cancelled"
-    assert engine.handle_line(b'{"cmd":"c\\u0061ncel","t\\u0061rget":2,"id":3}') == b'{"id":3,"ok":true,"cancelled":true}'
+    assert (
+        engine.handle_line(b'{"cmd":"c\\u0061ncel","t\\u0061rget":2,"id":3}') == b'{"id":3,"ok":true,"cancelled":true}'
+    )
     assert not engine.interrupt('{"cmd":"p\\u0069ng","id":"x"}')
 
 
@@ -947,11 +950,11 @@ def test_undo_replays_the_game_once_whatever_its_count() -> None:
         applied[0] += 1
         return original(self, *args, **kwargs)
 
-    cls.apply = counting  # type: ignore[method-assign]
+    cls.apply = counting
     try:
         reply = engine.handle({"cmd": "undo", "game_id": gid, "count": 50})
     finally:
-        cls.apply = original  # type: ignore[method-assign]
+        cls.apply = original
     assert reply["ok"] and reply["undone"] == expected and reply["ply"] == 10
     assert applied[0] == 60  # one replay (50 undos cost 50 replays: 2,275 actions)
 

@@ -41,7 +41,7 @@ def test_take_back_equals_as_many_undos(name: str, options: dict[str, Any]) -> N
 
 
 def test_take_back_replays_the_game_once_not_once_per_action() -> None:
-    game, state, taken = _played("dream_islands", {"players": 2}, seed=2, steps=40)
+    _, state, taken = _played("dream_islands", {"players": 2}, seed=2, steps=40)
     applied = 0
     cls = type(state)
     original = cls.apply
@@ -63,7 +63,7 @@ def test_take_back_replays_the_game_once_not_once_per_action() -> None:
 
 
 def test_take_back_refuses_bad_counts_and_leaves_the_state_as_it_was() -> None:
-    _, state, taken = _played("sirens", {}, seed=3, steps=5)
+    _, state, _ = _played("sirens", {}, seed=3, steps=5)
     before = state.to_json()
     with pytest.raises(cruiselib.IllegalMoveError, match="history holds 5"):
         state.take_back(6)

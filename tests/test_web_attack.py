@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from cruiselib.errors import InvalidOptionError
 from cruiselib.protocol import MAX_LINE
 from cruiselib.web import WebState, create_app, create_server
-from cruiselib.web.app import MAX_GAMES_PER_CONNECTION, QUEUE_FRAMES, WS_MAX_SIZE
+from cruiselib.web.app import CONFIGURATIONS_PER_CONNECTION, MAX_GAMES_PER_CONNECTION, QUEUE_FRAMES, WS_MAX_SIZE
 
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
 pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
@@ -380,7 +380,73 @@ def test_games_per_connection_are_capped_and_game_objects_shared() -> None:
         assert json.loads(ws2.receive_text())["ok"]
         # Both connections' engines share the server's one game object of this configuration.
         assert len(state.engines) == 2 and all(engine.cache is state.games for engine in state.engines)
-        assert len(state.games) == 1
+        assert len({id(s.game) for engine in state.engines for s in engine._sessions.values()}) == 1
+
+
+def test_one_connection_cannot_lock_the_others_out_of_new_games() -> None:
+    """A connection may use CONFIGURATIONS_PER_CONNECTION configurations besides the games'
+    defaults, and the server's cache fits every connection's share: one connection that asks
+    for many Dream Cruise route tables blocks nobody's games, defaults or not."""
+    from starlette.testclient import TestClient
+
+    app = create_app(max_connections=2)
+    state = app.state.web
+    assert state.games.max_configurations == 2 * CONFIGURATIONS_PER_CONNECTION
+
+    def new(ws: Any, i: int, **options: Any) -> dict[str, Any]:
+        ws.send_text(json.dumps({"cmd": "new", "game": "dream_cruise", "options": options, "seed": 1, "id": i}))
+        reply: dict[str, Any] = json.loads(ws.receive_text())
+        return reply
+
+    with TestClient(app) as client, client.websocket_connect("/ws") as hog, client.websocket_connect("/ws") as other:
+        codes = [new(hog, i, route_points=[1, 3, 6, i]).get("error", {}).get("code") for i in range(40)]
+        assert codes[:CONFIGURATIONS_PER_CONNECTION] == [None] * CONFIGURATIONS_PER_CONNECTION
+        assert set(codes[CONFIGURATIONS_PER_CONNECTION:]) == {"too_many_configurations"}
+        for i in range(CONFIGURATIONS_PER_CONNECTION):
+            assert new(other, i, route_points=[2, 4, 7, i])["ok"]
+        assert new(other, 99)["ok"] and new(other, 98, players=4)["ok"]  # the defaults are always there
+        assert new(other, 97, players=2)["error"]["code"] == "too_many_configurations"  # not a default
+        other.send_text(json.dumps({"cmd": "games", "id": "g"}))
+        assert json.loads(other.receive_text())["ok"]
+
+
+def _long_record(actions: int) -> dict[str, Any]:
+    """The record of a Dream Islands game of ``actions`` actions (the last legal one each time)."""
+    import cruiselib
+
+    state = cruiselib.make("dream_islands", players=2).new_state(seed=1)
+    for _ in range(actions):
+        state.apply(state.legal_actions()[-1])
+    record: dict[str, Any] = json.loads(state.record().to_json())
+    record.pop("moves", None)
+    return record
+
+
+def test_clients_that_leave_amid_long_requests_do_not_hold_the_request_threads() -> None:
+    """Eight clients each load a game of the longest length a game may have, ask to undo
+    300 of its actions and leave at once: a new client's ping is answered within seconds
+    (an undo replays the game once, not once per action undone)."""
+    from cruiselib.protocol import MAX_PLY
+
+    load = {"cmd": "load", "record": _long_record(MAX_PLY), "id": 1}
+    with serving() as served:
+
+        async def attack() -> None:
+            async with open_socket(served) as ws:
+                assert (await ask(ws, load, timeout=30))["ok"]
+                await ws.send(json.dumps({"cmd": "undo", "game_id": "g1", "count": 300, "id": 2}))
+                await asyncio.sleep(0.2)
+
+        async def main() -> None:
+            await asyncio.gather(*(attack() for _ in range(8)))
+            async with open_socket(served) as ws:
+                for i in range(3):
+                    began = time.perf_counter()
+                    assert await ask(ws, {"cmd": "ping", "id": i}, timeout=10) == {"id": i, "ok": True}
+                    print(f"ping after the attack: {1000 * (time.perf_counter() - began):.0f} ms")
+            await asyncio.to_thread(wait_for, lambda: answering_threads() == 0, 10, "the requests end")
+
+        asyncio.run(main())
 
 
 # --------------------------------------------------------------------------- connections

@@ -604,6 +604,15 @@ class GameCache:
         default = not options
         with self._lock:
             config = self._by_key.get(key)
+        if config is None and not default:
+            # Options that spell out the defaults name the default configuration.
+            base = self.checkout(name, {})
+            self.release(base)
+            own = msgspec.to_builtins(base.game.options)
+            if all(k in own and own[k] == v for k, v in options.items()):
+                return self.adopt(base.game, key, default=True)
+        with self._lock:
+            config = self._by_key.get(key)
             if config is not None:
                 if quota is not None:
                     quota(config)

@@ -20,8 +20,12 @@ What the application trusts and bounds (docs/web.md, "Limits" and "Security"):
   behind them. Frames are read while a request runs, so a ``cancel`` stops a search at
   once; a closed connection cancels its search.
 - **Memory.** One game object per configuration, shared by every connection
-  (``protocol.GameCache``); at most ``max_games`` open games per connection; frames read
-  ahead of the request being answered are bounded (:data:`QUEUE_FRAMES`, :data:`QUEUE_BYTES`).
+  (``protocol.GameCache``): each connection may use :data:`CONFIGURATIONS_PER_CONNECTION`
+  configurations besides the games' defaults (always available), and the cache holds
+  ``max_connections`` times that, so no connection can lock the others out; at most
+  ``max_games`` open games per connection, holding at most :data:`ACTIONS_PER_CONNECTION`
+  actions together; frames read ahead of the request being answered are bounded
+  (:data:`QUEUE_FRAMES`, :data:`QUEUE_BYTES`) and dropped when the connection closes.
 """
 
 from __future__ import annotations
@@ -48,10 +52,12 @@ from starlette.websockets import WebSocket
 
 import cruiselib
 from cruiselib.errors import InvalidOptionError
-from cruiselib.protocol import MAX_LINE, Engine, GameCache, is_search
+from cruiselib.protocol import MAX_LINE, MAX_PLY, Engine, GameCache, is_search
 
 __all__ = [
+    "ACTIONS_PER_CONNECTION",
     "CHEAP_THREADS",
+    "CONFIGURATIONS_PER_CONNECTION",
     "IDLE_TIMEOUT",
     "LOCAL_HOSTS",
     "MAX_CONNECTIONS",
@@ -69,6 +75,13 @@ MAX_CONNECTIONS: Final = 64
 """The most WebSocket connections open at once; one more is refused (HTTP 503)."""
 MAX_GAMES_PER_CONNECTION: Final = 100
 """The most games one connection keeps open (``too_many_games`` beyond)."""
+CONFIGURATIONS_PER_CONNECTION: Final = 2
+"""Game configurations (name and options) one connection's games may use besides the
+games' defaults (``too_many_configurations`` beyond): the server's cache holds
+``max_connections`` times this many, so that one connection cannot fill it."""
+ACTIONS_PER_CONNECTION: Final = 2 * MAX_PLY + 10_000
+"""The most actions one connection's open games hold together (``too_many_actions``
+beyond): two games of the longest kind and more than a hundred real ones."""
 MAX_SEARCHES: Final = max(2, os.cpu_count() or 1)
 """The most searches (``bot``, ``hint``) running at once, server-wide."""
 CHEAP_THREADS: Final = 8
@@ -307,7 +320,8 @@ class WebState:
         self.max_connections = max_connections
         self.max_games = max_games
         self.idle_timeout = float(idle_timeout)
-        self.games = GameCache()
+        # Every connection's quota fits: no connection can lock the others out of a game.
+        self.games = GameCache(max_configurations=max_connections * CONFIGURATIONS_PER_CONNECTION)
         self.search_slots = threading.Semaphore(max_searches)
         # One request at a time per connection: a thread per connection is the most the
         # search pool can need (most of them wait for a slot, cheaply).
@@ -448,7 +462,13 @@ class _Connection:
     def __init__(self, state: WebState, websocket: WebSocket) -> None:
         self.state = state
         self.websocket = websocket
-        self.engine = Engine(max_games=state.max_games, games=state.games, search_slots=state.search_slots)
+        self.engine = Engine(
+            max_games=state.max_games,
+            games=state.games,
+            search_slots=state.search_slots,
+            max_configurations=CONFIGURATIONS_PER_CONNECTION,
+            max_session_ply=ACTIONS_PER_CONNECTION,
+        )
         self.queue: asyncio.Queue[tuple[str | bytes | _TooLong, int]] = asyncio.Queue(maxsize=QUEUE_FRAMES)
         self.queued_bytes = 0
         self.room = asyncio.Event()
@@ -463,6 +483,7 @@ class _Connection:
         finally:
             # No await here: this runs even when the server cancels the connection's task.
             worker.cancel()
+            self._drop_queued()
             self.state.engines.discard(self.engine)
             self.state.retire(self.engine, self.job)
 
@@ -511,6 +532,12 @@ class _Connection:
                     return
             self.queued_bytes += size
             self.queue.put_nowait((item, size))
+
+    def _drop_queued(self) -> None:
+        """Forget the frames read and not yet answered: nobody waits for their replies."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
 
     async def _answer(self) -> None:
         """Answer the queued frames in order: searches on the search pool, the rest on the
