@@ -609,7 +609,7 @@ class GameCache:
             base = self.checkout(name, {})
             self.release(base)
             own = msgspec.to_builtins(base.game.options)
-            if all(k in own and own[k] == v for k, v in options.items()):
+            if all(k in own and type(own[k]) is type(v) and own[k] == v for k, v in options.items()):
                 return self.adopt(base.game, key, default=True)
         with self._lock:
             config = self._by_key.get(key)
