@@ -15,9 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import sys
-import threading
 import time
 import urllib.parse
 from collections.abc import Iterator
@@ -32,7 +30,9 @@ from cruiselib.bots import make_bot
 starlette = pytest.importorskip("starlette", reason="needs the 'web' extra: pip install 'cruiselib[web]'")
 pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install 'cruiselib[web]'")
 
-from cruiselib.web import catalog, create_app, create_server  # noqa: E402 - after the extra's check
+from cruiselib.web import catalog, create_app  # noqa: E402 - after the extra's check
+
+from .web_support import serving  # noqa: E402 - after the extra's check
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
@@ -124,29 +124,12 @@ def test_cli_without_the_extra(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
 # --------------------------------------------------------------------------- the browser
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The application under its server (``cruiselib web``'s) in a thread, on a free
     loopback port."""
-    port = free_port()
-    srv = create_server("127.0.0.1", port)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web server did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serving() as served:
+        yield served.base
 
 
 def chromium_path() -> str | None:
@@ -317,26 +300,15 @@ def test_the_page_keeps_its_connection_while_the_person_thinks(browser: Any) -> 
     """The server closes a WebSocket silent for its idle time; the page pings now and then
     (``?keepalive=SECONDS``, 60 by default), so a person who thinks longer than that keeps
     the game. Without the pings the connection here closes after 2 s."""
-    port = free_port()
-    srv = create_server("127.0.0.1", port, app=create_app(allowed_hosts=["127.0.0.1"], idle_timeout=2))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web server did not start")
-        time.sleep(0.02)
-    page = browser.new_page()
-    try:
-        base = f"http://127.0.0.1:{port}"
-        page.goto(base + "/?keepalive=1&game=sirens&seat=0&opponent=random&seed=3&autostart=1")
-        wait_idle(page)
-        time.sleep(5)  # the person thinks, longer than the server's idle time
-        before = page.locator("#log li").count()
-        click(page, '#moves button[data-action="move"] >> nth=0')
-        assert page.locator("#log li").count() > before
-        assert "closed" not in page.inner_text("body")
-    finally:
-        page.close()
-        srv.should_exit = True
-        thread.join(timeout=10)
+    with serving(idle_timeout=2) as served:
+        page = browser.new_page()
+        try:
+            page.goto(served.base + "/?keepalive=1&game=sirens&seat=0&opponent=random&seed=3&autostart=1")
+            wait_idle(page)
+            time.sleep(5)  # the person thinks, longer than the server's idle time
+            before = page.locator("#log li").count()
+            click(page, '#moves button[data-action="move"] >> nth=0')
+            assert page.locator("#log li").count() > before
+            assert "closed" not in page.inner_text("body")
+        finally:
+            page.close()

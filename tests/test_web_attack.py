@@ -18,10 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -35,50 +32,13 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from cruiselib.errors import InvalidOptionError
 from cruiselib.protocol import MAX_LINE
-from cruiselib.web import WebState, create_app, create_server
+from cruiselib.web import create_app
 from cruiselib.web.app import CONFIGURATIONS_PER_CONNECTION, MAX_GAMES_PER_CONNECTION, QUEUE_FRAMES, WS_MAX_SIZE
+
+from .web_support import Served, free_port, serving
 
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
 pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@dataclass
-class Served:
-    """A server running in a thread of the test process."""
-
-    port: int
-    state: WebState
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-
-@contextlib.contextmanager
-def serving(*, request_timeout: float = 5.0, **limits: Any) -> Iterator[Served]:
-    """``create_app(**limits)`` under ``create_server`` (uvicorn) on a free loopback port."""
-    app = create_app(**limits)
-    port = free_port()
-    server = create_server("127.0.0.1", port, app=app, request_timeout=request_timeout)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web server did not start")
-        time.sleep(0.02)
-    try:
-        yield Served(port, app.state.web)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def open_socket(served: Served, origin: str | None = None, **headers: str) -> Any:

@@ -1755,32 +1755,24 @@ class _ServeInput:
     def next(self) -> bytes | None:
         """The next request line (or ``_TOO_LONG``), None at the end of input."""
         while True:
-            # The hot path, without the lock: the watcher reads only while a search runs
-            # (``watching``, set by this thread), so if it is not reading now and kept
-            # nothing, this thread alone may read.
-            if not self.reading and not self.kept and not self.ended:
-                line = self.read()
-                if line is None:
-                    with self.cond:
-                        self.ended = True
-                    return None
-                if line is not _SKIP:
-                    return line
-                continue
-            with self.cond:
-                while not self.kept and self.reading:
-                    self.cond.wait()
-                if self.kept:
-                    line = self.kept.popleft()
-                    self.size -= _LINE_OVERHEAD + (len(line) if line is not None else 0)
-                    self.cond.notify_all()
-                    if line is None:
-                        self.ended = True
-                    else:
-                        self.special = _MAYBE_SEARCH_OR_CANCEL.search(line) is not None
-                    return line
-                if self.ended:
-                    return None
+            # The watcher reads only while a search runs (``watching``, set by this thread):
+            # unless it is reading now or kept lines, this thread alone may read (the hot
+            # path, without the lock).
+            if self.reading or self.kept or self.ended:
+                with self.cond:
+                    while not self.kept and self.reading:
+                        self.cond.wait()
+                    if self.kept:
+                        line = self.kept.popleft()
+                        self.size -= _LINE_OVERHEAD + (len(line) if line is not None else 0)
+                        self.cond.notify_all()
+                        if line is None:
+                            self.ended = True
+                        else:
+                            self.special = _MAYBE_SEARCH_OR_CANCEL.search(line) is not None
+                        return line
+                    if self.ended:
+                        return None
             line = self.read()
             if line is None:
                 with self.cond:
