@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import threading
-import time
 from collections import Counter
 from collections.abc import Callable
 from importlib import resources
@@ -15,12 +12,10 @@ from typing import Any
 import msgspec
 import pytest
 
-import cruiselib
 from cruiselib.dream_cruise import cardgen
 from cruiselib.dream_cruise.cards import (
     CABINS,
     GENERAL,
-    MAX_CARD_FILE_BYTES,
     REGION_NAMES,
     REGIONS,
     TYPE_NAMES,
@@ -521,67 +516,5 @@ def test_the_digest_follows_the_cards_only() -> None:
     assert build(ls).digest != STD.digest
 
 
-# ---------------------------------------------------------------- card files that are not files
-
-
-def test_a_device_is_refused_before_it_is_read() -> None:
-    if not Path("/dev/zero").exists():
-        pytest.skip("no /dev/zero here")
-    with pytest.raises(InvalidOptionError, match="a device, not a regular file"):
-        CardSet.from_file("/dev/zero")  # read whole, it never ends
-    with pytest.raises(InvalidOptionError, match="a device, not a regular file"):
-        cruiselib.make("dream_cruise", cards="/dev/zero")
-
-
-def test_a_directory_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(InvalidOptionError, match="a directory, not a regular file"):
-        CardSet.from_file(tmp_path)
-    with pytest.raises(InvalidOptionError, match="a directory, not a regular file"):
-        cruiselib.make("dream_cruise", cards=str(tmp_path))
-
-
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
-def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
-    fifo = tmp_path / "cards.json"
-    os.mkfifo(fifo)
-    done = threading.Event()
-
-    def unblock() -> None:
-        # Should the open wait for a writer (as a plain open does), become that writer
-        # for a moment, so that a failing test ends instead of hanging.
-        deadline = time.monotonic() + 5
-        while not done.is_set() and time.monotonic() < deadline:
-            try:
-                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-                return
-            except OSError:  # no reader yet
-                time.sleep(0.01)
-
-    helper = threading.Thread(target=unblock, daemon=True)
-    helper.start()
-    try:
-        with pytest.raises(InvalidOptionError, match="a FIFO, not a regular file"):
-            cruiselib.make("dream_cruise", cards=fifo)
-    finally:
-        done.set()
-        helper.join()
-
-
-def test_a_file_above_the_limit_is_refused(tmp_path: Path) -> None:
-    assert len(STD.to_json()) < MAX_CARD_FILE_BYTES // 10  # the limit is far above a real set
-    big = tmp_path / "big.json"
-    # A valid set, padded with spaces (still valid JSON) to one byte past the limit.
-    big.write_bytes(STD.to_json() + b" " * (MAX_CARD_FILE_BYTES + 1 - len(STD.to_json())))
-    with pytest.raises(InvalidOptionError, match=r"1,048,577 bytes, more than a card set may \(1,048,576\)"):
-        CardSet.from_file(big)
-    at_limit = tmp_path / "at_limit.json"
-    at_limit.write_bytes(STD.to_json() + b" " * (MAX_CARD_FILE_BYTES - len(STD.to_json())))
-    assert CardSet.from_file(at_limit) == STD
-
-
-@pytest.mark.parametrize("path", ["cards\x00.json", "\ud800.json"])
-def test_a_path_that_names_no_file_is_an_invalid_option(path: str) -> None:
-    with pytest.raises(InvalidOptionError, match="cannot read card set"):
-        CardSet.from_file(path)
-    with pytest.raises(InvalidOptionError, match="cannot read card set"):
-        cruiselib.make("dream_cruise", cards=path)
+# Card files that are not regular files, or are too large: tests/test_component_files.py
+# (the reader every game with a component file shares).
