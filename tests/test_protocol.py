@@ -938,7 +938,7 @@ def _long_game(engine: protocol.Engine, actions: int) -> str:
     return gid
 
 
-def test_undo_replays_the_game_once_whatever_its_count() -> None:
+def test_undo_replays_the_game_once_whatever_its_count(monkeypatch: pytest.MonkeyPatch) -> None:
     engine = protocol.Engine()
     gid = _long_game(engine, 60)
     state = engine._sessions[gid].state
@@ -950,11 +950,11 @@ def test_undo_replays_the_game_once_whatever_its_count() -> None:
         applied[0] += 1
         return original(self, *args, **kwargs)
 
-    cls.apply = counting
-    try:
-        reply = engine.handle({"cmd": "undo", "game_id": gid, "count": 50})
-    finally:
-        cls.apply = original
+    # monkeypatch removes the attribute again afterwards (the class inherits apply from
+    # the compiled core: a copy left in its own dict would reach the pure twin's class).
+    monkeypatch.setattr(cls, "apply", counting)
+    reply = engine.handle({"cmd": "undo", "game_id": gid, "count": 50})
+    monkeypatch.undo()
     assert reply["ok"] and reply["undone"] == expected and reply["ply"] == 10
     assert applied[0] == 60  # one replay (50 undos cost 50 replays: 2,275 actions)
 
