@@ -3,6 +3,8 @@ decoder accepts is a state that can be played on."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import random
 import tracemalloc
 from collections.abc import Callable
@@ -12,6 +14,7 @@ import pytest
 
 import cruiselib
 from cruiselib import _core
+from cruiselib._registry import game_class
 
 # The playouts' random-choice stream, as engine.py defines it (CoreState.c_playouts and
 # _play_out): game g's stream starts at mix64(deal ^ CHOICE_SALT) and steps by GOLDEN.
@@ -149,3 +152,32 @@ def allocation_peak(call: Callable[[], Any], calls: int = 50, tries: int = 3) ->
     finally:
         tracemalloc.stop()
     return held, peak
+
+
+@functools.cache
+def player_counts(name: str) -> tuple[int, ...]:
+    """The seat counts game ``name`` takes, asked of the game itself (what ``make`` accepts
+    for ``players``; a game without that option seats its default number)."""
+    if "players" not in inspect.signature(game_class(name).__init__).parameters:
+        return (cruiselib.make(name).num_players,)
+    counts = []
+    for n in range(1, 9):
+        try:
+            cruiselib.make(name, players=n)
+        except cruiselib.InvalidOptionError:
+            continue
+        counts.append(n)
+    return tuple(counts)
+
+
+def seat_configurations() -> list[tuple[str, dict[str, Any]]]:
+    """Every registered game at every seat count it takes: (name, options)."""
+    return [
+        (name, {"players": n} if len(player_counts(name)) > 1 else {})
+        for name in cruiselib.games()
+        for n in player_counts(name)
+    ]
+
+
+ANY_GAME: str = cruiselib.games()[0]
+"""A registered game, for tests that need one whatever its rules."""

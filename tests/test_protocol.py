@@ -34,6 +34,8 @@ from cruiselib.client import (
     PipeTransport,
 )
 
+from .support import ANY_GAME
+
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120.0  # seconds a reply may take before a test fails instead of hanging
 
@@ -830,7 +832,7 @@ def test_a_cancel_that_comes_before_its_search_starts_still_stops_it() -> None:
     """A reader may see the cancel before the main thread starts the search it queued
     behind: the cancel waits for it (until the cancel itself is answered)."""
     engine = protocol.Engine()
-    gid = engine.handle({"cmd": "new", "game": "sirens", "seed": 3})["game_id"]
+    gid = engine.handle({"cmd": "new", "game": ANY_GAME, "seed": 3})["game_id"]
     assert engine.interrupt(b'{"cmd":"cancel","id":9}')
     reply = engine.handle({"cmd": "bot", "game_id": gid, "iterations": 1_000_000, "id": 8})
     assert reply["error"]["code"] == "cancelled"
@@ -843,7 +845,7 @@ def test_every_search_is_bounded_in_time_and_iterations(monkeypatch: pytest.Monk
     """An iteration budget alone stops at MAX_SECONDS; a time budget alone stops at
     MAX_ITERATIONS (the tree's memory). Here both limits are made small."""
     engine = protocol.Engine()
-    gid = engine.handle({"cmd": "new", "game": "sirens", "seed": 3})["game_id"]
+    gid = engine.handle({"cmd": "new", "game": ANY_GAME, "seed": 3})["game_id"]
     monkeypatch.setattr(protocol, "MAX_SECONDS", 0.2)
     reply = engine.handle({"cmd": "bot", "game_id": gid, "iterations": 1_000_000, "seed": 1})
     assert reply["ok"] and 0 < reply["iterations"] < 1_000_000
@@ -859,7 +861,7 @@ def test_busy_when_no_search_slot_frees(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(protocol, "SEARCH_SLOT_WAIT", 0.1)
     slots = threading.Semaphore(0)
     engine = protocol.Engine(search_slots=slots)
-    gid = engine.handle({"cmd": "new", "game": "sirens", "seed": 3})["game_id"]
+    gid = engine.handle({"cmd": "new", "game": ANY_GAME, "seed": 3})["game_id"]
     reply = engine.handle({"cmd": "bot", "game_id": gid, "iterations": 10, "id": 1})
     assert reply["id"] == 1 and reply["error"]["code"] == "busy"
     assert engine.handle({"cmd": "bot", "game_id": gid, "bot": "random"})["ok"]  # no search, no slot
@@ -988,7 +990,7 @@ def test_a_session_holds_at_most_max_session_ply_actions() -> None:
     second = _long_game(engine, 5)
     legal = engine.handle({"cmd": "legal", "game_id": second})["actions"]
     assert engine.handle({"cmd": "apply", "game_id": second, "action": legal[0]})["error"]["code"] == "too_many_actions"
-    assert engine.handle({"cmd": "new", "game": "sirens"})["error"]["code"] == "too_many_actions"
+    assert engine.handle({"cmd": "new", "game": ANY_GAME})["error"]["code"] == "too_many_actions"
     record = engine.handle({"cmd": "save", "game_id": first})["record"]
     assert engine.handle({"cmd": "load", "record": record})["error"]["code"] == "too_many_actions"
     assert engine.handle({"cmd": "undo", "game_id": first, "count": 10})["ok"]
@@ -1064,7 +1066,7 @@ def test_serve_reads_a_cancel_while_it_searches() -> None:
     answered, searches included (a script piped into the engine gets all its replies)."""
     process = _serve_process()
     try:
-        _send(process, {"cmd": "new", "game": "dream_cruise", "seed": 1, "id": 1})
+        _send(process, {"cmd": "new", "game": ANY_GAME, "seed": 1, "id": 1})
         assert _reply(process)["ok"]
         _send(process, {"cmd": "hint", "game_id": "g1", "iterations": 1_000_000, "id": 2})
         time.sleep(0.2)
@@ -1092,7 +1094,7 @@ def test_a_client_that_is_gone_stops_the_search() -> None:
     the search and exits at once instead of thinking for nobody."""
     process = _serve_process()
     try:
-        _send(process, {"cmd": "new", "game": "dream_cruise", "seed": 1, "id": 1})
+        _send(process, {"cmd": "new", "game": ANY_GAME, "seed": 1, "id": 1})
         assert _reply(process)["ok"]
         _send(process, {"cmd": "bot", "game_id": "g1", "iterations": 1_000_000, "id": 2})
         _send(process, {"cmd": "hint", "game_id": "g1", "iterations": 1_000_000, "id": 3})
@@ -1116,7 +1118,7 @@ def test_a_client_that_closes_only_the_engines_stdout_stops_the_search() -> None
     replies (the watcher waiting for input also watches stdout), stops the search and ends."""
     process = _serve_process()
     try:
-        _send(process, {"cmd": "new", "game": "dream_cruise", "seed": 1, "id": 1})
+        _send(process, {"cmd": "new", "game": ANY_GAME, "seed": 1, "id": 1})
         assert _reply(process)["ok"]
         _send(process, {"cmd": "hint", "game_id": "g1", "seconds": 60, "id": 2})
         _send(process, {"cmd": "hint", "game_id": "g1", "seconds": 60, "id": 3})
@@ -1139,7 +1141,7 @@ def test_a_client_that_closes_only_the_engines_stdout_stops_the_search() -> None
 def test_ctrl_c_ends_a_search_at_once() -> None:
     process = _serve_process()
     try:
-        _send(process, {"cmd": "new", "game": "dream_cruise", "seed": 1, "id": 1})
+        _send(process, {"cmd": "new", "game": ANY_GAME, "seed": 1, "id": 1})
         assert _reply(process)["ok"]
         _send(process, {"cmd": "bot", "game_id": "g1", "iterations": 1_000_000, "id": 2})
         time.sleep(0.3)

@@ -32,6 +32,8 @@ import pytest
 import cruiselib
 from cruiselib import protocol
 
+from .support import player_counts
+
 GAMES = tuple(cruiselib.games())
 RAW = "\x00RAW\x00"  # a placeholder replaced by raw JSON text (NaN, Infinity, ...)
 HANG = 10.0  # seconds: only a hang takes this long
@@ -225,11 +227,10 @@ def _mutated(rnd: random.Random, saved: Any) -> Any:
     return tree
 
 
+# Each game's defaults and its two fewest seat counts, as the game takes them.
 OPTIONS: dict[str, list[dict[str, Any]]] = {
-    "sirens": [{}, {"variant": "bow_to_rear"}],
-    "dream_islands": [{}, {"players": 3}, {"players": 2}],
-    "atlantic_star": [{}, {"players": 3}],
-    "dream_cruise": [{}, {"players": 2}, {"players": 1}],
+    name: [{}, *({"players": n} for n in player_counts(name)[:2] if len(player_counts(name)) > 1)]
+    for name in cruiselib.games()
 }
 
 

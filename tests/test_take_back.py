@@ -10,9 +10,11 @@ import pytest
 
 import cruiselib
 
+from .support import player_counts
+
+# Every game by default, and each game that seats several counts at its fewest seats.
 CONFIGS: list[tuple[str, dict[str, Any]]] = [(name, {}) for name in cruiselib.games()] + [
-    ("dream_islands", {"players": 3}),
-    ("atlantic_star", {"players": 5}),
+    (name, {"players": player_counts(name)[0]}) for name in cruiselib.games() if len(player_counts(name)) > 1
 ]
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}" for name, opts in CONFIGS]
 

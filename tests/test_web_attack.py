@@ -35,6 +35,7 @@ from cruiselib.protocol import MAX_LINE
 from cruiselib.web import create_app
 from cruiselib.web.app import CONFIGURATIONS_PER_CONNECTION, MAX_GAMES_PER_CONNECTION, QUEUE_FRAMES, WS_MAX_SIZE
 
+from .support import ANY_GAME
 from .web_support import Served, free_port, serving
 
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
@@ -240,7 +241,7 @@ def test_a_closed_connection_cancels_its_search() -> None:
 
         async def main() -> None:
             async with open_socket(served) as ws:
-                assert (await ask(ws, {"cmd": "new", "game": "sirens", "seed": 3, "id": 1}))["ok"]
+                assert (await ask(ws, {"cmd": "new", "game": ANY_GAME, "seed": 3, "id": 1}))["ok"]
                 await ws.send(json.dumps({"cmd": "hint", "game_id": "g1", "seconds": 30, "id": 2}))
                 await asyncio.to_thread(wait_for, lambda: answering_threads() == 1, 5, "the search starts")
             # The client is gone: its search's thread ends at once, not after 30 s.
@@ -278,7 +279,7 @@ def test_frames_read_ahead_of_a_search_are_answered_in_order() -> None:
 
         async def main() -> None:
             async with open_socket(served) as ws:
-                await ask(ws, {"cmd": "new", "game": "sirens", "seed": 9, "id": 0})
+                await ask(ws, {"cmd": "new", "game": ANY_GAME, "seed": 9, "id": 0})
                 await ws.send(json.dumps({"cmd": "hint", "game_id": "g1", "seconds": 0.5, "id": "hint"}))
                 for n in range(QUEUE_FRAMES * 3):
                     await ws.send(json.dumps({"cmd": "ping", "id": n}))
@@ -300,7 +301,7 @@ def test_pings_are_answered_while_many_connections_search(record_property: Any) 
             sockets = [await open_socket(served) for _ in range(searchers)]
             try:
                 for ws in sockets:
-                    await ask(ws, {"cmd": "new", "game": "sirens", "seed": 5, "id": 1})
+                    await ask(ws, {"cmd": "new", "game": ANY_GAME, "seed": 5, "id": 1})
                 for ws in sockets:
                     await ws.send(json.dumps({"cmd": "hint", "game_id": "g1", "seconds": 20, "id": 2}))
                 # Searches in hand (searching or waiting for a slot): at least as many as the
@@ -332,11 +333,11 @@ def test_games_per_connection_are_capped_and_game_objects_shared() -> None:
     state = app.state.web
     with TestClient(app) as client, client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as ws2:
         for n in range(MAX_GAMES_PER_CONNECTION):
-            ws.send_text(json.dumps({"cmd": "new", "game": "sirens", "seed": n, "id": n}))
+            ws.send_text(json.dumps({"cmd": "new", "game": ANY_GAME, "seed": n, "id": n}))
             assert json.loads(ws.receive_text())["ok"]
-        ws.send_text(json.dumps({"cmd": "new", "game": "sirens", "id": "one more"}))
+        ws.send_text(json.dumps({"cmd": "new", "game": ANY_GAME, "id": "one more"}))
         assert json.loads(ws.receive_text())["error"]["code"] == "too_many_games"
-        ws2.send_text(json.dumps({"cmd": "new", "game": "sirens", "id": 1}))
+        ws2.send_text(json.dumps({"cmd": "new", "game": ANY_GAME, "id": 1}))
         assert json.loads(ws2.receive_text())["ok"]
         # Both connections' engines share the server's one game object of this configuration.
         assert len(state.engines) == 2 and all(engine.cache is state.games for engine in state.engines)
@@ -468,7 +469,7 @@ def test_connections_are_capped_and_idle_ones_closed() -> None:
                 await open_socket(served)
             assert refused.value.response.status_code == 503
             # A connection thinking longer than the idle timeout is not idle.
-            await ask(busy, {"cmd": "new", "game": "sirens", "seed": 6, "id": 1})
+            await ask(busy, {"cmd": "new", "game": ANY_GAME, "seed": 6, "id": 1})
             reply = await ask(busy, {"cmd": "hint", "game_id": "g1", "seconds": 1.2, "id": 2})
             assert reply["ok"] and reply["hints"]
             # The two silent ones were closed (1001), which freed their places.
@@ -506,7 +507,7 @@ def test_ctrl_c_stops_a_searching_server_at_once() -> None:
 
         async def interrupt_while_searching() -> float:
             async with connect(f"ws://127.0.0.1:{port}/ws", proxy=None, open_timeout=5) as ws:
-                await ask(ws, {"cmd": "new", "game": "sirens", "seed": 8, "id": 1})
+                await ask(ws, {"cmd": "new", "game": ANY_GAME, "seed": 8, "id": 1})
                 await ws.send(json.dumps({"cmd": "hint", "game_id": "g1", "seconds": 30, "id": 2}))
                 await asyncio.sleep(0.5)  # the search is running, its connection open
                 start = time.monotonic()
