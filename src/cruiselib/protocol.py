@@ -62,6 +62,7 @@ __all__ = [
     "VERSION",
     "Engine",
     "GameCache",
+    "check_limits",
     "is_search",
     "serve",
 ]
@@ -558,6 +559,14 @@ def _options_key(name: str, options: Mapping[str, Any]) -> tuple[str, bytes]:
         raise InvalidOptionError(f"options: {exc}") from None
 
 
+def check_limits(**limits: object) -> None:
+    """InvalidOptionError unless every limit given is an int >= 1 (an engine's or a
+    server's bounds: games, configurations, connections, ...)."""
+    for what, value in limits.items():
+        if type(value) is not int or value < 1:
+            raise InvalidOptionError(f"{what} must be an int >= 1, not {value!r}")
+
+
 class GameCache:
     """The game objects of many games, one per configuration (name and options), with their
     move texts: thread-safe, shareable by many engines (a server makes one and gives it to
@@ -577,8 +586,7 @@ class GameCache:
     """
 
     def __init__(self, max_configurations: int = MAX_CONFIGURATIONS) -> None:
-        if type(max_configurations) is not int or max_configurations < 1:
-            raise InvalidOptionError(f"max_configurations must be an int >= 1, not {max_configurations!r}")
+        check_limits(max_configurations=max_configurations)
         self.max_configurations = max_configurations
         self._lock = threading.Lock()
         self._by_key: dict[tuple[str, bytes], _Config] = {}
@@ -744,13 +752,7 @@ class Engine:
         max_configurations: int = MAX_CONFIGURATIONS,
         max_session_ply: int = MAX_SESSION_PLY,
     ) -> None:
-        for what, value in (
-            ("max_games", max_games),
-            ("max_configurations", max_configurations),
-            ("max_session_ply", max_session_ply),
-        ):
-            if type(value) is not int or value < 1:
-                raise InvalidOptionError(f"{what} must be an int >= 1, not {value!r}")
+        check_limits(max_games=max_games, max_configurations=max_configurations, max_session_ply=max_session_ply)
         self.finished = False
         """True once ``quit`` was answered: the server loop then ends."""
         self.max_games = max_games

@@ -52,7 +52,7 @@ from starlette.websockets import WebSocket
 
 import cruiselib
 from cruiselib.errors import InvalidOptionError
-from cruiselib.protocol import MAX_LINE, MAX_PLY, Engine, GameCache, is_search
+from cruiselib.protocol import MAX_LINE, MAX_PLY, Engine, GameCache, check_limits, is_search
 
 __all__ = [
     "ACTIONS_PER_CONNECTION",
@@ -304,13 +304,7 @@ class WebState:
         max_searches: int = MAX_SEARCHES,
         idle_timeout: float = IDLE_TIMEOUT,
     ) -> None:
-        for what, value in (
-            ("max_connections", max_connections),
-            ("max_games", max_games),
-            ("max_searches", max_searches),
-        ):
-            if type(value) is not int or value < 1:
-                raise InvalidOptionError(f"{what} must be an int >= 1, not {value!r}")
+        check_limits(max_connections=max_connections, max_games=max_games, max_searches=max_searches)
         if not isinstance(idle_timeout, (int, float)) or not idle_timeout > 0:
             raise InvalidOptionError(f"idle_timeout must be a number of seconds > 0, not {idle_timeout!r}")
         self.names: set[str] = {_host_name(h) for h in LOCAL_HOSTS}

@@ -28,6 +28,7 @@ from starlette.applications import Starlette
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from cruiselib.errors import InvalidOptionError
+from cruiselib.protocol import check_limits
 from cruiselib.web.app import WS_MAX_SIZE, WebState, create_app
 
 __all__ = ["KEEP_ALIVE", "LIMIT_CONCURRENCY", "REQUEST_TIMEOUT", "SHUTDOWN_GRACE", "WebServer", "create_server", "run"]
@@ -131,8 +132,7 @@ def create_server(
     with the limits of the module's docstring. InvalidOptionError for a bad limit."""
     if not isinstance(request_timeout, (int, float)) or not request_timeout > 0:
         raise InvalidOptionError(f"request_timeout must be a number of seconds > 0, not {request_timeout!r}")
-    if type(limit_concurrency) is not int or limit_concurrency < 1:
-        raise InvalidOptionError(f"limit_concurrency must be an int >= 1, not {limit_concurrency!r}")
+    check_limits(limit_concurrency=limit_concurrency)
     if app is None:
         names = list(allowed_hosts)
         if host not in _WILDCARDS:
