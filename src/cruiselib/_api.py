@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from cruiselib import _core, serialize
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
+from cruiselib.integration import OpenSpielSpec, SearchDefaults, WebBoard
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -431,6 +432,39 @@ class Game(ABC, Generic[StateT, MoveT]):
 
     draws_possible: ClassVar[bool] = False
     """Whether a game can end with no winner (else ``winners()`` of a finished game is never empty)."""
+
+    # --- what the game declares for the integrations (cruiselib.integration) -----------
+
+    player_counts: ClassVar[tuple[int, ...]]
+    """The seat counts ``make(players=...)`` accepts, ascending."""
+    example_configurations: ClassVar[tuple[Mapping[str, Any], ...]]
+    """``make`` options of the configurations every cross-game suite, benchmark and script
+    plays: together they reach every rule path worth testing."""
+    rule_bot: ClassVar[str | None] = None
+    """``"package.module:Class"`` of the game's rule-based bot, or None."""
+    search: ClassVar[SearchDefaults] = SearchDefaults()
+    """The search bots' defaults for this game."""
+    openspiel: ClassVar[OpenSpielSpec | None] = None
+    """How the game becomes an OpenSpiel game, or None for a game OpenSpiel does not offer."""
+    web: ClassVar[WebBoard | None] = None
+    """What the web page needs to draw the game, or None for a game the page does not offer."""
+    annotated_moves: ClassVar[bool] = False
+    """Whether ``state.legal_moves()`` annotates moves with what they do in the position."""
+
+    @classmethod
+    def _check_players(cls, players: object) -> int:
+        """``players`` if it is one of :attr:`player_counts`, else InvalidOptionError."""
+        # type(...) is int: no bool, no float such as 2.0, no int subclass.
+        if type(players) is not int or players not in cls.player_counts:
+            counts = cls.player_counts
+            if len(counts) == 1:
+                allowed = f"{counts[0]} players"
+            elif counts == tuple(range(counts[0], counts[-1] + 1)):
+                allowed = f"{counts[0]} to {counts[-1]} players"
+            else:
+                allowed = f"{', '.join(map(str, counts))} players"
+            raise InvalidOptionError(f"{cls.title} is a game for {allowed}, not {players!r}")
+        return players
 
     num_players: int
     num_actions: int

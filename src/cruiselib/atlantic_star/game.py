@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
+from cruiselib.atlantic_star import integrations
 from cruiselib.atlantic_star.moves import (
     MOVE_TYPES,
     PRICES,
@@ -122,6 +123,13 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
 
     name = "atlantic_star"
     core_module = "atlantic_star"
+    player_counts = integrations.PLAYER_COUNTS
+    example_configurations = integrations.EXAMPLE_CONFIGURATIONS
+    rule_bot = "cruiselib.atlantic_star.rulebot:RuleBot"
+    search = integrations.SEARCH
+    openspiel = integrations.OPENSPIEL
+    web = integrations.WEB
+    annotated_moves = True
     title = "Atlantic Star"
     schema_version = SCHEMA_VERSION
     schema_migrations = {1: serialize.upgrade_rng_to_text, 2: upgrade_known_hands}  # noqa: RUF012 - read-only
@@ -137,8 +145,7 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
         ships: ShipList | str | Path | None = None,
         board: Any = None,
     ) -> None:
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
-            raise InvalidOptionError(f"Atlantic Star is a game for 2 to 6 players, not {players!r}")
+        self._check_players(players)
         if ships is None:
             ship_list = ShipList.standard()
         elif isinstance(ships, ShipList):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
+from cruiselib.dream_cruise import integrations
 from cruiselib.dream_cruise.cards import CABINS, Activity, CardSet
 from cruiselib.dream_cruise.moves import (
     MOVE_TYPES,
@@ -118,9 +119,7 @@ def _move_table(cards: CardSet, additions: int) -> tuple[DreamCruiseMove, ...]:
         moves.extend(Place(cab, s) for cab in range(3) for s in range(3 + additions))
         moves.extend(Plan(x, name) for x, name in enumerate(names))
         replaces: list[int | None] = [None, *range(additions)]
-        moves.extend(
-            Build(x, y, r, names[x], names[y]) for x in range(ns) for y in range(ns) for r in replaces
-        )
+        moves.extend(Build(x, y, r, names[x], names[y]) for x in range(ns) for y in range(ns) for r in replaces)
         moves.extend(Captain(s, y, None, names[y]) for s in range(3) for y in range(ns))
         moves.append(Done())
         table = _MOVE_TABLES[key] = tuple(moves)
@@ -139,6 +138,13 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
 
     name = "dream_cruise"
     core_module = "dream_cruise"
+    player_counts = integrations.PLAYER_COUNTS
+    example_configurations = integrations.EXAMPLE_CONFIGURATIONS
+    rule_bot = "cruiselib.dream_cruise.rulebot:RuleBot"
+    search = integrations.SEARCH
+    openspiel = integrations.OPENSPIEL
+    web = integrations.WEB
+    annotated_moves = True
     title = "Dream Cruise"
     schema_version = SCHEMA_VERSION
     schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {}
@@ -158,8 +164,7 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
         difficulty: int = 0,
         cards: CardSet | str | Path | None = None,
     ) -> None:
-        if type(players) is not int or not 1 <= players <= 4:
-            raise InvalidOptionError(f"Dream Cruise is a game for 1 to 4 players, not {players!r}")
+        self._check_players(players)
         if isinstance(route_points, (str, bytes)) or not isinstance(route_points, Sequence) or len(route_points) != 4:
             raise InvalidOptionError(
                 f"route_points lists the points of routes of 2, 3, 4 and 5+ cards (C1), not {route_points!r}"
@@ -208,8 +213,14 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
         self._state_class = state_class
         families, locations, ships = self.cards.packed()
         self.rules = module.DreamCruiseRules(
-            self.num_players, families, locations, ships, list(self.route_points), self.additions,
-            self.sea_ship_draw, self.difficulty,
+            self.num_players,
+            families,
+            locations,
+            ships,
+            list(self.route_points),
+            self.additions,
+            self.sea_ship_draw,
+            self.difficulty,
         )
 
     @property
@@ -324,8 +335,9 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             return Captain(move.spot, move.payment, self._spot_text(raw, p, move.spot), move.payment_name)
         if isinstance(move, Build) and move.replaces is not None:
             old = raw["additions"][p][move.replaces]
-            return Build(move.addition, move.payment, move.replaces, move.name, move.payment_name,
-                         self.cards.ships[old].name)
+            return Build(
+                move.addition, move.payment, move.replaces, move.name, move.payment_name, self.cards.ships[old].name
+            )
         return move
 
     def spot_text(self, state: DreamCruiseState, seat: int, spot: int) -> str:
@@ -440,19 +452,24 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
         if state.is_over:
             head = f"game over after round {raw['round']}; winners: {', '.join(map(str, state.winners())) or 'Jana'}"
         else:
-            head = (f"round {raw['round']}, {PHASES[raw['phase']].replace('_', ' ')}: seat {raw['cur']} to act"
-                    + (" (final round)" if raw["final"] else ""))
+            head = f"round {raw['round']}, {PHASES[raw['phase']].replace('_', ' ')}: seat {raw['cur']} to act" + (
+                " (final round)" if raw["final"] else ""
+            )
         lines = [head]
         scores = state.scores()
         for p in range(n):
-            lines.append(f"seat {p}{' (start player)' if raw['start'] == p else ''}: score {scores[p]}, "
-                         f"points pile {len(raw['pile'][p])} families, routes {state.route_points(p)}")
+            lines.append(
+                f"seat {p}{' (start player)' if raw['start'] == p else ''}: score {scores[p]}, "
+                f"points pile {len(raw['pile'][p])} families, routes {state.route_points(p)}"
+            )
             for cab in range(3):
                 f = raw["cabins"][p][cab]
                 if f >= 0:
                     fam = c.families[f]
-                    lines.append(f"  {CABINS[cab]:9}: {fam.name} ({raw['left'][p][cab]}/{fam.members} to place; "
-                                 f"{', '.join(fam.wants)}; {fam.points} pts)")
+                    lines.append(
+                        f"  {CABINS[cab]:9}: {fam.name} ({raw['left'][p][cab]}/{fam.members} to place; "
+                        f"{', '.join(fam.wants)}; {fam.points} pts)"
+                    )
                 else:
                     lines.append(f"  {CABINS[cab]:9}: empty")
             for j, x in enumerate(raw["additions"][p]):

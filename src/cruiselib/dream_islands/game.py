@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State, normalize_move_text
+from cruiselib.dream_islands import integrations
 from cruiselib.dream_islands.moves import (
     MIDDLE,
     MISSIONS,
@@ -152,6 +153,12 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
 
     name = "dream_islands"
     core_module = "dream_islands"
+    player_counts = integrations.PLAYER_COUNTS
+    example_configurations = integrations.EXAMPLE_CONFIGURATIONS
+    rule_bot = "cruiselib.dream_islands.rulebot:RuleBot"
+    search = integrations.SEARCH
+    openspiel = integrations.OPENSPIEL
+    web = integrations.WEB
     title = "Dream Islands"
     schema_version = SCHEMA_VERSION
     schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {
@@ -166,9 +173,7 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
     score_bounds = (0, 45)
 
     def __init__(self, players: int = 4, max_rounds: int | None = None) -> None:
-        # type(...) is int: no bool, no float such as 2.0, no int subclass.
-        if type(players) is not int or not 2 <= players <= 4:
-            raise InvalidOptionError(f"Dream Islands is a game for 2 to 4 players, not {players!r}")
+        self._check_players(players)
         if max_rounds is not None and (type(max_rounds) is not int or not 1 <= max_rounds <= ROUND_CAP):
             raise InvalidOptionError(
                 f"max_rounds must be None or an int from 1 to {ROUND_CAP} (I9, I15), not {max_rounds!r}"

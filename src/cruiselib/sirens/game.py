@@ -16,6 +16,7 @@ from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
+from cruiselib.sirens import integrations
 from cruiselib.sirens.cards import EMBLEMS, CardSet
 from cruiselib.sirens.moves import (
     MOVE_TYPES,
@@ -77,6 +78,12 @@ class SirensGame(Game[SirensState, SirensMove]):
 
     name = "sirens"
     core_module = "sirens"
+    player_counts = integrations.PLAYER_COUNTS
+    example_configurations = integrations.EXAMPLE_CONFIGURATIONS
+    rule_bot = "cruiselib.sirens.rulebot:RuleBot"
+    search = integrations.SEARCH
+    openspiel = integrations.OPENSPIEL
+    web = integrations.WEB
     title = "Sirens in Sight"
     schema_version = SCHEMA_VERSION
     # Version 1 wrote the generator state as a number; nothing else changed meaning.
@@ -96,8 +103,7 @@ class SirensGame(Game[SirensState, SirensMove]):
         variant: str = "standard",
         cards: CardSet | str | Path | None = None,
     ) -> None:
-        if type(players) is not int or players != 2:  # 2.0 and True are not player counts
-            raise InvalidOptionError(f"Sirens in Sight is a game for 2 players, not {players!r}")
+        self._check_players(players)
         if variant not in VARIANTS:
             raise InvalidOptionError(f"unknown variant {variant!r}; variants: {', '.join(VARIANTS)}")
         if cards is None:
