@@ -20,14 +20,17 @@ import math
 import random
 from typing import Any
 
+from cruiselib._core.constants import enum_constants
 from cruiselib.atlantic_star.ships import SEAS
 from cruiselib.bots._types import Candidate
 
 __all__ = ["RuleBot"]
 
-NSEA = 4
-NKEEP = 37  # voyage keep codes per (sea, class)
-NAMT = 10  # loan amounts 1,000 .. 10,000
+# The action layout's sizes, as the core defines them.
+_ENUM = enum_constants("atlantic_star")
+NSEA = _ENUM["NSEA"]
+NKEEP = _ENUM["NKEEP"]  # voyage keep codes per (sea, class)
+NAMT = _ENUM["NAMT"]  # loan amounts 1,000 .. 10,000
 
 # --- tuning (docs/atlantic_star.md, "Rule-based bot", says what each one means) ---------
 FILL = 4.5  # points a leg still to cover is expected to bring
@@ -181,7 +184,6 @@ class _Tables:
         self._pot[key] = best
         return best
 
-
     def one_more(self, s: int, useful: tuple[int, ...], size: int) -> tuple[float, list[float]]:
         """For a hand of ``size`` cards with these ``useful`` ones and one more card: (the
         potential if that card suits no leg of ``s``, per leg l the potential less the
@@ -289,8 +291,14 @@ class _Turn:
         t.trim()  # (before the ids are handed out: trimming forgets them)
         self.ctx = [
             t.context(
-                (s, self.stars[s], tuple(self.values[s]), self.staged[s], self.mu[s],
-                 () if self.stars[s] >= 0 else tuple(self.free))
+                (
+                    s,
+                    self.stars[s],
+                    tuple(self.values[s]),
+                    self.staged[s],
+                    self.mu[s],
+                    () if self.stars[s] >= 0 else tuple(self.free),
+                )
             )
             for s in range(NSEA)
         ]

@@ -19,10 +19,13 @@ import random
 from typing import Any
 
 from cruiselib.bots._types import Candidate
+from cruiselib.dream_cruise.cards import GENERAL as GENERAL_TYPES
+from cruiselib.dream_cruise.cards import TYPES
 
 __all__ = ["RuleBot"]
 
-GENERAL = 0b000111  # sports, culture, rest (types 0-2); 3-5 are location types
+# Bits of the general activity types (sports, culture, rest); the others are location types.
+GENERAL = sum(1 << TYPES.index(name) for name in GENERAL_TYPES)
 
 # --- tuning (docs/dream_cruise.md, "Rule-based bot", says what each one means) -------------
 PROGRESS = 0.6  # share of a family's points credited per guest sent, member by member
@@ -118,8 +121,11 @@ class _Round:
                 continue
             u = []
             for i, s in enumerate(spots):
-                if s is not None and free[i] > 0 and not (s[2] >> c) & 1 and (
-                    (wants >> s[0]) & 1 or (i == self.captain and i < 3)
+                if (
+                    s is not None
+                    and free[i] > 0
+                    and not (s[2] >> c) & 1
+                    and ((wants >> s[0]) & 1 or (i == self.captain and i < 3))
                 ):
                     u.append(i)
             usable.append(u)

@@ -14,9 +14,12 @@ import math
 import random
 from typing import Any
 
+from cruiselib import _core
 from cruiselib.bots._types import Candidate
 
 __all__ = ["RuleBot"]
+
+SMALL = _core.load("dream_islands").SMALL_VALUES  # I1: the first three arrivals in the middle
 
 # Weights (docs/dream_islands.md, "Rule-based bot"), in victory points.
 MISSION = 2.0  # I7: a completed mission
@@ -24,7 +27,6 @@ NEXT_TURN = 1.3  # a card in hand the seat can complete on its next turn
 OPTIONS = 1.0  # per 16 missions still to do that the next turn could complete (a flexible position)
 END_STAKE = 12.0  # ending the game (I7): the win it is expected to bring, or to cost
 LAST_TURN_GAIN = 2.5  # what a seat is expected to add in its last turn
-SMALL = (3, 2, 2)  # I1: the first three arrivals in the middle
 NUMBERS = (2, 3, 4, 5)
 
 
