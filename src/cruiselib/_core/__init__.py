@@ -20,8 +20,22 @@ from types import ModuleType
 
 __all__ = ["MODULES", "PURE_PACKAGE", "compiled", "load", "pure_module", "pure_python_requested"]
 
+# The shared kernels every game core cimports, in dependency order, and the search, which
+# cimports the engine only.
+KERNELS = ("rng", "common", "engine")
+SEARCH = ("ismcts",)
+
+
+def _game_cores() -> tuple[str, ...]:
+    """The game cores: every other module compiled from a ``.py`` with a ``.pxd`` beside it
+    (as setup.py compiles them), so a new game's core needs no edit here."""
+    here = Path(__file__).parent
+    found = {p.stem for p in here.glob("*.pxd") if p.with_suffix(".py").exists()}
+    return tuple(sorted(found - set(KERNELS) - set(SEARCH)))
+
+
 # Dependency order: a module is loaded after the modules it cimports.
-MODULES = ("rng", "common", "engine", "sirens", "atlantic_star", "dream_islands", "dream_cruise", "ismcts")
+MODULES = (*KERNELS, *_game_cores(), *SEARCH)
 
 
 def pure_python_requested() -> bool:
