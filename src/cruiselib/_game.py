@@ -1,0 +1,419 @@
+"""The game-independent half of every game: :class:`Game`, a configuration of rules,
+options and action space, which deals, loads and names the states of its game."""
+
+from __future__ import annotations
+
+import copy
+import secrets
+import types
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic
+
+import msgspec
+import numpy as np
+import numpy.typing as npt
+
+from cruiselib import _core, serialize
+from cruiselib._notation import MoveNotation
+from cruiselib._playouts import MAX_PLAYOUTS, Playouts
+from cruiselib._pure import pure_class
+from cruiselib._state import MoveT, State, StateT
+from cruiselib._threads import run_batch
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
+from cruiselib.integration import OpenSpielSpec, SearchDefaults, WebBoard
+
+__all__ = ["Game"]
+
+MASK64 = 0xFFFFFFFFFFFFFFFF
+
+_seed_state = _core.load("rng").seed_state
+
+
+class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
+    """A game configuration: rules, options and action space. Create with ``cruiselib.make``."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    schema_version: ClassVar[int]
+    schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {}
+    """Per older schema version, the step that turns its decoded data into the next version's
+    (every game of schema version 2 has ``{1: serialize.upgrade_rng_to_text, ...}``)."""
+    state_data_type: ClassVar[type[msgspec.Struct]]
+    view_type: ClassVar[type[msgspec.Struct]]
+    move_type: ClassVar[Any]  # the tagged union of the game's move Structs (for schemas)
+    move_classes: ClassVar[tuple[type, ...]]  # its members
+
+    option_types: ClassVar[Mapping[str, type]] = types.MappingProxyType({})
+    """Options whose JSON form (in a game record) is read back as this type."""
+
+    draws_possible: ClassVar[bool] = False
+    """Whether a game can end with no winner (else ``winners()`` of a finished game is never empty)."""
+
+    # --- what the game declares for the integrations (cruiselib.integration) -----------
+
+    player_counts: ClassVar[tuple[int, ...]]
+    """The seat counts ``make(players=...)`` accepts, ascending."""
+    example_configurations: ClassVar[tuple[Mapping[str, Any], ...]]
+    """``make`` options of the configurations every cross-game suite, benchmark and script
+    plays: together they reach every rule path worth testing."""
+    rule_bot: ClassVar[str | None] = None
+    """``"package.module:Class"`` of the game's rule-based bot, or None."""
+    search: ClassVar[SearchDefaults] = SearchDefaults()
+    """The search bots' defaults for this game."""
+    openspiel: ClassVar[OpenSpielSpec | None] = None
+    """How the game becomes an OpenSpiel game, or None for a game OpenSpiel does not offer."""
+    web: ClassVar[WebBoard | None] = None
+    """What the web page needs to draw the game, or None for a game the page does not offer."""
+    annotated_moves: ClassVar[bool] = False
+    """Whether ``state.legal_moves()`` annotates moves with what they do in the position."""
+
+    @classmethod
+    def _check_players(cls, players: object) -> int:
+        """``players`` if it is one of :attr:`player_counts`, else InvalidOptionError."""
+        # type(...) is int: no bool, no float such as 2.0, no int subclass.
+        if type(players) is not int or players not in cls.player_counts:
+            counts = cls.player_counts
+            if len(counts) == 1:
+                allowed = f"{counts[0]} players"
+            elif counts == tuple(range(counts[0], counts[-1] + 1)):
+                allowed = f"{counts[0]} to {counts[-1]} players"
+            else:
+                allowed = f"{', '.join(map(str, counts))} players"
+            raise InvalidOptionError(f"{cls.title} is a game for {allowed}, not {players!r}")
+        return players
+
+    num_players: int
+    num_actions: int
+    _all_moves: tuple[MoveT, ...]
+
+    # --- provided by each game -------------------------------------------------
+
+    @property
+    @abstractmethod
+    def options(self) -> dict[str, Any]:
+        """The options this game was made with (what ``cruiselib.make`` accepts)."""
+
+    def new_state(self, seed: int | str | bytes | None = None, start_player: int | None = None) -> StateT:
+        """A new game dealt from ``seed`` (a random seed for None): the same seed and the same
+        actions always give the same game. ``start_player`` picks the start seat where the
+        game lets it vary (by default the deal draws it; see the game's rules)."""
+        start = -1 if start_player is None else self.check_player(start_player)
+        return self.state_from_seed_state(_seed_state(self._seed_or_random(seed)), start)
+
+    def state_from_seed_state(self, rng_state: int, start_player: int = -1) -> StateT:
+        """A new game dealt from a raw 64-bit generator state (``-1``: the deal draws the
+        start seat). ``new_state(seed)`` is ``state_from_seed_state(seed_state(seed))``, and
+        game g of ``playouts(n, seed)`` is dealt from ``playout_seed_state(seed, g)``."""
+        if isinstance(rng_state, bool) or not isinstance(rng_state, int) or not 0 <= rng_state <= MASK64:
+            raise InvalidOptionError(f"a generator state is an int 0..2**64-1, not {rng_state!r}")
+        if start_player != -1:
+            start_player = self.check_player(start_player)
+        state = self._deal(rng_state, start_player)
+        state._start_history((rng_state, start_player), ())
+        return state
+
+    def playout_seed_state(self, seed: int | str | bytes, game_index: int) -> int:
+        """The generator state that deals game ``game_index`` of ``playouts(n, seed)``."""
+        base = _seed_state(seed)
+        return int(_core.load("rng").mix64((base + game_index) & MASK64))
+
+    @abstractmethod
+    def _deal(self, rng_state: int, start_player: int) -> StateT:
+        """A new state dealt from ``rng_state``; ``start_player`` a seat or -1 (drawn)."""
+
+    @abstractmethod
+    def _from_data(self, data: Any) -> StateT:
+        """Validate a decoded state Struct and build the state (InvalidStateError)."""
+
+    @abstractmethod
+    def _encode_move(self, move: Any) -> int:
+        """The action id of a move object of this game (IllegalMoveError if none)."""
+
+    @abstractmethod
+    def _decode_action(self, action: int) -> MoveT:
+        """The move object of an in-range action id."""
+
+    playouts_type: ClassVar[type[Playouts]] = Playouts  # what the core's playouts return
+
+    def _state_playouts(self, state: StateT, n: int, seed: int | str | bytes, threads: int) -> Playouts:
+        """``state.playouts`` for the calls its short path in the core does not take."""
+        scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
+        base = _seed_state(self._seed_or_random(seed))
+        actions = run_batch(state, state.clone, True, len(lengths), base, scores, lengths, wins, threads)
+        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions)
+
+    def playouts(self, n: int, seed: int | str | bytes = 0, *, threads: int = 1) -> Playouts:
+        """Play ``n`` uniformly random games from new deals, entirely in the compiled core.
+
+        Game g is dealt from ``mix64(seed_state(seed) + g)`` and makes its random choices
+        from a stream derived from that deal, so each game is reproducible on its own and
+        ``threads=k`` (the batch split over k threads, the GIL released) gives exactly the
+        results of one thread. Ctrl-C stops the batch within a few games.
+        """
+        scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
+        base = _core.load("rng").seed_state(self._seed_or_random(seed))
+        state_class, rules = self._state_class, self.rules  # type: ignore[attr-defined]
+
+        def new_work() -> Any:
+            return state_class(rules, self)
+
+        actions = run_batch(new_work(), new_work, False, len(lengths), base, scores, lengths, wins, threads)
+        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions)
+
+    #: The most a compact render (``render(..., compact=True)``) takes, in every game,
+    #: configuration and position: it leaves room on an 80×24 terminal for the moves.
+    COMPACT_COLUMNS = 80
+    COMPACT_ROWS = 10
+
+    @abstractmethod
+    def render(self, state: StateT, player: int | None = None, *, compact: bool = False) -> str:
+        """A plain-text picture of the state as ``player`` sees it (all of it for None).
+
+        ``compact=True`` gives a summary of at most ``COMPACT_COLUMNS`` columns and
+        ``COMPACT_ROWS`` lines (what the seat needs to choose a move: scores, its own
+        hand, the public position in short), for small screens and chat; the full
+        picture may be wider and longer."""
+
+    # --- shared ------------------------------------------------------------------
+
+    rules: Any  # the core's tables of this configuration (a ``CoreRules`` subclass)
+
+    def _observation_layout(self) -> list[tuple[str, int]]:
+        """The parts of the observation tensor in order, each (name, length); the game's own."""
+        return []
+
+    def _information_state_layout(self) -> list[tuple[str, int]]:
+        """The parts of the information-state tensor (the observation's where they are one)."""
+        return self._observation_layout()
+
+    @property
+    def observation_shape(self) -> tuple[int]:
+        """The shape of ``state.observation(player)``: one float32 vector."""
+        return (int(self.rules.observation_size),)
+
+    @property
+    def information_state_shape(self) -> tuple[int]:
+        """The shape of ``state.information_state(player)``."""
+        return (int(self.rules.info_state_size),)
+
+    @property
+    def distinct_information_state(self) -> bool:
+        """Whether perfect recall knows more than the table shows (else the two tensors and
+        ``resample(..., recall=True)`` equal their table-only forms)."""
+        return bool(self.rules.distinct_info_state)
+
+    def observation_fields(self) -> dict[str, slice]:
+        """Names the parts of the observation tensor: ``obs[fields["hand"]]`` is the hand.
+
+        The parts are in order and cover the tensor exactly; each game's docs page says
+        what each one holds.
+        """
+        return _fields(self._observation_layout(), self.observation_shape[0])
+
+    def information_state_fields(self) -> dict[str, slice]:
+        """Names the parts of the information-state tensor, as :meth:`observation_fields`."""
+        return _fields(self._information_state_layout(), self.information_state_shape[0])
+
+    @property
+    def score_bounds(self) -> tuple[float, float] | None:
+        """Lowest and highest score a seat can have (checked by the conformance suite)."""
+        return None
+
+    core_module: ClassVar[str]  # name of the game's module in cruiselib._core
+
+    @abstractmethod
+    def _use_core(self, module: Any, state_class: type[StateT]) -> None:
+        """Build the core tables of this game with ``module`` and make states of ``state_class``."""
+
+    def pure_twin(self) -> Game[StateT, MoveT]:
+        """This game running on the pure-Python core: same rules and moves, slower.
+
+        For debugging and for measuring compiled against pure code in one process.
+        States of the twin and of the original are interchangeable through
+        ``to_json``/``load_state``.
+        """
+        module = _core.pure_module(self.core_module)
+        twin_state = pure_class(self._state_class, {})  # type: ignore[attr-defined]
+        twin = copy.copy(self)
+        twin._use_core(module, twin_state)
+        return twin
+
+    def _build_move_table(self) -> None:
+        self._all_moves = tuple(self._decode_action(a) for a in range(self.num_actions))
+        self._move_index = {m: a for a, m in enumerate(self._all_moves)}
+
+    def move_to_action(self, move: MoveT | int) -> int:
+        """The action id of ``move``. Raises IllegalMoveError for a move of no action."""
+        if isinstance(move, bool) or not isinstance(move, self.move_classes):
+            if isinstance(move, int) and not isinstance(move, bool):
+                return self.check_action(move)
+            raise IllegalMoveError(f"not a {self.title} move: {move!r}")
+        try:
+            return self._move_index[move]  # type: ignore[index]  # a move here (ints returned above)
+        except (KeyError, TypeError):
+            return self._encode_move(move)
+
+    def action_to_move(self, action: int) -> MoveT:
+        """The typed move of an action id (whether or not it is legal now)."""
+        return self._all_moves[self.check_action(action)]
+
+    def parse_move(self, text: str, state: StateT | None = None) -> MoveT:
+        """The move that ``text`` names: the inverse of ``str(move)``.
+
+        With a ``state``, the same as ``state.parse_move(text)``: the legal move of that
+        position whose text (as ``str()`` of ``state.legal_moves()`` shows it, or the plain
+        text of ``action_to_move``) ``text`` is, tolerant of case, spacing, punctuation,
+        ``,`` thousands separators, ascii stand-ins for symbols and the parts the game's
+        page ("Notation") says may be left out.
+
+        Without a state, ``text`` must name the move by itself: the plain texts of
+        :meth:`action_to_move` (the same tolerance). Texts that name what only a position
+        shows (ship names, values, families, activities …) need the state; the error says
+        so. The move returned is then the plain one (``action_to_move``).
+
+        Raises IllegalMoveError when no move (or no legal move) reads so, listing up to
+        three close matches, or when the text is ambiguous, listing the moves it reads as.
+        """
+        if state is None:
+            return self._parse_plain(text)
+        if not isinstance(state, State) or state.game != self:
+            raise InvalidOptionError(f"state must be a state of {self!r}, not {type(state).__name__}")
+        return self._parse_in(text, state)
+
+    def check_action(self, action: Any) -> int:
+        """``action`` as an int in range, or IllegalMoveError."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalMoveError(f"an action id is an int, not {action!r}")
+        value = int(action)
+        if not 0 <= value < self.num_actions:
+            raise IllegalMoveError(f"action {value} is out of range 0..{self.num_actions - 1}")
+        return value
+
+    def check_player(self, player: Any) -> int:
+        """``player`` as a valid seat index, or InvalidOptionError."""
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+            raise InvalidOptionError(f"a seat is an int from 0 to {self.num_players - 1}, not {player!r}")
+        if not 0 <= int(player) < self.num_players:
+            raise InvalidOptionError(
+                f"seat {int(player)} does not exist: {self.name} has seats 0..{self.num_players - 1}"
+            )
+        return int(player)
+
+    def load_state(self, data: str | bytes | bytearray | memoryview | Mapping[str, Any]) -> StateT:
+        """A state from JSON text/bytes, MessagePack bytes or a mapping.
+
+        Raises :class:`cruiselib.InvalidStateError` for anything malformed, truncated,
+        tampered with, of another game, option set or schema version.
+        """
+        decoded = serialize.decode_state(data, self.state_data_type, self.schema_migrations)
+        return self._load_decoded(decoded)
+
+    def _load_decoded(self, decoded: Any) -> StateT:
+        """A state from its decoded snapshot Struct: the position, then its history."""
+        state = self._from_data(decoded)
+        deal, history = decoded.deal, decoded.history
+        if deal is None:
+            if history:
+                raise InvalidStateError(f"invalid {self.title} state: a history needs the deal it starts from")
+            state._start_history(decoded, ())  # undo can go back to this position
+            return state
+        if deal.start_player != -1 and deal.start_player >= self.num_players:
+            raise InvalidStateError(
+                f"invalid {self.title} state: the deal's start seat {deal.start_player} does not exist"
+            )
+        top = self.num_actions
+        if history and max(history) >= top:  # ids are >= 0 by the schema
+            raise InvalidStateError(f"invalid {self.title} state: its history has an action id beyond {top - 1}")
+        state._start_history((serialize.rng_from_text(deal.rng), deal.start_player), history)
+        return state
+
+    @classmethod
+    def _options_of_snapshot(cls, data: Any) -> dict[str, Any]:
+        """The options (``cruiselib.make`` keywords) a decoded snapshot was made with
+        (InvalidStateError if it names components that only its fingerprint identifies)."""
+        raise InvalidStateError(f"a {cls.title} snapshot does not say which options made it")
+
+    def _history_start(self, origin: object) -> StateT:
+        """The state a history begins at: a new deal, or a loaded snapshot's position."""
+        if type(origin) is tuple:
+            deal, start = origin
+            return self.state_from_seed_state(deal, start)
+        if origin is None:
+            raise InvalidStateError("this state keeps no history (it was made by resample)")
+        return self._load_decoded(origin)
+
+    def json_schemas(self) -> dict[str, Any]:
+        """JSON Schemas of this game's state, view and move types."""
+        return {
+            "state": msgspec.json.schema(self.state_data_type),
+            "view": msgspec.json.schema(self.view_type),
+            "move": msgspec.json.schema(self.move_type),
+        }
+
+    @staticmethod
+    def _seed_or_random(seed: int | str | bytes | None) -> int | str | bytes:
+        if seed is None:
+            return secrets.randbits(64)
+        if isinstance(seed, bool) or not isinstance(seed, (int, str, bytes)):
+            raise InvalidOptionError(f"seed must be an int, str or bytes, not {seed!r}")
+        return seed
+
+    @staticmethod
+    def _new_playout_arrays(
+        n: int, players: int
+    ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int32], npt.NDArray[np.int8]]:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise InvalidOptionError(f"n must be a non-negative int, not {n!r}")
+        if n > MAX_PLAYOUTS:
+            raise InvalidOptionError(
+                f"n={n} is more games than one call plays (at most {MAX_PLAYOUTS:,}): run batches with different seeds"
+            )
+        n = int(n)
+        return (
+            np.zeros((n, players), dtype=np.int16),
+            np.zeros(n, dtype=np.int32),
+            np.zeros((n, players), dtype=np.int8),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.name == other.name and self.options == other.options
+
+    def __hash__(self) -> int:
+        return hash((self.name, repr(sorted(self.options.items()))))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        from cruiselib._registry import make
+
+        return (_make_game, (make, self.name, self.options))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"cruiselib.make({self.name!r}{', ' if opts else ''}{opts})"
+
+
+_UNPICKLED_GAMES: dict[tuple[str, str], Game[Any]] = {}
+
+
+def _fields(layout: list[tuple[str, int]], size: int) -> dict[str, slice]:
+    fields: dict[str, slice] = {}
+    start = 0
+    for name, length in layout:
+        fields[name] = slice(start, start + length)
+        start += length
+    if start != size:  # a game whose layout and core disagree: a bug, not bad input
+        raise RuntimeError(f"tensor layout covers {start} of {size} entries")
+    return fields
+
+
+def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:
+    # Games are immutable configurations: unpickling many states shares one game object.
+    key = (name, repr(sorted(options.items())))
+    game = _UNPICKLED_GAMES.get(key)
+    if game is None:
+        if len(_UNPICKLED_GAMES) > 64:
+            _UNPICKLED_GAMES.clear()
+        game = _UNPICKLED_GAMES[key] = make(name, **options)
+    return game

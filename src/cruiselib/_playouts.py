@@ -1,0 +1,48 @@
+"""The result of a batch of random games: :class:`Playouts` and the batch size limit."""
+
+from __future__ import annotations
+
+import msgspec
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["MAX_PLAYOUTS", "Playouts"]
+
+MAX_PLAYOUTS = 100_000_000
+"""The most games one ``playouts`` call plays: its result arrays then take about 1.6 GB."""
+
+
+class Playouts(msgspec.Struct, frozen=True):
+    """Results of :meth:`Game.playouts`: one row per game.
+
+    ``scores[g, p]`` is seat p's final score in game g, ``lengths[g]`` the number of
+    actions applied, ``wins[g, p]`` 1 if seat p won game g (a shared win marks several
+    seats; a draw marks none).
+    """
+
+    scores: npt.NDArray[np.int16]
+    lengths: npt.NDArray[np.int32]
+    wins: npt.NDArray[np.int8]
+    actions: int
+
+    @property
+    def games(self) -> int:
+        return int(self.lengths.shape[0])
+
+    @property
+    def win_rates(self) -> npt.NDArray[np.float64]:
+        """Fraction of games each seat won (shared wins count for every winner)."""
+        return np.asarray(self.wins.mean(axis=0, dtype=np.float64))
+
+    @property
+    def draw_rate(self) -> float:
+        """Fraction of games without a winner."""
+        return float((self.wins.sum(axis=1) == 0).mean()) if self.games else 0.0
+
+    @property
+    def mean_scores(self) -> npt.NDArray[np.float64]:
+        return np.asarray(self.scores.mean(axis=0, dtype=np.float64))
+
+    @property
+    def mean_length(self) -> float:
+        return float(self.lengths.mean()) if self.games else 0.0
