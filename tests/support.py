@@ -4,10 +4,9 @@ decoder accepts is a state that can be played on."""
 from __future__ import annotations
 
 import functools
-import inspect
 import random
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -154,20 +153,23 @@ def allocation_peak(call: Callable[[], Any], calls: int = 50, tries: int = 3) ->
     return held, peak
 
 
-@functools.cache
 def player_counts(name: str) -> tuple[int, ...]:
-    """The seat counts game ``name`` takes, asked of the game itself (what ``make`` accepts
-    for ``players``; a game without that option seats its default number)."""
-    if "players" not in inspect.signature(game_class(name).__init__).parameters:
-        return (cruiselib.make(name).num_players,)
-    counts = []
-    for n in range(1, 9):
-        try:
-            cruiselib.make(name, players=n)
-        except cruiselib.InvalidOptionError:
-            continue
-        counts.append(n)
-    return tuple(counts)
+    """The seat counts game ``name`` takes, as the game declares them (``Game.player_counts``:
+    what ``make(players=...)`` accepts; tests/test_api.py checks the two agree)."""
+    return game_class(name).player_counts
+
+
+def configuration_id(name: str, options: Mapping[str, Any]) -> str:
+    """A readable pytest id of a configuration: ``atlantic_star-players=3``, ``sirens-default``
+    (a component set by its name)."""
+    shown = [f"{key}={getattr(value, 'name', value)}" for key, value in options.items()]
+    return "-".join([name, *shown]) if shown else f"{name}-default"
+
+
+def example_configurations() -> list[tuple[str, dict[str, Any]]]:
+    """Every registered game's example configurations (``Game.example_configurations``,
+    which together reach every rule path worth testing): (name, options)."""
+    return [(name, dict(options)) for name in cruiselib.games() for options in game_class(name).example_configurations]
 
 
 def seat_configurations() -> list[tuple[str, dict[str, Any]]]:
@@ -178,6 +180,42 @@ def seat_configurations() -> list[tuple[str, dict[str, Any]]]:
         for n in player_counts(name)
     ]
 
+
+def every_configuration() -> list[tuple[str, dict[str, Any]]]:
+    """The example configurations, and each seat count none of them seats (with the game's
+    other options at their defaults): (name, options)."""
+    out = example_configurations()
+    for name, options in seat_configurations():
+        seated = {cruiselib.make(n, **o).num_players for n, o in out if n == name}
+        if cruiselib.make(name, **options).num_players not in seated:
+            out.append((name, options))
+    return out
+
+
+def one_per_game() -> list[tuple[str, dict[str, Any]]]:
+    """One example configuration of every registered game, from the middle of its list (a
+    middling seat count where the list goes by seats): (name, options)."""
+    out = []
+    for name in cruiselib.games():
+        examples = game_class(name).example_configurations
+        out.append((name, dict(examples[(len(examples) - 1) // 2])))
+    return out
+
+
+@functools.cache
+def has_rollout_policy(name: str) -> bool:
+    """Whether game ``name``'s core has a rollout policy of its own: its core state class
+    overrides the engine's ``c_rollout_action`` (a uniformly random legal action). Read from
+    the core's Python source, which the compiled core is built from, so what the tests
+    expect does not come from the behaviour they check."""
+    state_class = type(cruiselib.make(name).pure_twin().new_state(0))
+    owner = next(cls for cls in state_class.__mro__ if "c_rollout_action" in vars(cls))
+    return owner is not _core.pure_module("engine").CoreState
+
+
+CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = example_configurations()
+"""Every registered game's example configurations: what a suite covering every game plays."""
+CONFIGURATION_IDS: list[str] = [configuration_id(name, options) for name, options in CONFIGURATIONS]
 
 ANY_GAME: str = cruiselib.games()[0]
 """A registered game, for tests that need one whatever its rules."""

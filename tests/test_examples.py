@@ -32,7 +32,7 @@ def test_flat_monte_carlo_example_plays_its_games() -> None:
 
 
 @pytest.mark.skipif(not cruiselib.compiled, reason="its 100 playouts a move are for the compiled core")
-@pytest.mark.parametrize("name", ["sirens", "dream_islands", "atlantic_star", "dream_cruise"])
+@pytest.mark.parametrize("name", cruiselib.games())
 def test_the_bot_in_30_lines_plays_every_game(name: str) -> None:
     source = (EXAMPLES / "bot_in_30_lines.py").read_text()
     assert len(source.splitlines()) <= 30

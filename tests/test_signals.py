@@ -19,7 +19,7 @@ import pytest
 import cruiselib
 from cruiselib._api import MAX_PLAYOUTS
 
-GAMES = ("sirens", "dream_islands", "atlantic_star", "dream_cruise")
+GAMES = cruiselib.games()
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="SIGINT to a child process is POSIX")
 
