@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from cruiselib.errors import CruiseError, InvalidOptionError
@@ -17,22 +18,154 @@ if TYPE_CHECKING:
 
 __all__ = ["games", "make", "register"]
 
-# name -> "module:attribute" of the Game class, imported on first use.
-_REGISTRY: dict[str, str] = {
+# name -> the Game class, or "module:attribute" of it, imported on first use.
+_REGISTRY: dict[str, str | type[Game[Any]]] = {
     "atlantic_star": "cruiselib.atlantic_star:AtlanticStarGame",
     "dream_cruise": "cruiselib.dream_cruise:DreamCruiseGame",
     "dream_islands": "cruiselib.dream_islands:DreamIslandsGame",
     "sirens": "cruiselib.sirens:SirensGame",
 }
+_BUILT_IN = dict(_REGISTRY)
+
+# What every integration reads from a game class (cruiselib.integration), with the check
+# each value must pass and what it must be.
+_DECLARATIONS: tuple[tuple[str, str], ...] = (
+    ("title", "a non-empty str"),
+    ("player_counts", "a non-empty tuple of ascending ints >= 1"),
+    ("example_configurations", "a non-empty tuple of make() option mappings"),
+    ("rule_bot", "None or a str 'package.module:Class'"),
+    ("search", "a cruiselib.integration.SearchDefaults"),
+    ("openspiel", "None or a cruiselib.integration.OpenSpielSpec"),
+    ("web", "None or a cruiselib.integration.WebBoard"),
+    ("annotated_moves", "a bool"),
+    ("schema_version", "an int >= 1"),
+    ("state_data_type", "a msgspec Struct class"),
+    ("view_type", "a msgspec Struct class"),
+    ("move_classes", "a non-empty tuple of move classes"),
+)
 
 
-def register(name: str, target: str) -> None:
-    """Register a game class under ``name``; ``target`` is ``"package.module:ClassName"``."""
-    if not name.isidentifier():
-        raise InvalidOptionError(f"game name must be an identifier, not {name!r}")
-    if ":" not in target:
+def _declared_well(attr: str, value: Any) -> bool:
+    """Whether a game class's ``attr`` is what the integrations read it as."""
+    import msgspec
+
+    from cruiselib.integration import OpenSpielSpec, SearchDefaults, WebBoard
+
+    if attr == "title":
+        return isinstance(value, str) and bool(value)
+    if attr == "player_counts":
+        return (
+            isinstance(value, tuple)
+            and bool(value)
+            and all(type(n) is int and n >= 1 for n in value)
+            and list(value) == sorted(set(value))
+        )
+    if attr == "example_configurations":
+        return isinstance(value, tuple) and bool(value) and all(isinstance(c, Mapping) for c in value)
+    if attr == "rule_bot":
+        return value is None or (isinstance(value, str) and _is_target(value))
+    if attr == "search":
+        return isinstance(value, SearchDefaults)
+    if attr == "openspiel":
+        return value is None or isinstance(value, OpenSpielSpec)
+    if attr == "web":
+        return value is None or isinstance(value, WebBoard)
+    if attr == "annotated_moves":
+        return isinstance(value, bool)
+    if attr == "schema_version":
+        return type(value) is int and value >= 1
+    if attr in ("state_data_type", "view_type"):
+        return isinstance(value, type) and issubclass(value, msgspec.Struct)
+    return isinstance(value, tuple) and bool(value) and all(isinstance(c, type) for c in value)  # move_classes
+
+
+def _is_target(text: str) -> bool:
+    module, sep, attr = text.partition(":")
+    return bool(sep) and all(part.isidentifier() for part in module.split(".")) and attr.isidentifier()
+
+
+def _resolve(target: str) -> Any:
+    """The object a ``"package.module:Class"`` target names (InvalidOptionError if none)."""
+    if not _is_target(target):
         raise InvalidOptionError(f"target must look like 'package.module:ClassName', not {target!r}")
-    _REGISTRY[name] = target
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise InvalidOptionError(f"cannot import {module_name!r} for the game {target!r}: {exc}") from None
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise InvalidOptionError(f"module {module_name!r} has no {attr!r} (target {target!r})") from None
+
+
+def _checked_class(name: str, cls: Any) -> type[Game[Any]]:
+    """``cls`` if it is a concrete Game subclass named ``name`` that declares everything the
+    integrations read, else InvalidOptionError naming what is wrong or missing."""
+    from cruiselib._api import Game
+
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise InvalidOptionError(f"a registered game is a cruiselib.Game subclass, not {cls!r}")
+    declared = getattr(cls, "name", None)
+    if declared != name:
+        raise InvalidOptionError(f"{cls.__qualname__}.name is {declared!r}: a game registers under its own name")
+    if inspect.isabstract(cls):
+        missing = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
+        raise InvalidOptionError(f"{cls.__qualname__} does not implement {missing}")
+    wrong = [
+        f"{attr} ({'missing' if not hasattr(cls, attr) else 'not ' + what})"
+        for attr, what in _DECLARATIONS
+        if not hasattr(cls, attr) or not _declared_well(attr, getattr(cls, attr))
+    ]
+    if wrong:
+        raise InvalidOptionError(
+            f"{cls.__qualname__} cannot be registered: {'; '.join(wrong)} "
+            "(cruiselib.integration lists the declarations)"
+        )
+    return cls
+
+
+@overload
+def register(name: type[Game[Any]], target: None = None) -> None: ...
+@overload
+def register(name: str, target: str | type[Game[Any]]) -> None: ...
+
+
+def register(name: str | type[Game[Any]], target: str | type[Game[Any]] | None = None) -> None:
+    """Add a game to :func:`make` and :func:`games`, and so to every integration.
+
+    ``register(cls)`` registers the :class:`cruiselib.Game` subclass ``cls`` under
+    ``cls.name``; ``register(name, cls)`` and ``register(name, "package.module:ClassName")``
+    say the name too (the string form is imported now). The class is checked at once: a
+    concrete Game subclass whose ``name`` is the name given, with every declaration the
+    integrations read (``title``, ``player_counts``, ``example_configurations``,
+    ``rule_bot``, ``search``, ``openspiel``, ``web``, ``annotated_moves`` and the schema
+    types; see :mod:`cruiselib.integration`). A built-in name cannot be given another
+    class; registering a name again replaces an earlier registration of that name.
+    Raises :class:`cruiselib.InvalidOptionError` naming what is wrong or missing.
+    docs/contract.md shows a game defined outside cruiselib on a pure-Python core.
+
+    >>> import cruiselib
+    >>> from mygames.duel import DuelGame  # doctest: +SKIP
+    >>> cruiselib.register(DuelGame)  # doctest: +SKIP
+    >>> cruiselib.make("duel").new_state(seed=1)  # doctest: +SKIP
+    """
+    if target is None:
+        from cruiselib._api import Game
+
+        if not (isinstance(name, type) and issubclass(name, Game)):
+            raise InvalidOptionError(f"register(cls) takes a cruiselib.Game subclass, not {name!r}")
+        target = name
+        declared = getattr(target, "name", None)
+        if not isinstance(declared, str):
+            raise InvalidOptionError(f"{target.__qualname__} declares no name (a str class attribute)")
+        name = declared
+    if not isinstance(name, str) or not name.isidentifier():
+        raise InvalidOptionError(f"game name must be an identifier, not {name!r}")
+    cls = _checked_class(name, _resolve(target) if isinstance(target, str) else target)
+    if name in _BUILT_IN and cls is not game_class(name, builtin=True):
+        raise InvalidOptionError(f"{name!r} is a built-in game: it cannot be registered with another class")
+    _REGISTRY[name] = cls
 
 
 def games() -> tuple[str, ...]:
@@ -40,17 +173,19 @@ def games() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
 
-def game_class(name: str) -> type[Game[Any]]:
-    """The Game class registered under ``name``."""
+def game_class(name: str, *, builtin: bool = False) -> type[Game[Any]]:
+    """The Game class registered under ``name`` (``builtin``: the one cruiselib ships
+    under that name)."""
+    table = _BUILT_IN if builtin else _REGISTRY
     try:
-        target = _REGISTRY[name]
+        target = table[name]
     except (KeyError, TypeError):
-        raise InvalidOptionError(
-            f"unknown game {name!r}; available: {', '.join(games())}"
-        ) from None
-    module_name, _, attr = target.partition(":")
-    cls: type[Game[Any]] = getattr(importlib.import_module(module_name), attr)
-    return cls
+        raise InvalidOptionError(f"unknown game {name!r}; available: {', '.join(games())}") from None
+    if isinstance(target, str):
+        module_name, _, attr = target.partition(":")
+        cls: type[Game[Any]] = getattr(importlib.import_module(module_name), attr)
+        return cls
+    return target
 
 
 @overload
@@ -77,8 +212,7 @@ def make(name: str, **options: Any) -> Game[Any]:
     unknown = sorted(set(options) - set(accepted))
     if unknown:
         raise InvalidOptionError(
-            f"unknown option(s) {', '.join(map(repr, unknown))} for {name!r}; "
-            f"options: {', '.join(accepted)}"
+            f"unknown option(s) {', '.join(map(repr, unknown))} for {name!r}; options: {', '.join(accepted)}"
         )
     try:
         return cls(**options)
