@@ -15,8 +15,6 @@ from cruiselib import serialize
 from .support import ANY_GAME, CONFIGURATION_IDS, CONFIGURATIONS
 
 
-
-
 def _played(name: str, options: dict[str, Any], seed: int, steps: int | None = None) -> Any:
     game = cruiselib.make(name, **options)
     state = game.new_state(seed)
