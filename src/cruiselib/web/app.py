@@ -51,7 +51,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 import cruiselib
+from cruiselib._api import Game
+from cruiselib._registry import game_class
 from cruiselib.errors import InvalidOptionError
+from cruiselib.integration import WebBoard
 from cruiselib.protocol import MAX_LINE, MAX_PLY, Engine, GameCache, check_limits, is_search
 
 __all__ = [
@@ -69,6 +72,8 @@ __all__ = [
     "WebState",
     "catalog",
     "create_app",
+    "drawer_url",
+    "offered_games",
 ]
 
 MAX_CONNECTIONS: Final = 64
@@ -99,18 +104,13 @@ QUEUE_BYTES: Final = 2 * MAX_LINE
 LOCAL_HOSTS: Final = ("localhost", "127.0.0.1", "::1")
 """Host names always allowed (with the server's port)."""
 
-# Seats each game allows (its page in docs/): the page's choice of players.
-PLAYERS: dict[str, tuple[int, int]] = {
-    "sirens": (2, 2),
-    "dream_islands": (2, 4),
-    "atlantic_star": (2, 6),
-    "dream_cruise": (1, 4),
-}
 STATIC = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
+DRAWER_TYPE: Final = "text/javascript; charset=utf-8"
+"""The media type of a game's drawer script (``/games/{game}.js``)."""
 _DEFAULT_PORTS: Final = {"http": 80, "ws": 80, "https": 443, "wss": 443}
 _LINE_TOO_LONG: Final = msgspec.json.encode(
     {
@@ -128,37 +128,102 @@ def _static(name: str) -> bytes:
     return resources.files("cruiselib.web").joinpath("static").joinpath(name).read_bytes()
 
 
-@functools.cache
-def catalog(name: str) -> dict[str, Any]:
-    """What the page needs to name what a view of game ``name`` holds by id (its default
-    card set), and the seat counts it allows. KeyError for an unknown game."""
-    if name not in PLAYERS:
-        raise KeyError(name)
-    game: Any = cruiselib.make(name)
-    low, high = PLAYERS[name]
-    out: dict[str, Any] = {"game": name, "title": game.title, "players": [low, high]}
-    if name == "dream_islands":
-        from cruiselib.dream_islands import MISSIONS
+def offered_games() -> tuple[str, ...]:
+    """The games the page offers, in the page's order: every registered game that declares
+    a :class:`~cruiselib.integration.WebBoard` (``Game.web``), in the registry's order
+    (:func:`cruiselib.games`, sorted by name; the first is the page's default choice)."""
+    return tuple(name for name in cruiselib.games() if game_class(name).web is not None)
 
-        out["missions"] = list(MISSIONS)
-    elif name == "dream_cruise":
-        cards = msgspec.to_builtins(game.cards)
-        out.update(families=cards["families"], locations=cards["locations"], ships=cards["ships"])
+
+def _web_board(name: str) -> tuple[type[Game[Any]], WebBoard]:
+    """The game class registered under ``name`` and its web declaration; InvalidOptionError
+    for an unknown game or one the page does not offer (``web`` is None)."""
+    cls = game_class(name)
+    if cls.web is None:
+        raise InvalidOptionError(f"the web page does not offer {name!r} (its game class declares no web board)")
+    return cls, cls.web
+
+
+def catalog(name: str) -> dict[str, Any]:
+    """What the page needs for game ``name``, from its game class's declarations: its
+    ``title``, the seat counts it allows (``player_counts``, and ``players``: the lowest and
+    the highest), the ``options`` offered when a game starts, the URL of its ``drawer``
+    script, and its web board's catalog of the default game (the names behind the ids a
+    view holds, board values). InvalidOptionError for an unknown game or one the page
+    does not offer."""
+    cls, _ = _web_board(name)
+    return dict(_catalog_of(name, cls))
+
+
+@functools.cache
+def _catalog_of(name: str, cls: type[Game[Any]]) -> dict[str, Any]:
+    # Cached per class as well as name: a name registered again (at run time) is asked anew.
+    web = cls.web
+    assert web is not None  # _web_board checked it
+    game: Any = cruiselib.make(name)
+    counts = [int(n) for n in cls.player_counts]
+    # The board's own data first: the keys the page reads for every game are the page's.
+    out: dict[str, Any] = dict(web.catalog(game))
+    out |= {
+        "game": name,
+        "title": game.title,
+        "players": [counts[0], counts[-1]],
+        "player_counts": counts,
+        "options": [option.to_json() for option in web.options],
+        "drawer": drawer_url(name),
+    }
     return out
+
+
+def drawer_url(name: str) -> str:
+    """The URL of game ``name``'s drawer script."""
+    return f"/games/{name}.js"
+
+
+@functools.cache
+def _resource(package: str, file: str) -> bytes:
+    return resources.files(package).joinpath(file).read_bytes()
+
+
+@functools.cache
+def _static(name: str) -> bytes:
+    return resources.files("cruiselib.web").joinpath("static").joinpath(name).read_bytes()
+
+
+def _not_found() -> Response:
+    return Response("not found", status_code=404, media_type="text/plain")
 
 
 async def _page(request: Request) -> Response:
     name = request.path_params.get("name", "index.html")
     if name not in STATIC:
-        return Response("not found", status_code=404, media_type="text/plain")
+        return _not_found()
     return Response(_static(name), media_type=STATIC[name], headers={"Cache-Control": "no-cache"})
+
+
+async def _games(request: Request) -> Response:
+    return JSONResponse({"games": [{"game": name, "title": game_class(name).title} for name in offered_games()]})
 
 
 async def _catalog(request: Request) -> Response:
     try:
         return JSONResponse(catalog(request.path_params["game"]))
-    except KeyError:
+    except InvalidOptionError:
         return JSONResponse({"error": f"no game {request.path_params['game']!r}"}, status_code=404)
+
+
+async def _drawer(request: Request) -> Response:
+    """A game's drawer script, read from its package (``WebBoard.drawer``): 404 for a path
+    that is not ``/games/{offered game}.js``."""
+    name, dot_js, rest = request.path_params["file"].partition(".js")
+    if not dot_js or rest:
+        return _not_found()
+    try:
+        _, web = _web_board(name)
+        script = _resource(*web.drawer)
+    except (InvalidOptionError, OSError):
+        return _not_found()
+    return Response(script, media_type=DRAWER_TYPE, headers={"Cache-Control": "no-cache"})
 
 
 # --------------------------------------------------------------------------- hosts
@@ -572,8 +637,9 @@ def create_app(
     max_searches: int = MAX_SEARCHES,
     idle_timeout: float = IDLE_TIMEOUT,
 ) -> Starlette:
-    """The application: the page at ``/``, the protocol at ``/ws``, names at
-    ``/catalog/{game}``. Its :class:`WebState` (the limits: see the module's docstring) is
+    """The application: the page at ``/``, the protocol at ``/ws``, the games the page
+    offers at ``/games``, each one's catalog at ``/catalog/{game}`` and its drawer script
+    at ``/games/{game}.js``. Its :class:`WebState` (the limits: see the module's docstring) is
     ``app.state.web``. InvalidOptionError for a bad limit or host name."""
     state = WebState(
         allowed_hosts=allowed_hosts,
@@ -586,6 +652,8 @@ def create_app(
         routes=[
             Route("/", _page),
             Route("/static/{name}", _page),
+            Route("/games", _games),
+            Route("/games/{file}", _drawer),
             Route("/catalog/{game}", _catalog),
             WebSocketRoute("/ws", state.serve_socket),
         ],

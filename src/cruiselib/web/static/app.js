@@ -33,6 +33,60 @@ function seatLabel(seat) {
   return el("span", { class: "seat-label" }, chip(seat), `seat ${seat} (${who})`);
 }
 
+function panel(title, ...children) {
+  return el("section", { class: "panel" }, el("h3", {}, title), children);
+}
+
+function table(headers, rows, attrs) {
+  return el("table", attrs || {}, el("thead", {}, el("tr", {}, headers.map((h) => el("th", {}, h)))), el("tbody", {}, rows));
+}
+
+// A JSON resource of the server; rejects with the server's error when it has no such thing.
+async function getJSON(url) {
+  const response = await fetch(url);
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error || `${url}: HTTP ${response.status}`);
+  return body;
+}
+
+// ------------------------------------------------------------------ the games' drawers
+
+// The page knows no game: each game's board is drawn by a script of the game's own package,
+// served at its catalog's `drawer` URL and loaded before its first board. The script calls
+// cruiselib.registerDrawer(name, draw, hooks): draw(view, catalog) returns the board's DOM
+// node for a seat's view; the optional hooks are winners(view, winners), the final scores'
+// winners line (null: the page's own), and result(view), one more node for the final
+// scores (or null). The helpers the drawers share are on `cruiselib` too.
+const DRAWERS = new Map(); // drawer URL -> { name, draw, winners?, result? }
+const LOADING = new Map(); // drawer URL -> the promise of its drawer
+
+function registerDrawer(name, draw, hooks) {
+  if (typeof draw !== "function") throw new TypeError(`cruiselib.registerDrawer("${name}"): draw is not a function`);
+  // Keyed by the URL the page loaded the script from: a game registered under a new name
+  // may share another game's drawer script.
+  const script = document.currentScript;
+  if (script && script.dataset.drawer) DRAWERS.set(script.dataset.drawer, { ...(hooks || {}), name, draw });
+}
+
+window.cruiselib = Object.freeze({ registerDrawer, el, panel, table, seatLabel, chip, fmt, COLORS });
+
+function loadDrawer(url) {
+  if (!LOADING.has(url)) {
+    const loading = new Promise((resolve, reject) => {
+      const fail = (message) => {
+        LOADING.delete(url); // a later game may try again
+        reject(new Error(message));
+      };
+      const script = el("script", { src: url, "data-drawer": url });
+      script.addEventListener("load", () => (DRAWERS.has(url) ? resolve(DRAWERS.get(url)) : fail(`${url} registered no board drawer`)));
+      script.addEventListener("error", () => fail(`cannot load the board drawer ${url}`));
+      document.head.append(script);
+    });
+    LOADING.set(url, loading);
+  }
+  return LOADING.get(url);
+}
+
 // ------------------------------------------------------------------ the connection
 
 // Seconds between two keep-alive pings: 60, or the page address's `keepalive` (at least 1).
@@ -92,9 +146,11 @@ class Connection {
 
 const S = {
   conn: null,
-  games: [], // from the games command
+  games: [], // the games the server offers (/games, in its order), as the games command describes them
   bots: {}, // name -> search?
   catalogs: {},
+  catalog: null, // the game's catalog
+  drawer: null, // the game's board drawer (registerDrawer)
   game: null, // the game's name
   gid: null,
   human: 0,
@@ -138,20 +194,17 @@ async function guarded(work) {
 }
 
 async function catalog(game) {
-  if (!S.catalogs[game]) {
-    const response = await fetch(`/catalog/${game}`);
-    S.catalogs[game] = await response.json();
-  }
+  if (!S.catalogs[game]) S.catalogs[game] = await getJSON(`/catalog/${encodeURIComponent(game)}`);
   return S.catalogs[game];
 }
 
 // ------------------------------------------------------------------ setup form
 
 async function fillSetup() {
-  const [games, bots] = await Promise.all([S.conn.send({ cmd: "games" }), S.conn.send({ cmd: "bots" })]);
-  S.games = games.games;
-  const order = ["sirens", "dream_islands", "atlantic_star", "dream_cruise"];
-  S.games.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  const [offered, games, bots] = await Promise.all([getJSON("/games"), S.conn.send({ cmd: "games" }), S.conn.send({ cmd: "bots" })]);
+  // The server's order (the registry's: by name); the first is the default choice.
+  const described = new Map(games.games.map((game) => [game.name, game]));
+  S.games = offered.games.map((game) => described.get(game.game)).filter(Boolean);
   for (const bot of bots.bots) S.bots[bot.name] = bot.search;
   await Promise.all(S.games.map((game) => catalog(game.name))); // so the form changes at once
   const gameBox = $("#game");
@@ -173,11 +226,37 @@ function fillPlayers(players, seat) {
   const box = $("#players");
   box.dataset.game = game.name;
   box.replaceChildren();
-  for (let n = info.players[0]; n <= info.players[1]; n++) box.append(el("option", { value: n }, n));
+  for (const n of info.player_counts) box.append(el("option", { value: n }, n));
   box.value = players || String(game.num_players);
   if (!box.value) box.value = String(game.num_players);
-  $("#variant-box").hidden = game.name !== "sirens";
+  fillOptions(info);
   fillSeats(seat);
+}
+
+// The options the game offers when it starts (its catalog's) but the number of players,
+// which the form's own players box chooses: a select each, whose values are the choices'
+// indexes, so that a choice keeps its JSON type in the `new` request.
+const formOptions = (info) => info.options.filter((option) => option.name !== "players");
+
+function fillOptions(info) {
+  const choiceText = (choice) => (typeof choice === "string" ? choice.replace(/_/g, " ") : String(choice));
+  $("#options").replaceChildren(
+    ...formOptions(info).map((option) =>
+      el(
+        "label",
+        { "data-option": option.name },
+        `${option.label} `,
+        el("select", { id: `option-${option.name}`, name: option.name }, option.choices.map((choice, i) => el("option", { value: i }, choiceText(choice)))),
+      ),
+    ),
+  );
+}
+
+// The chosen options of the form, as `make` options.
+function chosenOptions(info) {
+  const options = {};
+  for (const option of formOptions(info)) options[option.name] = option.choices[Number(document.getElementById(`option-${option.name}`).value)];
+  return options;
 }
 
 function fillSeats(seat) {
@@ -196,8 +275,9 @@ function budget() {
 
 async function newGame() {
   const game = $("#game").value;
-  const options = { players: Number($("#players").value) };
-  if (game === "sirens") options.variant = $("#variant").value;
+  const info = await catalog(game);
+  const drawer = await loadDrawer(info.drawer); // before the game starts: its board is drawn next
+  const options = { ...chosenOptions(info), players: Number($("#players").value) };
   const seedText = $("#seed").value.trim();
   const request = { cmd: "new", game, options };
   if (seedText) request.seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
@@ -217,8 +297,9 @@ async function newGame() {
     log: [],
     record: null,
     hints: null,
+    catalog: info,
+    drawer,
   });
-  S.catalog = await catalog(game);
   $("#seed").placeholder = String(reply.seed);
   await botsMove();
   await refresh();
@@ -383,7 +464,9 @@ function renderLog() {
 }
 
 function winnersText(winners) {
-  if (!winners.length) return S.players === 1 ? "Jana wins (no winner among the seats)" : "no winner";
+  const told = S.drawer.winners ? S.drawer.winners(S.view, winners) : null;
+  if (told) return told;
+  if (!winners.length) return "no winner";
   return "winner" + (winners.length > 1 ? "s" : "") + ": " + winners.map((w) => `seat ${w}${w === S.human ? " (you)" : ""}`).join(", ");
 }
 
@@ -403,7 +486,8 @@ function renderResult() {
     el("table", { class: "scores" }, el("tbody", {}, rows)),
     el("p", { class: "winners" }, winnersText(winners)),
   );
-  if (S.view && S.view.jana && S.view.jana.score !== null) box.append(el("p", {}, `Jana scored ${S.view.jana.score}`));
+  const more = S.drawer.result ? S.drawer.result(S.view) : null;
+  if (more) box.append(more);
   if (S.record) {
     const text = JSON.stringify(S.record);
     box.append(
@@ -416,268 +500,9 @@ function renderResult() {
 
 function renderBoard() {
   const board = $("#board");
-  const draw = BOARDS[S.view.game];
   board.className = `board ${S.view.game}`;
-  board.replaceChildren(draw(S.view, S.catalog || {}));
+  board.replaceChildren(S.drawer.draw(S.view, S.catalog));
 }
-
-function panel(title, ...children) {
-  return el("section", { class: "panel" }, el("h3", {}, title), children);
-}
-
-function table(headers, rows, attrs) {
-  return el("table", attrs || {}, el("thead", {}, el("tr", {}, headers.map((h) => el("th", {}, h)))), el("tbody", {}, rows));
-}
-
-// Sirens in Sight: five ship cards between the two seats' sides.
-function sirensCard(card, extra) {
-  const classes = ["card", `emblem-${card.emblem}`];
-  if (card.crew) classes.push("crew");
-  return el(
-    "span",
-    { class: classes.join(" "), title: `${card.value} · ${card.emblem}${card.crew ? " · crew" : ""}` },
-    card.crew ? `${card.value}⚓` : card.value,
-    el("small", {}, card.emblem === "seastar" ? "star" : card.emblem),
-    card.octopus !== null ? el("span", { class: "octopus", title: `seat ${card.octopus}'s octopus`, style: `background:${COLORS[card.octopus]}` }, "oct") : null,
-    extra || null,
-  );
-}
-
-function drawSirens(v) {
-  const rows = v.ships.map((ship) => {
-    const state = ship.removed ? "removed" : ship.owner !== null ? `won by seat ${ship.owner}` : ship.in_play ? "" : "not in play";
-    const centre = el(
-      "td",
-      { class: "ship" + (ship.owner !== null ? " owned" : ""), style: ship.owner !== null ? `border-color:${COLORS[ship.owner]}` : "" },
-      el("div", { class: "ship-value" }, ship.value),
-      ship.rum ? el("div", { class: "rum" }, `rum ×${ship.rum}: needs ${ship.threshold}`) : el("div", { class: "muted" }, `needs ${ship.threshold}`),
-      ship.crew.length ? el("div", { class: "crew-tag" }, ship.crew.join(", ")) : null,
-      state ? el("div", { class: "muted" }, state) : null,
-    );
-    const side = (seat) =>
-      el(
-        "td",
-        { class: `side side-${seat}` },
-        el("div", { class: "cards" }, ship.sides[seat].map((c) => sirensCard(c))),
-        el("div", { class: "total" }, `= ${ship.totals[seat]}`),
-      );
-    return el("tr", {}, side(0), centre, side(1));
-  });
-  const seats = [0, 1].map((p) =>
-    el(
-      "tr",
-      {},
-      el("td", {}, seatLabel(p)),
-      el("td", { class: "num" }, v.points[p]),
-      el("td", { class: "num" }, v.hand_sizes[p]),
-      el("td", {}, v.rum_held[p] ? "rum mug ready" : "rum mug used"),
-      el("td", {}, v.octopus_held[p] ? "octopus ready" : "octopus placed"),
-    ),
-  );
-  const crew = v.crew.map((c) =>
-    el("li", {}, `${c.name}: `, c.removed ? "removed" : c.owner !== null ? `won by seat ${c.owner}` : c.ship !== null ? `on ship ${c.ship}` : "waiting"),
-  );
-  return el(
-    "div",
-    {},
-    el("p", { class: "phase" }, `phase ${v.phase}${v.phase === "over" ? "" : ` · seat ${v.turn_player}'s turn`} · draw pile ${v.pile_sizes.join(" / ")}`, v.passes ? ` · passes ${v.passes}` : ""),
-    table([seatLabel(0), "ship", seatLabel(1)], rows, { class: "sirens-ships" }),
-    panel("Your hand", el("div", { class: "cards hand" }, v.hand.length ? v.hand.map((c) => sirensCard(c)) : el("span", { class: "muted" }, "empty"))),
-    v.own_pile ? panel("Your remaining cards", el("div", { class: "cards" }, v.own_pile.map((c) => sirensCard(c)))) : null,
-    panel("Seats", table(["seat", "points", "hand", "rum", "octopus"], seats)),
-    panel("Crew", el("ul", {}, crew), v.crew_choice ? el("p", {}, `crew choice: ships ${v.crew_choice.join(" and ")}`) : null),
-    v.removed.length ? panel("Removed cards", el("div", { class: "cards" }, v.removed.map((c) => sirensCard(c)))) : null,
-  );
-}
-
-// Dream Islands: the airplane, eight islands around the middle, each seat's pieces.
-function pips(counts) {
-  const out = [];
-  counts.forEach((n, seat) => {
-    for (let i = 0; i < n; i++) out.push(el("span", { class: "pip", style: `background:${COLORS[seat]}`, title: `seat ${seat}` }));
-  });
-  return out.length ? out : [el("span", { class: "muted" }, "—")];
-}
-
-function drawDreamIslands(v, cat) {
-  const missions = cat.missions || [];
-  const name = (m) => `[${m}] ${missions[m] || "mission " + m}`;
-  const places = [el("div", { class: "place airplane" }, el("div", { class: "place-name" }, "✈ airplane"), el("div", {}, pips(v.seats.map((s) => s.airplane))))];
-  for (let i = 0; i < 8; i++) {
-    places.push(
-      el("div", { class: "place island" }, el("div", { class: "place-name" }, `island ${i + 1}${i === 7 ? " ♥" : ""}`), el("div", {}, pips(v.seats.map((s) => s.islands[i])))),
-    );
-  }
-  const small = v.small_islands.map((owner, i) =>
-    el("span", { class: "small-island", style: owner >= 0 ? `background:${COLORS[owner]};color:#fff` : "" }, `${[3, 2, 2][i]} pts${owner >= 0 ? " · seat " + owner : ""}`),
-  );
-  places.push(el("div", { class: "place middle" }, el("div", { class: "place-name" }, "middle"), el("div", {}, small), el("div", {}, pips(v.seats.map((s) => s.middle)))));
-  const seats = v.seats.map((s) =>
-    el(
-      "tr",
-      { class: s.seat === v.current_player ? "to-move" : "" },
-      el("td", {}, seatLabel(s.seat)),
-      el("td", { class: "num" }, s.score),
-      el("td", { title: s.completed.map(name).join("\n") }, `${s.completed.length}/16`),
-      el("td", {}, s.covered.length ? s.covered.join(" ") : "—"),
-      el("td", { class: "num" }, s.hand_size),
-      el("td", { class: "num" }, s.pile_size),
-      el("td", { class: "num" }, s.under),
-    ),
-  );
-  const me = v.seats[v.player];
-  return el(
-    "div",
-    {},
-    el("p", { class: "phase" }, `round ${v.rounds + 1}${v.max_rounds ? " of " + v.max_rounds : ""} · phase ${v.phase}${v.end_triggered ? " · last round" : ""}`),
-    el("div", { class: "islands" }, places),
-    panel("Seats", table(["seat", "score", "missions", "shells on", "hand", "pile", "put under"], seats)),
-    panel("Your missions in hand", el("ul", { class: "missions" }, v.hand.map((m) => el("li", {}, name(m))))),
-    me.completed.length ? panel("Your completed missions", el("ul", { class: "missions" }, me.completed.map((m) => el("li", {}, name(m))))) : null,
-    v.under_pile.length ? panel("Under your pile (drawn next)", el("ul", { class: "missions" }, v.under_pile.map((m) => el("li", {}, name(m))))) : null,
-  );
-}
-
-// Atlantic Star: the four seas with their plaques, the charter agency, the seats.
-function shipCard(ship, price) {
-  return el(
-    "div",
-    { class: "ship-card" + (ship && ship.mail ? " mail" : "") },
-    price !== undefined ? el("div", { class: "price" }, price ? fmt(price) : "free") : null,
-    ship ? el("div", { class: "ship-name" }, ship.name) : el("div", { class: "muted" }, "empty"),
-    ship ? el("div", { class: "legs" }, ship.mail ? "mail: 1 on any leg" : ship.legs.join(" · ")) : null,
-  );
-}
-
-function drawAtlanticStar(v) {
-  const seas = v.seas.map((sea) =>
-    el(
-      "div",
-      { class: "sea" + (sea.full ? " full" : "") },
-      el("h4", {}, sea.name, el("small", {}, ` ${sea.legs} legs${sea.stars ? " · " + "★".repeat(sea.stars) : ""}${sea.full ? " · full" : ""}`)),
-      sea.plaques.length
-        ? el(
-            "ol",
-            { class: "plaques" },
-            sea.plaques.map((q) =>
-              el(
-                "li",
-                { style: q.seat !== null ? `border-left-color:${COLORS[q.seat]}` : "" },
-                el("b", {}, `${q.victory_points} VP`),
-                ` · value ${q.value}`,
-                q.seat !== null ? ` · seat ${q.seat}` : " · operator",
-                q.loan ? ` · loan ${fmt(q.loan)}` : "",
-                el("div", { class: "legs" }, q.ships.join(", ")),
-              ),
-            ),
-          )
-        : el("p", { class: "muted" }, "no voyage yet"),
-    ),
-  );
-  const seats = v.money.map((money, p) =>
-    el(
-      "tr",
-      { class: p === v.current_player ? "to-move" : "" },
-      el("td", {}, seatLabel(p)),
-      el("td", { class: "num" }, fmt(money)),
-      el("td", { class: "num" }, v.scores[p]),
-      el("td", { class: "num" }, v.hand_sizes[p]),
-      el("td", { class: "num" }, v.voyages_left[p]),
-      el("td", { class: "num" }, fmt(v.loans[p].reduce((a, b) => a + b, 0))),
-    ),
-  );
-  return el(
-    "div",
-    {},
-    el("p", { class: "phase" }, `phase ${v.phase} · pack ${v.deck_size} ships · discard ${v.discard.length} · free classes ${v.free_classes.join(", ") || "—"}`),
-    el("div", { class: "seas" }, seas),
-    panel("Charter agency", el("div", { class: "row" }, v.agency.map((a) => shipCard(a.ship, a.price)))),
-    panel("Your ships", el("div", { class: "row" }, v.hand.length ? v.hand.map((s) => shipCard(s)) : el("span", { class: "muted" }, "none"))),
-    panel("Seats", table(["seat", "marks", "VP", "hand", "voyages left", "loans"], seats)),
-  );
-}
-
-// Dream Cruise: each seat's ship board (cabins, additions), location card and routes.
-function drawDreamCruise(v, cat) {
-  const fam = (id) => (cat.families && id >= 0 ? cat.families[id] : null);
-  const loc = (id) => (cat.locations && id >= 0 ? cat.locations[id] : null);
-  const ship = (id) => (cat.ships && id >= 0 ? cat.ships[id] : null);
-  const act = (a) => (a ? `${a.type} for ${a.capacity}` : "");
-  const cabins = ["inner", "oceanview", "balcony"];
-  const guests = (list) => (list.length ? list.map((c) => el("span", { class: `guest cabin-${c}`, title: cabins[c] }, cabins[c])) : el("span", { class: "muted" }, "—"));
-  const seatBoard = (s) => {
-    const rows = s.families.map((f, c) => {
-      const family = fam(f);
-      return el(
-        "tr",
-        {},
-        el("th", {}, cabins[c]),
-        el("td", {}, family ? family.name : "empty"),
-        el("td", { class: "nowrap" }, family ? `${s.figures_left[c]}/${family.members} to place` : ""),
-        el("td", {}, family ? family.wants.join(", ") : ""),
-        el("td", { class: "num nowrap" }, family ? `${family.points} pts` : ""),
-      );
-    });
-    const additions = s.additions.map((x, j) => (x >= 0 ? el("li", {}, `${ship(x).name} (${act(ship(x).activity)}): `, guests(s.addition_guests[j])) : null)).filter(Boolean);
-    let location = el("p", { class: "muted" }, "no location card");
-    if (s.location) {
-      const card = loc(s.location.card);
-      const spots = [];
-      const spotText = (i) => {
-        if (i === 0) return `top: ${act(card.top)}`;
-        const x = s.location.activity_cards[i - 1];
-        if (x >= 0) return `${ship(x).name} (${act(ship(x).activity)})`;
-        if (i === 1 && card.bottom) return `bottom: ${act(card.bottom)}`;
-        return null;
-      };
-      for (let i = 0; i < 3; i++) {
-        const text = spotText(i);
-        if (text === null) continue;
-        spots.push(el("li", { class: s.location.captain === i ? "captain" : "" }, text, s.location.captain === i ? " ⚓ captain" : "", " · guests ", guests(s.location.guests[i])));
-      }
-      location = el("div", { class: "location" }, el("b", {}, card.name), el("small", {}, card.kind === "sea" ? " (sea)" : ` (${card.region})`), el("ul", {}, spots));
-    }
-    return el(
-      "section",
-      { class: "panel seat-board" + (s.seat === v.current_player ? " to-move" : ""), style: `border-top-color:${COLORS[s.seat]}` },
-      el("h3", {}, seatLabel(s.seat), ` · score ${s.score} · routes ${s.route_points} · hand ${s.hand_size}${s.drawn_size ? " · drawn " + s.drawn_size : ""}`),
-      el("table", { class: "cabins" }, el("tbody", {}, rows)),
-      additions.length ? el("ul", { class: "additions" }, additions) : null,
-      location,
-      el("p", { class: "legs" }, "played: ", s.played.map((x) => loc(x).name).join(", ") || "—", ` · points pile ${s.points_pile.length} families`),
-    );
-  };
-  const display = v.display.map((set, k) =>
-    el("li", {}, `set ${k}: `, set.taken_by >= 0 ? `taken by seat ${set.taken_by}` : set.face_down ? `face down (${set.size} cards)` : set.cards.map((x) => ship(x).name).join(", ")),
-  );
-  const jana = v.jana;
-  return el(
-    "div",
-    {},
-    el(
-      "p",
-      { class: "phase" },
-      `round ${v.round}${v.final_round ? " (final)" : ""} · phase ${v.phase.replace(/_/g, " ")} · start player ${v.start_player} · decks: families ${v.family_deck}, locations ${v.location_deck}, ships ${v.ship_deck}`,
-    ),
-    el("div", { class: "seat-boards" }, v.seats.map(seatBoard)),
-    panel(
-      "Your hand",
-      el("ul", { class: "hand-list" }, v.hand.length ? v.hand.map((x) => el("li", {}, `${ship(x).name} (${ship(x).kind}: ${act(ship(x).activity)})`)) : el("li", { class: "muted" }, "empty")),
-      v.drawn.length
-        ? el("p", {}, v.phase === "boarding" ? "drawn families: " : "drawn location cards: ", v.drawn.map((x) => (v.phase === "boarding" ? fam(x) : loc(x)).name).join(", "))
-        : null,
-    ),
-    display.length ? panel("Display", el("ul", {}, display)) : null,
-    jana ? panel("Jana", el("p", {}, `${jana.pile_size} families face down · ${jana.locations.length} location cards · routes ${jana.route_points}${jana.score !== null ? " · score " + jana.score : ""}`)) : null,
-  );
-}
-
-const BOARDS = {
-  sirens: drawSirens,
-  dream_islands: drawDreamIslands,
-  atlantic_star: drawAtlanticStar,
-  dream_cruise: drawDreamCruise,
-};
 
 // ------------------------------------------------------------------ wiring
 
