@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 
 import cruiselib
+from cruiselib._registry import game_class
 from cruiselib.dream_cruise.game import DreamCruiseState
 from cruiselib.sirens import SirensState
-from cruiselib.testing import ConformanceError, check_game
+from cruiselib.testing import ConformanceError, check_declarations, check_game
 
 
 @pytest.mark.parametrize(
@@ -150,3 +151,78 @@ def test_an_action_hidden_inside_the_listed_range_is_caught() -> None:
     game = _dream_cruise_with(HidesOneInTheMiddle)
     with pytest.raises(ConformanceError, match=r"core's legality check differs from legal_actions.*accepted by apply"):
         check_game(game, n_games=2)
+
+
+# --- the declarations for the integrations (check_declarations, run by check_game) ------
+
+
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_every_registered_game_declares_what_the_integrations_read(name: str) -> None:
+    for options in game_class(name).example_configurations:
+        check_declarations(cruiselib.make(name, **options))
+
+
+def _declaring(**declarations: Any) -> Any:
+    """A Sirens game whose object carries the given declarations."""
+    game: Any = cruiselib.make("sirens")
+    for key, value in declarations.items():
+        setattr(game, key, value)
+    return game
+
+
+@pytest.mark.parametrize(
+    ("declarations", "match"),
+    [
+        ({"player_counts": (3, 4)}, r"player_counts \(3, 4\) leaves out this game's 2 seats"),
+        ({"player_counts": (2, 1)}, "player_counts is .*not an ascending tuple"),
+        ({"player_counts": [2]}, "player_counts is .*not an ascending tuple"),
+        ({"player_counts": (2, 2)}, "player_counts is .*not an ascending tuple"),
+        ({"player_counts": ()}, "player_counts is .*not an ascending tuple"),
+        ({"example_configurations": ()}, "example_configurations is"),
+        ({"example_configurations": [{}]}, "example_configurations is"),
+        ({"example_configurations": ("variant",)}, "holds 'variant', not a mapping"),
+        ({"example_configurations": ({"variant": "sideways"},)}, "example configuration .*sideways.* is refused"),
+        ({"example_configurations": ({"colour": "red"},)}, "example configuration .*colour.* is refused"),
+        ({"rule_bot": "cruiselib.sirens.rulebot.RuleBot"}, "not 'package.module:Class'"),
+        ({"rule_bot": 7}, "not 'package.module:Class'"),
+        ({"rule_bot": "cruiselib.sirens.rulebot:NoSuchBot"}, "names nothing"),
+        ({"rule_bot": "cruiselib.no_such_module:RuleBot"}, "names nothing"),
+        ({"rule_bot": "cruiselib.sirens.rulebot:__name__"}, "not a class"),
+        ({"rule_bot": "cruiselib.errors:CruiseError"}, "without choose and analyse"),
+        ({"search": {"score_weight": 1.0}}, "search is .*not a SearchDefaults"),
+        ({"openspiel": "cruiselib_sirens"}, "openspiel is .*not an OpenSpielSpec or None"),
+        ({"web": ("cruiselib.sirens", "board.js")}, "web is .*not a WebBoard or None"),
+        ({"annotated_moves": 1}, "annotated_moves is 1, not a bool"),
+    ],
+)
+def test_a_bad_declaration_is_caught(declarations: dict[str, Any], match: str) -> None:
+    game = _declaring(**declarations)
+    with pytest.raises(ConformanceError, match=match):
+        check_declarations(game)
+    with pytest.raises(ConformanceError, match=match):
+        check_game(game, n_games=0)  # checked before the first game
+
+
+def test_declarations_that_may_be_none_are_accepted() -> None:
+    check_declarations(_declaring(rule_bot=None, openspiel=None, web=None))
+
+
+def test_an_example_configuration_of_another_game_class_is_caught() -> None:
+    game = _declaring(name="dream_islands", example_configurations=({},))  # make() gives another class
+    with pytest.raises(ConformanceError, match="makes a DreamIslandsGame, not a game of this class"):
+        check_declarations(game)
+
+
+def test_an_example_configuration_with_an_undeclared_seat_count_is_caught() -> None:
+    name = next(n for n in cruiselib.games() if len(game_class(n).player_counts) > 1)
+    game: Any = cruiselib.make(name)
+    other = next(c for c in game_class(name).player_counts if c != game.num_players)
+    game.player_counts = (game.num_players,)
+    game.example_configurations = ({"players": other},)
+    with pytest.raises(ConformanceError, match=f"has {other} seats, not one of player_counts"):
+        check_declarations(game)
+
+
+def test_check_declarations_needs_a_game() -> None:
+    with pytest.raises(cruiselib.InvalidOptionError, match="cruiselib game"):
+        check_declarations("sirens")  # type: ignore[arg-type]

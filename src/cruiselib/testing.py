@@ -1,5 +1,8 @@
 """The public conformance suite: :func:`check_game` runs seeded random games and checks, at
-every step, the invariants every cruiselib game must keep (DESIGN §4).
+every step, the invariants every cruiselib game must keep: the contract between a game's
+core and the library (docs/contract.md) and the public API built on it (legal actions,
+moves, snapshots, views, tensors, resampling, playouts, history and records), and, once,
+what the game declares for the integrations (:func:`check_declarations`).
 
 Use it on your own card sets and options, or on a game you register yourself::
 
@@ -12,9 +15,11 @@ Use it on your own card sets and options, or on a game you register yourself::
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import pickle
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,11 +28,21 @@ import numpy as np
 
 from cruiselib import _core
 from cruiselib._api import Game, State
-from cruiselib.errors import IllegalMoveError, InvalidOptionError
+from cruiselib._registry import make
+from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError
+from cruiselib.integration import OpenSpielSpec, SearchDefaults, WebBoard
 from cruiselib.records import replay as cruiselib_replay
 from cruiselib.serialize import JS_SAFE_INT
 
-__all__ = ["CheckReport", "ConformanceError", "check_game", "check_playouts", "check_state", "resample_varies"]
+__all__ = [
+    "CheckReport",
+    "ConformanceError",
+    "check_declarations",
+    "check_game",
+    "check_playouts",
+    "check_state",
+    "resample_varies",
+]
 
 
 class ConformanceError(AssertionError):
@@ -223,8 +238,12 @@ def resample_varies(state: State, player: int, seed: int, tries: int = 16) -> bo
 
 def check_playouts(game: Game[Any], state: State, seed: int, n: int = 3) -> None:
     """The contract's playouts from ``state``: each is a Python loop of the same random
-    choices (``random_action`` on the stream DESIGN §3a fixes), threads give the results of
-    one thread, and the state is left as it was."""
+    choices, threads give the results of one thread, and the state is left as it was.
+
+    Playout g starts from the generator state ``mix64(seed_state(seed) + g)`` and takes
+    each action as ``random_action(mix64(stream))``, its stream starting at ``mix64(start
+    ^ CHOICE_SALT)`` and advanced by the golden ratio constant per action (the constants
+    of ``engine.PLAYOUT_STREAM``; docs/contract.md, "Playouts")."""
     from cruiselib import _core
 
     st: Any = state
@@ -251,6 +270,85 @@ def check_playouts(game: Game[Any], state: State, seed: int, n: int = 3) -> None
             steps += 1
         if work.scores() != result.scores[g].tolist() or steps != int(result.lengths[g]):
             raise ConformanceError(f"playout {g} of state.playouts differs from a Python loop of the same choices")
+
+
+def check_declarations(game: Game[Any]) -> None:
+    """The declarations ``game`` makes for the integrations (:mod:`cruiselib.integration`)
+    have the shapes the integrations read: ``player_counts`` an ascending tuple of seat
+    counts that holds ``game.num_players``; every one of ``example_configurations`` (at
+    least one) a mapping of options that ``cruiselib.make(game.name, ...)`` turns into a
+    game of this class with a declared seat count; ``rule_bot`` None or
+    ``"package.module:Class"`` naming a class with ``choose`` and ``analyse``; ``search``
+    a :class:`~cruiselib.integration.SearchDefaults`; ``openspiel`` None or an
+    :class:`~cruiselib.integration.OpenSpielSpec`; ``web`` None or a
+    :class:`~cruiselib.integration.WebBoard`; ``annotated_moves`` a bool.
+
+    Read through ``game``, so a declaration set on the game object counts. Raises
+    :class:`ConformanceError` naming the declaration.
+    """
+    if not isinstance(game, Game):
+        raise InvalidOptionError(f"check_declarations needs a cruiselib game (cruiselib.make(...)), not {game!r}")
+    where = f"{game!r}: the declaration"
+
+    counts = getattr(game, "player_counts", None)
+    if (
+        not isinstance(counts, tuple)
+        or not counts
+        or not all(type(c) is int and c >= 1 for c in counts)
+        or list(counts) != sorted(set(counts))
+    ):
+        raise ConformanceError(f"{where} player_counts is {counts!r}, not an ascending tuple of seat counts")
+    if game.num_players not in counts:
+        raise ConformanceError(f"{where} player_counts {counts} leaves out this game's {game.num_players} seats")
+
+    configurations = getattr(game, "example_configurations", None)
+    if not isinstance(configurations, tuple) or not configurations:
+        raise ConformanceError(f"{where} example_configurations is {configurations!r}, not a tuple of option mappings")
+    for options in configurations:
+        if not isinstance(options, Mapping):
+            raise ConformanceError(f"{where} example_configurations holds {options!r}, not a mapping of options")
+        try:
+            made = make(game.name, **options)
+        except CruiseError as exc:
+            raise ConformanceError(f"{where} example configuration {dict(options)!r} is refused: {exc}") from None
+        # The registry's class for this name, or a base of the game's own class.
+        if not isinstance(game, type(made)):
+            raise ConformanceError(
+                f"{where} example configuration {dict(options)!r} makes a {type(made).__name__}, "
+                f"not a game of this class ({type(game).__name__})"
+            )
+        if made.num_players not in counts:
+            raise ConformanceError(
+                f"{where} example configuration {dict(options)!r} has {made.num_players} seats, "
+                f"not one of player_counts {counts}"
+            )
+
+    target = getattr(game, "rule_bot", None)
+    if target is not None:
+        module_name, sep, attr = target.partition(":") if isinstance(target, str) else ("", "", "")
+        if not (module_name and sep and attr):
+            raise ConformanceError(f"{where} rule_bot is {target!r}, not 'package.module:Class'")
+        try:
+            bot = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as exc:
+            raise ConformanceError(f"{where} rule_bot {target!r} names nothing: {exc}") from None
+        if not isinstance(bot, type):
+            raise ConformanceError(f"{where} rule_bot {target!r} names {bot!r}, not a class")
+        missing = [name for name in ("choose", "analyse") if not callable(getattr(bot, name, None))]
+        if missing:
+            raise ConformanceError(f"{where} rule_bot {target!r} names a class without {' and '.join(missing)}")
+
+    for name, kind, optional in (
+        ("search", SearchDefaults, False),
+        ("openspiel", OpenSpielSpec, True),
+        ("web", WebBoard, True),
+        ("annotated_moves", bool, False),
+    ):
+        value = getattr(game, name, None)
+        if not isinstance(value, kind) and not (optional and value is None):
+            article = "an" if kind.__name__[0] in "AEIOU" else "a"
+            wanted = f"{article} {kind.__name__}" + (" or None" if optional else "")
+            raise ConformanceError(f"{where} {name} is {value!r}, not {wanted}")
 
 
 def _check_int(name: str, value: Any, low: int | None) -> int:
@@ -298,6 +396,8 @@ def check_game(
     resampled state (a function of what the seat sees; with ``recall=True`` for the
     information state where the game has one). Every game's history is its actions, its
     record replays to its final state and ``undo()`` gives the state before the last action.
+    Before the first game, the game's declarations for the integrations are checked
+    (:func:`check_declarations`).
     Raises :class:`ConformanceError`; wrong arguments raise :class:`cruiselib.InvalidOptionError`.
     """
     if not isinstance(game, Game):
@@ -306,6 +406,7 @@ def check_game(
     seed = _check_int("seed", seed, None)
     deep_every = _check_int("deep_every", deep_every, 1)
     max_actions = _check_int("max_actions", max_actions, 1)
+    check_declarations(game)
     rnd = random.Random(seed)
     report = CheckReport(finished_by_seat=[0] * game.num_players)
     bounds = game.score_bounds
