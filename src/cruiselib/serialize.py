@@ -14,7 +14,6 @@ builtins of that version into the current version's, which are then validated as
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Annotated, Any, TypeVar
@@ -283,7 +282,3 @@ def export_schemas(game_names: tuple[str, ...] | None = None) -> dict[str, Any]:
 
     names = game_names or cruiselib.games()
     return {name: cruiselib.make(name).json_schemas() for name in names}
-
-
-def main() -> None:  # pragma: no cover - exercised through the CLI
-    print(json.dumps(export_schemas(), indent=2, sort_keys=True))
