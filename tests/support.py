@@ -101,6 +101,23 @@ def positions(
     return out
 
 
+# Random values whose low three bits are not 0: a rollout policy's own choice, not its
+# random one (the cores' policies take a uniformly random move when those bits are 0).
+POLICY_DRAWS = [mix64(k) | 1 for k in range(6)]
+
+
+def _by_policy_or_at_random(state: Any, rnd: random.Random, g: int) -> int:
+    r = rnd.getrandbits(64)
+    return int(state.rollout_action(r)) if g % 2 == 0 else rnd.choice(state.legal_actions())
+
+
+def rollout_positions(game: Any, games: int, seed: int) -> list[Any]:
+    """Every position of ``games`` games played by the rollout policy itself (half of them)
+    and by uniformly random moves (the other half): the positions rollouts reach and the
+    ones a search's tree reaches."""
+    return positions(game, games, seed, choose=_by_policy_or_at_random)
+
+
 def random_game(game: Any, seed: int, every: int = 1) -> list[Any]:
     """Copies of every ``every``-th position of one game of uniformly random moves, its end
     included: the deal and the moves both seeded by ``seed``."""

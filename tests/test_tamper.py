@@ -18,31 +18,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cruiselib
-from cruiselib.dream_cruise import CardSet
-from tests.support import seat_configurations
+from tests.support import CONFIGURATION_IDS, CONFIGURATIONS, configuration_id, every_configuration
 from tests.tamper import check_tampered, flips, mutation, near_the_top, nudges, positions, schema_maxima
 
-CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("sirens", {}),
-    ("sirens", {"variant": "bow_to_rear"}),
-    ("dream_islands", {"players": 2}),
-    ("dream_islands", {"players": 4}),
-    ("atlantic_star", {"players": 2}),
-    ("atlantic_star", {"players": 5}),
-    ("dream_cruise", {"players": 1}),
-    ("dream_cruise", {"players": 3}),
-]
 TAMPER = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 
 
 @cache
 def _setup(index: int) -> tuple[Any, Any, list[dict[str, Any]]]:
-    name, options = CONFIGS[index]
+    name, options = CONFIGURATIONS[index]
     game = cruiselib.make(name, **options)
     return game, game.pure_twin(), positions(game, n_games=3, seed=index)
 
 
-@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=[f"{n}-{o}" for n, o in CONFIGS])
+@pytest.mark.parametrize("index", range(len(CONFIGURATIONS)), ids=CONFIGURATION_IDS)
 def test_tampered_snapshots_are_refused_or_play_out_identically(index: int) -> None:
     game, twin, trees = _setup(index)
 
@@ -57,7 +46,7 @@ def test_tampered_snapshots_are_refused_or_play_out_identically(index: int) -> N
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=[f"{n}-{o}" for n, o in CONFIGS])
+@pytest.mark.parametrize("index", range(len(CONFIGURATIONS)), ids=CONFIGURATION_IDS)
 def test_every_integer_one_or_two_off_is_refused_or_plays_out_identically(index: int) -> None:
     # Every count, id and flag-like integer of states reached by play, moved by -2..+2 in turn:
     # the off-by-a-little changes a random campaign reaches rarely (a card count under a
@@ -69,7 +58,7 @@ def test_every_integer_one_or_two_off_is_refused_or_plays_out_identically(index:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=[f"{n}-{o}" for n, o in CONFIGS])
+@pytest.mark.parametrize("index", range(len(CONFIGURATIONS)), ids=CONFIGURATION_IDS)
 def test_every_integer_at_a_schema_bound_is_refused_or_plays_out_identically(index: int) -> None:
     # Every integer of states reached by play set to each bound of the snapshot schema and
     # just below it: a round counter loaded at 98 of 100 that play took past 100 was one.
@@ -80,37 +69,19 @@ def test_every_integer_at_a_schema_bound_is_refused_or_plays_out_identically(ind
             check_tampered(game, twin, tampered, f"{game!r}: {description}")
 
 
-def few_locations(n: int) -> CardSet:
-    """The standard Dream Cruise cards with only the first ``n`` location cards and 25 families
-    besides the starting ones (enough for any player count): the location deck runs out in
-    round 1, or in round 2 of a solo game with 5 (C20)."""
-    std = CardSet.standard()
-    families = (*(f for f in std.families if f.start is not None), *[f for f in std.families if f.start is None][:25])
-    return CardSet(name=f"{n}-locations", families=families, locations=std.locations[:n], ships=std.ships)
-
-
 def _has_flags(name: str, options: dict[str, Any]) -> bool:
     game = cruiselib.make(name, **options)
     schema = msgspec.json.schema(game.state_data_type)
     return any(True for tree in positions(game, n_games=2, seed=300, every=5) for _ in flips(tree, schema))
 
 
-# Every registered game and seat count whose snapshot has a flag (a game without one has
-# nothing to flip), Sirens' other variant, and Dream Cruise sets whose location cards run
-# out at once.
-FLIP_CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    *[(name, options) for name, options in seat_configurations() if _has_flags(name, options)],
-    ("sirens", {"variant": "bow_to_rear"}),
-    *[("dream_cruise", {"players": n, "cards": few_locations(k)}) for k in (1, 5) for n in range(1, 5)],
-]
-
-
-def _config_id(name: str, options: dict[str, Any]) -> str:
-    return "-".join([name, *(f"{k}={v.name if isinstance(v, CardSet) else v}" for k, v in options.items())])
+# Every configuration whose snapshot has a flag (a game without one has nothing to flip):
+# the example configurations and every seat count.
+FLIP_CONFIGS = [(name, options) for name, options in every_configuration() if _has_flags(name, options)]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "options"), FLIP_CONFIGS, ids=[_config_id(n, o) for n, o in FLIP_CONFIGS])
+@pytest.mark.parametrize(("name", "options"), FLIP_CONFIGS, ids=[configuration_id(n, o) for n, o in FLIP_CONFIGS])
 def test_every_flag_flipped_at_every_position_is_refused_or_plays_out_identically(
     name: str, options: dict[str, Any]
 ) -> None:
@@ -124,6 +95,6 @@ def test_every_flag_flipped_at_every_position_is_refused_or_plays_out_identicall
     tried = 0
     for tree in positions(game, n_games=10, seed=300, every=1):
         for description, tampered in flips(tree, schema):
-            check_tampered(game, twin, tampered, f"{_config_id(name, options)}: {description}")
+            check_tampered(game, twin, tampered, f"{configuration_id(name, options)}: {description}")
             tried += 1
     assert tried > 0
