@@ -7,7 +7,7 @@ from typing import Any
 
 from cruiselib.integration import OpenSpielSpec, SearchDefaults, WebBoard, WebOption, int_parameter
 
-PLAYER_COUNTS = (2,)
+PLAYER_COUNTS: tuple[int, ...] = (2,)
 EXAMPLE_CONFIGURATIONS: tuple[Mapping[str, Any], ...] = ({"players": 2},)
 SEARCH = SearchDefaults()
 
