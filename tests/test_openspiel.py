@@ -3,6 +3,7 @@ algorithms (random_sim_test, ISMCTS, external-sampling MCCFR). Skipped without O
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pickle
@@ -28,28 +29,47 @@ from open_spiel.python.algorithms import (  # type: ignore[import-untyped,import
 
 import cruiselib  # noqa: E402
 import cruiselib.openspiel as cos  # noqa: E402
-from cruiselib.errors import InvalidOptionError  # noqa: E402
+from cruiselib._registry import game_class  # noqa: E402
+from cruiselib.dream_cruise.integrations import _rounds as cruise_rounds  # noqa: E402
+from cruiselib.errors import InvalidOptionError, InvalidStateError  # noqa: E402
 
 GameType = pyspiel.GameType
 
-# Every game at every player count, and the option sets that change the action space or
-# the rules the most.
+
+def every_configuration() -> list[tuple[str, dict[str, Any]]]:
+    """Every OpenSpiel game's example configurations and every seat count it takes, as the
+    game class declares them."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for name in cos.GAMES:
+        cls = game_class(name)
+        configs = [dict(c) for c in cls.example_configurations]
+        if len(cls.player_counts) > 1:
+            configs += [{"players": n} for n in cls.player_counts]
+        for options in configs:
+            if (name, options) not in out:
+                out.append((name, options))
+    return out
+
+
+def small_configurations() -> list[tuple[str, dict[str, Any]]]:
+    """Each OpenSpiel game at its fewest seats, and at its fewest of two or more if that
+    differs (a solo game has no opponent to hide cards from)."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for name in cos.GAMES:
+        counts = game_class(name).player_counts
+        for n in sorted({counts[0], min((c for c in counts if c >= 2), default=counts[0])}):
+            out.append((name, {"players": n} if len(counts) > 1 else {}))
+    return out
+
+
+# Every game at every player count, its example configurations, and the Dream Cruise option
+# sets that change the action space or the rules the most.
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("sirens", {}),
-    ("sirens", {"variant": "bow_to_rear"}),
-    *[("dream_islands", {"players": n}) for n in (2, 3, 4)],
-    *[("atlantic_star", {"players": n}) for n in range(2, 7)],
-    *[("dream_cruise", {"players": n}) for n in range(1, 5)],
+    *every_configuration(),
     ("dream_cruise", {"players": 3, "sea_ship_draw": True, "additions": 1, "route_points": (1, 3, 6, 10)}),
     ("dream_cruise", {"players": 1, "difficulty": 2}),
 ]
-SMALL: list[tuple[str, dict[str, Any]]] = [
-    ("sirens", {}),
-    ("dream_islands", {"players": 2}),
-    ("atlantic_star", {"players": 2}),
-    ("dream_cruise", {"players": 1}),
-    ("dream_cruise", {"players": 2}),
-]
+SMALL: list[tuple[str, dict[str, Any]]] = small_configurations()
 
 
 def ids(config: tuple[str, dict[str, Any]]) -> str:
@@ -125,13 +145,31 @@ def test_registered_game_type(name: str, players: int, lo: int, hi: int, utility
     assert game_type.parameter_specification["players"] == players  # cruiselib's default
 
 
+@pytest.mark.parametrize("name", cos.GAMES)
+def test_registered_game_type_is_the_games_declaration(name: str) -> None:
+    """The registered type reads the game class: its title, seat counts, OpenSpiel parameters
+    and whether every configuration is zero-sum."""
+    cls = game_class(name)
+    spec = cls.openspiel
+    assert spec is not None
+    game_type = next(t for t in pyspiel.registered_games() if t.short_name == f"cruiselib_{name}")
+    assert game_type.long_name == f"{cls.title} (cruiselib)"
+    assert (game_type.min_num_players, game_type.max_num_players) == (min(cls.player_counts), max(cls.player_counts))
+    assert game_type.parameter_specification == dict(spec.parameters)
+    zero_sum = GameType.Utility.ZERO_SUM if spec.always_zero_sum else GameType.Utility.GENERAL_SUM
+    assert game_type.utility == zero_sum
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=ids)
 def test_game_info(config: tuple[str, dict[str, Any]]) -> None:
     name, options = config
     game = cos.load_game(name, **options)
     cgame = game.cruiselib_game
-    if name == "dream_islands":  # OpenSpiel needs a finite game (I9): 100 rounds unless given
-        options = {"max_rounds": cos.DREAM_ISLANDS_ROUNDS, **options}
+    # An option OpenSpiel needs a bound for (Dream Islands' max_rounds, I9) takes its
+    # parameter's default unless given.
+    spec = game_class(name).openspiel
+    assert spec is not None
+    options = {**{key: spec.parameters[key] for key in spec.unbounded}, **options}
     assert cgame == cruiselib.make(name, **options)
     assert game.num_players() == cgame.num_players
     assert game.num_distinct_actions() == cgame.num_actions
@@ -200,6 +238,88 @@ def test_unknown_parameter() -> None:
         pyspiel.load_game("cruiselib_sirens", {"colour": "blue"})
     with pytest.raises(InvalidOptionError, match="colour"):
         cos.GAME_CLASSES["sirens"]({"colour": "blue"})
+
+
+# --------------------------------------------------------------------------- games registered later
+
+
+class RenamedSirens(cruiselib.make("sirens").__class__):  # type: ignore[misc,name-defined]
+    """Sirens under another title: a game that cruiselib.register adds after the import."""
+
+    title = "Renamed Sirens"
+
+
+class NoOpenSpielSirens(RenamedSirens):  # type: ignore[misc]
+    """A game that declares no OpenSpiel form."""
+
+    openspiel = None
+
+
+def test_a_game_registered_later_is_offered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(cruiselib._registry._REGISTRY, "renamed_sirens", f"{__name__}:RenamedSirens")
+    assert "renamed_sirens" in cruiselib.games()
+    assert "renamed_sirens" in cos.register_games() and "renamed_sirens" in cos.GAMES
+    assert cos.register_games() == cos.GAMES  # idempotent
+    game = pyspiel.load_game("cruiselib_renamed_sirens", {"players": 2, "seed": 3})
+    assert isinstance(game, cos.GAME_CLASSES["renamed_sirens"]) and type(game.cruiselib_game) is RenamedSirens
+    assert game.get_type().long_name == "Renamed Sirens (cruiselib)"
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    loaded = cos.load_game("renamed_sirens", variant="bow_to_rear")
+    assert loaded.cruiselib_game == cruiselib.make("renamed_sirens", variant="bow_to_rear")
+    state = loaded.new_initial_state()
+    assert loaded.deserialize_state(state.serialize()).cruiselib_state == state.cruiselib_state
+    with pytest.raises(InvalidStateError, match="cruiselib_renamed_sirens"):
+        cos.load_game("sirens").deserialize_state(state.serialize())
+    # wrap_game picks the game class's own OpenSpiel game.
+    wrapped = cos.wrap_game(cruiselib.make("renamed_sirens"))
+    assert wrapped.get_type().short_name == "cruiselib_renamed_sirens"
+
+
+def test_load_game_registers_a_game_registered_later(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(cruiselib._registry._REGISTRY, "renamed_sirens_2", f"{__name__}:RenamedSirens")
+    game = cos.load_game("renamed_sirens_2", seed=1)
+    assert game.get_type().short_name == cos.short_name("renamed_sirens_2") == "cruiselib_renamed_sirens_2"
+    assert pyspiel.load_game("cruiselib_renamed_sirens_2").cruiselib_game == game.cruiselib_game
+
+
+def test_a_game_removed_from_the_registry_is_no_longer_offered(monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as patch:
+        patch.setitem(cruiselib._registry._REGISTRY, "renamed_sirens_3", f"{__name__}:RenamedSirens")
+        assert "renamed_sirens_3" in cos.register_games()
+    assert "renamed_sirens_3" not in cos.GAMES and "renamed_sirens_3" not in cos.GAME_CLASSES
+    with pytest.raises(InvalidOptionError, match="unknown game 'renamed_sirens_3'"):
+        cos.load_game("renamed_sirens_3")
+
+
+def test_games_without_an_openspiel_form_are_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that declares no OpenSpiel form, or whose class does not import, is not offered
+    and the others still are; asked for by name, it is refused with what is wrong."""
+    monkeypatch.setitem(cruiselib._registry._REGISTRY, "no_openspiel", f"{__name__}:NoOpenSpielSirens")
+    monkeypatch.setitem(cruiselib._registry._REGISTRY, "broken", "cruiselib_no_such_module:Game")
+    assert not {"no_openspiel", "broken"} & set(cos.register_games())
+    with pytest.raises(InvalidOptionError, match="declares no OpenSpiel form"):
+        cos.load_game("no_openspiel")
+    with pytest.raises(InvalidOptionError, match="does not import"):
+        cos.load_game("broken")
+    with pytest.raises(InvalidOptionError, match="declares no OpenSpiel form"):
+        cos.wrap_game(cruiselib.make("no_openspiel"))
+    assert cos.load_game("sirens").num_players() == 2
+
+
+class OtherFormSirens(RenamedSirens):  # type: ignore[misc]
+    """A game class that is not registered and declares an OpenSpiel form of its own."""
+
+    openspiel = dataclasses.replace(RenamedSirens.openspiel, parameters={"players": 2, "seed": 0})
+
+
+def test_wrap_game_finds_the_games_form() -> None:
+    """A subclass not registered itself is wrapped as its name's game if it declares the same
+    OpenSpiel form, and refused if it declares another; anything else is no game."""
+    assert cos.wrap_game(RenamedSirens()).get_type().short_name == "cruiselib_sirens"
+    with pytest.raises(InvalidOptionError, match="OtherFormSirens is not a registered game"):
+        cos.wrap_game(OtherFormSirens())
+    with pytest.raises(InvalidOptionError, match="wrap_game takes a cruiselib game"):
+        cos.wrap_game("sirens")  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- deals
@@ -346,7 +466,7 @@ def test_dream_cruise_rounds_bound() -> None:
     per seat for good (C4, C20); random games never play more."""
     for players in (1, 2, 4):
         game = cos.load_game("dream_cruise", players=players)
-        bound = cos._cruise_rounds(game.cruiselib_game)
+        bound = cruise_rounds(game.cruiselib_game)
         for seed in range(4):
             state = random_position(game, seed, steps=10_000)
             while not state.is_terminal():

@@ -122,14 +122,23 @@ def wrap_game(game: Game[Any], seed: int = 0) -> OpenSpielGame:
 
 def adapter_of_game(game: object) -> type[OpenSpielGame]:
     """The OpenSpiel game class of a cruiselib game object: the one made for its class, else
-    the one of its name."""
+    (a subclass not registered itself) the one of its name if it declares the same form."""
     if not isinstance(game, Game):
         raise InvalidOptionError(f"wrap_game takes a cruiselib game (cruiselib.make), not {type(game).__name__}")
+    cls = type(game)
+    if cls.openspiel is None:
+        raise InvalidOptionError(f"{cls.title} ({cls.__name__}) declares no OpenSpiel form (openspiel)")
     register_games()
     for name in games():
-        if _ADAPTERS[name].cruiselib_class is type(game):
+        if _ADAPTERS[name].cruiselib_class is cls:
             return _ADAPTERS[name]
-    return adapter_of(game.name)
+    adapter = adapter_of(game.name)
+    if adapter.spec is not cls.openspiel:
+        raise InvalidOptionError(
+            f"{cls.__name__} is not a registered game (cruiselib.register), and its OpenSpiel form is not "
+            f"that of {game.name!r}"
+        )
+    return adapter
 
 
 def wrap(adapter: type[OpenSpielGame], game: Game[Any], params: dict[str, Any], clamp: bool) -> OpenSpielGame:
