@@ -398,6 +398,7 @@ _UNPICKLED_GAMES: dict[tuple[str, str], Game[Any]] = {}
 
 
 def _fields(layout: list[tuple[str, int]], size: int) -> dict[str, slice]:
+    """A tensor layout's parts as slices, checked to cover the tensor's ``size`` exactly."""
     fields: dict[str, slice] = {}
     start = 0
     for name, length in layout:
@@ -409,6 +410,8 @@ def _fields(layout: list[tuple[str, int]], size: int) -> dict[str, slice]:
 
 
 def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:
+    """The game a pickle holds (see ``Game.__reduce__``). Older pickles name it
+    ``cruiselib._api._make_game``: that module re-exports it."""
     # Games are immutable configurations: unpickling many states shares one game object.
     key = (name, repr(sorted(options.items())))
     game = _UNPICKLED_GAMES.get(key)

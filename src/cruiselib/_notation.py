@@ -151,7 +151,7 @@ class MoveNotation(Generic[MoveT]):
     title: ClassVar[str]
     _all_moves: tuple[MoveT, ...]
 
-    # --- move notation: shared machinery; per game, the three hooks below ---------
+    # --- per game: the three hooks ------------------------------------------------
 
     _notation_state_kinds: ClassVar[Mapping[str, str]] = types.MappingProxyType({})
     """Move kinds (the first word of their text) whose legal-move texts name what the
@@ -169,6 +169,8 @@ class MoveNotation(Generic[MoveT]):
         """A normalized text in its comparison form, for parts whose order or split does
         not matter (applied alike to what is typed and to every move's texts)."""
         return key
+
+    # --- shared: reading a text ----------------------------------------------------
 
     def _move_forms(self, move: MoveT) -> dict[str, int]:
         """The comparison keys of every text naming ``move``, each with its cost (cached)."""

@@ -289,5 +289,7 @@ class State(Generic[MoveT, DataT, ViewT]):
 
 
 def _restore_state(game: Game[Any], data: bytes) -> State:
+    """The state a pickle holds (see ``State.__reduce__``). Older pickles name it
+    ``cruiselib._api._restore_state``: that module re-exports it."""
     state: State = game.load_state(data)
     return state
