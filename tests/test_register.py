@@ -13,7 +13,6 @@ import pytest
 import cruiselib
 from cruiselib import _registry
 from cruiselib.errors import InvalidOptionError
-from cruiselib.sirens import SirensGame
 from tests.test_tripwire import check_declarations
 from tests.toy_game import ToyDuelGame
 
@@ -103,14 +102,17 @@ def test_an_abstract_class_is_refused() -> None:
 
 
 @pytest.mark.usefixtures("registry")
-def test_a_built_in_name_keeps_its_class() -> None:
-    class OtherSirens(SirensGame):
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_a_built_in_name_keeps_its_class(name: str) -> None:
+    built_in = _registry.game_class(name)
+
+    class Other(built_in):  # type: ignore[valid-type,misc]  # a class from the registry
         """Passes every check but is not the built-in class."""
 
-    _refused("'sirens' is a built-in game: it cannot be registered with another class", OtherSirens)
-    cruiselib.register(SirensGame)  # the built-in class itself: accepted, nothing changes
-    cruiselib.register("sirens", "cruiselib.sirens:SirensGame")
-    assert _registry.game_class("sirens") is SirensGame
+    _refused(f"'{name}' is a built-in game: it cannot be registered with another class", Other)
+    cruiselib.register(built_in)  # the built-in class itself: accepted, nothing changes
+    cruiselib.register(name, f"{built_in.__module__}:{built_in.__qualname__}")
+    assert _registry.game_class(name) is built_in
 
 
 @pytest.mark.usefixtures("registry")
