@@ -22,6 +22,7 @@ import cruiselib
 from cruiselib import serialize
 from cruiselib.dream_cruise.cards import CardSet
 from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError
+from tests.support import ANY_GAME
 
 DEPTH = 100_000
 """Deeper than any decoder or Python comparison follows (the default recursion limit is 1,000)."""
@@ -46,7 +47,9 @@ def _played(name: str, steps: int = 6) -> Any:
     return state
 
 
-STATE = _played("sirens")
+STATES = {name: _played(name) for name in cruiselib.games()}
+"""A position of every registered game: the state entries are tried on each."""
+STATE = STATES[ANY_GAME]
 SNAPSHOT = STATE.to_json()
 RECORD = STATE.record().to_json()
 CARDS = CardSet.standard().to_json().decode()
@@ -107,16 +110,32 @@ def _mutations(valid: str, rnd: random.Random, n: int) -> Iterator[tuple[str, An
             yield f"cut at {at}, as a memoryview", memoryview(valid[:at].encode())
 
 
-def _game_load_state(data: Any) -> Any:
-    return STATE.game.load_state(data)
+def _parse_move(state: Any) -> Callable[[Any], Any]:
+    def parse(data: Any) -> Any:
+        before = state.to_json()
+        try:
+            return state.parse_move(data)
+        finally:
+            assert state.to_json() == before  # a refused text leaves the state as it was
+
+    return parse
 
 
-def _parse_move(data: Any) -> Any:
-    before = STATE.to_json()
-    try:
-        return STATE.parse_move(data)
-    finally:
-        assert STATE.to_json() == before  # a refused text leaves the state as it was
+def _state_entries(name: str) -> list[tuple[str, Callable[[Any], Any], type[CruiseError], str]]:
+    """The entries that read a state, a record or a move, each with game ``name``'s own
+    valid input: (entry, the call, the error it raises, the valid input)."""
+    state = STATES[name]
+    snapshot, record = state.to_json(), state.record().to_json()
+    move = json.dumps({"move": str(state.legal_moves()[0])})
+    return [
+        (f"{name}-game.load_state", state.game.load_state, InvalidStateError, snapshot),
+        (f"{name}-cruiselib.load_state", cruiselib.load_state, InvalidStateError, snapshot),
+        (f"{name}-cruiselib.replay", cruiselib.replay, InvalidStateError, record),
+        (f"{name}-GameRecord.from_json", cruiselib.GameRecord.from_json, InvalidStateError, record),
+        (f"{name}-serialize.peek_game", serialize.peek_game, InvalidStateError, snapshot),
+        (f"{name}-state.parse_move", _parse_move(state), IllegalMoveError, move),
+        (f"{name}-game.parse_move", state.game.parse_move, IllegalMoveError, move),
+    ]
 
 
 def _make_with_cards(data: Any) -> Any:
@@ -125,14 +144,8 @@ def _make_with_cards(data: Any) -> Any:
 
 # (entry, the call, the error it raises, a valid input of its own to build hostile ones from)
 ENTRIES: list[tuple[str, Callable[[Any], Any], type[CruiseError], str]] = [
-    ("game.load_state", _game_load_state, InvalidStateError, SNAPSHOT),
-    ("cruiselib.load_state", cruiselib.load_state, InvalidStateError, SNAPSHOT),
-    ("cruiselib.replay", cruiselib.replay, InvalidStateError, RECORD),
-    ("GameRecord.from_json", cruiselib.GameRecord.from_json, InvalidStateError, RECORD),
-    ("serialize.peek_game", serialize.peek_game, InvalidStateError, SNAPSHOT),
+    *[entry for name in cruiselib.games() for entry in _state_entries(name)],
     ("CardSet.from_json", CardSet.from_json, InvalidOptionError, CARDS),
-    ("state.parse_move", _parse_move, IllegalMoveError, json.dumps({"move": str(STATE.legal_moves()[0])})),
-    ("game.parse_move", STATE.game.parse_move, IllegalMoveError, json.dumps({"move": "draw"})),
     ("make(cards=path)", _make_with_cards, InvalidOptionError, json.dumps({"path": "cards.json"})),
 ]
 IDS = [entry[0] for entry in ENTRIES]
@@ -158,7 +171,7 @@ def test_hostile_inputs_raise_the_entrys_own_error(
             continue  # cards=None is the standard set
         refused = _verdict(call, error, data, f"{entry}, {what}")
         # peek_game reads the game's name only: it may pass what the full load refuses.
-        assert refused or entry == "serialize.peek_game", f"{entry} accepted {what}"
+        assert refused or entry.endswith("serialize.peek_game"), f"{entry} accepted {what}"
 
 
 @pytest.mark.parametrize(("entry", "call", "error", "valid"), ENTRIES, ids=IDS)
@@ -174,9 +187,9 @@ def test_seeded_mutations_raise_the_entrys_own_error_or_load(
 
 def test_the_messages_name_the_problem() -> None:
     with pytest.raises(InvalidStateError, match="lone surrogate"):
-        cruiselib.load_state(SNAPSHOT.replace('"sirens"', '"sir\ud800ens"'))
+        cruiselib.load_state(SNAPSHOT.replace(f'"{ANY_GAME}"', f'"{ANY_GAME[:3]}\ud800{ANY_GAME[3:]}"'))
     with pytest.raises(InvalidStateError, match="lone surrogate"):
-        cruiselib.replay(RECORD.replace('"sirens"', '"\ud800"'))
+        cruiselib.replay(RECORD.replace(f'"{ANY_GAME}"', '"\ud800"'))
     with pytest.raises(InvalidStateError, match="JSON text or bytes, not NoneType"):
         cruiselib.GameRecord.from_json(None)  # type: ignore[arg-type]
     with pytest.raises(InvalidOptionError, match="JSON text or bytes, not int"):
