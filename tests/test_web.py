@@ -30,7 +30,10 @@ from cruiselib.bots import make_bot
 starlette = pytest.importorskip("starlette", reason="needs the 'web' extra: pip install 'cruiselib[web]'")
 pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install 'cruiselib[web]'")
 
+from cruiselib._registry import game_class  # noqa: E402
+from cruiselib.errors import InvalidOptionError  # noqa: E402
 from cruiselib.web import catalog, create_app  # noqa: E402 - after the extra's check
+from cruiselib.web.app import offered_games  # noqa: E402
 
 from .web_support import serving  # noqa: E402 - after the extra's check
 
@@ -65,12 +68,120 @@ def test_page_and_catalog() -> None:
         assert client.get("/static/nothing.js").status_code == 404
         islands = client.get("/catalog/dream_islands").json()
         assert islands["players"] == [2, 4] and len(islands["missions"]) == 16
+        assert islands["small_island_values"] == [3, 2, 2]  # I8
         cruise = client.get("/catalog/dream_cruise").json()
         game: Any = cruiselib.make("dream_cruise")
         assert [f["name"] for f in cruise["families"]] == [f.name for f in game.cards.families]
+        assert client.get("/catalog/sirens").json()["options"] == [
+            {"name": "variant", "label": "variant", "choices": ["standard", "bow_to_rear"]}
+        ]
         assert client.get("/catalog/chess").status_code == 404
     for name in cruiselib.games():
         assert catalog(name)["game"] == name
+
+
+def expected_catalog(name: str) -> dict[str, Any]:
+    """Game ``name``'s catalog as its game class declares it, in JSON values."""
+    cls = game_class(name)
+    assert cls.web is not None
+    counts = list(cls.player_counts)
+    declared = json.loads(json.dumps(dict(cls.web.catalog(cruiselib.make(name)))))
+    return {
+        **declared,
+        "game": name,
+        "title": cls.title,
+        "players": [counts[0], counts[-1]],
+        "player_counts": counts,
+        "options": [option.to_json() for option in cls.web.options],
+        "drawer": f"/games/{name}.js",
+    }
+
+
+def test_every_catalog_comes_from_the_game_declarations() -> None:
+    from starlette.testclient import TestClient
+
+    assert offered_games() == tuple(name for name in cruiselib.games() if game_class(name).web is not None)
+    assert offered_games()  # every game of the package declares its board
+    with TestClient(create_app()) as client:
+        listed = client.get("/games").json()["games"]
+        assert [entry["game"] for entry in listed] == list(offered_games())  # the page's order
+        for entry in listed:
+            name = entry["game"]
+            assert entry["title"] == game_class(name).title
+            assert client.get(f"/catalog/{name}").json() == expected_catalog(name)
+            assert catalog(name) == expected_catalog(name)
+
+
+def test_drawer_scripts() -> None:
+    """Each offered game's drawer URL serves the script its web board names, from its
+    package; anything else under /games/ is a 404."""
+    from importlib import resources
+
+    from starlette.testclient import TestClient
+
+    with TestClient(create_app()) as client:
+        for name in offered_games():
+            web = game_class(name).web
+            assert web is not None
+            reply = client.get(catalog(name)["drawer"])
+            assert reply.status_code == 200
+            assert reply.headers["content-type"] == "text/javascript; charset=utf-8"
+            assert reply.headers["cache-control"] == "no-cache"  # as the page's own files
+            assert reply.content == resources.files(web.drawer[0]).joinpath(web.drawer[1]).read_bytes()
+            assert "cruiselib.registerDrawer(" in reply.text
+        name = offered_games()[0]
+        for path in (
+            "/games/chess.js",
+            f"/games/{name}",
+            f"/games/{name}.css",
+            f"/games/{name}.js.js",
+            f"/games/{name}.jsx",
+            "/games/.js",
+            "/games/..%2fapp.js",
+            f"/games/{name}/board.js",
+        ):
+            assert client.get(path).status_code == 404, path
+
+
+def _register_twin(monkeypatch: pytest.MonkeyPatch, name: str, **attributes: Any) -> type[Any]:
+    """A subclass of the first offered game's class, with ``attributes``, registered under
+    ``name`` for one test (monkeypatch restores the registry)."""
+    base = game_class(offered_games()[0])
+    twin = type(f"Twin_{name}", (base,), {"name": name, **attributes})
+    monkeypatch.setattr(sys.modules[__name__], twin.__name__, twin, raising=False)
+    monkeypatch.setattr(cruiselib._registry, "_REGISTRY", dict(cruiselib._registry._REGISTRY))
+    cruiselib.register(name, f"{__name__}:{twin.__name__}")
+    return twin
+
+
+def test_a_game_registered_at_run_time_gets_a_catalog(monkeypatch: pytest.MonkeyPatch) -> None:
+    from starlette.testclient import TestClient
+
+    base = offered_games()[0]
+    _register_twin(monkeypatch, "web_twin")
+    assert "web_twin" in offered_games()
+    with TestClient(create_app()) as client:
+        assert "web_twin" in [entry["game"] for entry in client.get("/games").json()["games"]]
+        twin = client.get("/catalog/web_twin").json()
+        assert twin == expected_catalog("web_twin")
+        assert twin == {**client.get(f"/catalog/{base}").json(), "game": "web_twin", "drawer": "/games/web_twin.js"}
+        drawer = client.get("/games/web_twin.js")
+        assert drawer.status_code == 200 and drawer.content == client.get(f"/games/{base}.js").content
+
+
+def test_a_game_without_a_web_board_is_not_offered(monkeypatch: pytest.MonkeyPatch) -> None:
+    from starlette.testclient import TestClient
+
+    _register_twin(monkeypatch, "web_hidden", web=None)
+    assert "web_hidden" in cruiselib.games() and "web_hidden" not in offered_games()
+    with pytest.raises(InvalidOptionError, match="does not offer 'web_hidden'"):
+        catalog("web_hidden")
+    with pytest.raises(InvalidOptionError, match="unknown game"):
+        catalog("chess")
+    with TestClient(create_app()) as client:
+        assert "web_hidden" not in [entry["game"] for entry in client.get("/games").json()["games"]]
+        assert client.get("/catalog/web_hidden").status_code == 404
+        assert client.get("/games/web_hidden.js").status_code == 404
 
 
 def test_websocket_round_trip() -> None:
@@ -230,6 +341,12 @@ def shown_result(page: Any) -> tuple[list[int], list[int], dict[str, Any]]:
 def test_play_a_whole_game_by_clicking(
     browser: Any, server: str, game: str, players: int, seat: int, seed: int
 ) -> None:
+    play_and_check(browser, server, game, players, seat, seed)
+
+
+def play_and_check(browser: Any, server: str, game: str, players: int, seat: int, seed: int) -> None:
+    """Play a whole game on the page by clicking the first move button, against the
+    ``random`` bot, and check the page's result and record against the library's."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         open_game(page, server, game, players, seat, seed)
@@ -264,6 +381,80 @@ def test_play_a_whole_game_by_clicking(
     assert list(state.scores()) == scores
     for p in winners:
         assert f"seat {p}" in page_text
+
+
+def test_the_page_offers_the_servers_games_in_its_order(browser: Any, server: str) -> None:
+    """The game box lists the games of /games in the server's order, the first chosen; the
+    players box the chosen game's seat counts; its options box the game's options."""
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_function("document.body.dataset.busy === '0' && document.querySelector('#game option')")
+        assert page.eval_on_selector_all("#game option", "options => options.map((o) => o.value)") == list(
+            offered_games()
+        )
+        for name in offered_games():
+            page.select_option("#game", name)
+            page.wait_for_selector(f'#players[data-game="{name}"]', state="attached")
+            counts = page.eval_on_selector_all("#players option", "options => options.map((o) => Number(o.value))")
+            assert counts == list(game_class(name).player_counts)
+            shown = page.eval_on_selector_all(
+                "#options select", "boxes => boxes.map((b) => [b.name, b.options.length])"
+            )
+            assert shown == [[o.name, len(o.choices)] for o in catalog_options(name)]
+        page.goto(server + "/")  # a fresh page: its default game is the first
+        page.wait_for_function("document.body.dataset.busy === '0' && document.querySelector('#game option')")
+        assert page.input_value("#game") == offered_games()[0]
+    finally:
+        page.close()
+
+
+def catalog_options(name: str) -> list[Any]:
+    """The options the page's form offers for game ``name`` (the players box is its own)."""
+    web = game_class(name).web
+    assert web is not None
+    return [option for option in web.options if option.name != "players"]
+
+
+def test_a_game_starts_with_the_options_chosen(browser: Any, server: str) -> None:
+    """The options box's choice reaches ``new``: the game's record has it."""
+    name = next(n for n in offered_games() if catalog_options(n))
+    option = catalog_options(name)[0]
+    chosen = option.choices[-1]
+    assert chosen != option.choices[0]  # not the default: the choice shows
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_function("document.body.dataset.busy === '0' && document.querySelector('#game option')")
+        page.select_option("#game", name)
+        page.select_option(f"#option-{option.name}", str(len(option.choices) - 1))
+        page.click('[data-action="new"]')
+        wait_idle(page)
+        options = page.evaluate(
+            "async () => (await S.conn.send({cmd: 'save', game_id: S.gid, snapshot: false})).record.options"
+        )
+    finally:
+        page.close()
+    assert options[option.name] == chosen
+
+
+@pytest.mark.parametrize("kind", ["subclass", "outside"])
+def test_a_game_registered_at_run_time_is_played_on_the_page(
+    browser: Any, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """A game registered at run time is offered and played with no edit of the page: a
+    subclass of a game under a new name (drawn by its base's drawer script, which
+    registers the base's name), and Toy Duel, defined outside cruiselib with its own."""
+    if kind == "subclass":
+        name = "web_twin_played"
+        _register_twin(monkeypatch, name)
+    else:
+        name = "toy_duel"
+        monkeypatch.setattr(cruiselib._registry, "_REGISTRY", dict(cruiselib._registry._REGISTRY))
+        cruiselib.register(name, "tests.toy_game:ToyDuelGame")
+    players = game_class(name).player_counts[0]
+    with serving() as served:
+        play_and_check(browser, served.base, name, players, 0, 21)
 
 
 def test_hint_undo_and_filter(browser: Any, server: str) -> None:

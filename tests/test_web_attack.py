@@ -19,6 +19,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,7 +34,14 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from cruiselib.errors import InvalidOptionError
 from cruiselib.protocol import MAX_LINE
 from cruiselib.web import create_app
-from cruiselib.web.app import CONFIGURATIONS_PER_CONNECTION, MAX_GAMES_PER_CONNECTION, QUEUE_FRAMES, WS_MAX_SIZE
+from cruiselib.web.app import (
+    CONFIGURATIONS_PER_CONNECTION,
+    MAX_GAMES_PER_CONNECTION,
+    QUEUE_FRAMES,
+    WS_MAX_SIZE,
+    drawer_url,
+    offered_games,
+)
 
 from .support import ANY_GAME
 from .web_support import Served, free_port, serving
@@ -88,14 +96,16 @@ def raw_handshake(port: int, host: str, origin: str) -> int:
 
 
 def answering_threads() -> int:
-    """Threads of this process answering a protocol request now (in ``Engine.handle_line``):
-    the server runs in this process, so its searches show here."""
+    """Threads of this process answering a protocol request now (in ``Engine.handle_line``,
+    of the protocol module or of a module of the protocol package): the server runs in this
+    process, so its searches show here."""
     count = 0
     for frame in sys._current_frames().values():
         walk: Any = frame
         while walk is not None:
             code = walk.f_code
-            if code.co_name == "handle_line" and code.co_filename.endswith("protocol.py"):
+            where = Path(code.co_filename)
+            if code.co_name == "handle_line" and "protocol" in (where.stem, where.parent.name):
                 count += 1
                 break
             walk = walk.f_back
@@ -159,6 +169,8 @@ def test_foreign_origin_and_host_are_refused() -> None:
             status, body = http_get(port, "/", host=host)
             assert status == 400 and b"host not allowed" in body, host
         assert http_get(port, "/catalog/sirens", host=f"rebind.example:{port}")[0] == 400
+        assert http_get(port, "/games", host=f"rebind.example:{port}")[0] == 400
+        assert http_get(port, drawer_url(offered_games()[0]), host=f"rebind.example:{port}")[0] == 400
         # A DNS-rebinding name: the page's own origin, but a Host that is not this server.
         rebound = f"rebind.example:{port}"
         assert raw_handshake(port, rebound, f"http://{rebound}") == 403
@@ -192,12 +204,19 @@ def test_traversal_paths_find_nothing() -> None:
             "/static//etc/passwd",
             "/static/%00app.js",
             "/catalog/..%2f..%2fapp",
+            "/games/..%2fweb%2fapp.js",
+            "/games/%2e%2e%2f%2e%2e%2fapp.js",
+            "/games/..%5capp.js",
+            "/games/../sirens/board.js",
+            "/games/sirens/board.js",
+            "/games/%00sirens.js",
             "/../../src/cruiselib/web/app.py",
         ):
             status, body = http_get(served.port, path)
             assert status in (400, 404), path
             assert b"import" not in body and b"root:" not in body, path
         assert http_get(served.port, "/static/app.js")[0] == 200
+        assert http_get(served.port, drawer_url(offered_games()[0]))[0] == 200
 
 
 # --------------------------------------------------------------------------- frames

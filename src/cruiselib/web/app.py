@@ -172,7 +172,9 @@ def _catalog_of(name: str, cls: type[Game[Any]]) -> dict[str, Any]:
         "options": [option.to_json() for option in web.options],
         "drawer": drawer_url(name),
     }
-    return out
+    # As the page reads it (JSON: lists, not tuples), and a catalog JSON cannot hold fails here.
+    decoded: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(out))
+    return decoded
 
 
 def drawer_url(name: str) -> str:
@@ -182,12 +184,8 @@ def drawer_url(name: str) -> str:
 
 @functools.cache
 def _resource(package: str, file: str) -> bytes:
+    """A file of a package (a game's drawer script, as its web board names it)."""
     return resources.files(package).joinpath(file).read_bytes()
-
-
-@functools.cache
-def _static(name: str) -> bytes:
-    return resources.files("cruiselib.web").joinpath("static").joinpath(name).read_bytes()
 
 
 def _not_found() -> Response:
