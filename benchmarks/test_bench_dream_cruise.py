@@ -1,5 +1,6 @@
-"""Dream Cruise benchmarks: route scoring, guest-placement enumeration, step, loading,
-playouts, views, resampling and observation tensors.
+"""Dream Cruise benchmarks: route scoring, guest-placement enumeration and step (the
+operations every game measures, loading, playouts, views, resampling and tensors, are in
+``test_bench_games.py``).
 
     pytest benchmarks/test_bench_dream_cruise.py --benchmark-only
 
@@ -19,12 +20,6 @@ from typing import Any
 import pytest
 
 from benchmarks.conftest import (
-    bench_load_state,
-    bench_observation,
-    bench_python_random_game,
-    bench_resample,
-    bench_typed_decode,
-    bench_view,
     modes,
 )
 
@@ -46,6 +41,7 @@ def _play_until(game: Any, seed: int, done: Any) -> Any:
 def busy(game: Any) -> Any:
     """A phase-4 decision of a seeded random game with three families to place, two built
     additions and an activity card on the current location card: the most spots a seat has."""
+
     def ready(state: Any) -> bool:
         if state.phase != "set_sail":
             return False
@@ -79,15 +75,6 @@ def _kept(state: Any, cards: int, seas: int) -> bool:
     locations = state.game.cards.locations
     played = raw["played"][0]
     return len(played) == cards and sum(locations[x].kind == "sea" for x in played) == seas
-
-
-def midgame(game: Any, seed: int = 3, steps: int = 300) -> Any:
-    state = game.new_state(seed=seed)
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        state.apply(rnd.choice(state.legal_actions()))
-    assert not state.is_over
-    return state
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -128,49 +115,3 @@ def test_step(benchmark: Any, mode: str) -> None:
     benchmark.pedantic(
         lambda s: s.apply(done), setup=lambda: ((state.clone(),), {}), rounds=20000 if mode == "compiled" else 2000
     )
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_clone(benchmark: Any, mode: str) -> None:
-    benchmark.group = "dream_cruise: clone() mid-game"
-    benchmark(midgame(GAMES[mode]).clone)
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_load_state_json(benchmark: Any, mode: str) -> None:
-    bench_load_state(benchmark, "dream_cruise", midgame(GAMES[mode]))
-
-
-def test_msgspec_typed_decode(benchmark: Any) -> None:
-    bench_typed_decode(benchmark, "dream_cruise", midgame(GAMES[MODES[0]]))
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_python_random_game(benchmark: Any, mode: str) -> None:
-    bench_python_random_game(benchmark, "dream_cruise: Python loop, one random 4-player game", GAMES[mode])
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_playouts(benchmark: Any, mode: str) -> None:
-    """game.playouts(n): random 4-player games entirely in the core."""
-    benchmark.group = "dream_cruise: game.playouts(n) in the core, 4 players"
-    game = GAMES[mode]
-    n = 20  # the same batch on both cores: the ratio is the speed-up per game
-    result = benchmark(game.playouts, n, 1)
-    benchmark.extra_info["games"] = n
-    benchmark.extra_info["actions"] = result.actions
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_view(benchmark: Any, mode: str) -> None:
-    bench_view(benchmark, "dream_cruise", midgame(GAMES[mode]))
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_resample(benchmark: Any, mode: str) -> None:
-    bench_resample(benchmark, "dream_cruise", midgame(GAMES[mode]))
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_observation_into_buffer(benchmark: Any, mode: str) -> None:
-    bench_observation(benchmark, "dream_cruise", midgame(GAMES[mode]))

@@ -1,5 +1,6 @@
-"""Dream Islands benchmarks: move enumeration, mission check, step, loading, playouts, views,
-resampling and observation tensors.
+"""Dream Islands benchmarks: move enumeration, mission check and step (the operations every
+game measures, loading, playouts, views, resampling and tensors, are in
+``test_bench_games.py``).
 
     pytest benchmarks/test_bench_dream_islands.py --benchmark-only
 
@@ -8,26 +9,19 @@ Each benchmark runs once per core (compiled, pure) so the ratio is measured in o
 core): every distinct move of a crowded mid-game position with six movable pieces and
 the number 5 in under 5 us; in-core random 4-player games at 20,000 games/s or more;
 compiled at least 50x the pure-Python core; ``load_state()`` of mid-game JSON within 2.5x
-of msgspec's own typed decode of the same bytes (the pair of benchmarks below); compiled,
-``view()`` under 2 us, ``resample()`` under 3 us, ``observation(out=buf)`` under 1 us.
+of msgspec's own typed decode of the same bytes; compiled, ``view()`` under 2 us,
+``resample()`` under 3 us, ``observation(out=buf)`` under 1 us.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import msgspec
 import pytest
 
 from benchmarks.conftest import (
-    bench_load_state,
-    bench_observation,
-    bench_python_random_game,
-    bench_resample,
-    bench_typed_decode,
-    bench_view,
     modes,
 )
 from cruiselib.dream_islands import DreamIslandsStateData
@@ -51,17 +45,6 @@ def crowded(game: Any) -> Any:
     state = game._state_class(game.rules, game)
     state._load(msgspec.convert(data, DreamIslandsStateData), False)
     assert state.count_moves(5) == 130
-    return state
-
-
-def midgame(game: Any, seed: int = 3, steps: int = 30) -> Any:
-    state = game.new_state(seed=seed)
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        state.apply(rnd.choice(state.legal_actions()))
-    while state.phase_name != "move":
-        state.apply(rnd.choice(state.legal_actions()))
-    assert not state.is_over
     return state
 
 
@@ -99,49 +82,3 @@ def test_step(benchmark: Any, mode: str) -> None:
     benchmark.pedantic(
         lambda s: s.apply(action), setup=lambda: ((state.clone(),), {}), rounds=20000 if mode == "compiled" else 2000
     )
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_clone(benchmark: Any, mode: str) -> None:
-    benchmark.group = "dream_islands: clone() mid-game"
-    benchmark(midgame(GAMES[mode]).clone)
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_load_state_json(benchmark: Any, mode: str) -> None:
-    bench_load_state(benchmark, "dream_islands", midgame(GAMES[mode]))
-
-
-def test_msgspec_typed_decode(benchmark: Any) -> None:
-    bench_typed_decode(benchmark, "dream_islands", midgame(GAMES[MODES[0]]))
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_python_random_game(benchmark: Any, mode: str) -> None:
-    bench_python_random_game(benchmark, "dream_islands: Python loop, one random 4-player game", GAMES[mode])
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_playouts(benchmark: Any, mode: str) -> None:
-    """game.playouts(n): random 4-player games entirely in the core."""
-    benchmark.group = "dream_islands: game.playouts(n) in the core, 4 players"
-    game = GAMES[mode]
-    n = 200
-    result = benchmark(game.playouts, n, 1)
-    benchmark.extra_info["games"] = n
-    benchmark.extra_info["actions"] = result.actions
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_view(benchmark: Any, mode: str) -> None:
-    bench_view(benchmark, "dream_islands", midgame(GAMES[mode]))
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_resample(benchmark: Any, mode: str) -> None:
-    bench_resample(benchmark, "dream_islands", midgame(GAMES[mode]))
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_observation_into_buffer(benchmark: Any, mode: str) -> None:
-    bench_observation(benchmark, "dream_islands", midgame(GAMES[mode]))

@@ -1,4 +1,6 @@
-"""Sirens in Sight benchmarks: the core operations, a Python-driven random game, in-core playouts.
+"""Sirens in Sight benchmarks: legal actions, a step, a JSON round trip, playouts over
+threads and from a position (the operations every game measures, loading, a Python-driven
+random game, in-core playouts, views, resampling and tensors, are in ``test_bench_games.py``).
 
     pytest benchmarks/test_bench_sirens.py --benchmark-only
 
@@ -11,12 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import msgspec
-import numpy as np
 import pytest
 
 from benchmarks.conftest import modes
-from cruiselib.sirens import SirensStateData
 
 GAMES = modes("sirens")
 MODES = list(GAMES)
@@ -51,99 +50,12 @@ def test_apply(benchmark: Any, mode: str) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_clone(benchmark: Any, mode: str) -> None:
-    benchmark.group = "sirens: clone() mid-game"
-    benchmark(midgame(GAMES[mode]).clone)
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_view(benchmark: Any, mode: str) -> None:
-    """The seat to move's view (its legal actions included), built by the core."""
-    benchmark.group = "sirens: view() mid-game"
-    state = midgame(GAMES[mode])
-    view = benchmark(state.view, state.current_player)
-    benchmark.extra_info["legal_actions"] = len(view.legal_actions)
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_resample(benchmark: Any, mode: str) -> None:
-    """A full state consistent with the seat to move's view, dealt from a seed (search)."""
-    benchmark.group = "sirens: resample() mid-game"
-    state = midgame(GAMES[mode])
-    benchmark(state.resample, state.current_player, 7)
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_observation(benchmark: Any, mode: str) -> None:
-    """The seat to move's observation tensor written into a buffer (no allocation)."""
-    benchmark.group = "sirens: observation(out=buf) mid-game"
-    game = GAMES[mode]
-    state = midgame(game)
-    buf = np.zeros(game.observation_shape, dtype=np.float32)
-    benchmark(state.observation, state.current_player, buf)
-    benchmark.extra_info["size"] = int(buf.shape[0])
-
-
-@pytest.mark.parametrize("mode", MODES)
 def test_json_round_trip(benchmark: Any, mode: str) -> None:
     benchmark.group = "sirens: to_json() + load_state() mid-game"
     game = GAMES[mode]
     state = midgame(game)
     loaded = benchmark(lambda: game.load_state(state.to_json()))
     assert loaded == state
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_python_random_game(benchmark: Any, mode: str) -> None:
-    """A whole game driven from Python: legal_actions() + random.choice + apply()."""
-    benchmark.group = "sirens: Python loop, one random game"
-    game = GAMES[mode]
-    seeds = iter(range(10**9))
-
-    def one_game() -> int:
-        seed = next(seeds)
-        state = game.new_state(seed=seed)
-        choice = random.Random(seed).choice
-        n = 0
-        while not state.is_over:
-            state.apply(choice(state.legal_actions()))
-            n += 1
-        return n
-
-    lengths = [one_game() for _ in range(50)]
-    benchmark.extra_info["actions_per_game"] = sum(lengths) / len(lengths)
-    benchmark(one_game)
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_playouts(benchmark: Any, mode: str) -> None:
-    """game.playouts(n): random games entirely in the core."""
-    benchmark.group = "sirens: game.playouts(n) in the core"
-    game = GAMES[mode]
-    n = 200
-    result = benchmark(game.playouts, n, 1)
-    benchmark.extra_info["games"] = n
-    benchmark.extra_info["actions"] = result.actions
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_load_state(benchmark: Any, mode: str) -> None:
-    """game.load_state() of mid-game JSON bytes: msgspec's typed decode plus the core's checks."""
-    benchmark.group = "sirens: load_state() mid-game JSON"
-    game = GAMES[mode]
-    data = midgame(game).to_json().encode()
-    loaded = benchmark(game.load_state, data)
-    assert loaded.to_json().encode() == data
-
-
-def test_msgspec_decode(benchmark: Any) -> None:
-    """msgspec's own typed decode of the same bytes: the yardstick of load_state (within 2.5x)."""
-    benchmark.group = "sirens: msgspec typed decode, same bytes"
-    game = GAMES[MODES[0]]
-    data = midgame(game).to_json().encode()
-    decoder = msgspec.json.Decoder(SirensStateData)
-    decoded = benchmark(decoder.decode, data)
-    assert decoded == msgspec.json.decode(data, type=SirensStateData)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
