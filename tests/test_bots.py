@@ -9,6 +9,7 @@ import pytest
 
 import cruiselib
 from cruiselib._core import load, pure_module
+from cruiselib._registry import game_class
 from cruiselib.bots import (
     BOTS,
     Bot,
@@ -20,24 +21,17 @@ from cruiselib.bots import (
     RuleBot,
     make_bot,
 )
-from cruiselib.bots.search import RULE_BIASES, SHORTLISTS
+from cruiselib.bots.search import search_defaults
+from cruiselib.integration import SearchDefaults
 
-from .support import positions
+from .support import CONFIGURATIONS, configuration_id, player_counts, positions
 
-CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("sirens", {}),
-    ("sirens", {"variant": "bow_to_rear"}),
-    ("dream_islands", {"players": 2}),
-    ("dream_islands", {"players": 4}),
-    ("atlantic_star", {"players": 2}),
-    ("atlantic_star", {"players": 4}),
-    ("dream_cruise", {"players": 1}),
-    ("dream_cruise", {"players": 3}),
-]
+# Every game's example configurations (what each game declares).
+CONFIGS: list[tuple[str, dict[str, Any]]] = CONFIGURATIONS
 # The pure-Python core searches about 100 times slower: it checks every other configuration
 # (the compiled run checks all, and the two cores build equal trees on each).
 SEARCH_CONFIGS = CONFIGS if cruiselib.compiled else CONFIGS[::2]
-IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}" for name, opts in SEARCH_CONFIGS]
+IDS = [configuration_id(name, opts) for name, opts in SEARCH_CONFIGS]
 
 
 def search(state: Any, iterations: int = 60, seed: int = 5, **options: Any) -> Any:
@@ -274,7 +268,7 @@ def test_solo_loss_is_a_minus_one() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["sirens", "dream_islands", "atlantic_star", "dream_cruise"])
+@pytest.mark.parametrize("name", [name for name in cruiselib.games() if 2 in player_counts(name)])
 def test_ismcts_beats_random(name: str) -> None:
     game = cruiselib.make(name, players=2)
     wins = 0.0
@@ -445,7 +439,7 @@ def test_favour_is_checked() -> None:
 @pytest.mark.parametrize(("name", "options"), SEARCH_CONFIGS, ids=IDS)
 def test_rule_bias_favours_the_rule_based_bots_best_move(name: str, options: dict[str, Any]) -> None:
     """``ISMCTSBot(rule_bias=B)`` favours the rule-based bot's best root move (analysed from
-    the seat's view); the default takes ``RULE_BIASES`` (0 where a game has none)."""
+    the seat's view); the default takes the game's declared ``search.rule_bias``."""
     game = cruiselib.make(name, **options)
     for state in branching_positions(game, 53):
         best = RuleBot(seed=0).analyse(state)[0].action
@@ -453,7 +447,7 @@ def test_rule_bias_favours_the_rule_based_bots_best_move(name: str, options: dic
         rows = ISMCTSBot(iterations=budget, rule_bias=1000.0, shortlist=0, seed=1).analyse(state)
         assert rows[0].action == best and rows[0].visits == 41 and all(row.visits == 1 for row in rows[1:])
         default = ISMCTSBot(iterations=60, seed=1).analyse(state)
-        off = ISMCTSBot(iterations=60, rule_bias=RULE_BIASES.get(name, 0.0), seed=1).analyse(state)
+        off = ISMCTSBot(iterations=60, rule_bias=game_class(name).search.rule_bias, seed=1).analyse(state)
         assert default == off
 
 
@@ -497,10 +491,10 @@ def test_shortlist_option_is_checked(bad: Any) -> None:
 
 
 def test_dream_cruise_boards_and_places_by_the_rule_based_bot_and_searches_the_rest() -> None:
-    """The default shortlist (SHORTLISTS): in Dream Cruise's phases 1 and 4 the bot plays
-    the rule-based bot's best move without a search; in phases 2 and 3 it searches every
-    move; ``shortlist=0`` searches every phase, and a mapping sets it per phase."""
-    assert SHORTLISTS["dream_cruise"] == {"boarding": 1, "set_sail": 1}
+    """The default shortlist (Dream Cruise's ``search`` declaration): in phases 1 and 4 the
+    bot plays the rule-based bot's best move without a search; in phases 2 and 3 it searches
+    every move; ``shortlist=0`` searches every phase, and a mapping sets it per phase."""
+    assert game_class("dream_cruise").search.shortlist == {"boarding": 1, "set_sail": 1}
     game = cruiselib.make("dream_cruise", players=2)
     phases: set[str] = set()
     for state in positions(game, 2, 41, every=3)[:60]:
@@ -647,3 +641,81 @@ def test_cancel_must_be_an_event() -> None:
     state = cruiselib.make("sirens").new_state(seed=3)
     with pytest.raises(cruiselib.InvalidOptionError, match=r"cancel must be a threading\.Event"):
         ISMCTSBot(iterations=10, seed=1).choose(state, cancel=1)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------- what each game declares
+
+
+@pytest.mark.parametrize(("name", "options"), SEARCH_CONFIGS, ids=IDS)
+def test_a_search_bots_defaults_are_its_games_search_declaration(name: str, options: dict[str, Any]) -> None:
+    """A search bot's options left None take the game's ``search`` declaration: the default
+    bot searches as one given those values."""
+    game = cruiselib.make(name, **options)
+    declared = game_class(name).search
+    assert search_defaults(game.new_state(seed=1)) is declared
+    for state in positions(game, 1, 59, every=11)[:3]:
+        if len(state.legal_actions()) < 2:
+            continue
+        default = ISMCTSBot(iterations=40, seed=3).analyse(state)
+        explicit = ISMCTSBot(
+            iterations=40,
+            seed=3,
+            score_weight=declared.score_weight,
+            prior_weight=declared.prior_weight,
+            shortlist=declared.shortlist,
+            rule_bias=declared.rule_bias,
+        )
+        assert default == explicit.analyse(state)
+
+
+def test_a_search_bot_reads_the_declaration_of_the_game_it_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No table of games: a game that declares a shortlist of one is played by its rule-based
+    bot's move without a search, and a game's score weight changes the search's returns."""
+    name = cruiselib.games()[0]
+    state = next(s for s in positions(cruiselib.make(name), 1, 61) if len(s.legal_actions()) > 2)
+    monkeypatch.setattr(game_class(name), "search", SearchDefaults(shortlist=1))
+    bot = ISMCTSBot(iterations=40, seed=1)
+    assert bot.choose(state) == RuleBot(seed=0).analyse(state)[0].action and bot.last_iterations == 0
+    monkeypatch.setattr(game_class(name), "search", SearchDefaults(score_weight=0.0))
+    plain = ISMCTSBot(iterations=60, seed=1).analyse(state)
+    monkeypatch.setattr(game_class(name), "search", SearchDefaults(score_weight=1.0))
+    assert ISMCTSBot(iterations=60, seed=1).analyse(state) != plain
+
+
+def test_a_game_without_search_defaults_is_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    name = cruiselib.games()[0]
+    state = cruiselib.make(name).new_state(seed=1)
+    monkeypatch.setattr(game_class(name), "search", {"score_weight": 0.5})
+    with pytest.raises(cruiselib.InvalidOptionError, match=f"{name!r} declares search.*SearchDefaults"):
+        ISMCTSBot(iterations=10, seed=1).choose(state)
+
+
+def test_the_rule_based_bot_is_the_one_the_game_declares(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``RuleBot`` hands a position to the class the game's ``rule_bot`` names."""
+    name = cruiselib.games()[0]
+    state = cruiselib.make(name).new_state(seed=2)
+    monkeypatch.setattr(game_class(name), "rule_bot", "cruiselib.bots.basic:RandomBot")
+    assert RuleBot(seed=4).choose(state) == RandomBot(seed=4).choose(state)
+    assert RuleBot(seed=4).analyse(state) == RandomBot(seed=4).analyse(state)
+
+
+@pytest.mark.parametrize(
+    ("declared", "message"),
+    [
+        (None, "has no rule-based bot"),
+        ("no_colon_here", "give 'package.module:Class'"),
+        ("cruiselib.bots.basic:NoSuchBot", "names no class"),
+        ("cruiselib.no_such_module:RuleBot", "names no class"),
+    ],
+)
+def test_a_game_without_a_rule_based_bot_is_refused_by_name(
+    monkeypatch: pytest.MonkeyPatch, declared: str | None, message: str
+) -> None:
+    name = cruiselib.games()[0]
+    state = cruiselib.make(name).new_state(seed=2)
+    monkeypatch.setattr(game_class(name), "rule_bot", declared)
+    with pytest.raises(cruiselib.InvalidOptionError, match=f"the game {name!r}.*{message}"):
+        RuleBot(seed=1).choose(state)
+    # The search bots' shortlist and rule bias ask the same bot.
+    with pytest.raises(cruiselib.InvalidOptionError, match=f"the game {name!r}"):
+        ISMCTSBot(iterations=10, shortlist=2, seed=1).choose(state)

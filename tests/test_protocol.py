@@ -33,8 +33,10 @@ from cruiselib.client import (
     EngineTimeoutError,
     PipeTransport,
 )
+from cruiselib.protocol import engine as engine_module
+from cruiselib.protocol import stdio
 
-from .support import ANY_GAME
+from .support import ANY_GAME, CONFIGURATION_IDS, CONFIGURATIONS, random_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120.0  # seconds a reply may take before a test fails instead of hanging
@@ -436,7 +438,7 @@ def _frames(reader: Any) -> list[bytes | None]:
     out: list[bytes | None] = []
     while True:
         line = reader.readline()
-        out.append(b"<long>" if line is protocol._TOO_LONG else line)
+        out.append(b"<long>" if line is stdio._TOO_LONG else line)
         if line is None:
             return out
 
@@ -453,7 +455,7 @@ def test_the_polled_pipe_reader_frames_lines_as_the_stream_reader(seed: int) -> 
     lines = [b"", b"x", b"a b\r", b"y" * cap, b"z" * (cap + 1), b"w" * (2 * cap + 7), b"q" * (cap - 1)]
     data = b"\n".join(rnd.choice(lines) for _ in range(12))
     data += rnd.choice([b"", b"\n", b"last", b"v" * (cap + 3)])  # how input ends
-    expected = _frames(protocol._StreamLines(io.BytesIO(data)))
+    expected = _frames(stdio._StreamLines(io.BytesIO(data)))
 
     read_end, write_end = os.pipe()
 
@@ -468,7 +470,7 @@ def test_the_polled_pipe_reader_frames_lines_as_the_stream_reader(seed: int) -> 
 
     writer = threading.Thread(target=feed)
     writer.start()
-    reader = protocol._PolledLines(read_end, poll=rnd.choice([0.0, 200e-6]))
+    reader = stdio._PolledLines(read_end, poll=rnd.choice([0.0, 200e-6]))
     try:
         got = _frames(reader)
         assert len(reader.buffer) == 0
@@ -561,6 +563,47 @@ def test_the_in_process_engine_answers_alike() -> None:
         assert client.pid is None
         with pytest.raises(ValueError, match="one non-blank line"):
             client.send_line("a\nb")
+
+
+# --------------------------------------------------------------------------- move texts
+
+
+def _plain_texts(state: Any) -> list[str]:
+    """The legal moves' plain texts (the move table's, what records store)."""
+    return [str(state.game.action_to_move(a)) for a in state.legal_actions()]
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=CONFIGURATION_IDS)
+def test_annotated_moves_declares_what_legal_moves_gives(name: str, options: dict[str, Any]) -> None:
+    """A game's ``annotated_moves`` says whether ``legal_moves()`` ever shows a move other
+    than its plain text (and those texts are read back by ``parse_move``); the engine's
+    ``legal`` shows the same texts as ``legal_moves()``."""
+    game: Any = cruiselib.make(name, **options)
+    engine = protocol.Engine()
+    annotated_somewhere = False
+    for seed in (3, 4):
+        for state in random_game(game, seed, every=3)[:-1]:
+            texts = [str(move) for move in state.legal_moves()]
+            if texts != _plain_texts(state):
+                annotated_somewhere = True
+                for action, text in zip(state.legal_actions(), texts, strict=True):
+                    assert game.move_to_action(state.parse_move(text)) == action
+            gid = engine.handle({"cmd": "load", "snapshot": state.to_json()})["game_id"]
+            assert engine.handle({"cmd": "legal", "game_id": gid})["moves"] == texts
+            engine.handle({"cmd": "close", "game_id": gid})
+    assert annotated_somewhere == type(game).annotated_moves
+
+
+def test_the_engine_shows_move_texts_as_the_game_declares(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine asks the game's declaration: a game that annotates its moves but declared
+    it did not would be shown its plain texts."""
+    name, options = next((n, o) for n, o in CONFIGURATIONS if cruiselib.make(n, **o).annotated_moves)
+    game: Any = cruiselib.make(name, **options)
+    state = next(s for s in random_game(game, 3) if [str(m) for m in s.legal_moves()] != _plain_texts(s))
+    monkeypatch.setattr(type(game), "annotated_moves", False)
+    engine = protocol.Engine()
+    gid = engine.handle({"cmd": "load", "snapshot": state.to_json()})["game_id"]
+    assert engine.handle({"cmd": "legal", "game_id": gid})["moves"] == _plain_texts(state)
 
 
 # --------------------------------------------------------------------------- whole games
@@ -846,11 +889,11 @@ def test_every_search_is_bounded_in_time_and_iterations(monkeypatch: pytest.Monk
     MAX_ITERATIONS (the tree's memory). Here both limits are made small."""
     engine = protocol.Engine()
     gid = engine.handle({"cmd": "new", "game": ANY_GAME, "seed": 3})["game_id"]
-    monkeypatch.setattr(protocol, "MAX_SECONDS", 0.2)
+    monkeypatch.setattr(engine_module, "MAX_SECONDS", 0.2)
     reply = engine.handle({"cmd": "bot", "game_id": gid, "iterations": 1_000_000, "seed": 1})
     assert reply["ok"] and 0 < reply["iterations"] < 1_000_000
-    monkeypatch.setattr(protocol, "MAX_SECONDS", 60.0)
-    monkeypatch.setattr(protocol, "MAX_ITERATIONS", 300)
+    monkeypatch.setattr(engine_module, "MAX_SECONDS", 60.0)
+    monkeypatch.setattr(engine_module, "MAX_ITERATIONS", 300)
     reply = engine.handle({"cmd": "hint", "game_id": gid, "seconds": 5, "seed": 1})
     assert reply["ok"] and reply["iterations"] == 300
     reply = engine.handle({"cmd": "bot", "game_id": gid, "options": {"iterations": None, "seconds": 5}, "seed": 1})
@@ -858,7 +901,7 @@ def test_every_search_is_bounded_in_time_and_iterations(monkeypatch: pytest.Monk
 
 
 def test_busy_when_no_search_slot_frees(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(protocol, "SEARCH_SLOT_WAIT", 0.1)
+    monkeypatch.setattr(engine_module, "SEARCH_SLOT_WAIT", 0.1)
     slots = threading.Semaphore(0)
     engine = protocol.Engine(search_slots=slots)
     gid = engine.handle({"cmd": "new", "game": ANY_GAME, "seed": 3})["game_id"]
@@ -967,7 +1010,7 @@ def test_a_game_holds_at_most_max_ply_actions(monkeypatch: pytest.MonkeyPatch) -
     engine = protocol.Engine()
     gid = _long_game(engine, 31)
     saved = engine.handle({"cmd": "save", "game_id": gid})
-    monkeypatch.setattr(protocol, "MAX_PLY", 30)
+    monkeypatch.setattr(engine_module, "MAX_PLY", 30)
     for field in ("record", "snapshot"):
         reply = engine.handle({"cmd": "load", field: saved[field]})
         assert reply["error"]["code"] == "invalid_state" and "30" in reply["error"]["message"], reply
@@ -1158,7 +1201,7 @@ def test_the_read_ahead_is_bounded_in_bytes() -> None:
     (one line always fits), then waits; the main thread takes them in order."""
     reader, writer = os.pipe()
     engine = protocol.Engine()
-    requests = protocol._ServeInput(protocol._PolledLines(reader, 0.0), engine, 1000, None)
+    requests = stdio._ServeInput(stdio._PolledLines(reader, 0.0), engine, 1000, None)
     try:
         os.write(writer, b"x" * 5000 + b"\n" + b"y" * 10 + b"\n")
         with requests.watch():

@@ -31,6 +31,7 @@ import msgspec
 
 from cruiselib import protocol as p
 from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError
+from cruiselib.protocol.stdio import _line_too_long
 
 __all__ = [
     "EngineClient",
@@ -103,7 +104,7 @@ class LocalTransport:
 
     def roundtrip(self, line: bytes) -> bytes:
         if len(line) > p.MAX_LINE:
-            return p._line_too_long()
+            return _line_too_long()
         return self.engine.handle_line(line)
 
     def close(self) -> None:

@@ -1,7 +1,8 @@
 """The rule-based bot: a sensible beginner's heuristics, one set per game.
 
-Each game's heuristics live in ``cruiselib.<game>.rulebot`` and are documented in the
-game's docs page ("Rule-based bot"). :class:`RuleBot` plays any game by handing each
+Each game declares its own rule-based bot (``Game.rule_bot``, ``"package.module:Class"``;
+cruiselib's games keep theirs in ``cruiselib.<game>.rulebot`` and document it in the
+game's docs page, "Rule-based bot"). :class:`RuleBot` plays any game by handing each
 position to its game's bot (one per game, made on first use with this bot's seed).
 """
 
@@ -10,9 +11,29 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from cruiselib.errors import InvalidOptionError
+
 from ._types import Candidate
 
 __all__ = ["RuleBot"]
+
+
+def rule_bot_class(game_class: type[Any]) -> Any:
+    """The class ``game_class.rule_bot`` names; InvalidOptionError, naming the game, for a
+    game that declares none (or a declaration that names no class)."""
+    target = getattr(game_class, "rule_bot", None)
+    name = getattr(game_class, "name", game_class.__name__)
+    if target is None:
+        raise InvalidOptionError(f"the game {name!r} has no rule-based bot (its class declares no rule_bot)")
+    module_name, sep, attr = target.partition(":") if isinstance(target, str) else ("", "", "")
+    if not sep or not module_name or not attr:
+        raise InvalidOptionError(f"the game {name!r} declares rule_bot {target!r}: give 'package.module:Class'")
+    try:
+        return getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise InvalidOptionError(
+            f"the game {name!r} declares rule_bot {target!r}, which names no class: {exc}"
+        ) from None
 
 
 class RuleBot:
@@ -25,14 +46,13 @@ class RuleBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self._bots: dict[str, Any] = {}
+        self._bots: dict[str, Any] = {}  # by game name
 
     def _bot(self, state: Any) -> Any:
-        name = state.game.name
-        bot = self._bots.get(name)
+        game = state.game
+        bot = self._bots.get(game.name)
         if bot is None:
-            module = importlib.import_module(f"cruiselib.{name}.rulebot")
-            bot = self._bots[name] = module.RuleBot(seed=self.seed)
+            bot = self._bots[game.name] = rule_bot_class(type(game))(seed=self.seed)
         return bot
 
     def choose(self, state: Any) -> int:

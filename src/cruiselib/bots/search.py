@@ -25,14 +25,17 @@ from cruiselib._core import compiled as _compiled
 from cruiselib._core import load, pure_module
 from cruiselib._core.rng import mix64, seed_state
 from cruiselib.errors import InvalidOptionError, SearchCancelled
+from cruiselib.integration import SearchDefaults
 
 from ._types import Candidate
 from .rules import RuleBot
 
-__all__ = ["PRIOR_WEIGHTS", "RULE_BIASES", "SCORE_WEIGHTS", "SHORTLISTS", "CheatingMCTSBot", "ISMCTSBot", "SearchBot"]
+__all__ = ["CheatingMCTSBot", "ISMCTSBot", "SearchBot", "search_defaults"]
 
-_GOLDEN = load("engine").PLAYOUT_STREAM[0]  # the cores' Weyl step
-_MASK64 = 0xFFFFFFFFFFFFFFFF
+# The generator's step and 64-bit mask, from the core's rng, their one home (its Python
+# source: the compiled module keeps the mask a C constant).
+_GOLDEN: int = pure_module("rng").GOLDEN
+_MASK64: int = pure_module("rng").MASK64
 # Iterations per call into the core: small first, so a short budget is kept; doubled up to
 # the largest, and to what the core runs in _CHUNK_SECONDS, so a cancel or a deadline is
 # seen within about that time whatever the game and core.
@@ -45,23 +48,17 @@ _FIRST_CAPACITY = 1 << 12
 _MAX_NODES = (1 << 31) - 1
 _FINALS = {"visits": load("ismcts").FINAL_VISITS, "value": load("ismcts").FINAL_VALUE}
 _ROLLOUTS = ("policy", "random")
-#: The score margin's share in the search's returns where ``score_weight`` is None, per game:
-#: in Atlantic Star and Dream Cruise a rollout's winner alone says little (docs/bots.md).
-SCORE_WEIGHTS: dict[str, float] = {"atlantic_star": 0.5, "dream_cruise": 0.5}
-#: The progressive bias toward the rollout policy's preferred move where ``prior_weight`` is
-#: None, per game: none so far, since no weight tried has yet measured better than none
-#: (docs/bots.md); the games without a policy have no prior to weigh.
-PRIOR_WEIGHTS: dict[str, float] = {}
-#: The root's shortlist where ``shortlist`` is None, per game and phase: the search weighs
-#: only the rule-based bot's best few moves at the root (0 or a phase not named: every legal
-#: move). In Dream Cruise the rule-based bot boards families (phase 1, ``"boarding"``) and
-#: places guests (phase 4, ``"set_sail"``) better than the search, which is better at
-#: choosing location cards and display sets (measured in docs/bots.md): in those two phases
-#: the bot plays the rule-based bot's move.
-SHORTLISTS: dict[str, int | dict[str, int]] = {"dream_cruise": {"boarding": 1, "set_sail": 1}}
-#: The root's bias toward the rule-based bot's best move where ``rule_bias`` is None, per
-#: game: none so far (docs/bots.md).
-RULE_BIASES: dict[str, float] = {}
+
+
+def search_defaults(state: Any) -> SearchDefaults:
+    """The search defaults the game of ``state`` declares (``Game.search``), which a search
+    bot takes for each option left None."""
+    defaults = getattr(type(state.game), "search", None)
+    if not isinstance(defaults, SearchDefaults):
+        raise InvalidOptionError(
+            f"the game {state.game.name!r} declares search {defaults!r}: give a cruiselib.integration.SearchDefaults"
+        )
+    return defaults
 
 
 def _is_width(value: Any) -> bool:
@@ -98,24 +95,25 @@ class SearchBot:
     root child, the robust choice) or ``"value"`` (the best mean return). ``score_weight``
     blends the score margin into the return: ``(1 - w) * win/loss + w * margin``, the margin
     being the seat's score minus the best other over the largest absolute score (a signal
-    where rollouts rarely tell a win from a loss); None takes the game's own weight,
-    ``SCORE_WEIGHTS`` (0.5 in Atlantic Star and Dream Cruise, measured in docs/bots.md; 0
-    elsewhere). ``rollout``: ``"policy"`` plays
-    rollouts with the game's rollout policy in the core (Atlantic Star and Dream Cruise
-    have one, docs/bots.md; the other games roll out uniformly at random either way),
+    where rollouts rarely tell a win from a loss). Where an option of the four below is
+    None, the bot takes the game's own default, its ``search`` declaration
+    (:class:`cruiselib.integration.SearchDefaults`, measured in docs/bots.md; see
+    :func:`search_defaults`): here, None takes its ``score_weight``. ``rollout``:
+    ``"policy"`` plays rollouts with the game's rollout policy in the core (a game without
+    one rolls out uniformly at random either way),
     ``"random"`` uniformly at random. ``prior_weight`` W: in the tree, the move the rollout
     policy prefers at a node gets ``W / (visits + 1)`` more in UCB1 and is expanded first
     (progressive bias: it guides the first visits and fades as results come in); None takes
-    the game's own weight, ``PRIOR_WEIGHTS``, and 0 turns it off. ``shortlist`` k: the root
+    the game's ``prior_weight`` (0 with random rollouts), and 0 turns it off. ``shortlist`` k: the root
     weighs only the rule-based bot's k best moves (its analysis of the seat's view), 0 every
     legal move; with k = 1 the bot plays that move without a search. A mapping of phase
     names (``state.phase_name``) to k sets it per phase (0 for a phase not named); None
-    takes the game's own, ``SHORTLISTS`` (Dream Cruise: 1 in phases 1 and 4, docs/bots.md).
+    takes the game's ``shortlist``.
     ``rule_bias`` B: at the root, the rule-based bot's best move (its analysis of the seat's
     view) gets ``B / (visits + 1)`` more in UCB1 and is expanded first, in place of the
     rollout policy's prior there: the search starts from the rule-based bot's choice and
-    leaves it only for a move whose results prove better; None takes the game's own,
-    ``RULE_BIASES``, and 0 turns it off.
+    leaves it only for a move whose results prove better; None takes the game's
+    ``rule_bias``, and 0 turns it off.
     ``seed``: an int, str or bytes, or None for a random one.
 
     State between calls: the number of searches run so far (one cancelled or interrupted
@@ -215,12 +213,11 @@ class SearchBot:
         module = _search_module(state)
         seed = mix64((self._seed + self.searches * _GOLDEN) & _MASK64)
         budget = self.iterations
-        weight = self.score_weight
-        if weight is None:
-            weight = SCORE_WEIGHTS.get(state.game.name, 0.0)
+        defaults = search_defaults(state)
+        weight = self.score_weight if self.score_weight is not None else defaults.score_weight
         prior = self.prior_weight
         if prior is None:
-            prior = PRIOR_WEIGHTS.get(state.game.name, 0.0) if self.rollout == "policy" else 0.0
+            prior = defaults.prior_weight if self.rollout == "policy" else 0.0
         capacity = _FIRST_CAPACITY if budget is None else min(budget + 1, _FIRST_CAPACITY)
         tree = module.Search(
             state, self.uct_c, self.determinize, self.recall, seed, capacity, weight, self.rollout == "policy", prior
@@ -228,7 +225,7 @@ class SearchBot:
         shortlist = self._shortlist(state)
         if shortlist is not None:
             tree.restrict(shortlist)
-        bias = self.rule_bias if self.rule_bias is not None else RULE_BIASES.get(state.game.name, 0.0)
+        bias = self.rule_bias if self.rule_bias is not None else defaults.rule_bias
         if bias > 0:
             tree.favour(shortlist[0] if shortlist else self._judge.analyse(state)[0].action, bias)
         start = time.perf_counter()
@@ -260,7 +257,7 @@ class SearchBot:
 
     def _width(self, state: Any) -> int:
         """The shortlist's width in this position (0: every legal move)."""
-        width = self.shortlist if self.shortlist is not None else SHORTLISTS.get(state.game.name, 0)
+        width = self.shortlist if self.shortlist is not None else search_defaults(state).shortlist
         if isinstance(width, Mapping):
             return int(width.get(state.phase_name, 0))
         return width

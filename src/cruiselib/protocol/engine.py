@@ -1,20 +1,6 @@
-"""The engine protocol: JSON lines on stdin/stdout, one engine serving many games.
-
-``cruiselib serve`` (or ``python -m cruiselib serve``) reads one JSON request object a
-line and writes one JSON reply a line, in order. The protocol is specified in
-docs/protocol.md; this module is its implementation:
-
-- :class:`Engine`: the protocol without any I/O. ``handle_line(bytes) -> bytes`` answers
-  one request line (what the server loop calls); ``handle(dict) -> dict`` does the same
-  for Python objects. Nothing a client sends makes it raise: every failure is an error
-  reply (``{"ok": false, "error": {"code": ..., "message": ...}}``) and the session goes on.
-- :func:`serve`: the stdin/stdout loop, with the line-length cap read in bounded memory. A
-  reader thread reads stdin while the main thread answers (so that ``cancel`` reaches a
-  running search at once); the lines between them are bounded in bytes.
-- :class:`GameCache`: the game objects, one per configuration, shared by the games of one
-  engine or of many (a server's), with a cap on the configurations alive.
-- The request Structs (a tagged union on ``"cmd"``) and the reply Structs, which
-  :mod:`cruiselib.client` shares, so both ends agree on one schema.
+"""The protocol without I/O: :class:`Engine` answers one request at a time for a session
+of many games (:class:`_Session`), whose game objects a :class:`GameCache` keeps, one per
+configuration, shared by the games of one engine or of many (a server's).
 """
 
 from __future__ import annotations
@@ -22,11 +8,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import inspect
-import os
-import re
 import secrets
-import select
-import stat
 import sys
 import threading
 import time
@@ -34,429 +16,84 @@ import traceback
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
-from typing import IO, Annotated, Any, Final, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
-from msgspec import Meta
 
 import cruiselib
 from cruiselib import serialize
 from cruiselib.bots import BOTS, Bot, Candidate, SearchBot, make_bot
 from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError, SearchCancelled
 
-__all__ = [
-    "COMMANDS",
-    "ERROR_CODES",
-    "MAX_BOTS_PER_GAME",
-    "MAX_CONFIGURATIONS",
-    "MAX_GAMES",
-    "MAX_HINTS",
-    "MAX_ITERATIONS",
-    "MAX_LINE",
-    "MAX_PLY",
-    "MAX_QUEUE_BYTES",
-    "MAX_SECONDS",
-    "MAX_SESSION_PLY",
-    "PROTOCOL",
-    "SEARCH_SLOT_WAIT",
-    "VERSION",
-    "Engine",
-    "GameCache",
-    "check_limits",
-    "is_search",
-    "serve",
-]
-
-PROTOCOL: Final = "cruiselib-engine"
-VERSION: Final = 1
-"""The protocol version: raised for any change an existing client could notice."""
-SUPPORTED_VERSIONS: Final = (1,)
-
-MAX_LINE: Final = 1 << 20
-"""The longest request line, in bytes without its newline (1 MiB)."""
-MAX_GAMES: Final = 1000
-"""The most games one session keeps open at once."""
-MAX_ITERATIONS: Final = 1_000_000
-"""The largest iteration budget of one search (``bot`` and ``hint``), also the cap of a
-search given a time budget alone: it bounds the search tree's memory."""
-MAX_SECONDS: Final = 60.0
-"""The longest one search runs, in seconds, whatever its budget (an iteration budget
-alone is cut off here too)."""
-MAX_CONFIGURATIONS: Final = 32
-"""The most distinct game configurations (name and options) an engine's GameCache keeps
-alive, and by default the most one engine's open games may use: a Dream Cruise game with
-a custom card set is about a megabyte. A game's default configuration (no options) is
-always available and not counted."""
-MAX_PLY: Final = 20_000
-"""The most actions one game holds (its history): a ``load`` of a longer game is refused,
-an ``apply`` or ``bot`` beyond it fails with ``game_too_long``. Real games are far shorter
-(OpenSpiel declares at most 268 to 1,600 actions for these games); the bound keeps a
-game's memory and the time of its ``undo``, ``save`` and ``load`` bounded."""
-MAX_SESSION_PLY: Final = 1_000_000
-"""The most actions the open games of one session hold together (``Engine``'s
-``max_session_ply``): a ``new``, ``load`` or ``apply`` beyond it fails with
-``too_many_actions``."""
-SEARCH_SLOT_WAIT: Final = 10.0
-"""How long a search waits for a server-wide search slot before it fails with ``busy``."""
-MAX_QUEUE_BYTES: Final = 4 * MAX_LINE
-"""The most bytes of request lines ``serve`` reads ahead while it answers (each line
-counts 64 bytes more): beyond it, it stops reading stdin until lines are answered."""
-_LINE_OVERHEAD: Final = 64  # bytes a queued line counts beyond its length
-_MAX_PENDING_CANCELS: Final = 4096  # cancels seen by interrupt and not yet answered
-MAX_HINTS: Final = 100
-"""The most moves one ``hint`` lists."""
-MAX_BOTS_PER_GAME: Final = 16
-"""Bots kept per game (the least recently used beyond these is dropped)."""
-DEFAULT_ITERATIONS: Final = 2000
-"""A search bot's iteration budget when a request gives none (the library's default)."""
-_MAX_ALIASES: Final = 4  # option spellings kept per configuration in a GameCache
-
-ERROR_CODES: Final = {
-    "bad_json": "the line is not JSON (or not UTF-8)",
-    "bad_request": "valid JSON, but not a request: not an object, no or an ill-typed cmd, "
-    "a field missing, ill-typed, out of range or unknown",
-    "unknown_command": "cmd names no command of this protocol version",
-    "line_too_long": f"the line is longer than {MAX_LINE} bytes; it was skipped",
-    "unsupported_version": "hello asked for a protocol version this engine does not speak",
-    "unknown_game": "no open game has this game_id",
-    "too_many_games": f"the session already has {MAX_GAMES} open games",
-    "too_many_configurations": "the session's open games use as many distinct game configurations (name and "
-    f"options) as it may ({MAX_CONFIGURATIONS} by default), or the server's are all in use: close some (or use a "
-    "configuration already open, or the game's default options)",
-    "game_too_long": f"the game would hold more than {MAX_PLY:,} actions (a load, an apply or a bot's move)",
-    "too_many_actions": f"the session's open games would hold more than {MAX_SESSION_PLY:,} actions together "
-    "(by default): close some",
-    "bad_option": "a game name, game option, seat, bot name, bot option or budget that is unknown or out of range",
-    "illegal_move": "the action or move text is not legal in this position",
-    "wrong_seat": "the seat guard: the request names a seat that is not to move",
-    "game_over": "the game is over: there is no move to make, choose or hint",
-    "nothing_to_undo": "undo went back further than the game's history",
-    "invalid_state": "a snapshot or record that cannot be loaded, or a record asked of a "
-    "game that does not know its deal",
-    "cancelled": "a cancel request stopped this search (or its client went away): the game is unchanged",
-    "busy": f"the server's search slots stayed busy for {SEARCH_SLOT_WAIT:g} s: try again later",
-    "internal": "a bug in the engine: the request failed, the session goes on",
-}
-"""Every error code a reply may carry, with what it means."""
-
-# --------------------------------------------------------------------------- requests
-
-Id = (
-    Annotated[int, Meta(ge=-serialize.JS_SAFE_INT, le=serialize.JS_SAFE_INT)]
-    | Annotated[str, Meta(max_length=256)]
-    | None
+from .limits import (
+    _MAX_ALIASES,
+    _MAX_PENDING_CANCELS,
+    DEFAULT_ITERATIONS,
+    MAX_BOTS_PER_GAME,
+    MAX_CONFIGURATIONS,
+    MAX_GAMES,
+    MAX_ITERATIONS,
+    MAX_PLY,
+    MAX_SECONDS,
+    MAX_SESSION_PLY,
+    PROTOCOL,
+    SEARCH_SLOT_WAIT,
+    SUPPORTED_VERSIONS,
+    VERSION,
+    check_limits,
 )
-GameId = Annotated[str, Meta(max_length=64)]
-Seat = Annotated[int, Meta(ge=0, le=7)]
-Seed = Annotated[int, Meta(ge=0, le=2**63 - 1)] | Annotated[str, Meta(max_length=256)]
-Name = Annotated[str, Meta(max_length=64)]
-Options = dict[str, Any]
-Iterations = Annotated[int, Meta(ge=1, le=MAX_ITERATIONS)]
-Seconds = Annotated[float, Meta(gt=0, le=MAX_SECONDS)]
-
-
-class Command(msgspec.Struct, tag_field="cmd", forbid_unknown_fields=True, omit_defaults=True, kw_only=True):
-    """What every request has: ``cmd`` (the tag) and an optional ``id`` echoed in the reply."""
-
-    id: Id = None
-
-
-class Hello(Command, tag="hello"):
-    version: int | None = None
-
-
-class Ping(Command, tag="ping"):
-    pass
-
-
-class Games(Command, tag="games"):
-    pass
-
-
-class Bots(Command, tag="bots"):
-    pass
-
-
-class New(Command, tag="new"):
-    game: Name
-    options: Options = {}
-    seed: Seed | None = None
-    start_player: Seat | None = None
-
-
-class List(Command, tag="list"):
-    pass
-
-
-class Status(Command, tag="status"):
-    game_id: GameId
-
-
-class View(Command, tag="view"):
-    game_id: GameId
-    seat: Seat
-    recall: bool = False
-
-
-class Legal(Command, tag="legal"):
-    game_id: GameId
-    seat: Seat | None = None
-
-
-class Apply(Command, tag="apply"):
-    game_id: GameId
-    action: Annotated[int, Meta(ge=0, le=2**31 - 1)] | None = None
-    move: Annotated[str, Meta(max_length=1000)] | None = None
-    seat: Seat | None = None
-
-
-class BotRequest(Command):
-    """The fields of a command that asks a bot (``bot``, ``hint``): which bot, its options
-    and seed, its budget, the seat guard."""
-
-    game_id: GameId
-    bot: Name = "ismcts"
-    options: Options = {}
-    seed: Seed | None = None
-    iterations: Iterations | None = None
-    seconds: Seconds | None = None
-    seat: Seat | None = None
-
-
-class BotCommand(BotRequest, tag="bot"):
-    apply: bool = False
-
-
-class Hint(BotRequest, tag="hint"):
-    count: Annotated[int, Meta(ge=1, le=MAX_HINTS)] = 3
-
-
-class Undo(Command, tag="undo"):
-    game_id: GameId
-    count: Annotated[int, Meta(ge=1, le=serialize.HISTORY_LIMIT)] = 1
-
-
-class Render(Command, tag="render"):
-    game_id: GameId
-    seat: Seat | None = None
-    compact: bool = False
-
-
-class Save(Command, tag="save"):
-    game_id: GameId
-    snapshot: bool = True
-    record: bool = True
-
-
-class Load(Command, tag="load"):
-    snapshot: msgspec.Raw = msgspec.Raw()
-    record: msgspec.Raw = msgspec.Raw()
-    game: Name | None = None
-    options: Options = {}
-
-
-class Close(Command, tag="close"):
-    game_id: GameId
-
-
-class Quit(Command, tag="quit"):
-    pass
-
-
-class Cancel(Command, tag="cancel"):
-    """Stop the search of request ``target`` (without it, whatever search is running)."""
-
-    target: Id = None
-
-
-Request = (
-    Hello
-    | Ping
-    | Games
-    | Bots
-    | New
-    | List
-    | Status
-    | View
-    | Legal
-    | Apply
-    | BotCommand
-    | Hint
-    | Undo
-    | Render
-    | Save
-    | Load
-    | Close
-    | Quit
-    | Cancel
+from .messages import (
+    COMMANDS,
+    Apply,
+    ApplyReply,
+    BotCommand,
+    BotInfo,
+    BotReply,
+    BotRequest,
+    Bots,
+    BotsReply,
+    Cancel,
+    CancelReply,
+    Close,
+    CloseReply,
+    Command,
+    ErrorInfo,
+    ErrorReply,
+    GameInfo,
+    Games,
+    GamesReply,
+    GameSummary,
+    Hello,
+    HelloReply,
+    Hint,
+    HintMove,
+    HintReply,
+    Id,
+    Legal,
+    LegalReply,
+    Limits,
+    List,
+    ListReply,
+    Load,
+    New,
+    NewReply,
+    Ping,
+    Quit,
+    Render,
+    RenderReply,
+    Reply,
+    Request,
+    Save,
+    SaveReply,
+    Status,
+    StatusReply,
+    Undo,
+    UndoReply,
+    View,
+    ViewReply,
 )
-_COMMAND_TYPES: Final[tuple[type[Command], ...]] = (
-    *(Hello, Ping, Games, Bots, New, List, Status, View, Legal),
-    *(Apply, BotCommand, Hint, Undo, Render, Save, Load, Close, Quit, Cancel),
-)
-COMMANDS: Final[dict[str, type[Command]]] = {str(cls.__struct_config__.tag): cls for cls in _COMMAND_TYPES}
-"""Every command name and its request Struct."""
 
-# --------------------------------------------------------------------------- replies
-
-
-class Reply(msgspec.Struct, kw_only=True):
-    """What every reply has: the request's ``id`` (null if it had none) and ``ok``. Also
-    the whole reply of ``ping`` and ``quit``."""
-
-    id: Id = None
-    ok: bool = True
-
-
-class ErrorInfo(msgspec.Struct, kw_only=True):
-    code: str
-    message: str
-
-
-class ErrorReply(Reply, kw_only=True):
-    ok: bool = False
-    error: ErrorInfo
-
-
-class Limits(msgspec.Struct, kw_only=True):
-    line_bytes: int = MAX_LINE
-    games: int = MAX_GAMES
-    iterations: int = MAX_ITERATIONS
-    seconds: float = MAX_SECONDS
-    hints: int = MAX_HINTS
-    configurations: int = MAX_CONFIGURATIONS
-    queue_bytes: int = MAX_QUEUE_BYTES
-    ply: int = MAX_PLY
-    session_ply: int = MAX_SESSION_PLY
-
-
-class HelloReply(Reply, kw_only=True):
-    protocol: str
-    version: int
-    versions: list[int]
-    cruiselib: str
-    compiled: bool
-    games: list[str]
-    bots: list[str]
-    limits: Limits
-
-
-class GameInfo(msgspec.Struct, kw_only=True):
-    name: str
-    title: str
-    num_players: int
-    num_actions: int
-    options: dict[str, Any]
-
-
-class GamesReply(Reply, kw_only=True):
-    games: list[GameInfo]
-
-
-class BotInfo(msgspec.Struct, kw_only=True):
-    name: str
-    search: bool
-    options: dict[str, Any]
-
-
-class BotsReply(Reply, kw_only=True):
-    bots: list[BotInfo]
-
-
-class StatusReply(Reply, kw_only=True):
-    """A game's public state (``new``, ``status``, ``load``): scores and winners once it is over."""
-
-    game_id: str
-    game: str
-    options: dict[str, Any]
-    num_players: int
-    num_actions: int
-    current_player: int
-    is_over: bool
-    ply: int
-    scores: list[int] | None
-    winners: list[int] | None
-
-
-class NewReply(StatusReply, kw_only=True):
-    seed: int | str
-
-
-class UndoReply(StatusReply, kw_only=True):
-    undone: list[int]
-    moves: list[str]
-
-
-class GameSummary(msgspec.Struct, kw_only=True):
-    game_id: str
-    game: str
-    current_player: int
-    is_over: bool
-
-
-class ListReply(Reply, kw_only=True):
-    games: list[GameSummary]
-
-
-class ViewReply(Reply, kw_only=True):
-    seat: int
-    view: Any
-
-
-class LegalReply(Reply, kw_only=True):
-    current_player: int
-    actions: list[int]
-    moves: list[str]
-
-
-class ApplyReply(Reply, kw_only=True):
-    action: int
-    move: str
-    seat: int
-    current_player: int
-    is_over: bool
-    scores: list[int] | None
-    winners: list[int] | None
-
-
-class BotReply(ApplyReply, kw_only=True):
-    bot: str
-    iterations: int | None
-    applied: bool
-
-
-class HintMove(msgspec.Struct, kw_only=True):
-    action: int
-    move: str
-    visits: int
-    value: float | None
-
-
-class HintReply(Reply, kw_only=True):
-    seat: int
-    bot: str
-    iterations: int | None
-    hints: list[HintMove]
-
-
-class RenderReply(Reply, kw_only=True):
-    text: str
-
-
-class SaveReply(Reply, kw_only=True):
-    snapshot: Any
-    record: Any
-
-
-class CloseReply(Reply, kw_only=True):
-    game_id: str
-
-
-class CancelReply(Reply, kw_only=True):
-    cancelled: bool
-
-
-# --------------------------------------------------------------------------- the engine
+__all__ = ["Engine", "GameCache"]
 
 
 class _Fail(Exception):
@@ -478,8 +115,9 @@ def _error_code(exc: CruiseError) -> str:
 
 class _Texts:
     """The plain move texts of one game configuration (``str(game.action_to_move(a))``,
-    what records store), computed once per action id. (The texts Atlantic Star and Dream
-    Cruise show depend on the position: those are made anew each time.)"""
+    what records store), computed once per action id. (A game that declares
+    ``annotated_moves`` shows texts that depend on the position: those are made anew each
+    time.)"""
 
     __slots__ = ("plain",)
 
@@ -499,9 +137,9 @@ class _Session:
         self.game: Any = state.game
         self.config = config  # held: the cache keeps a configuration while a game uses it
         self.texts = config.texts
-        # Sirens and Dream Islands show every move as its plain text; Atlantic Star and
-        # Dream Cruise name what the position shows (ships, cabins, activities).
-        self.annotated = type(state).legal_moves is not cruiselib.State.legal_moves
+        # Whether the game's legal moves name what the position shows (its declaration),
+        # else every move is shown as its plain text.
+        self.annotated: bool = type(state.game).annotated_moves
         self.bots: OrderedDict[tuple[Any, ...], Bot] = OrderedDict()
 
     def plain(self, action: int) -> str:
@@ -559,27 +197,19 @@ def _options_key(name: str, options: Mapping[str, Any]) -> tuple[str, bytes]:
         raise InvalidOptionError(f"options: {exc}") from None
 
 
-def check_limits(**limits: object) -> None:
-    """InvalidOptionError unless every limit given is an int >= 1 (an engine's or a
-    server's bounds: games, configurations, connections, ...)."""
-    for what, value in limits.items():
-        if type(value) is not int or value < 1:
-            raise InvalidOptionError(f"{what} must be an int >= 1, not {value!r}")
-
-
 class GameCache:
     """The game objects of many games, one per configuration (name and options), with their
     move texts: thread-safe, shareable by many engines (a server makes one and gives it to
     every connection's :class:`Engine`).
 
-    A game object is costly to make (up to tens of milliseconds) and to keep (a Dream Cruise
-    game with its own card set is about a megabyte), so every game of one configuration
+    A game object is costly to make (up to tens of milliseconds) and to keep (a game with its
+    own component set may be about a megabyte), so every game of one configuration
     shares one, and at most ``max_configurations`` distinct configurations are alive: when a
     new one would exceed the cap, the least recently used configuration no open game uses
     is dropped; if every one is in use, the new one is refused with ``too_many_configurations``.
 
     A game's default configuration (asked for with no options) is kept apart: always
-    available, never dropped and not counted against the cap (there are four), so that no
+    available, never dropped and not counted against the cap (one per game), so that no
     client can lock another out of the default games. ``quota``, which an engine passes to
     :meth:`checkout` and :meth:`adopt`, refuses a configuration new to that engine beyond
     its own share, before the costly make.
@@ -1471,32 +1101,6 @@ def _cancel_key(request: Cancel) -> tuple[Any, ...]:
     return (type(request.id), request.id, type(request.target), request.target)
 
 
-_SEARCH_CMD = re.compile(rb'"cmd"\s*:\s*"(bot|hint)"')
-
-
-def is_search(line: bytes | bytearray | memoryview | str) -> bool:
-    """Whether ``line`` is (most likely) a ``bot`` or ``hint`` request: a cheap peek for a
-    server that routes searches to a bounded pool. A short line is decoded; a long one is
-    scanned for its ``"cmd"`` (decoded only if it holds escapes that could spell one)."""
-    data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else bytes(line)
-    if b"bot" not in data and b"hint" not in data and b"\\u" not in data:
-        return False  # neither command is spelled anywhere in it (the hot path of serve)
-    if len(data) <= 4096 or b"\\u" in data:
-        try:
-            peek = _PEEK_DECODER.decode(data)
-        except (msgspec.DecodeError, RecursionError, UnicodeError, TypeError, ValueError):
-            return _SEARCH_CMD.search(data) is not None
-        return peek.cmd in ("bot", "hint")
-    return _SEARCH_CMD.search(data) is not None
-
-
-class _Peek(msgspec.Struct):
-    cmd: Any = None
-
-
-_PEEK_DECODER: Final = msgspec.json.Decoder(_Peek)
-
-
 def _check_budget(options: Mapping[str, Any]) -> None:
     """A search budget within the engine's limits (the bot checks the rest)."""
     iterations, seconds = options.get("iterations", DEFAULT_ITERATIONS), options.get("seconds")
@@ -1543,411 +1147,3 @@ def _raw_value(raw: msgspec.Raw) -> str | bytes | None:
 def _json_type(value: Any) -> str:
     names: dict[type, str] = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
     return "null" if value is None else names.get(type(value), type(value).__name__)
-
-
-# --------------------------------------------------------------------------- the loop
-
-_DRAIN = 1 << 16
-
-
-def _line_too_long() -> bytes:
-    return msgspec.json.encode(
-        ErrorReply(
-            error=ErrorInfo(
-                code="line_too_long", message=f"the line is longer than {MAX_LINE} bytes: it was skipped, unread"
-            )
-        )
-    )
-
-
-#: How long a side waiting on the protocol's pipe polls it before it sleeps, in seconds.
-#: Most of a round trip through a pipe is the sleeping process's wake-up; a reply, or the
-#: next request, that comes within the poll is read without one (docs/protocol.md,
-#: "Latency"). ``cruiselib serve --poll-us N`` and ``EngineClient.spawn(poll=...)`` set it;
-#: 0 sleeps at once. Only POSIX pipes and sockets are polled.
-POLL_SECONDS: Final = 200e-6
-
-_TOO_LONG: Final = b"\n"  # what a reader returns for a skipped long line (never a line itself)
-
-
-class _StreamLines:
-    """Request lines from any binary stream (``readline`` with the length cap)."""
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self.stream = stream
-
-    def readline(self) -> bytes | None:
-        """The next line without its end; None at end of input; ``_TOO_LONG`` for a line
-        longer than MAX_LINE, skipped to its end without keeping it."""
-        line = self.stream.readline(MAX_LINE + 1)
-        if not line:
-            return None
-        if line.endswith(b"\n"):
-            return line[:-1]
-        if len(line) > MAX_LINE:
-            while True:
-                rest = self.stream.readline(_DRAIN)
-                if not rest or rest.endswith(b"\n"):
-                    return _TOO_LONG
-        return line  # the last line, without an end
-
-    def close(self) -> None:
-        pass
-
-
-class _PolledLines:
-    """Request lines from a POSIX pipe or socket, read through a buffer of their own: the
-    descriptor is made non-blocking (restored by ``close``) and polled for up to ``poll``
-    seconds before the reader sleeps in ``select``. The buffer never holds more than
-    MAX_LINE + _DRAIN bytes: a longer line is dropped as it comes."""
-
-    def __init__(self, fd: int, poll: float) -> None:
-        self.fd = fd
-        self.poll = poll
-        self.buffer = bytearray()
-        self.skipping = False  # inside a line longer than MAX_LINE
-        self.was_blocking = os.get_blocking(fd)
-        os.set_blocking(fd, False)
-        self.out_fd: int | None = None  # the replies' descriptor, watched while the reader sleeps
-        self.on_gone: Callable[[], None] | None = None
-        self.poller: Any = None
-
-    def watch_output(self, out_fd: int, on_gone: Callable[[], None]) -> None:
-        """While the reader sleeps waiting for input, also watch ``out_fd`` (the replies'
-        pipe or socket): once its reader has gone (an error or a hang-up), call
-        ``on_gone`` (once). A client that closes only the engine's stdout is noticed while
-        a search runs, not only at the end of input. POSIX ``poll`` only."""
-        poll = getattr(select, "poll", None)
-        if poll is None:  # pragma: no cover - not POSIX
-            return
-        self.poller = poll()
-        self.poller.register(self.fd, select.POLLIN)
-        self.poller.register(out_fd, select.POLLERR | select.POLLHUP)
-        self.out_fd, self.on_gone = out_fd, on_gone
-
-    def close(self) -> None:
-        os.set_blocking(self.fd, self.was_blocking)  # the descriptor may be shared
-
-    def _sleep(self) -> None:
-        """Wait until the input is readable (or, when watched, the output is gone)."""
-        out_fd = self.out_fd
-        if out_fd is None:
-            select.select([self.fd], [], [])
-            return
-        for fd, mask in self.poller.poll():
-            if fd == out_fd and mask & (select.POLLERR | select.POLLHUP | select.POLLNVAL):
-                self.poller.unregister(out_fd)  # once: a closed pipe stays readable as "gone"
-                self.out_fd = None
-                if self.on_gone is not None:
-                    self.on_gone()
-
-    def _chunk(self) -> bytes:
-        deadline = 0.0
-        while True:
-            try:
-                return os.read(self.fd, _DRAIN)
-            except BlockingIOError:
-                pass
-            now = time.perf_counter()
-            if not deadline:
-                deadline = now + self.poll
-            elif now >= deadline:
-                self._sleep()
-
-    def readline(self) -> bytes | None:
-        """As :meth:`_StreamLines.readline`."""
-        buffer = self.buffer
-        searched = 0
-        while True:
-            end = buffer.find(b"\n", searched)
-            if end >= 0:
-                line = bytes(buffer[:end])
-                del buffer[: end + 1]
-                if self.skipping or len(line) > MAX_LINE:
-                    self.skipping = False
-                    return _TOO_LONG
-                return line
-            if len(buffer) > MAX_LINE:  # too long already: keep none of it
-                self.skipping = True
-                buffer.clear()
-            searched = len(buffer)
-            chunk = self._chunk()
-            if not chunk:  # end of input: a last line without an end, if any
-                line, skipped = bytes(buffer), self.skipping
-                buffer.clear()
-                self.skipping = False
-                return _TOO_LONG if skipped else line or None
-            buffer += chunk
-
-
-def _reader(stdin: IO[bytes] | None, poll: float) -> _StreamLines | _PolledLines:
-    """The polled reader for the process's own stdin when it is a pipe or a socket (POSIX),
-    else the stream's readline."""
-    if stdin is None:
-        if poll > 0 and os.name == "posix":
-            try:
-                fd = sys.stdin.fileno()
-                mode = os.fstat(fd).st_mode
-            except (AttributeError, OSError, ValueError):  # no real stdin (replaced, closed)
-                pass
-            else:
-                if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-                    return _PolledLines(fd, poll)
-        return _StreamLines(sys.stdin.buffer)
-    return _StreamLines(stdin)
-
-
-_SKIP: Final = b""  # what _ServeInput.read returns for a blank line (never a request)
-# A line that may be a search or a cancel spells "bot", "hint" or "cancel", or escapes one:
-# one look tells the rest (the most requests) from them.
-_MAYBE_SEARCH_OR_CANCEL: Final = re.compile(rb"bot|hint|cancel|\\u")
-
-
-class _ServeInput:
-    """The request lines of :func:`serve`, read where they cost least.
-
-    Between searches the main thread reads its lines itself: the hot path (a ``ping``, an
-    ``apply``) passes no line from thread to thread. While a search runs, a watcher thread
-    reads on, so a ``cancel`` reaches :meth:`Engine.interrupt` at once; it keeps what it read
-    (at most ``limit`` bytes of lines, one line always) for the main thread, which takes
-    those first. Once the input has ended, the watcher looks instead whether the replies are
-    still read (``out_fd``): when nobody reads them, it stops every search
-    (:meth:`Engine.client_gone`).
-
-    Only one thread is ever inside ``lines.readline``: the main thread reads only while
-    the watcher is not reading (it waits for the watcher's line instead).
-    """
-
-    def __init__(self, lines: _StreamLines | _PolledLines, engine: Engine, limit: int, out_fd: int | None) -> None:
-        self.lines = lines
-        self.engine = engine
-        self.limit = limit
-        self.out_fd = out_fd
-        self.cond = threading.Condition()
-        self.kept: deque[bytes | None] = deque()  # read by the watcher, not yet taken
-        self.size = 0  # bytes in ``kept``
-        self.watching = False  # a search runs: the watcher reads
-        self.reading = False  # the watcher is inside lines.readline()
-        self.ended = False  # the end of input was read
-        self.gone = False  # nobody reads the replies any more
-        self.closed = False
-        self.thread: threading.Thread | None = None
-        #: Whether the line ``next`` returned last may be a search or a cancel.
-        self.special = False
-
-    def read(self) -> bytes | None:
-        """One line from the input: a request, ``_TOO_LONG``, ``_SKIP`` for a blank line,
-        or None at the end of input (also for a broken stdin)."""
-        try:
-            line = self.lines.readline()
-        except Exception:  # pragma: no cover - a broken stdin: end the session as at its end
-            traceback.print_exc(file=sys.stderr)
-            return None
-        if line is None or line is _TOO_LONG:
-            return line
-        if line.endswith(b"\r"):
-            line = line[:-1]
-        if not line.strip():
-            return _SKIP
-        self.special = _MAYBE_SEARCH_OR_CANCEL.search(line) is not None
-        if self.special:
-            self.engine.interrupt(line)
-        return line
-
-    def next(self) -> bytes | None:
-        """The next request line (or ``_TOO_LONG``), None at the end of input."""
-        while True:
-            # The watcher reads only while a search runs (``watching``, set by this thread):
-            # unless it is reading now or kept lines, this thread alone may read (the hot
-            # path, without the lock).
-            if self.reading or self.kept or self.ended:
-                with self.cond:
-                    while not self.kept and self.reading:
-                        self.cond.wait()
-                    if self.kept:
-                        line = self.kept.popleft()
-                        self.size -= _LINE_OVERHEAD + (len(line) if line is not None else 0)
-                        self.cond.notify_all()
-                        if line is None:
-                            self.ended = True
-                        else:
-                            self.special = _MAYBE_SEARCH_OR_CANCEL.search(line) is not None
-                        return line
-                    if self.ended:
-                        return None
-            line = self.read()
-            if line is None:
-                with self.cond:
-                    self.ended = True
-                return None
-            if line is not _SKIP:
-                return line
-
-    def watch(self) -> _Watch:
-        """A context in which the watcher reads on (around a search)."""
-        return _Watch(self)
-
-    def close(self) -> None:
-        with self.cond:
-            self.closed = True
-            self.watching = False
-            self.cond.notify_all()
-
-    def _start(self) -> None:
-        with self.cond:
-            self.watching = True
-            self.cond.notify_all()
-        if self.thread is None:
-            self.thread = threading.Thread(target=self._watcher, name="cruiselib-serve-watcher", daemon=True)
-            self.thread.start()
-
-    def _stop(self) -> None:
-        with self.cond:
-            self.watching = False
-            self.cond.notify_all()
-
-    def _watcher(self) -> None:
-        while True:
-            with self.cond:
-                while not self.closed and not (
-                    self.watching and ((self.ended and not self.gone) or (not self.ended and self.size < self.limit))
-                ):
-                    self.cond.wait()
-                if self.closed:
-                    return
-                ended = self.ended
-                if not ended:
-                    self.reading = True
-            if ended:
-                # Nothing more to read: while the search runs, look whether anyone still
-                # reads its reply.
-                if self.out_fd is not None and _reader_gone(self.out_fd, timeout=_WATCH_SECONDS):
-                    with self.cond:
-                        self.gone = True
-                    self.engine.client_gone()
-                elif self.out_fd is None:
-                    with self.cond:
-                        while self.watching and not self.closed:
-                            self.cond.wait()
-                continue
-            line = self.read()
-            with self.cond:
-                self.reading = False
-                if line is not _SKIP:
-                    self.kept.append(line)
-                    self.size += _LINE_OVERHEAD + (len(line) if line is not None else 0)
-                    if line is None:
-                        self.ended = True
-                self.cond.notify_all()
-
-
-class _Watch:
-    """``with serve_input.watch():`` the watcher reads while the block runs."""
-
-    __slots__ = ("input",)
-
-    def __init__(self, serve_input: _ServeInput) -> None:
-        self.input = serve_input
-
-    def __enter__(self) -> None:
-        self.input._start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.input._stop()
-
-
-#: How often ``serve`` looks, after the end of its input, whether its replies are still read.
-_WATCH_SECONDS: Final = 0.1
-
-
-def _reader_gone(fd: int, timeout: float) -> bool:
-    """Whether the other end of the pipe or socket ``fd`` writes to has been closed (POSIX:
-    poll reports an error or a hang-up); False where that cannot be told."""
-    poll = getattr(select, "poll", None)
-    if poll is None:  # pragma: no cover - not POSIX
-        time.sleep(timeout)
-        return False
-    poller = poll()
-    poller.register(fd, select.POLLERR | select.POLLHUP)
-    try:
-        events = poller.poll(timeout * 1000)
-    except (OSError, ValueError):  # pragma: no cover - a descriptor closed under us
-        return True
-    return any(mask & (select.POLLERR | select.POLLHUP | select.POLLNVAL) for _, mask in events)
-
-
-def _watchable(stream: IO[bytes]) -> int | None:
-    """The descriptor of ``stream`` if it is a pipe or socket (whose reader can go away)."""
-    try:
-        fd = stream.fileno()
-        mode = os.fstat(fd).st_mode
-    except (AttributeError, OSError, ValueError):  # an in-memory stream
-        return None
-    return fd if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) else None
-
-
-def serve(
-    stdin: IO[bytes] | None = None,
-    stdout: IO[bytes] | None = None,
-    engine: Engine | None = None,
-    *,
-    poll: float = POLL_SECONDS,
-    queue_bytes: int = MAX_QUEUE_BYTES,
-) -> int:
-    """Answer request lines from ``stdin`` (default: the process's) on ``stdout`` until
-    ``quit`` or end of input; returns the exit status (0).
-
-    While a search runs, a thread reads ``stdin`` on, so that a ``cancel`` stops it at once
-    (``Engine.interrupt``); up to ``queue_bytes`` of lines are read ahead
-    (:data:`MAX_QUEUE_BYTES`), then that thread waits. Between searches the main thread
-    reads its requests itself (no hand-over between threads on the hot path). At the end of input
-    the lines read are answered in order, then ``serve`` returns; but if the replies' pipe
-    or socket loses its reader meanwhile (the client is gone), every search still to come
-    or running is stopped (answered ``cancelled``, to nobody) and ``serve`` ends at once.
-
-    While it runs, ``sys.stdout`` points at stderr, so that nothing but replies reaches
-    the real stdout. A line longer than :data:`MAX_LINE` bytes is skipped in bounded
-    memory and answered with ``line_too_long``; blank lines are ignored. Ctrl-C
-    (KeyboardInterrupt) passes to the caller at once (the search runs in the main thread).
-    ``poll``: seconds to poll the process's stdin for the next request before sleeping,
-    when it is a pipe (:data:`POLL_SECONDS`).
-    """
-    out = stdout if stdout is not None else sys.stdout.buffer
-    engine = engine if engine is not None else Engine()
-    lines = _reader(stdin, poll)
-    out_fd = _watchable(out)
-    if isinstance(lines, _PolledLines) and out_fd is not None:
-        lines.watch_output(out_fd, engine.client_gone)  # a client that closed only our stdout
-    requests = _ServeInput(lines, engine, queue_bytes, out_fd)
-    saved = sys.stdout
-    if stdout is None:
-        sys.stdout = sys.stderr
-    try:
-        while not engine.finished:
-            line = requests.next()
-            if line is None:
-                return 0
-            if line is _TOO_LONG:
-                out.write(_line_too_long() + b"\n")
-            elif requests.special and is_search(line):
-                with requests.watch():
-                    reply = engine.handle_line(line)
-                out.write(reply + b"\n")
-            else:
-                out.write(engine.handle_line(line) + b"\n")
-            out.flush()
-        return 0
-    finally:
-        sys.stdout = saved
-        engine.cancel_all()
-        requests.close()
-        if not requests.reading:
-            lines.close()
-
-
-def main(argv: list[str] | None = None) -> int:  # pragma: no cover - ``cruiselib serve`` is the entry point
-    return serve()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
