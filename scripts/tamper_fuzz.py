@@ -3,7 +3,9 @@
     python scripts/tamper_fuzz.py --minutes 10            # all configurations, compiled + pure
     CRUISELIB_PURE_PYTHON=1 python scripts/tamper_fuzz.py  # the pure core alone
 
-Each configuration gets an equal share of the budget. States come from random play; each
+The configurations: every registered game's example configurations and seat counts, and
+the rule variants a game's own tamper tests add (``TAMPER_CONFIGURATIONS`` in
+``tests/<game>/test_tamper.py``). Each configuration gets an equal share of the budget. States come from random play; each
 example changes one field of one of them (hypothesis), then the verdict of
 ``tests.tamper.check_tampered``. One example in four flips a flag on purpose (a boolean, or
 an integer the schema bounds to 0..1, ``tests.tamper.flips``): a random field is rarely one.
@@ -15,6 +17,8 @@ the repository root.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -25,21 +29,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support import every_configuration
 from tests.tamper import TamperStats, check_tampered, flips, mutation, positions
-from tests.test_tamper import CONFIGS, few_locations
 
 import cruiselib
 
-ALL_CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    *CONFIGS,
-    ("dream_islands", {"players": 3}),
-    ("atlantic_star", {"players": 3}),
-    ("atlantic_star", {"players": 4}),
-    ("atlantic_star", {"players": 6}),
-    ("dream_cruise", {"players": 2, "sea_ship_draw": True}),
-    ("dream_cruise", {"players": 4, "additions": 1}),
-    ("dream_cruise", {"players": 3, "cards": few_locations(5)}),
-]
+
+def all_configurations() -> list[tuple[str, dict[str, Any]]]:
+    """Every registered game's example configurations and seat counts, and the further
+    configurations a game's own tamper tests name (``TAMPER_CONFIGURATIONS`` in
+    ``tests/<game>/test_tamper.py``: rule variants the examples leave out)."""
+    configs = every_configuration()
+    for name in cruiselib.games():
+        module = f"tests.{name}.test_tamper"
+        if importlib.util.find_spec(f"tests.{name}") is None or importlib.util.find_spec(module) is None:
+            continue
+        configs += [
+            (name, options) for options in getattr(importlib.import_module(module), "TAMPER_CONFIGURATIONS", [])
+        ]
+    return configs
 
 
 def label(name: str, options: dict[str, Any]) -> str:
@@ -81,11 +89,12 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=5.0, help="total time budget (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="which positions to start from")
     args = parser.parse_args()
-    share = args.minutes * 60 / len(ALL_CONFIGS)
+    configs = all_configurations()
+    share = args.minutes * 60 / len(configs)
     mode = "compiled core against its pure twin" if cruiselib.compiled else "pure core"
     print(f"tamper fuzzing, {mode}, {share:.0f} s per configuration")
     total_failures = 0
-    for name, options in ALL_CONFIGS:
+    for name, options in configs:
         stats, failures = campaign(name, options, share, args.seed)
         print(
             f"{label(name, options)}: {stats.tried} mutations, {stats.refused} refused, {stats.accepted} accepted "
