@@ -68,7 +68,7 @@ def test_page_and_catalog() -> None:
         assert client.get("/static/nothing.js").status_code == 404
         islands = client.get("/catalog/dream_islands").json()
         assert islands["players"] == [2, 4] and len(islands["missions"]) == 16
-        assert islands["small_island_values"] == [3, 2, 2]  # I8
+        assert islands["small_island_values"] == [3, 2, 2]  # I1
         cruise = client.get("/catalog/dream_cruise").json()
         game: Any = cruiselib.make("dream_cruise")
         assert [f["name"] for f in cruise["families"]] == [f.name for f in game.cards.families]
