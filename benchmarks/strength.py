@@ -35,16 +35,28 @@ DOC = ROOT / "docs" / "bots.md"
 PNG = ROOT / "docs" / "images" / "strength.png"
 MARK = "<!-- strength-table -->"
 
+# The seat counts the matches are played at, where a game takes them.
+SEATS = (2, 4)
+
+
+def configurations() -> list[tuple[str, str, dict[str, Any]]]:
+    """Every registered game at each of SEATS it takes, as (label, game, options): all the
+    2-player configurations first, labelled ``<game>-2p`` (a game of one seat count is made
+    with its default options)."""
+    import cruiselib
+    from cruiselib._registry import game_class
+
+    out = []
+    for seats in SEATS:
+        for name in cruiselib.games():
+            counts = game_class(name).player_counts
+            if seats in counts:
+                out.append((f"{name}-{seats}p", name, {"players": seats} if len(counts) > 1 else {}))
+    return out
+
+
 # Configurations: (label, game, options).
-CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
-    ("sirens-2p", "sirens", {}),
-    ("dream_islands-2p", "dream_islands", {"players": 2}),
-    ("atlantic_star-2p", "atlantic_star", {"players": 2}),
-    ("dream_cruise-2p", "dream_cruise", {"players": 2}),
-    ("dream_islands-4p", "dream_islands", {"players": 4}),
-    ("atlantic_star-4p", "atlantic_star", {"players": 4}),
-    ("dream_cruise-4p", "dream_cruise", {"players": 4}),
-]
+CONFIGS: list[tuple[str, str, dict[str, Any]]] = configurations()
 # Pairings (A, B, games wanted as a share of --games).
 PAIRINGS: list[tuple[str, str, float]] = [
     ("rules", "random", 1.0),
@@ -297,9 +309,13 @@ def report(args: argparse.Namespace) -> int:
             f"| {s['config']} | {BOT_LABELS.get(s['a'], s['a'])} vs {BOT_LABELS.get(s['b'], s['b'])} | {s['games']} "
             f"| {s['rate']:.1%} | {s['low']:.1%}–{s['high']:.1%} | {s['fair']:.0%} | {verdict} |"
         )
-    elo_lines = ["", "Elo (Bradley–Terry fit of the 2-player results, random = 0):", "",
-                 "| game | " + " | ".join(BOT_LABELS[b] for b in BOT_LABELS) + " |",
-                 "|---|" + "---|" * len(BOT_LABELS)]
+    elo_lines = [
+        "",
+        "Elo (Bradley–Terry fit of the 2-player results, random = 0):",
+        "",
+        "| game | " + " | ".join(BOT_LABELS[b] for b in BOT_LABELS) + " |",
+        "|---|" + "---|" * len(BOT_LABELS),
+    ]
     elos: dict[str, dict[str, float]] = {}
     for label, _, _ in CONFIGS:
         if not label.endswith("-2p"):
@@ -308,9 +324,7 @@ def report(args: argparse.Namespace) -> int:
         if not results:
             continue
         elo = elos[label] = elo_fit(results)
-        elo_lines.append(
-            f"| {label} | " + " | ".join(f"{elo[b]:+.0f}" if b in elo else "–" for b in BOT_LABELS) + " |"
-        )
+        elo_lines.append(f"| {label} | " + " | ".join(f"{elo[b]:+.0f}" if b in elo else "–" for b in BOT_LABELS) + " |")
     table = "\n".join(lines + elo_lines)
     stamp = time.strftime("%Y-%m-%d")
     table += (

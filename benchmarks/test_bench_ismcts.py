@@ -1,11 +1,12 @@
-"""ISMCTS in the core: iterations per second from each game's opening (2 players).
+"""ISMCTS in the core: iterations per second from each registered game's opening (2 players).
 
     pytest benchmarks/test_bench_ismcts.py --benchmark-only
 
 One search of a fixed number of iterations per round (determinize, select, expand, a rollout
-to the end, backpropagate), on the compiled core and on its pure-Python twin; the rollouts
-are the game's rollout policy (Atlantic Star, Dream Cruise) or random, and beside those two
-the same search with random rollouts.
+to the end, backpropagate), on the compiled core and on its pure-Python twin, with the
+game's search defaults (its ``search`` declaration); the rollouts are the game's rollout
+policy where its core has one, else random. Beside each game whose default search is not
+plain random rollouts with win/loss returns, the same search with those.
 """
 
 from __future__ import annotations
@@ -14,12 +15,27 @@ from typing import Any
 
 import pytest
 
+import cruiselib
 from benchmarks.conftest import modes
+from cruiselib import _core
+from cruiselib._registry import game_class
 from cruiselib.bots import ISMCTSBot
 
 ITERATIONS = 200
-GAMES = {name: modes(name, players=2) for name in ("sirens", "dream_islands", "atlantic_star", "dream_cruise")}
+GAMES = {name: modes(name, players=2) for name in cruiselib.games() if 2 in game_class(name).player_counts}
+"""Every registered game that seats 2, on each core available here."""
 CASES = [(name, mode) for name, by_mode in GAMES.items() for mode in by_mode]
+
+
+def _plain_search(name: str) -> bool:
+    """Whether the game's default search is random rollouts with win/loss returns: no score
+    weight declared, and a core whose rollout action is the engine's (uniformly random)."""
+    state_class = type(cruiselib.make(name).pure_twin().new_state(0))
+    owner = next(cls for cls in state_class.__mro__ if "c_rollout_action" in vars(cls))
+    return owner is _core.pure_module("engine").CoreState and game_class(name).search.score_weight == 0
+
+
+GUIDED = [name for name in GAMES if not _plain_search(name)]
 
 
 @pytest.mark.parametrize(("name", "mode"), CASES)
@@ -32,7 +48,7 @@ def test_ismcts_opening(benchmark: Any, name: str, mode: str) -> None:
     benchmark.extra_info["iterations"] = ITERATIONS
 
 
-@pytest.mark.parametrize("name", ["atlantic_star", "dream_cruise"])
+@pytest.mark.parametrize("name", GUIDED)
 def test_ismcts_opening_random_rollouts(benchmark: Any, name: str) -> None:
     """The same search with uniformly random rollouts and win/loss returns, beside the
     game's rollout policy and score weight above (compiled)."""

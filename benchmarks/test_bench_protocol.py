@@ -6,7 +6,7 @@ Each round trip is measured in-process (``EngineClient.local()``: encode, the en
 ``handle_line``, decode) and through a ``cruiselib serve`` subprocess (the same, plus the
 pipes and two process switches), the subprocess both polling its pipe before sleeping
 (the default) and sleeping at once. ``ping`` is the floor of the subprocess path. The target
-(issue 12) is under 50 µs for ``legal`` and ``apply`` through the Python client.
+is under 50 µs for ``legal`` and ``apply`` through the Python client.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_games(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "games")
-    assert code == 0 and "Sirens in Sight" in out
+    assert code == 0 and all(cruiselib.make(name).title in out for name in cruiselib.games())
 
 
 def test_simulate_random_in_the_core(capsys: pytest.CaptureFixture[str]) -> None:
@@ -66,8 +66,15 @@ def test_play_reprompts_on_bad_input_and_quits(
 
 def test_play_a_whole_game(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
-    code, out, _ = run(capsys, "play", "sirens", "--seed", "5", "--bot", "random")
+    code, out, _ = run(capsys, "play", "sirens", "--seed", "5", "--opponent", "random")
     assert code == 0 and re.search(r"Game over: (seat \d( \(you\))? wins|a draw) · seat \d", out)
+
+
+def test_play_has_no_bot_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """The opponent is named by ``--opponent`` alone (``--bots`` is simulate's)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["play", cruiselib.games()[0], "--bot", "random"])
+    assert exc.value.code == 2 and "unrecognized arguments: --bot" in capsys.readouterr().err
 
 
 def test_schema(capsys: pytest.CaptureFixture[str]) -> None:
@@ -128,8 +135,21 @@ def test_simulate_dream_cruise_in_the_core(capsys: pytest.CaptureFixture[str]) -
 def test_simulate_dream_cruise_options_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     """Options of every kind reach the game: an int, a bool (C2) and a list of ints (C1)."""
     code, out, err = run(
-        capsys, "simulate", "dream_cruise", "--players", "2", "-n", "4", "--bots", "greedy,random",
-        "-o", "additions=3", "-o", "sea_ship_draw=true", "-o", "route_points=1,3,6,10",
+        capsys,
+        "simulate",
+        "dream_cruise",
+        "--players",
+        "2",
+        "-n",
+        "4",
+        "--bots",
+        "greedy,random",
+        "-o",
+        "additions=3",
+        "-o",
+        "sea_ship_draw=true",
+        "-o",
+        "route_points=1,3,6,10",
     )
     assert code == 0, err
     assert "greedy vs random" in out and "4 games" in out
@@ -137,8 +157,15 @@ def test_simulate_dream_cruise_options_from_the_command_line(capsys: pytest.Capt
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("3", 3), ("true", True), ("False", False), ("1,3,6,10", (1, 3, 6, 10)), ("bow_to_rear", "bow_to_rear"),
-     ("a,b", "a,b"), ("my_cards.json", "my_cards.json")],
+    [
+        ("3", 3),
+        ("true", True),
+        ("False", False),
+        ("1,3,6,10", (1, 3, 6, 10)),
+        ("bow_to_rear", "bow_to_rear"),
+        ("a,b", "a,b"),
+        ("my_cards.json", "my_cards.json"),
+    ],
 )
 def test_option_values(text: str, value: object) -> None:
     """`-o key=value` texts become ints, bools, tuples of ints, or stay text."""

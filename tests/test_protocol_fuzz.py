@@ -235,8 +235,8 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_grammar_sessions_over_all_four_games(seed: int) -> None:
-    """Random request sequences over open games of all four games, with saves loaded back
+def test_grammar_sessions_over_every_game(seed: int) -> None:
+    """Random request sequences over open games of every game, with saves loaded back
     as they are and mutated: the invariants hold at every step."""
     rnd = random.Random(seed)
     checked = Checked(protocol.Engine(max_games=12))

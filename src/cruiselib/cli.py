@@ -126,7 +126,7 @@ def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     out = rich.console.Console(highlight=False)
     game = _make_game(args)
     human = game.check_player(args.seat)
-    opponent = args.opponent or args.bot or "greedy"
+    opponent = args.opponent or "greedy"
     if opponent not in BOTS:
         raise cruiselib.InvalidOptionError(f"unknown bot {opponent!r}; bots: {', '.join(BOTS)}")
     bots: dict[int, Bot] = {
@@ -318,7 +318,6 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(p_play)
     p_play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p_play.add_argument("--opponent", choices=list(BOTS), default=None, help="the other seats' bot (default greedy)")
-    p_play.add_argument("--bot", choices=list(BOTS), default=None, help=argparse.SUPPRESS)  # the old name
     p_play.add_argument(
         "--think",
         type=_positive(float, "--think"),
