@@ -245,19 +245,36 @@ def test_unknown_parameter() -> None:
 
 
 class RenamedSirens(SirensGame):
-    """Sirens under another title: a game that cruiselib.register adds after the import."""
+    """Sirens under another name: a game that cruiselib.register adds after the import."""
 
+    name = "renamed_sirens"
     title = "Renamed Sirens"
+
+
+class RenamedSirens2(RenamedSirens):
+    name = "renamed_sirens_2"
+
+
+class RenamedSirens3(RenamedSirens):
+    name = "renamed_sirens_3"
 
 
 class NoOpenSpielSirens(RenamedSirens):
     """A game that declares no OpenSpiel form."""
 
+    name = "no_openspiel"
     openspiel = None  # type: ignore[assignment]  # SirensGame declares a spec; this class none
 
 
-def test_a_game_registered_later_is_offered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(cruiselib._registry._REGISTRY, "renamed_sirens", f"{__name__}:RenamedSirens")
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy of cruiselib's registry for the test; the original is put back afterwards."""
+    monkeypatch.setattr(cruiselib._registry, "_REGISTRY", dict(cruiselib._registry._REGISTRY))
+
+
+@pytest.mark.usefixtures("registry")
+def test_a_game_registered_later_is_offered() -> None:
+    cruiselib.register("renamed_sirens", f"{__name__}:RenamedSirens")
     assert "renamed_sirens" in cruiselib.games()
     assert "renamed_sirens" in cos.register_games() and "renamed_sirens" in cos.GAMES
     assert cos.register_games() == cos.GAMES  # idempotent
@@ -276,8 +293,9 @@ def test_a_game_registered_later_is_offered(monkeypatch: pytest.MonkeyPatch) -> 
     assert wrapped.get_type().short_name == "cruiselib_renamed_sirens"
 
 
-def test_load_game_registers_a_game_registered_later(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(cruiselib._registry._REGISTRY, "renamed_sirens_2", f"{__name__}:RenamedSirens")
+@pytest.mark.usefixtures("registry")
+def test_load_game_registers_a_game_registered_later() -> None:
+    cruiselib.register("renamed_sirens_2", f"{__name__}:RenamedSirens2")
     game = cos.load_game("renamed_sirens_2", seed=1)
     assert game.get_type().short_name == cos.short_name("renamed_sirens_2") == "cruiselib_renamed_sirens_2"
     assert pyspiel.load_game("cruiselib_renamed_sirens_2").cruiselib_game == game.cruiselib_game
@@ -285,18 +303,21 @@ def test_load_game_registers_a_game_registered_later(monkeypatch: pytest.MonkeyP
 
 def test_a_game_removed_from_the_registry_is_no_longer_offered(monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as patch:
-        patch.setitem(cruiselib._registry._REGISTRY, "renamed_sirens_3", f"{__name__}:RenamedSirens")
+        patch.setattr(cruiselib._registry, "_REGISTRY", dict(cruiselib._registry._REGISTRY))
+        cruiselib.register("renamed_sirens_3", f"{__name__}:RenamedSirens3")
         assert "renamed_sirens_3" in cos.register_games()
     assert "renamed_sirens_3" not in cos.GAMES and "renamed_sirens_3" not in cos.GAME_CLASSES
     with pytest.raises(InvalidOptionError, match="unknown game 'renamed_sirens_3'"):
         cos.load_game("renamed_sirens_3")
 
 
-def test_games_without_an_openspiel_form_are_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("registry")
+def test_games_without_an_openspiel_form_are_refused_by_name() -> None:
     """A game that declares no OpenSpiel form, or whose class does not import, is not offered
     and the others still are; asked for by name, it is refused with what is wrong."""
-    monkeypatch.setitem(cruiselib._registry._REGISTRY, "no_openspiel", f"{__name__}:NoOpenSpielSirens")
-    monkeypatch.setitem(cruiselib._registry._REGISTRY, "broken", "cruiselib_no_such_module:Game")
+    cruiselib.register("no_openspiel", f"{__name__}:NoOpenSpielSirens")
+    # An entry whose module is gone (register() itself refuses one that does not import).
+    cruiselib._registry._REGISTRY["broken"] = "cruiselib_no_such_module:Game"
     assert not {"no_openspiel", "broken"} & set(cos.register_games())
     with pytest.raises(InvalidOptionError, match="declares no OpenSpiel form"):
         cos.load_game("no_openspiel")
@@ -307,16 +328,20 @@ def test_games_without_an_openspiel_form_are_refused_by_name(monkeypatch: pytest
     assert cos.load_game("sirens").num_players() == 2
 
 
-class OtherFormSirens(RenamedSirens):
+class UnregisteredSirens(SirensGame):
+    """A subclass of a game that is not registered itself: it plays as its name's game."""
+
+
+class OtherFormSirens(SirensGame):
     """A game class that is not registered and declares an OpenSpiel form of its own."""
 
-    openspiel = dataclasses.replace(RenamedSirens.openspiel, parameters={"players": 2, "seed": 0})
+    openspiel = dataclasses.replace(SirensGame.openspiel, parameters={"players": 2, "seed": 0})
 
 
 def test_wrap_game_finds_the_games_form() -> None:
     """A subclass not registered itself is wrapped as its name's game if it declares the same
     OpenSpiel form, and refused if it declares another; anything else is no game."""
-    assert cos.wrap_game(RenamedSirens()).get_type().short_name == "cruiselib_sirens"
+    assert cos.wrap_game(UnregisteredSirens()).get_type().short_name == "cruiselib_sirens"
     with pytest.raises(InvalidOptionError, match="OtherFormSirens is not a registered game"):
         cos.wrap_game(OtherFormSirens())
     with pytest.raises(InvalidOptionError, match="wrap_game takes a cruiselib game"):
