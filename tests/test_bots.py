@@ -706,6 +706,7 @@ def test_the_rule_based_bot_is_the_one_the_game_declares(monkeypatch: pytest.Mon
         ("no_colon_here", "give 'package.module:Class'"),
         ("cruiselib.bots.basic:NoSuchBot", "names no class"),
         ("cruiselib.no_such_module:RuleBot", "names no class"),
+        ("cruiselib.bots.basic:__name__", "names no class"),
     ],
 )
 def test_a_game_without_a_rule_based_bot_is_refused_by_name(

@@ -29,11 +29,12 @@ def rule_bot_class(game_class: type[Any]) -> Any:
     if not sep or not module_name or not attr:
         raise InvalidOptionError(f"the game {name!r} declares rule_bot {target!r}: give 'package.module:Class'")
     try:
-        return getattr(importlib.import_module(module_name), attr)
+        cls = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:
-        raise InvalidOptionError(
-            f"the game {name!r} declares rule_bot {target!r}, which names no class: {exc}"
-        ) from None
+        cls = exc
+    if not isinstance(cls, type):
+        raise InvalidOptionError(f"the game {name!r} declares rule_bot {target!r}, which names no class: {cls}")
+    return cls
 
 
 class RuleBot:
