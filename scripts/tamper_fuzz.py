@@ -6,9 +6,10 @@
 The configurations: every registered game's example configurations and seat counts, and
 the rule variants a game's own tamper tests add (``TAMPER_CONFIGURATIONS`` in
 ``tests/<game>/test_tamper.py``). Each configuration gets an equal share of the budget.
-States come from random play; each example changes one field of one of them (hypothesis), then the verdict of
-``tests.tamper.check_tampered``. One example in four flips a flag on purpose (a boolean, or
-an integer the schema bounds to 0..1, ``tests.tamper.flips``): a random field is rarely one.
+States come from random play; each example changes one field of one of them (hypothesis),
+then the verdict of ``tests.tamper.check_tampered``. One example in four flips a flag on
+purpose (a boolean, or an integer the schema bounds to 0..1, ``tests.tamper.flips``): a
+random field is rarely one.
 Prints, per configuration, the mutations tried, refused and accepted (played to the end),
 the most common reasons for refusal, and every failure; exits 1 if there was one. Run from
 the repository root.
