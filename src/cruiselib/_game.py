@@ -3,7 +3,6 @@ options and action space, which deals, loads and names the states of its game.""
 
 from __future__ import annotations
 
-import copy
 import secrets
 import types
 from abc import ABC, abstractmethod
@@ -235,7 +234,11 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
         """
         module = _core.pure_module(self.core_module)
         twin_state = pure_class(self._state_class, {})  # type: ignore[attr-defined]
-        twin = copy.copy(self)
+        # A copy of the attributes, not copy.copy: that goes through __reduce__, whose
+        # _make_game hands out the game it caches for unpickling, and _use_core would then
+        # put the cached game itself on the pure core.
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
         twin._use_core(module, twin_state)
         return twin
 
