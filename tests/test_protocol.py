@@ -609,9 +609,9 @@ def test_the_engine_shows_move_texts_as_the_game_declares(monkeypatch: pytest.Mo
 # --------------------------------------------------------------------------- whole games
 
 
-@pytest.mark.parametrize("name", cruiselib.games())
-def test_a_whole_game_through_the_python_client(engine: EngineClient, name: str) -> None:
-    start = engine.new(name, seed=17)
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=CONFIGURATION_IDS)
+def test_a_whole_game_through_the_python_client(engine: EngineClient, name: str, options: dict[str, Any]) -> None:
+    start = engine.new(name, options, seed=17)
     gid, seats = start.game_id, start.num_players
     rnd = random.Random(17)
     ply = 0
@@ -642,7 +642,7 @@ def test_a_whole_game_through_the_python_client(engine: EngineClient, name: str)
     saved = engine.save(gid)
     local: Any = cruiselib.replay(saved.record)
     assert local.is_over and status.scores == local.scores() and status.winners == local.winners()
-    assert local == cruiselib.make(name).load_state(json.dumps(saved.snapshot))
+    assert local == cruiselib.make(name, **options).load_state(json.dumps(saved.snapshot))
     engine.close_game(gid)
 
 
