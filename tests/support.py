@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import random
 import tracemalloc
+import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -228,6 +229,19 @@ def has_rollout_policy(name: str) -> bool:
     state_class = type(cruiselib.make(name).pure_twin().new_state(0))
     owner = next(cls for cls in state_class.__mro__ if "c_rollout_action" in vars(cls))
     return owner is not _core.pure_module("engine").CoreState
+
+
+def component_options() -> list[tuple[str, str, type]]:
+    """Every registered game's options that take a component set (cards, ships) read from a
+    file: (game, option, the component class). Asked of the games' ``__init__`` signatures:
+    an option whose type admits a class with ``standard()`` and ``from_file(path)``."""
+    out = []
+    for name in cruiselib.games():
+        for option, hint in typing.get_type_hints(game_class(name).__init__).items():
+            for member in typing.get_args(hint):
+                if isinstance(member, type) and hasattr(member, "standard") and hasattr(member, "from_file"):
+                    out.append((name, option, member))
+    return out
 
 
 CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = example_configurations()

@@ -12,6 +12,8 @@ that code reading a whole file fails there instead of reading ``/dev/zero`` unti
 from __future__ import annotations
 
 import os
+import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,10 +27,8 @@ import pytest
 import cruiselib
 from cruiselib import _files
 from cruiselib._files import MAX_COMPONENT_FILE_BYTES, read_component_file
-from cruiselib.atlantic_star import ships as atlantic_star_ships
-from cruiselib.dream_cruise import cards as dream_cruise_cards
 from cruiselib.errors import InvalidOptionError
-from cruiselib.sirens import cards as sirens_cards
+from tests.support import component_options
 
 DEV_ZERO = Path("/dev/zero")
 
@@ -48,35 +48,28 @@ class Component:
         return cruiselib.make(self.game, **{self.option: path})
 
 
-COMPONENTS = [
-    Component(
-        "sirens",
-        "cards",
-        "card set",
-        sirens_cards.MAX_CARD_FILE_BYTES,
-        sirens_cards.CardSet.from_file,
-        sirens_cards.CardSet.standard().to_json(),
-    ),
-    Component(
-        "atlantic_star",
-        "ships",
-        "ship list",
-        atlantic_star_ships.MAX_SHIP_FILE_BYTES,
-        atlantic_star_ships.ShipList.from_file,
-        atlantic_star_ships.ShipList.standard().to_json(),
-    ),
-    Component(
-        "dream_cruise",
-        "cards",
-        "card set",
-        dream_cruise_cards.MAX_CARD_FILE_BYTES,
-        dream_cruise_cards.CardSet.from_file,
-        dream_cruise_cards.CardSet.standard().to_json(),
-    ),
-]
+def _component(game: str, option: str, cls: type) -> Component:
+    """The component ``cls`` that option ``option`` of ``game`` takes: its messages name it
+    by its class name in words (``ShipList``: "ship list"), and its module documents its
+    size limit as ``MAX_..._FILE_BYTES``."""
+    module = sys.modules[cls.__module__]
+    limits = [getattr(module, n) for n in module.__all__ if n.startswith("MAX_") and n.endswith("_FILE_BYTES")]
+    assert len(limits) == 1, f"{module.__name__} documents one MAX_..._FILE_BYTES"
+    what = re.sub(r"(?<!^)(?=[A-Z])", " ", cls.__name__).lower()
+    standard: Any = cls.standard()  # type: ignore[attr-defined]
+    return Component(game, option, what, limits[0], cls.from_file, standard.to_json())  # type: ignore[attr-defined]
 
 
-@pytest.fixture(params=COMPONENTS, ids=[c.game for c in COMPONENTS])
+COMPONENTS = [_component(game, option, cls) for game, option, cls in component_options()]
+"""Every registered game's component files."""
+
+
+def test_component_files_are_found() -> None:
+    # Every test below runs once per component found: finding none would pass them all.
+    assert COMPONENTS
+
+
+@pytest.fixture(params=COMPONENTS, ids=[f"{c.game}-{c.option}" for c in COMPONENTS])
 def component(request: pytest.FixtureRequest) -> Component:
     c: Component = request.param
     return c

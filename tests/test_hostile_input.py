@@ -20,9 +20,8 @@ import pytest
 
 import cruiselib
 from cruiselib import serialize
-from cruiselib.dream_cruise.cards import CardSet
 from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError
-from tests.support import ANY_GAME
+from tests.support import ANY_GAME, component_options
 
 DEPTH = 100_000
 """Deeper than any decoder or Python comparison follows (the default recursion limit is 1,000)."""
@@ -52,7 +51,6 @@ STATES = {name: _played(name) for name in cruiselib.games()}
 STATE = STATES[ANY_GAME]
 SNAPSHOT = STATE.to_json()
 RECORD = STATE.record().to_json()
-CARDS = CardSet.standard().to_json().decode()
 
 
 def _hostile(valid: str) -> Iterator[tuple[str, Any]]:
@@ -138,17 +136,41 @@ def _state_entries(name: str) -> list[tuple[str, Callable[[Any], Any], type[Crui
     ]
 
 
-def _make_with_cards(data: Any) -> Any:
-    return cruiselib.make("dream_cruise", cards=data)
+def _component_entries(
+    name: str, option: str, cls: Any
+) -> list[tuple[str, Callable[[Any], Any], type[CruiseError], str]]:
+    """The entries that read a component set of game ``name`` (``option``, a ``cls``): its
+    JSON, and ``make`` given a path."""
+
+    def make_with(data: Any) -> Any:
+        return cruiselib.make(name, **{option: data})
+
+    return [
+        (f"{name}-{cls.__name__}.from_json", cls.from_json, InvalidOptionError, cls.standard().to_json().decode()),
+        (f"{name}-make({option}=path)", make_with, InvalidOptionError, json.dumps({"path": f"{option}.json"})),
+    ]
 
 
 # (entry, the call, the error it raises, a valid input of its own to build hostile ones from)
 ENTRIES: list[tuple[str, Callable[[Any], Any], type[CruiseError], str]] = [
     *[entry for name in cruiselib.games() for entry in _state_entries(name)],
-    ("CardSet.from_json", CardSet.from_json, InvalidOptionError, CARDS),
-    ("make(cards=path)", _make_with_cards, InvalidOptionError, json.dumps({"path": "cards.json"})),
+    *[entry for name, option, cls in component_options() for entry in _component_entries(name, option, cls)],
 ]
-IDS = [entry[0] for entry in ENTRIES]
+
+NOT_HARDENED = {"sirens-CardSet.from_json", "atlantic_star-ShipList.from_json"}
+"""Entries that still let a non-cruiselib error through (a lone surrogate in a str: a
+UnicodeEncodeError; not text or bytes: a TypeError), where the Dream Cruise card set's
+``from_json`` refuses them: expected to fail until they are hardened the same way (strict:
+the mark must go once they are)."""
+
+
+def _param(*values: Any, entry: str) -> Any:
+    """A pytest parameter with the id ``entry``, expected to fail if it is not hardened yet."""
+    marks = [pytest.mark.xfail(strict=True, reason="not hardened yet")] if entry in NOT_HARDENED else []
+    return pytest.param(*values, id=entry, marks=marks)
+
+
+PARAMS = [_param(*entry, entry=entry[0]) for entry in ENTRIES]
 
 
 def _verdict(call: Callable[[Any], Any], error: type[CruiseError], data: Any, what: str) -> bool:
@@ -162,19 +184,19 @@ def _verdict(call: Callable[[Any], Any], error: type[CruiseError], data: Any, wh
     return False
 
 
-@pytest.mark.parametrize(("entry", "call", "error", "valid"), ENTRIES, ids=IDS)
+@pytest.mark.parametrize(("entry", "call", "error", "valid"), PARAMS)
 def test_hostile_inputs_raise_the_entrys_own_error(
     entry: str, call: Callable[[Any], Any], error: type[CruiseError], valid: str
 ) -> None:
     for what, data in _hostile(valid):
-        if entry == "make(cards=path)" and data is None:
-            continue  # cards=None is the standard set
+        if "-make(" in entry and data is None:
+            continue  # a component option of None is the standard set
         refused = _verdict(call, error, data, f"{entry}, {what}")
         # peek_game reads the game's name only: it may pass what the full load refuses.
         assert refused or entry.endswith("serialize.peek_game"), f"{entry} accepted {what}"
 
 
-@pytest.mark.parametrize(("entry", "call", "error", "valid"), ENTRIES, ids=IDS)
+@pytest.mark.parametrize(("entry", "call", "error", "valid"), PARAMS)
 def test_seeded_mutations_raise_the_entrys_own_error_or_load(
     entry: str, call: Callable[[Any], Any], error: type[CruiseError], valid: str
 ) -> None:
@@ -192,14 +214,20 @@ def test_the_messages_name_the_problem() -> None:
         cruiselib.replay(RECORD.replace(f'"{ANY_GAME}"', '"\ud800"'))
     with pytest.raises(InvalidStateError, match="JSON text or bytes, not NoneType"):
         cruiselib.GameRecord.from_json(None)  # type: ignore[arg-type]
-    with pytest.raises(InvalidOptionError, match="JSON text or bytes, not int"):
-        CardSet.from_json(3)  # type: ignore[arg-type]
     with pytest.raises(InvalidStateError, match="an int of 16610 bits"):
         STATE.game.load_state({**json.loads(SNAPSHOT), "schema_version": 1, "rng": HUGE})
     # A memoryview of a valid snapshot, contiguous or not, is still a snapshot.
     doubled = bytes(b for c in SNAPSHOT.encode() for b in (c, 0))
     assert STATE.game.load_state(memoryview(doubled)[::2]) == STATE
     assert cruiselib.replay(memoryview(RECORD.encode())) == STATE
+
+
+@pytest.mark.parametrize(
+    "cls", [_param(cls, entry=f"{name}-{cls.__name__}.from_json") for name, _, cls in component_options()]
+)
+def test_a_component_set_names_what_it_reads(cls: Any) -> None:
+    with pytest.raises(InvalidOptionError, match="JSON text or bytes, not int"):
+        cls.from_json(3)
 
 
 OPTION_VALUES: list[Any] = [HUGE, [HUGE], -HUGE, "2", 2.5, None, [2], {"a": 1}, True, -1, 2**64, float("nan"), "\ud800"]
