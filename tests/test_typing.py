@@ -57,3 +57,17 @@ def test_states_moves_and_snapshots_are_typed_per_game() -> None:
     assert_type(cruise_state.view(0), DreamCruiseView)
     obs = state.observation(0)
     assert_type(obs, npt.NDArray[np.float32])
+
+
+def test_the_api_module_still_exports_what_the_game_packages_import() -> None:
+    # Game and State live in modules of their own; cruiselib._api re-exports them (mypy
+    # --strict refuses an import of a name a module does not export).
+    from cruiselib import _api
+
+    assert _api.Game is cruiselib.Game and _api.State is cruiselib.State and _api.Playouts is cruiselib.Playouts
+    assert_type(_api.normalize_move_text("Play  the 3★"), str)
+    assert _api.normalize_move_text("Play  the 3★") == "play 3*"
+    template: _api.NotationTemplate = ("play ", ("3*", "3"))
+    assert len(template) == 2 and _api.MAX_PLAYOUTS > 0
+    playouts = assert_type(cruiselib.make("sirens").playouts(2, seed=1), cruiselib.Playouts)
+    assert isinstance(playouts, _api.Playouts) and playouts.games == 2
