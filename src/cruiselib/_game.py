@@ -219,6 +219,11 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
         """Lowest and highest score a seat can have (checked by the conformance suite)."""
         return None
 
+    def rival(self, state: StateT) -> tuple[str, int] | None:
+        """The game's own opponent in a finished game and its score, where the game has one
+        (a solo game played against the box); None otherwise (the default)."""
+        return None
+
     core_module: ClassVar[str]  # name of the game's module in cruiselib._core
 
     @abstractmethod

@@ -86,13 +86,13 @@ def result_line(state: Any, human: int) -> str:
 
     ``Game over: seat 0 (you) wins · seat 0 (you) 12, seat 1 9``; a draw (no winner among
     several seats) is ``Game over: a draw · …``; a shared win names every winner; a solo
-    game against the game's own opponent (Dream Cruise's Jana) lists her score too."""
+    game against the game's own opponent (``game.rival``, Dream Cruise's Jana) lists its score too."""
     scores: list[int] = list(state.scores())
     winners: list[int] = list(state.winners())
     parties: list[tuple[str, int, bool]] = [(_party(p, human), s, p in winners) for p, s in enumerate(scores)]
-    rival = getattr(state.view(human), "jana", None) if len(scores) == 1 else None
-    if rival is not None and isinstance(getattr(rival, "score", None), int):
-        parties.append(("Jana", rival.score, not winners))
+    rival = state.game.rival(state)
+    if rival is not None:
+        parties.append((rival[0], rival[1], not winners))
     ranked = sorted(parties, key=lambda party: (not party[2], -party[1]))  # stable: seat order within ties
     names = [name for name, _, won in ranked if won]
     if len(names) == 1:

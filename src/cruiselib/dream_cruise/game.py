@@ -238,6 +238,13 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             opts["cards"] = self.cards
         return opts
 
+    def rival(self, state: DreamCruiseState) -> tuple[str, int] | None:
+        """Jana and her score once a solo game is over (C9, C23); None otherwise."""
+        jana = state.view(0).jana if self.num_players == 1 else None
+        if jana is None or jana.score is None:
+            return None
+        return ("Jana", jana.score)
+
     @property
     def score_bounds(self) -> tuple[int, int]:
         """Lowest and highest points a seat can have: every family, six routes of the best
