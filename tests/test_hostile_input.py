@@ -157,20 +157,7 @@ ENTRIES: list[tuple[str, Callable[[Any], Any], type[CruiseError], str]] = [
     *[entry for name, option, cls in component_options() for entry in _component_entries(name, option, cls)],
 ]
 
-NOT_HARDENED = {"sirens-CardSet.from_json", "atlantic_star-ShipList.from_json"}
-"""Entries that still let a non-cruiselib error through (a lone surrogate in a str: a
-UnicodeEncodeError; not text or bytes: a TypeError), where the Dream Cruise card set's
-``from_json`` refuses them: expected to fail until they are hardened the same way (strict:
-the mark must go once they are)."""
-
-
-def _param(*values: Any, entry: str) -> Any:
-    """A pytest parameter with the id ``entry``, expected to fail if it is not hardened yet."""
-    marks = [pytest.mark.xfail(strict=True, reason="not hardened yet")] if entry in NOT_HARDENED else []
-    return pytest.param(*values, id=entry, marks=marks)
-
-
-PARAMS = [_param(*entry, entry=entry[0]) for entry in ENTRIES]
+PARAMS = [pytest.param(*entry, id=entry[0]) for entry in ENTRIES]
 
 
 def _verdict(call: Callable[[Any], Any], error: type[CruiseError], data: Any, what: str) -> bool:
@@ -223,7 +210,7 @@ def test_the_messages_name_the_problem() -> None:
 
 
 @pytest.mark.parametrize(
-    "cls", [_param(cls, entry=f"{name}-{cls.__name__}.from_json") for name, _, cls in component_options()]
+    "cls", [pytest.param(cls, id=f"{name}-{cls.__name__}.from_json") for name, _, cls in component_options()]
 )
 def test_a_component_set_names_what_it_reads(cls: Any) -> None:
     with pytest.raises(InvalidOptionError, match="JSON text or bytes, not int"):

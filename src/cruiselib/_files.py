@@ -4,18 +4,25 @@ A path option reaches the engine from game strings and option dicts that someone
 write (``cruiselib.make("sirens", cards=PATH)``, ``pyspiel.load_game("cruiselib_sirens(cards=PATH)")``),
 so it is read defensively: only a regular file, never more than a fixed number of bytes, and
 never by an ``open`` that can wait for ever. Every game's ``from_file`` reads through
-:func:`read_component_file`.
+:func:`read_component_file`, and every ``from_json`` decodes through
+:func:`decode_component`.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
+
+import msgspec
 
 from cruiselib.errors import InvalidOptionError
 
-__all__ = ["MAX_COMPONENT_FILE_BYTES", "read_component_file"]
+__all__ = ["MAX_COMPONENT_FILE_BYTES", "decode_component", "read_component_file"]
+
+_T = TypeVar("_T")
 
 MAX_COMPONENT_FILE_BYTES = 1 << 20
 """The largest component file a game reads: 1 MiB. Every standard set is at most about
@@ -97,3 +104,35 @@ def read_component_file(path: object, *, what: str, limit: int) -> bytes:
     if size > limit:
         raise refuse(f"the file has more than {limit:,} bytes, more than a {what} may")
     return b"".join(chunks)
+
+
+def decode_component(
+    data: object, kind: type[_T], *, what: str, locate: Callable[[bytes, str], str] | None = None
+) -> _T:
+    """A component set of type ``kind`` decoded from JSON text or UTF-8 bytes and validated.
+
+    Whatever ``data`` is, every problem is an InvalidOptionError naming ``what`` (``"card
+    set"``): a str with a lone surrogate (no JSON text holds one), a value that is neither
+    text nor bytes, malformed JSON, nesting deeper than the decoder follows, a set that
+    fails validation (``locate(raw, message)`` may say which component the message is about).
+    """
+    if isinstance(data, str):
+        try:
+            raw = data.encode()
+        except UnicodeEncodeError as exc:
+            raise InvalidOptionError(
+                f"invalid {what}: character {exc.start} ({data[exc.start]!r}) is a lone surrogate, not text"
+            ) from None
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        raw = bytes(data)
+    else:
+        raise InvalidOptionError(f"a {what} is JSON text or bytes, not {type(data).__name__}")
+    try:
+        return msgspec.json.decode(raw, type=kind)
+    except msgspec.ValidationError as exc:  # (a DecodeError too: test it first)
+        message = str(exc)
+        raise InvalidOptionError(f"invalid {what}: {locate(raw, message) if locate else message}") from None
+    except msgspec.DecodeError as exc:
+        raise InvalidOptionError(f"invalid {what}: {exc}") from None
+    except RecursionError:
+        raise InvalidOptionError(f"invalid {what}: nested deeper than the JSON decoder follows") from None

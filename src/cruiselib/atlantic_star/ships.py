@@ -20,7 +20,7 @@ from typing import Annotated, Literal, cast
 import msgspec
 
 from cruiselib import _core
-from cruiselib._files import MAX_COMPONENT_FILE_BYTES, read_component_file
+from cruiselib._files import MAX_COMPONENT_FILE_BYTES, decode_component, read_component_file
 from cruiselib.errors import InvalidOptionError
 
 __all__ = [
@@ -149,12 +149,10 @@ class ShipList(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=Tru
         return _standard()
 
     @classmethod
-    def from_json(cls, data: str | bytes) -> ShipList:
-        """Parse and validate a ship list from JSON (InvalidOptionError on any problem)."""
-        try:
-            return msgspec.json.decode(data, type=cls)
-        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            raise InvalidOptionError(f"invalid ship list: {exc}") from None
+    def from_json(cls, data: str | bytes | bytearray | memoryview) -> ShipList:
+        """Parse and validate a ship list from JSON text or UTF-8 bytes (InvalidOptionError
+        on any problem, whatever the type of ``data``)."""
+        return decode_component(data, cls, what="ship list")
 
     @classmethod
     def from_file(cls, path: str | Path) -> ShipList:

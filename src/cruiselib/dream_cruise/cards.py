@@ -23,7 +23,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from cruiselib._files import MAX_COMPONENT_FILE_BYTES, read_component_file
+from cruiselib._files import MAX_COMPONENT_FILE_BYTES, decode_component, read_component_file
 from cruiselib.errors import InvalidOptionError
 
 __all__ = [
@@ -291,25 +291,7 @@ class CardSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     def from_json(cls, data: str | bytes | bytearray | memoryview) -> CardSet:
         """Parse and validate a card set from JSON text or UTF-8 bytes (InvalidOptionError
         on any problem, whatever the type of ``data``)."""
-        if isinstance(data, str):
-            try:
-                raw = data.encode()
-            except UnicodeEncodeError as exc:  # a lone surrogate: no JSON text holds one
-                raise InvalidOptionError(
-                    f"invalid card set: character {exc.start} ({data[exc.start]!r}) is a lone surrogate, not text"
-                ) from None
-        elif isinstance(data, (bytes, bytearray, memoryview)):
-            raw = bytes(data)
-        else:
-            raise InvalidOptionError(f"a card set is JSON text or bytes, not {type(data).__name__}")
-        try:
-            return msgspec.json.decode(raw, type=cls)
-        except msgspec.ValidationError as exc:  # (a DecodeError too: test it first)
-            raise InvalidOptionError(f"invalid card set: {_locate(raw, str(exc))}") from None
-        except msgspec.DecodeError as exc:
-            raise InvalidOptionError(f"invalid card set: {exc}") from None
-        except RecursionError:
-            raise InvalidOptionError("invalid card set: nested deeper than the JSON decoder follows") from None
+        return decode_component(data, cls, what="card set", locate=_locate)
 
     @classmethod
     def from_file(cls, path: str | Path) -> CardSet:

@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from cruiselib._files import MAX_COMPONENT_FILE_BYTES, read_component_file
+from cruiselib._files import MAX_COMPONENT_FILE_BYTES, decode_component, read_component_file
 from cruiselib.errors import InvalidOptionError
 
 __all__ = ["MAX_CARD_FILE_BYTES", "Card", "CardSet", "Face"]
@@ -88,12 +88,10 @@ class CardSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
         return _standard()
 
     @classmethod
-    def from_json(cls, data: str | bytes) -> CardSet:
-        """Parse and validate a card set from JSON (InvalidOptionError on any problem)."""
-        try:
-            return msgspec.json.decode(data, type=cls)
-        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            raise InvalidOptionError(f"invalid card set: {exc}") from None
+    def from_json(cls, data: str | bytes | bytearray | memoryview) -> CardSet:
+        """Parse and validate a card set from JSON text or UTF-8 bytes (InvalidOptionError
+        on any problem, whatever the type of ``data``)."""
+        return decode_component(data, cls, what="card set")
 
     @classmethod
     def from_file(cls, path: str | Path) -> CardSet:
