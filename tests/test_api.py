@@ -1,4 +1,4 @@
-"""The public API contract (DESIGN §2), checked on every registered game."""
+"""The public API contract (docs/api.md), checked on every registered game."""
 
 from __future__ import annotations
 
