@@ -223,10 +223,13 @@ class AtlanticRules(CoreRules):
         self.o_scores = at["scores"]
         self.o_known = at["known"]
 
-    def _set_view_types(self, ship_infos, agency_infos, ship_names, view_type, sea_info, plaque_info):
-        """The view's Struct classes and its immutable parts, made once by the game: a
-        ShipInfo per ship, an AgencyInfo per (space, ship) (space * ships + ship, then one
-        per empty space), the ship names. The core builds views from them (``view``)."""
+    def _set_view_types(self, ship_infos, agency_infos, ship_names):
+        """The view's immutable parts, made once by the game after it handed in its schema
+        (``_set_schema``): a ShipInfo per ship, an AgencyInfo per (space, ship) (space *
+        ships + ship, then one per empty space), the ship names. The core builds views from
+        them and the schema's AtlanticStarView, SeaInfo and PlaqueInfo (``view``)."""
+        if self.schema is None:
+            raise RuntimeError("hand in the schema (_set_schema) before the view's parts")
         if len(ship_infos) != self.num_ships or len(ship_names) != self.num_ships:
             raise ValueError("one ShipInfo and one name per ship")
         if len(agency_infos) != AGENCY * (self.num_ships + 1):
@@ -234,9 +237,9 @@ class AtlanticRules(CoreRules):
         self.ship_infos = tuple(ship_infos)
         self.agency_infos = tuple(agency_infos)
         self.ship_names = tuple(ship_names)
-        self.view_type = view_type
-        self.sea_info = sea_info
-        self.plaque_info = plaque_info
+        self.view_type = self.schema.AtlanticStarView
+        self.sea_info = self.schema.SeaInfo
+        self.plaque_info = self.schema.PlaqueInfo
 
     def _fill(self, mail, entries, board):
         for s in range(NSEA):
@@ -2016,8 +2019,8 @@ class AtlanticCore(CoreState):
 
     def _export(self):
         """The full state as an AtlanticStarStateData Struct (the hot half of to_json)."""
-        schema = _schema()
         R = self.rules
+        schema = R.schema
         N = R.num_players
         Plaque = schema.Plaque
         seas = []
@@ -2040,7 +2043,7 @@ class AtlanticCore(CoreState):
             seas.append(schema.SeaData(stars=None if c < 0 else c + 1, plaques=plaques))
         return schema.AtlanticStarStateData(
             schema_version=schema.SCHEMA_VERSION,
-            game="atlantic_star",
+            game=R.game_name,
             players=N,
             ship_list=R.digest,
             board=[[R.table[c * NFIELD + i] for i in range(NFIELD)] for c in range(NCLASS)],
@@ -2077,15 +2080,3 @@ class AtlanticCore(CoreState):
 
     def _plaque_value(self, sea, pid):
         return self.pval[sea * NPL + pid]
-
-
-_SCHEMA = []
-
-
-def _schema():
-    # Imported on first use: the schema module's package imports this module.
-    if not _SCHEMA:
-        from cruiselib.atlantic_star import schema
-
-        _SCHEMA.append(schema)
-    return _SCHEMA[0]

@@ -67,9 +67,6 @@ class AtlanticRules(CoreRules):
         ship_infos: list[ShipInfo],
         agency_infos: list[AgencyInfo],
         ship_names: list[str],
-        view_type: type[AtlanticStarView],
-        sea_info: type[SeaInfo],
-        plaque_info: type[PlaqueInfo],
     ) -> None: ...
 
 @disjoint_base

@@ -1336,8 +1336,8 @@ class DreamCruiseCore(CoreState):
         """The DreamCruiseView of ``seat`` (checked by the caller), made from the arrays;
         with ``recall`` it lists the hand cards of every seat known to all."""
         T = self.rules.view_types
-        if T is None:  # the schema module imports this one: it is looked up on first use
-            S = _schema()
+        if T is None:  # the Struct classes, looked up once in the schema the game handed in
+            S = self.rules.schema
             T = self.rules.view_types = (S.SeatView, S.CurrentLocation, S.DisplaySet, S.JanaView, S.DreamCruiseView)
         n = self.np
         seats = []
@@ -1542,7 +1542,7 @@ class DreamCruiseCore(CoreState):
 
     def _export(self):
         """The full state as a DreamCruiseStateData Struct (what :meth:`_load` reads back)."""
-        S = _schema()
+        S = self.rules.schema
         n = self.np
         seats = []
         for p in range(n):
@@ -1568,7 +1568,7 @@ class DreamCruiseCore(CoreState):
                                          taken_by=self.disp_taken[k]))
         return S.DreamCruiseStateData(
             schema_version=S.SCHEMA_VERSION,
-            game="dream_cruise",
+            game=self.rules.game_name,
             players=n,
             route_points=[self.rules.route[2], self.rules.route[3], self.rules.route[4], self.rules.route[5]],
             sea_ship_draw=self.rules.sea_draw,
@@ -2016,18 +2016,6 @@ class DreamCruiseCore(CoreState):
 
     def _new_game(self, rng_state, start):
         self._setup(rng_state, start)
-
-
-_SCHEMA = []
-
-
-def _schema():
-    # Imported on first use: the schema module's package imports this module.
-    if not _SCHEMA:
-        from cruiselib.dream_cruise import schema
-
-        _SCHEMA.append(schema)
-    return _SCHEMA[0]
 
 
 _KINDS = ("family", "location card", "ship card")

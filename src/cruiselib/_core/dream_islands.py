@@ -990,8 +990,8 @@ class DreamIslandsCore(CoreState):
         with ``recall`` it lists what play showed of every hand (I16)."""
         R = self.rules
         T = R.view_types
-        if T is None:  # the schema module imports this one: it is looked up on first use
-            S = _schema()
+        if T is None:  # the Struct classes, looked up once in the schema the game handed in
+            S = R.schema
             T = R.view_types = (S.SeatInfo, S.HandMemory, S.DreamIslandsView)
         seat_info = T[0]
         n = self.np
@@ -1111,11 +1111,11 @@ class DreamIslandsCore(CoreState):
     def _export(self):
         """The full state as a DreamIslandsStateData Struct (built here: the hot half of
         ``to_json``; what :meth:`_load` reads back)."""
-        schema = _schema()
+        schema = self.rules.schema
         n = self.np
         return schema.DreamIslandsStateData(
             schema_version=schema.SCHEMA_VERSION,
-            game="dream_islands",
+            game=self.rules.game_name,
             players=n,
             max_rounds=self.rules.max_rounds,
             rng=f"{self.rng:016x}",  # serialize.RngText
@@ -1315,10 +1315,8 @@ class DreamIslandsCore(CoreState):
             for i in range(self.hand_n[cur]):
                 x = self.hand[cur * HAND + i]
                 if (mask >> x) & 1:
-                    from cruiselib.dream_islands.moves import mission_name
-
                     raise InvalidStateError(
-                        f"{_BAD}seat {cur} holds '{mission_name(x)}', which holds after its move and would "
+                        f"{_BAD}seat {cur} holds '{R.schema.mission_name(x)}', which holds after its move and would "
                         "have been completed (I5, I13)")
         # --- the hand memory (I16), once the hands are known to be right -----------------
         for p in range(n):
@@ -1506,18 +1504,6 @@ class DreamIslandsCore(CoreState):
 
     def _new_game(self, rng_state):
         self._setup(rng_state)
-
-
-_SCHEMA = []
-
-
-def _schema():
-    # Imported on first use: the schema module's package imports this module.
-    if not _SCHEMA:
-        from cruiselib.dream_islands import schema
-
-        _SCHEMA.append(schema)
-    return _SCHEMA[0]
 
 
 def _choose(n, k):

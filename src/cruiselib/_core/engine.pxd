@@ -22,6 +22,9 @@ cdef class CoreRules:
     cdef readonly int observation_size
     cdef readonly int info_state_size
     cdef readonly bint distinct_info_state
+    cdef readonly object schema       # the game's Struct classes (_set_schema)
+    cdef readonly str game_name       # the game's registered name (_set_schema)
+    cpdef _set_schema(self, object schema, str game_name)
 
 
 cdef class CoreState:

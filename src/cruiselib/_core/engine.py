@@ -72,7 +72,8 @@ class CoreRules:
 
     ``num_players``, ``num_actions``, ``action_ints`` (the Python ints 0 .. num_actions-1,
     made once so listing legal actions allocates nothing) and ``reasons`` (why an action
-    is illegal, indexed by ``c_check``'s result; index 0 is "legal").
+    is illegal, indexed by ``c_check``'s result; index 0 is "legal"); ``schema`` and
+    ``game_name``, handed in by the game (``_set_schema``).
     """
 
     def _init_contract(self, num_players, num_actions, reasons, observation_size=0, info_state_size=-1):
@@ -88,6 +89,17 @@ class CoreRules:
         self.observation_size = observation_size
         self.info_state_size = observation_size if info_state_size < 0 else info_state_size
         self.distinct_info_state = info_state_size >= 0
+        self.schema = None
+        self.game_name = ""
+
+    def _set_schema(self, schema, game_name):
+        """Hand in what the core builds Python objects from (the game's ``_use_core`` calls
+        this once): ``schema``, the module (or any namespace) holding the game's snapshot and
+        view Struct classes and ``SCHEMA_VERSION``, and ``game_name``, the game's registered
+        name, written into snapshots. So the cores import nothing from the game packages
+        (which import the cores)."""
+        self.schema = schema
+        self.game_name = game_name
 
 
 class CoreState:

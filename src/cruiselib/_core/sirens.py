@@ -229,7 +229,7 @@ class SirensRules(CoreRules):
         """The immutable parts of every view, made once: a frozen CardInfo per card and
         octopus (none, seat 0's, seat 1's), a CrewInfo per token and place, the schema's
         Struct classes, the ship values as Python ints."""
-        schema = _schema()
+        schema = self.schema
         emblems = ("seastar", "shell")
         infos = []
         for c in range(self.num_cards):
@@ -1123,14 +1123,14 @@ class SirensCore(CoreState):
 
     def _export(self):
         """The full state as a SirensStateData Struct (built here: the hot half of to_json)."""
-        schema = _schema()
         R = self.rules
+        schema = R.schema
         pending = None
         if self.phase == PH_CREW:
             pending = schema.Pending(self.pend_ship, self.pend_side, self.pend_src, self.pend_draw != 0)
         return schema.SirensStateData(
             schema_version=schema.SCHEMA_VERSION,
-            game="sirens",
+            game=R.game_name,
             variant="bow_to_rear" if R.variant else "standard",
             card_set=R.digest,
             rng=schema.rng_to_text(self.rng),
@@ -2033,14 +2033,3 @@ def _shuffle(self, p):
         self.pile[p * MAXC + i] = self.pile[p * MAXC + j]
         self.pile[p * MAXC + j] = tmp
         i -= 1
-
-_SCHEMA = []
-
-
-def _schema():
-    # Imported on first use: the schema module's package imports this module.
-    if not _SCHEMA:
-        from cruiselib.sirens import schema
-
-        _SCHEMA.append(schema)
-    return _SCHEMA[0]

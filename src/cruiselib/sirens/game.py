@@ -16,7 +16,7 @@ from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
-from cruiselib.sirens import integrations
+from cruiselib.sirens import integrations, schema
 from cruiselib.sirens.cards import EMBLEMS, CardSet
 from cruiselib.sirens.moves import (
     MOVE_TYPES,
@@ -139,6 +139,7 @@ class SirensGame(Game[SirensState, SirensMove]):
             self.variant == "bow_to_rear",
             card_set.digest,
         )
+        self.rules._set_schema(schema, self.name)
 
     @property
     def score_bounds(self) -> tuple[float, float]:
