@@ -110,7 +110,6 @@ cdef class AtlanticCore(CoreState):
     cdef int c_legal_at(self, int i) noexcept nogil
     cdef int c_score(self, int seat) noexcept nogil
     cdef int c_winners_mask(self) noexcept nogil
-    cdef void c_deal(self, unsigned long long seed) noexcept nogil
     cdef void c_copy_into(self, CoreState dst) noexcept
     @cython.locals(i=cython.int)
     cdef void _copy_into(self, AtlanticCore new) noexcept
@@ -174,11 +173,12 @@ cdef class AtlanticCore(CoreState):
                    start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
                    any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
                    money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
-    cpdef _load(self, object d)
+    cdef _load_checked(self, object d, bint history)
     @cython.locals(R=AtlanticRules, N=cython.int, s=cython.int, i=cython.int, j=cython.int,
                    c=cython.int, p=cython.int, L=cython.int, pid=cython.int, seas=list,
                    plaques=list)
-    cpdef _export(self)
+    cpdef object _export(self)
+    cpdef dict _get_raw(self)
     @cython.locals(best=cython.int)
     cpdef tuple best_voyage_code(self, int seat, int sea)
     @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, i=cython.int, j=cython.int)

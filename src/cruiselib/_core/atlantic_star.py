@@ -479,10 +479,6 @@ class AtlanticCore(CoreState):
             return 0
         return self._winners_mask()
 
-    def c_deal(self, seed):
-        """A new game from the generator state ``seed``, the start seat drawn from it."""
-        self._setup(seed, -1)
-
     def c_copy_into(self, dst):
         self._copy_into(cython.cast(AtlanticCore, dst))
 
@@ -1587,9 +1583,9 @@ class AtlanticCore(CoreState):
         self.zone[card] = z
         return 0
 
-    def _load(self, d):
+    def _load_checked(self, d, history):
         """Validate a decoded AtlanticStarStateData and load it; InvalidStateError if it is
-        not a state that play can reach.
+        not a state that play can reach (always checked: ``history`` adds nothing).
 
         Every index is checked before it is used, so a tampered state never reaches the
         arrays out of range. What the board determines (voyages staged and left, loans
@@ -2059,9 +2055,6 @@ class AtlanticCore(CoreState):
             discard=[self.disc[i] for i in range(self.disc_n)],
             seas=seas,
         )
-
-    def _new_game(self, rng_state, start_player):
-        self._setup(rng_state, start_player)
 
     def loan_limit(self, seat, sea, k):
         """Largest loan (thousands) the seat may take against its k-th voyage in sea now,

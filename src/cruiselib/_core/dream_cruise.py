@@ -621,9 +621,6 @@ class DreamCruiseCore(CoreState):
     def c_current(self):
         return -1 if self.ph == PH_OVER else self.cur
 
-    def c_deal(self, seed):
-        self._setup(seed, -1)
-
     def c_copy_into(self, dst):
         self._copy_into(cython.cast(DreamCruiseCore, dst))
 
@@ -1596,7 +1593,7 @@ class DreamCruiseCore(CoreState):
             jana_locations=[self.jloc[i] for i in range(self.jloc_n)],
         )
 
-    def _load(self, d, history=True):
+    def _load_checked(self, d, history):
         """Validate a decoded DreamCruiseStateData and load it (the game checked the header:
         game, players, options, card set). Raises InvalidStateError naming the problem.
 
@@ -1608,15 +1605,6 @@ class DreamCruiseCore(CoreState):
         player ...); ``history=False`` is for rule tests that set up free positions.
         Meant for a fresh state: a failed load leaves this one half written.
         """
-        try:
-            self._load_checked(d, history)
-        except InvalidStateError:
-            raise
-        except (TypeError, ValueError, OverflowError, IndexError, AttributeError) as exc:
-            # Only reachable with a Struct that skipped msgspec's validation.
-            raise InvalidStateError(f"{_BAD}{exc}") from None
-
-    def _load_checked(self, d, history):
         n = self.rules.num_players
         phase = PHASES.index(d.phase)
         seats = d.seats
@@ -2014,8 +2002,6 @@ class DreamCruiseCore(CoreState):
     def _turn_of(self, p):
         return (p - self.first + self.np) % self.np
 
-    def _new_game(self, rng_state, start):
-        self._setup(rng_state, start)
 
 
 _KINDS = ("family", "location card", "ship card")

@@ -276,7 +276,7 @@ class DreamIslandsCore(CoreState):
             self.pile[o + j] = tmp
             i -= 1
 
-    def _setup(self, rng_state):
+    def _setup(self, rng_state, start_player):
         """A new game (I8): 5 pieces on the airplane, the sixth of seat s on island s + 1;
         each seat shuffles its 16 missions and draws 3. Seat 0 is the start player."""
         self.rng = rng_state & MASK64
@@ -328,9 +328,6 @@ class DreamIslandsCore(CoreState):
 
     def c_legal_at(self, i):
         return self.buf[i]
-
-    def c_deal(self, seed):
-        self._setup(seed)  # I8: seat 0 always starts
 
     def c_copy_into(self, dst):
         self._copy_into(cython.cast(DreamIslandsCore, dst))
@@ -1133,7 +1130,7 @@ class DreamIslandsCore(CoreState):
             completed=[[i for i in range(NMIS) if (self.done[p] >> i) & 1] for p in range(n)],
         )
 
-    def _load(self, d, history=True):
+    def _load_checked(self, d, history):
         """Validate a decoded DreamIslandsStateData and load it (the game checked the header:
         game, players, options). Raises InvalidStateError naming the problem.
 
@@ -1148,15 +1145,6 @@ class DreamIslandsCore(CoreState):
         under per turn, when the end was signalled). ``history=False`` is for rule tests
         that set up positions no game reaches.
         """
-        try:
-            self._load_checked(d, history)
-        except InvalidStateError:
-            raise
-        except (TypeError, ValueError, OverflowError, IndexError, AttributeError) as exc:
-            # Only reachable with a Struct that skipped msgspec's validation.
-            raise InvalidStateError(f"{_BAD}{exc}") from None
-
-    def _load_checked(self, d, history):
         R = self.rules
         n = R.num_players
         pieces = d.pieces
@@ -1502,8 +1490,6 @@ class DreamIslandsCore(CoreState):
                 f"{_BAD}six pieces were in the middle before this round's moves: the end was signalled in an "
                 "earlier round, the game would be over (I7)")
 
-    def _new_game(self, rng_state):
-        self._setup(rng_state)
 
 
 def _choose(n, k):

@@ -116,7 +116,6 @@ cdef class SirensCore(CoreState):
     cdef int c_legal_at(self, int i) noexcept nogil
     cdef int c_score(self, int seat) noexcept nogil
     cdef int c_winners_mask(self) noexcept nogil
-    cdef void c_deal(self, unsigned long long seed) noexcept nogil
     cdef void c_copy_into(self, CoreState dst) noexcept
     @cython.locals(i=cython.int, p=cython.int)
     cdef void _copy_into(self, SirensCore new) noexcept
@@ -135,7 +134,7 @@ cdef class SirensCore(CoreState):
                    s=cython.int, o0=cython.int, o1=cython.int, a=cython.int,
                    b=cython.int, cur=cython.int, hand=list, ships=list, crew=list, side0=list,
                    side1=list, removed=list, pile_sizes=list, legal=list)
-    cpdef object _view(self, int seat)
+    cpdef object _view(self, int seat, bint recall)
     @cython.locals(opp=cython.int, nc=cython.int, i=cython.int, s=cython.int, r=cython.int,
                    b=cython.int, k=cython.int, rc=cython.int, st=cython.int, t=cython.int,
                    v=cython.int)
@@ -171,9 +170,10 @@ cdef class SirensCore(CoreState):
                    phase=cython.int, cur=cython.int, top=cython.int, above=cython.int,
                    need=cython.int, src=cython.int, variant=cython.bint, finished=cython.bint,
                    low=cython.int, by_points=cython.bint, R=SirensRules)
-    cpdef _load(self, object d)
+    cdef _load_checked(self, object d, bint history)
     @cython.locals(p=cython.int, i=cython.int, j=cython.int, k=cython.int, R=SirensRules)
-    cpdef _export(self)
+    cpdef object _export(self)
+    cpdef dict _get_raw(self)
     cdef int _place_checked(self, int card, int z) except -1
     @cython.locals(thr=cython.int, j=cython.int, s=cython.int)
     cdef bint _could_lose(self, int ship, int v) noexcept nogil

@@ -387,9 +387,6 @@ class SirensCore(CoreState):
             return 0
         return 1 if self.points[0] > self.points[1] else 2
 
-    def c_deal(self, seed):
-        self._setup(seed, -1)
-
     def c_copy_into(self, dst):
         self._copy_into(cython.cast(SirensCore, dst))
 
@@ -922,9 +919,10 @@ class SirensCore(CoreState):
         for i in range(self.hand_n[p]):
             self.hand[p * HAND + i] = pool[self.pile_n[q] + i]
 
-    def _view(self, seat):
+    def _view(self, seat, recall):
         """Seat ``seat``'s view (a SirensView), built straight from the arrays. Lists are
-        made at their final size (no appends): most of a view's cost is its ~40 lists."""
+        made at their final size (no appends): most of a view's cost is its ~40 lists.
+        ``recall`` adds nothing: the table shows every public event (docs/sirens.md)."""
         R = self.rules
         if R.card_infos is None:
             R._view_tables()
@@ -1242,8 +1240,9 @@ class SirensCore(CoreState):
         self.zone[card] = z
         return 0
 
-    def _load(self, d):
-        """Validate a decoded SirensStateData (header already checked) and load it.
+    def _load_checked(self, d, history):
+        """Validate a decoded SirensStateData (header already checked) and load it
+        (``history`` adds nothing: the checks below are all Sirens has).
 
         Every index is checked before it is used, so a tampered state raises
         InvalidStateError and never reaches the arrays. Derived values (sums, points,
@@ -1620,8 +1619,6 @@ class SirensCore(CoreState):
         return (self.slot_sum[2 * ship] >= thr or self.slot_sum[2 * ship + 1] >= thr
                 or (self.slot_n[2 * ship] == SIDE_MAX and self.slot_n[2 * ship + 1] == SIDE_MAX))
 
-    def _new_game(self, rng_state, start_player):
-        self._setup(rng_state, start_player)
 
 
 # ---------------------------------------------------------------------- the play path

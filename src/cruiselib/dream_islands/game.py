@@ -205,7 +205,7 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
         if start_player not in (-1, 0):
             raise InvalidOptionError(f"in Dream Islands seat 0 always starts (I8), not seat {start_player}")
         state = self._state_class(self.rules, self)
-        state._new_game(rng_state)
+        state._new_game(rng_state, start_player)  # the core ignores the start seat: seat 0 (I8)
         return state
 
     # ------------------------------------------------------------------ moves

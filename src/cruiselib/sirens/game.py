@@ -66,7 +66,7 @@ class SirensState(State[SirensMove, SirensStateData, SirensView], _CoreState):
         ``recall`` changes nothing here: perfect recall of public events knows no more
         than the table shows (docs/sirens.md, "Information state").
         """
-        return self._view(self._seat(player))
+        return self._view(self._seat(player), bool(recall))
 
 
 class SirensGame(Game[SirensState, SirensMove]):
