@@ -163,14 +163,28 @@ cdef class SirensCore(CoreState):
                    k=cython.int, c=cython.int)
     cdef void c_do(self, int a) noexcept nogil
 
-    @cython.locals(p=cython.int, i=cython.int, n=cython.int, k=cython.int, j=cython.int,
-                   s=cython.int, c=cython.int, z=cython.int, t=cython.int, v=cython.int,
-                   r=cython.int, o=cython.int, st=cython.int, placed=cython.int,
-                   crew_in_play=cython.int, won=cython.int, removed_ships=cython.int,
-                   phase=cython.int, cur=cython.int, top=cython.int, above=cython.int,
-                   need=cython.int, src=cython.int, variant=cython.bint, finished=cython.bint,
-                   low=cython.int, by_points=cython.bint, R=SirensRules)
+    # loading a snapshot: _load_checked runs these sections in order
+    @cython.locals(crew_in_play=cython.int, low=cython.int)
     cdef _load_checked(self, object d, bint history)
+    @cython.locals(p=cython.int, i=cython.int, n=cython.int, k=cython.int, j=cython.int, s=cython.int, c=cython.int, placed=cython.int, variant=cython.bint,
+                   R=SirensRules)
+    cdef _load_cards(self, object d)
+    @cython.locals(p=cython.int, k=cython.int, t=cython.int, r=cython.int, o=cython.int, st=cython.int, v=cython.int, z=cython.int, c=cython.int, won=cython.int,
+                   removed_ships=cython.int, crew_in_play=cython.int, variant=cython.bint, R=SirensRules)
+    cdef int _load_tokens(self, object d) except -1
+    @cython.locals(k=cython.int, i=cython.int, v=cython.int, need=cython.int, top=cython.int, low=cython.int, R=SirensRules)
+    cdef int _check_removed(self) except? -1  # a face value can be -1
+    @cython.locals(phase=cython.int, cur=cython.int, by_points=cython.bint, finished=cython.bint)
+    cdef _load_turn(self, object d)
+    @cython.locals(p=cython.int, i=cython.int, j=cython.int, c=cython.int, o=cython.int, v=cython.int, s=cython.int, top=cython.int, above=cython.int,
+                   variant=cython.bint, phase=cython.int, cur=cython.int, R=SirensRules)
+    cdef _load_picks(self, object d)
+    @cython.locals(k=cython.int, s=cython.int, c=cython.int, v=cython.int, t=cython.int, src=cython.int, cur=cython.int, R=SirensRules)
+    cdef _load_pending(self, object pending, int crew_in_play)
+    @cython.locals(p=cython.int, need=cython.int, phase=cython.int)
+    cdef _check_hand_sizes(self)
+    @cython.locals(k=cython.int, o=cython.int, phase=cython.int, by_points=cython.bint)
+    cdef _check_unscored(self, int low)
     @cython.locals(p=cython.int, i=cython.int, j=cython.int, k=cython.int, R=SirensRules)
     cpdef object _export(self)
     cpdef dict _get_raw(self)

@@ -1246,8 +1246,25 @@ class SirensCore(CoreState):
 
         Every index is checked before it is used, so a tampered state raises
         InvalidStateError and never reaches the arrays. Derived values (sums, points,
-        rum counts) are recomputed, not trusted.
+        rum counts) are recomputed, not trusted. The sections in order, each relying on
+        the ones before: the cards, the tokens and points, the removed cards, the turn,
+        the picks, a pending crew decision, the hand sizes, and that nothing in play has
+        already scored.
         """
+        self._load_cards(d)
+        crew_in_play = self._load_tokens(d)
+        low = self._check_removed()
+        self._load_turn(d)
+        self._load_picks(d)
+        self._load_pending(d.pending, crew_in_play)
+        if self.phase != PH_PICK:
+            self._check_hand_sizes()
+        self._check_unscored(low)
+        self.rng = int(d.rng, 16)
+        self._derive()
+
+    def _load_cards(self, d):
+        """Place every card of the hands, piles, ship sides and removed cards: each exactly once (S1, S10)."""
         R = self.rules
         variant = R.variant
         for c in range(R.num_cards):
@@ -1310,7 +1327,12 @@ class SirensCore(CoreState):
         if placed != R.num_cards:
             missing = [c for c in range(R.num_cards) if self.zone[c] == 0]
             raise InvalidStateError(f"{_BAD}card(s) {missing[:8]} are nowhere")
-        # --- ship cards, tokens, points ----------------------------------------------
+
+    def _load_tokens(self, d):
+        """Load the ship cards, rum mugs, octopuses and crew tokens and count the points; the
+        number of crew tokens on ship cards in play."""
+        R = self.rules
+        variant = R.variant
         self.n_alive = 0
         for k in range(NSHIP):
             st = d.ships[k]
@@ -1379,9 +1401,13 @@ class SirensCore(CoreState):
             raise InvalidStateError(
                 f"{_BAD}points {self.points[0]}:{self.points[1]} cannot happen: the game ends as soon as a "
                 "seat has 4 (S8), and a scored ship card brings at most 2 (itself and one crew token)")
-        # --- removed cards: each ship card out of play took its cards with it (S6) -------
-        # At most 5 + 5 per ship card; a tie exactly 5 + 5; a won one at least the fewest
-        # cards that reach its printed value (SirensRules.min_won).
+        return crew_in_play
+
+    def _check_removed(self):
+        """Each ship card out of play took its cards with it (S6): at most 5 + 5 per ship card,
+        a tie exactly 5 + 5, a won one at least the fewest cards that reach its printed
+        value (SirensRules.min_won). The lowest value among the removed cards."""
+        R = self.rules
         need = 0
         for k in range(NSHIP):
             if self.ship_status[k] == SHIP_REMOVED:
@@ -1398,7 +1424,11 @@ class SirensCore(CoreState):
             v = R.face_val[R.card_face[self.removed[i]]]
             if v < low:
                 low = v
-        # --- phase, whose decision, passes -------------------------------------------
+        return low
+
+    def _load_turn(self, d):
+        """Load the phase, whose turn and decision, and the passes, and check them against
+        the end of the game (S4, S8, S17)."""
         phase = PHASES.index(d.phase)
         self.phase = phase
         self.start = d.start_player
@@ -1442,6 +1472,13 @@ class SirensCore(CoreState):
         if self.passes == 2 and self._seat_has_main(self.turn):
             raise InvalidStateError(
                 f"{_BAD}seat {self.turn} passed but has a card to play or an octopus move (S4)")
+
+    def _load_picks(self, d):
+        """Load the picks and pick floors of the 'bow_to_rear' variant (S9, S12, S14, S15)."""
+        R = self.rules
+        variant = R.variant
+        phase = self.phase
+        cur = self.cur
         for p in range(2):
             self.picks[p] = d.picks[p]
             self.pick_floor[p] = d.pick_floor[p]
@@ -1517,6 +1554,11 @@ class SirensCore(CoreState):
                 if top == 0 or above < HAND:
                     raise InvalidStateError(
                         f"{_BAD}seat {p}'s pick floor {self.pick_floor[p]} is no face its fourth pick can have (S14)")
+
+    def _load_pending(self, pending, crew_in_play):
+        """Load the pending crew decision of the 'crew' phase (S5, S6, S7), or none."""
+        R = self.rules
+        cur = self.cur
         self.pend_ship = -1
         self.pend_side = -1
         self.pend_src = -1
@@ -1563,17 +1605,24 @@ class SirensCore(CoreState):
             self.crew_opt[1] = _crew_dest(self, k, 1, self.pend_token)
             if self.crew_opt[0] == self.crew_opt[1] or self.n_alive == crew_in_play:
                 raise InvalidStateError(f"{_BAD}the pending crew move has no choice to make")
-        if phase != PH_PICK:
-            for p in range(2):
-                # During a crew choice the turn player's draw may still be pending (S4); once
-                # over, the seat that ended the game by playing a card drew none.
-                need = HAND
-                if (phase == PH_CREW and p == self.turn and self.pend_draw) or (phase == PH_OVER and p == self.turn):
-                    need = HAND - 1
-                if self.pile_n[_pile_of(self, p)] and self.hand_n[p] < need:
-                    raise InvalidStateError(
-                        f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
-        # --- no ship card in play may already have scored (S6) -----------------------
+
+    def _check_hand_sizes(self):
+        """After the picks a seat holds a full hand while its draw pile has cards (S4)."""
+        phase = self.phase
+        for p in range(2):
+            # During a crew choice the turn player's draw may still be pending (S4); once
+            # over, the seat that ended the game by playing a card drew none.
+            need = HAND
+            if (phase == PH_CREW and p == self.turn and self.pend_draw) or (phase == PH_OVER and p == self.turn):
+                need = HAND - 1
+            if self.pile_n[_pile_of(self, p)] and self.hand_n[p] < need:
+                raise InvalidStateError(f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
+
+    def _check_unscored(self, low):
+        """No ship card in play may already have scored (S6); ``low``, the lowest value among
+        the removed cards."""
+        phase = self.phase
+        by_points = self.points[0] >= 4 or self.points[1] >= 4
         # Except in a crew decision the destination and the octopus' source (scored after
         # the crew move, S5 step 3), and once over the source of an octopus move whose
         # destination's scoring ended the game (S5: the source is then not checked).
@@ -1595,8 +1644,6 @@ class SirensCore(CoreState):
                 o = k
                 continue
             raise InvalidStateError(f"{_BAD}ship {k} is in play but would already have been scored (S6)")
-        self.rng = int(d.rng, 16)
-        self._derive()
 
     def _crew_options(self, ship, token):
         """The two crew destinations (toward the bow, toward the rear) from ``ship``."""
