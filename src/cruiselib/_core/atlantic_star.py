@@ -319,18 +319,6 @@ class AtlanticRules(CoreRules):
         return (self.keep_a[code], self.keep_b[code])
 
 
-def keep_code(slots):
-    """The keep code of a tuple of 0, 1 or 2 distinct hand slots (any order); -1 if none."""
-    s = sorted(slots)
-    if len(s) == 0:
-        return 0
-    if len(s) == 1:
-        return 1 + s[0] if 0 <= s[0] < HMAX else -1
-    if len(s) == 2 and 0 <= s[0] < s[1] < HMAX:
-        return 9 + s[1] * (s[1] - 1) // 2 + s[0]
-    return -1
-
-
 class AtlanticCore(CoreState):
     """One game position. Subclassed by :class:`cruiselib.atlantic_star.AtlanticStarState`."""
 

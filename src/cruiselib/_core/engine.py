@@ -218,7 +218,7 @@ class CoreState:
         """Set up a new game from the generator state ``rng_state``; ``start_player`` is
         the seat to start, or -1 to draw it in the deal (checked by the game; a game whose
         start seat is fixed ignores it)."""
-        self._setup(rng_state, start_player)
+        self._setup(rng_state & MASK64, start_player)
 
     def _load(self, data, history=True):
         """Load the decoded snapshot ``data`` (its header checked by the game) into this

@@ -26,8 +26,6 @@ cdef enum:
     CREW_REMOVED = 7
 
 
-cdef unsigned long long MASK64
-cdef unsigned long long GOLDEN, MIX1, MIX2
 cdef unsigned long long BIT64
 cdef unsigned int BIT32
 cdef unsigned int MASK32
@@ -237,8 +235,6 @@ cdef inline int _main_kth(SirensCore self, int k) noexcept nogil
 @cython.locals(F=cython.int, f=cython.int, p=cython.int, i=cython.int, need=cython.int,
                above=cython.int, m=cython.uint, n=cython.int, cnt=cython.int[MAXF])
 cdef inline int _pick_kth(SirensCore self, unsigned long long r) noexcept nogil
-@cython.locals(z=cython.ulonglong)
-cdef inline int _below(SirensCore self, int n) noexcept nogil
 @cython.locals(i=cython.int, j=cython.int, c=cython.int)
 cdef inline void _sort_hand(SirensCore self, int p) noexcept nogil
 @cython.locals(i=cython.int, c=cython.int, m=cython.ulonglong)

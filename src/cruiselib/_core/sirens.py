@@ -54,10 +54,6 @@ if not cython.compiled:
     CREW_WON = _ENUM["CREW_WON"]
     CREW_REMOVED = _ENUM["CREW_REMOVED"]
 
-MASK64 = 0xFFFFFFFFFFFFFFFF
-GOLDEN = 0x9E3779B97F4A7C15  # the generator's step and output mix (rng.py), for _below
-MIX1 = 0xBF58476D1CE4E5B9
-MIX2 = 0x94D049BB133111EB
 BIT64 = 1  # a 64-bit one, for 64-bit sets of card ids
 BIT32 = 1  # an unsigned 32-bit one, for sets of faces (up to 32)
 MASK32 = 0xFFFFFFFF
@@ -293,7 +289,7 @@ class SirensCore(CoreState):
 
     def _setup(self, rng_state, start_player):
         """Deal a new game (S3; S9 for the variant). start_player < 0: drawn from the seed."""
-        self.rng = rng_state & MASK64
+        self.rng = rng_state  # 64 bits: c_deal's seed, or _new_game's (which masks it)
         # An empty table, and its bookkeeping (what _derive would find): every slot open.
         for i in range(NSLOT):
             self.slot_n[i] = 0
@@ -330,7 +326,7 @@ class SirensCore(CoreState):
         self.pend_draw = 0
         self.pend_token = -1
         if start_player < 0:
-            start_player = _below(self, 2)
+            start_player = self.c_below(2)
         self.start = start_player
         self.turn = start_player
         self.cur = start_player
@@ -1156,7 +1152,7 @@ class SirensCore(CoreState):
     def _set_raw(self, raw):
         """Load a raw dict (already validated by the Python layer) and derive the rest."""
         R = self.rules
-        self.rng = raw["rng"] & MASK64
+        self._reseed(raw["rng"])
         self.phase = raw["phase"]
         self.start = raw["start"]
         self.turn = raw["turn"]
@@ -2009,17 +2005,6 @@ def _main_kth(self, k):
     return self.rules.a_pass
 
 
-def _below(self, n):
-    """A uniform draw in [0, n) from the state's generator: CoreState.c_below's draw (the
-    same splitmix64 step and multiply-shift, so the same values), inlined for the deal."""
-    self.rng = (self.rng + GOLDEN) & MASK64
-    z = self.rng
-    z = ((z ^ (z >> 30)) * MIX1) & MASK64
-    z = ((z ^ (z >> 27)) * MIX2) & MASK64
-    z ^= z >> 31
-    return ((z >> 32) * n) >> 32
-
-
 def _pick_kth(self, r):
     """The face of the k-th offered pick (ascending, as c_legal lists them), for the 64-bit
     random value r: one count of the seat's remaining set instead of one per face."""
@@ -2072,7 +2057,7 @@ def _sort_pile(self, p):
 def _shuffle(self, p):
     i = self.pile_n[p] - 1
     while i > 0:
-        j = _below(self, i + 1)
+        j = self.c_below(i + 1)
         tmp = self.pile[p * MAXC + i]
         self.pile[p * MAXC + i] = self.pile[p * MAXC + j]
         self.pile[p * MAXC + j] = tmp
