@@ -277,3 +277,17 @@ def test_a_snapshot_that_skipped_validation_is_an_invalid_state(name: str) -> No
             refused[field] = str(exc)
     assert "phase" in refused and ("hands" in refused or "seats" in refused)
     assert all(message.startswith(f"invalid {game.title} state: ") for message in refused.values())
+
+
+def test_reason_codes_are_named_and_each_has_its_text() -> None:
+    from cruiselib._core.constants import enum_constants, reason_table
+
+    for core in _CORES:
+        codes = {v for k, v in enum_constants(core).items() if k.startswith("R_")}
+        if codes:  # a core whose c_check returns named codes (the .pxd's R_* enum)
+            reasons = load(core).REASONS
+            assert codes | {0} == set(range(len(reasons))) and reasons[0] == "legal"  # 0: legal
+    assert reason_table({1: "b", 0: "a"}) == ("a", "b")
+    for gap in ({0: "a", 2: "c"}, {0: "a", 1: ""}):
+        with pytest.raises(ValueError, match="reason codes"):
+            reason_table(gap)

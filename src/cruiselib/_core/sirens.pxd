@@ -25,6 +25,23 @@ cdef enum:
     CREW_WON = 5     # crew[t] == CREW_WON + seat: won by that seat
     CREW_REMOVED = 7
 
+# Why an action is illegal: c_check's result, an index into REASONS (sirens.py).
+cdef enum:
+    R_LEGAL = 0
+    R_GAME_OVER = 1
+    R_WRONG_PHASE = 2
+    R_FACE_NOT_IN_HAND = 3
+    R_SHIP_NOT_IN_PLAY = 4
+    R_SIDE_FULL = 5
+    R_OCTOPUS_USED = 6
+    R_NO_CARD_TO_MOVE = 7
+    R_SAME_PLACE = 8
+    R_RUM_USED = 9
+    R_PASS_NOT_ALLOWED = 10
+    R_CREW_CANNOT_MOVE_THERE = 11
+    R_CANNOT_PICK = 12
+    R_END_TOO_EARLY = 13
+
 
 cdef unsigned long long BIT64
 cdef unsigned int BIT32

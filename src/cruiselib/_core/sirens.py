@@ -27,6 +27,8 @@ except ImportError:  # pragma: no cover
 
 from cruiselib.errors import InvalidStateError
 
+from cruiselib._core.constants import reason_table
+
 from .engine import CoreRules, CoreState
 
 if not cython.compiled:
@@ -53,6 +55,20 @@ if not cython.compiled:
     SHIP_REMOVED = _ENUM["SHIP_REMOVED"]
     CREW_WON = _ENUM["CREW_WON"]
     CREW_REMOVED = _ENUM["CREW_REMOVED"]
+    R_LEGAL = _ENUM["R_LEGAL"]
+    R_GAME_OVER = _ENUM["R_GAME_OVER"]
+    R_WRONG_PHASE = _ENUM["R_WRONG_PHASE"]
+    R_FACE_NOT_IN_HAND = _ENUM["R_FACE_NOT_IN_HAND"]
+    R_SHIP_NOT_IN_PLAY = _ENUM["R_SHIP_NOT_IN_PLAY"]
+    R_SIDE_FULL = _ENUM["R_SIDE_FULL"]
+    R_OCTOPUS_USED = _ENUM["R_OCTOPUS_USED"]
+    R_NO_CARD_TO_MOVE = _ENUM["R_NO_CARD_TO_MOVE"]
+    R_SAME_PLACE = _ENUM["R_SAME_PLACE"]
+    R_RUM_USED = _ENUM["R_RUM_USED"]
+    R_PASS_NOT_ALLOWED = _ENUM["R_PASS_NOT_ALLOWED"]
+    R_CREW_CANNOT_MOVE_THERE = _ENUM["R_CREW_CANNOT_MOVE_THERE"]
+    R_CANNOT_PICK = _ENUM["R_CANNOT_PICK"]
+    R_END_TOO_EARLY = _ENUM["R_END_TOO_EARLY"]
 
 BIT64 = 1  # a 64-bit one, for 64-bit sets of card ids
 BIT32 = 1  # an unsigned 32-bit one, for sets of faces (up to 32)
@@ -66,23 +82,27 @@ PHASES = ("pick", "main", "after", "crew", "over")
 CREW_NAMES = ("captain", "mate")
 _BAD = "invalid Sirens in Sight state: "
 
-# Reasons an action is illegal; _check returns the index.
-REASONS = (
-    "legal",
-    "the game is over",
-    "it is not the time for this kind of action",
-    "the player holds no card of that face",
-    "that ship card is not in play",
-    "that side of the ship card already holds 5 cards",
-    "the player's octopus is already in use",
-    "no card of that face on that side can be moved (none there, or it carries the opponent's octopus)",
-    "the octopus must move the card to another place",
-    "the player's rum mug is already used",
-    "passing is only allowed when no card can be played and the octopus cannot be used",
-    "the crew token cannot move there",
-    "that face cannot be picked: none left, below the last pick (picks go in ascending face order), "
-    "or too few cards above it to finish the hand",
-    "end the turn is only possible after the main action",
+# Why an action is illegal, by c_check's code.
+REASONS = reason_table(
+    {
+        R_LEGAL: "legal",
+        R_GAME_OVER: "the game is over",
+        R_WRONG_PHASE: "it is not the time for this kind of action",
+        R_FACE_NOT_IN_HAND: "the player holds no card of that face",
+        R_SHIP_NOT_IN_PLAY: "that ship card is not in play",
+        R_SIDE_FULL: "that side of the ship card already holds 5 cards",
+        R_OCTOPUS_USED: "the player's octopus is already in use",
+        R_NO_CARD_TO_MOVE: "no card of that face on that side can be moved (none there, or it carries the opponent's octopus)",
+        R_SAME_PLACE: "the octopus must move the card to another place",
+        R_RUM_USED: "the player's rum mug is already used",
+        R_PASS_NOT_ALLOWED: "passing is only allowed when no card can be played and the octopus cannot be used",
+        R_CREW_CANNOT_MOVE_THERE: "the crew token cannot move there",
+        R_CANNOT_PICK: (
+            "that face cannot be picked: none left, below the last pick (picks go in ascending face order), "
+            "or too few cards above it to finish the hand"
+        ),
+        R_END_TOO_EARLY: "end the turn is only possible after the main action",
+    }
 )
 
 
@@ -561,75 +581,76 @@ class SirensCore(CoreState):
         return [_main_kth(self, k) for k in range(n)]
 
     def c_check(self, a):
-        """0 if action a is legal now, else an index into REASONS. Never mutates."""
+        """R_LEGAL (0) if action a is legal now, else the code (R_*) of why not, its index
+        into REASONS. Never mutates."""
         if self.phase == PH_OVER:
-            return 1
+            return R_GAME_OVER
         if a < self.rules.a_octo:  # play a card
             if self.phase != PH_MAIN:
-                return 2
+                return R_WRONG_PHASE
             f = a // NSLOT
             s = a % NSLOT
             for i in range(self.hand_n[self.cur]):
                 if self.rules.card_face[self.hand[self.cur * HAND + i]] == f:
                     break
             else:
-                return 3
+                return R_FACE_NOT_IN_HAND
             if self.ship_status[s >> 1] != SHIP_IN_PLAY:
-                return 4
+                return R_SHIP_NOT_IN_PLAY
             if self.slot_n[s] >= SIDE_MAX:
-                return 5
-            return 0
+                return R_SIDE_FULL
+            return R_LEGAL
         if a < self.rules.a_rum:  # octopus
             if self.phase != PH_MAIN:
-                return 2
+                return R_WRONG_PHASE
             if self.octo[self.cur] != OCTO_HELD:
-                return 6
+                return R_OCTOPUS_USED
             r = a - self.rules.a_octo
             d = r % NSLOT
             r = r // NSLOT
             f = r % self.rules.num_faces
             s = r // self.rules.num_faces
             if self.ship_status[s >> 1] != SHIP_IN_PLAY:
-                return 4
+                return R_SHIP_NOT_IN_PLAY
             for i in range(self.slot_n[s]):
                 if (self.rules.card_face[self.slot_cards[s * SIDE_MAX + i]] == f
                         and self.slot_cards[s * SIDE_MAX + i] != self.octo[1 - self.cur]):
                     break
             else:
-                return 7
+                return R_NO_CARD_TO_MOVE
             if d == s:
-                return 8
+                return R_SAME_PLACE
             if self.ship_status[d >> 1] != SHIP_IN_PLAY:
-                return 4
+                return R_SHIP_NOT_IN_PLAY
             if self.slot_n[d] >= SIDE_MAX:
-                return 5
-            return 0
+                return R_SIDE_FULL
+            return R_LEGAL
         if a < self.rules.a_end:  # rum
             if self.phase != PH_MAIN and self.phase != PH_AFTER:
-                return 2
+                return R_WRONG_PHASE
             if self.rum[self.cur] != RUM_HELD:
-                return 9
+                return R_RUM_USED
             if self.ship_status[a - self.rules.a_rum] != SHIP_IN_PLAY:
-                return 4
-            return 0
+                return R_SHIP_NOT_IN_PLAY
+            return R_LEGAL
         if a == self.rules.a_end:
-            return 0 if self.phase == PH_AFTER else 13
+            return R_LEGAL if self.phase == PH_AFTER else R_END_TOO_EARLY
         if a == self.rules.a_pass:
             if self.phase != PH_MAIN:
-                return 2
-            return 10 if self._has_main() else 0
+                return R_WRONG_PHASE
+            return R_PASS_NOT_ALLOWED if self._has_main() else R_LEGAL
         if a < self.rules.a_pick:  # crew
             if self.phase != PH_CREW:
-                return 2
+                return R_WRONG_PHASE
             k = a - self.rules.a_crew
-            return 0 if k == self.crew_opt[0] or k == self.crew_opt[1] else 11
+            return R_LEGAL if k == self.crew_opt[0] or k == self.crew_opt[1] else R_CREW_CANNOT_MOVE_THERE
         # pick
         if self.phase != PH_PICK:
-            return 2
+            return R_WRONG_PHASE
         f = a - self.rules.a_pick
         if f < self.pick_floor[self.cur] or not self._pick_ok(f):
-            return 12
-        return 0
+            return R_CANNOT_PICK
+        return R_LEGAL
 
     def _pick_ok(self, f):
         """Whether the current seat may pick face f now: one is left, and enough cards of
