@@ -35,6 +35,25 @@ cdef enum:
     SCRATCH = 512    # where c_resample rebuilds a hand in buf (the ships to deal and
                      # a flag per ship id, from MAXS, are below)
 
+# Why an action is illegal: c_check's result, an index into REASONS (atlantic_star.py).
+cdef enum:
+    R_LEGAL = 0
+    R_GAME_OVER = 1
+    R_LOAN_NOT_FIRST = 2
+    R_VOYAGE_NOT_STAGED = 3
+    R_ALREADY_BORROWED = 4
+    R_CLASS_FULL = 5
+    R_LOAN_ABOVE_VALUE = 6
+    R_REFRESH_UNPAID = 7
+    R_AGENCY_EMPTY = 8
+    R_CHARTER_UNPAID = 9
+    R_HAND_TOO_BIG = 10
+    R_SEA_SAILED_OUT = 11
+    R_HAND_SIZE_MISFITS = 12
+    R_WRONG_KEEP = 13
+    R_OTHER_CLASS = 14
+    R_CLASS_TAKEN = 15
+
 
 cdef unsigned long long MASK64
 cdef double MONEY_SCALE, LOAN_SCALE, VALUE_SCALE, POINTS_SCALE

@@ -41,6 +41,8 @@ except ImportError:  # pragma: no cover
 
 from cruiselib.errors import InvalidStateError
 
+from cruiselib._core.constants import reason_table
+
 from .engine import CoreRules, CoreState
 
 if not cython.compiled:
@@ -72,6 +74,22 @@ if not cython.compiled:
     Z_PLAQUE = _ENUM["Z_PLAQUE"]
     PLQ = _ENUM["PLQ"]
     SCRATCH = _ENUM["SCRATCH"]
+    R_LEGAL = _ENUM["R_LEGAL"]
+    R_GAME_OVER = _ENUM["R_GAME_OVER"]
+    R_LOAN_NOT_FIRST = _ENUM["R_LOAN_NOT_FIRST"]
+    R_VOYAGE_NOT_STAGED = _ENUM["R_VOYAGE_NOT_STAGED"]
+    R_ALREADY_BORROWED = _ENUM["R_ALREADY_BORROWED"]
+    R_CLASS_FULL = _ENUM["R_CLASS_FULL"]
+    R_LOAN_ABOVE_VALUE = _ENUM["R_LOAN_ABOVE_VALUE"]
+    R_REFRESH_UNPAID = _ENUM["R_REFRESH_UNPAID"]
+    R_AGENCY_EMPTY = _ENUM["R_AGENCY_EMPTY"]
+    R_CHARTER_UNPAID = _ENUM["R_CHARTER_UNPAID"]
+    R_HAND_TOO_BIG = _ENUM["R_HAND_TOO_BIG"]
+    R_SEA_SAILED_OUT = _ENUM["R_SEA_SAILED_OUT"]
+    R_HAND_SIZE_MISFITS = _ENUM["R_HAND_SIZE_MISFITS"]
+    R_WRONG_KEEP = _ENUM["R_WRONG_KEEP"]
+    R_OTHER_CLASS = _ENUM["R_OTHER_CLASS"]
+    R_CLASS_TAKEN = _ENUM["R_CLASS_TAKEN"]
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 # The rollout policy (c_rollout_action, docs/atlantic_star.md "Rollout policy"): a voyage
@@ -110,24 +128,26 @@ OPERATORS = {
     6: (),
 }
 
-# Reasons an action is illegal; c_check returns the index.
-REASONS = (
-    "legal",
-    "the game is over",
-    "a loan is only possible as the first thing in a turn (loan, refresh, then charter or voyage)",
-    "the seat has not staged that voyage",
-    "the seat already borrowed against a voyage in that sea (once per sea)",
-    "all six fields of that class are full: no more loans there",
-    "a loan may not exceed the voyage's value",
-    "refreshing the agency costs 2,000 marks",
-    "that agency space is empty",
-    "the seat cannot pay that charter fee",
-    "the hand would exceed every remaining voyage's legs + 2",
-    "the seat has already staged all its voyages in that sea",
-    "the hand size does not fit that sea (legs <= hand <= legs + 2)",
-    "the voyage must keep exactly hand size - legs cards, from slots the hand has",
-    "that sea's voyages take place in another class",
-    "that class is already taken by another sea",
+# Why an action is illegal, by c_check's code.
+REASONS = reason_table(
+    {
+        R_LEGAL: "legal",
+        R_GAME_OVER: "the game is over",
+        R_LOAN_NOT_FIRST: "a loan is only possible as the first thing in a turn (loan, refresh, then charter or voyage)",
+        R_VOYAGE_NOT_STAGED: "the seat has not staged that voyage",
+        R_ALREADY_BORROWED: "the seat already borrowed against a voyage in that sea (once per sea)",
+        R_CLASS_FULL: "all six fields of that class are full: no more loans there",
+        R_LOAN_ABOVE_VALUE: "a loan may not exceed the voyage's value",
+        R_REFRESH_UNPAID: "refreshing the agency costs 2,000 marks",
+        R_AGENCY_EMPTY: "that agency space is empty",
+        R_CHARTER_UNPAID: "the seat cannot pay that charter fee",
+        R_HAND_TOO_BIG: "the hand would exceed every remaining voyage's legs + 2",
+        R_SEA_SAILED_OUT: "the seat has already staged all its voyages in that sea",
+        R_HAND_SIZE_MISFITS: "the hand size does not fit that sea (legs <= hand <= legs + 2)",
+        R_WRONG_KEEP: "the voyage must keep exactly hand size - legs cards, from slots the hand has",
+        R_OTHER_CLASS: "that sea's voyages take place in another class",
+        R_CLASS_TAKEN: "that class is already taken by another sea",
+    }
 )
 
 
@@ -754,58 +774,59 @@ class AtlanticCore(CoreState):
         return total + L if suits == (1 << L) - 1 else total
 
     def c_check(self, a):
-        """0 if action a is legal now, else an index into REASONS. Never mutates."""
+        """R_LEGAL (0) if action a is legal now, else the code (R_*) of why not, its index
+        into REASONS. Never mutates."""
         if self.phase == PH_OVER:
-            return 1
+            return R_GAME_OVER
         p = self.cur
         if a < self.rules.a_refresh:  # loan
             if self.phase != PH_LOAN:
-                return 2
+                return R_LOAN_NOT_FIRST
             r = a - self.rules.a_loan
             amt = r % NAMT + 1
             r = r // NAMT
             k = r % self.rules.sets
             s = r // self.rules.sets
             if k >= self.done[p * NSEA + s]:
-                return 3
+                return R_VOYAGE_NOT_STAGED
             if self.loaned[p * NSEA + s]:
-                return 4
+                return R_ALREADY_BORROWED
             if self.rank_n[s] >= NFIELD:
-                return 5
+                return R_CLASS_FULL
             if amt > self.pval[s * NPL + p * 2 + k]:
-                return 6
-            return 0
+                return R_LOAN_ABOVE_VALUE
+            return R_LEGAL
         if a == self.rules.a_refresh:
-            return 0 if self.money[p] >= 2 else 7
+            return R_LEGAL if self.money[p] >= 2 else R_REFRESH_UNPAID
         if a < self.rules.a_voyage:  # charter
             i = a - self.rules.a_charter
             if self.agency[i] < 0:
-                return 8
+                return R_AGENCY_EMPTY
             if self.money[p] < AGENCY - 1 - i:
-                return 9
+                return R_CHARTER_UNPAID
             if self.hand_n[p] + 1 > self._max_legs(p) + 2:
-                return 10
-            return 0
+                return R_HAND_TOO_BIG
+            return R_LEGAL
         r = a - self.rules.a_voyage
         code = r % NKEEP
         r = r // NKEEP
         c = r % NCLASS
         s = r // NCLASS
         if self.done[p * NSEA + s] >= self.rules.sets:
-            return 11
+            return R_SEA_SAILED_OUT
         L = self.rules.legs[s]
         hn = self.hand_n[p]
         if hn < L or hn > L + 2:
-            return 12
+            return R_HAND_SIZE_MISFITS
         kk = self.rules.keep_k[code]
         if kk != hn - L or self.rules.keep_a[code] >= hn or self.rules.keep_b[code] >= hn:
-            return 13
+            return R_WRONG_KEEP
         if self.sea_class[s] >= 0:
             if self.sea_class[s] != c:
-                return 14
+                return R_OTHER_CLASS
         elif self.class_sea[c] >= 0:
-            return 15
-        return 0
+            return R_CLASS_TAKEN
+        return R_LEGAL
 
     # ------------------------------------------------------------------ voyages
 

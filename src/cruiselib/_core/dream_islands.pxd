@@ -20,6 +20,16 @@ cdef enum:
     PH_MOVE = 0
     PH_EXCHANGE = 1
     PH_OVER = 2
+# Why an action is illegal: c_check's result, an index into REASONS (dream_islands.py).
+cdef enum:
+    R_LEGAL = 0
+    R_GAME_OVER = 1
+    R_WRONG_PHASE = 2
+    R_NUMBER_COVERED = 3
+    R_MUST_MOVE_ALL = 4
+    R_TOO_FEW_PIECES = 5
+    R_MISSION_NOT_IN_HAND = 6
+
 
 
 cdef unsigned long long GOLDEN

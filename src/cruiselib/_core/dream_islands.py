@@ -44,6 +44,8 @@ except ImportError:  # pragma: no cover
 
 from cruiselib.errors import InvalidStateError
 
+from cruiselib._core.constants import reason_table
+
 from .engine import CoreRules, CoreState
 from .rng import mix64
 
@@ -66,6 +68,13 @@ if not cython.compiled:
     PH_MOVE = _ENUM["PH_MOVE"]
     PH_EXCHANGE = _ENUM["PH_EXCHANGE"]
     PH_OVER = _ENUM["PH_OVER"]
+    R_LEGAL = _ENUM["R_LEGAL"]
+    R_GAME_OVER = _ENUM["R_GAME_OVER"]
+    R_WRONG_PHASE = _ENUM["R_WRONG_PHASE"]
+    R_NUMBER_COVERED = _ENUM["R_NUMBER_COVERED"]
+    R_MUST_MOVE_ALL = _ENUM["R_MUST_MOVE_ALL"]
+    R_TOO_FEW_PIECES = _ENUM["R_TOO_FEW_PIECES"]
+    R_MISSION_NOT_IN_HAND = _ENUM["R_MISSION_NOT_IN_HAND"]
 
 GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -82,15 +91,17 @@ LIMITS = {"players": MAXP, "places": NLOC, "edges": NEDGE, "pieces": PIECES, "ha
 PHASES = ("move", "exchange", "over")
 SMALL_VALUES = (3, 2, 2)  # I1: the first three middle arrivals, in order
 
-# Reasons an action is illegal; c_check returns the index.
-REASONS = (
-    "legal",
-    "the game is over",
-    "it is not the time for this kind of action",
-    "that number is already covered by a shell (I2)",
-    "the player has a movable piece: the whole number must be moved (I3)",
-    "the player has too few pieces where this move starts (I3)",
-    "that mission card is not in the player's hand (I6)",
+# Why an action is illegal, by c_check's code.
+REASONS = reason_table(
+    {
+        R_LEGAL: "legal",
+        R_GAME_OVER: "the game is over",
+        R_WRONG_PHASE: "it is not the time for this kind of action",
+        R_NUMBER_COVERED: "that number is already covered by a shell (I2)",
+        R_MUST_MOVE_ALL: "the player has a movable piece: the whole number must be moved (I3)",
+        R_TOO_FEW_PIECES: "the player has too few pieces where this move starts (I3)",
+        R_MISSION_NOT_IN_HAND: "that mission card is not in the player's hand (I6)",
+    }
 )
 
 
@@ -541,30 +552,31 @@ class DreamIslandsCore(CoreState):
         return out
 
     def c_check(self, a):
-        """0 if action a is legal now, else an index into REASONS. Never mutates."""
+        """R_LEGAL (0) if action a is legal now, else the code (R_*) of why not, its index
+        into REASONS. Never mutates."""
         if self.phase == PH_OVER:
-            return 1
+            return R_GAME_OVER
         if a < self.rules.a_put:
             if self.phase != PH_MOVE:
-                return 2
+                return R_WRONG_PHASE
             number = self.rules.act_number[a]
             if (self.covered[self.cur] >> (number - 2)) & 1:
-                return 3
+                return R_NUMBER_COVERED
             if a == self.rules.a_cover[number - 2]:
-                return 0 if self.movable[self.cur] == 0 else 4
+                return R_LEGAL if self.movable[self.cur] == 0 else R_MUST_MOVE_ALL
             if ((self.pk[self.cur] | PK_HIGH) - self.rules.act_need[a]) & PK_HIGH != PK_HIGH:
-                return 5  # some place has fewer pieces than leave it
-            return 0
+                return R_TOO_FEW_PIECES  # some place has fewer pieces than leave it
+            return R_LEGAL
         if self.phase != PH_EXCHANGE:
-            return 2
+            return R_WRONG_PHASE
         if a == self.rules.a_done:
-            return 0
+            return R_LEGAL
         x = a - self.rules.a_put
         o = self.cur * HAND
         for i in range(self.hand_n[self.cur]):
             if self.hand[o + i] == x:
-                return 0
-        return 6
+                return R_LEGAL
+        return R_MISSION_NOT_IN_HAND
 
     # ------------------------------------------------------------------ applying
 
