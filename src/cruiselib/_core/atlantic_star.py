@@ -1600,11 +1600,23 @@ class AtlanticCore(CoreState):
         arrays out of range. What the board determines (voyages staged and left, loans
         taken, the turns each seat has had) is derived from it, never read, and the
         recorded money, phase and seat to move must agree with it (docs: "Saved states").
+        The sections in order, each relying on the ones before: the configuration, the
+        ships off the board, the seas, the money, the loans, the turn.
         """
+        self._check_configuration(d)
+        placed = self._load_ship_zones(d)
+        self._load_seas(d, placed)
+        total_left = self._check_money(d)
+        self._check_loans()
+        self._load_turn(d, total_left)
+        self.rng = int(d.rng, 16)
+        self.vsea_ok = 0
+
+    def _check_configuration(self, d):
+        """The configuration: players, ship list, board, one hand and purse per seat, the start seat."""
         R = self.rules
         N = R.num_players
         S = R.sets
-        # --- the configuration ---------------------------------------------------------
         if d.players != N:
             raise InvalidStateError(f"{_BAD}state is for {d.players} players, the game has {N}")
         if d.ship_list != R.digest:
@@ -1629,7 +1641,14 @@ class AtlanticCore(CoreState):
         start = d.start_player
         if start < 0 or start >= N:
             raise InvalidStateError(f"{_BAD}start player {start} is not a seat")
-        # --- every ship exactly once: hands, agency, pack, discard pile, plaques ------------
+
+    def _load_ship_zones(self, d):
+        """Every ship off the board exactly once: hands (and which held ships every seat
+        knows, A14), agency, pack, discard pile. The number of ships placed."""
+        R = self.rules
+        N = R.num_players
+        S = R.sets
+        hands = d.hands
         for c in range(R.num_ships):
             self.zone[c] = 0
         placed = 0
@@ -1716,7 +1735,14 @@ class AtlanticCore(CoreState):
             self.disc[i] = c
         self.disc_n = n
         placed += n
-        # --- the board ---------------------------------------------------------------------
+        return placed
+
+    def _load_seas(self, d, placed):
+        """The board: each sea's class and plaques, in rank order, with the ships of each
+        voyage; then every ship is somewhere (``placed`` off the board before)."""
+        R = self.rules
+        N = R.num_players
+        S = R.sets
         seas = d.seas
         if len(seas) != NSEA:
             raise InvalidStateError(f"{_BAD}the board has four seas")
@@ -1899,7 +1925,14 @@ class AtlanticCore(CoreState):
         if placed != R.num_ships:
             missing = [c for c in range(R.num_ships) if self.zone[c] == 0]
             raise InvalidStateError(f"{_BAD}ship(s) {missing[:8]} are nowhere")
-        # --- hands, money and the discard pile ----------------------------------------------
+
+    def _check_money(self, d):
+        """Hands, money and the discard pile agree with the voyages staged (A6, A12). The
+        plaques the seats have left to stage."""
+        R = self.rules
+        N = R.num_players
+        S = R.sets
+        money = d.money
         spent = 0
         total_left = 0
         for p in range(N):
@@ -1935,7 +1968,13 @@ class AtlanticCore(CoreState):
                 f"{_BAD}the discard pile holds {self.disc_n // AGENCY} refreshes' ships, but the "
                 f"seats paid only {spent * 1000:,} marks in all (2,000 each)"
             )
-        # --- loans need a turn after their voyage -----------------------------------------
+        return total_left
+
+    def _check_loans(self):
+        """A loan needs a turn after its voyage (A9)."""
+        R = self.rules
+        N = R.num_players
+        S = R.sets
         for p in range(N):
             staged = NSEA * S - self.left[p]
             loan = 0
@@ -1946,7 +1985,13 @@ class AtlanticCore(CoreState):
                     f"{_BAD}seat {p} borrowed against every voyage, but it took no turn after "
                     "its last one (A9)"
                 )
-        # --- phase and whose turn it is -----------------------------------------------------
+
+    def _load_turn(self, d, total_left):
+        """The phase and whose turn it is, against the turns each seat has had (A8, A9)."""
+        R = self.rules
+        N = R.num_players
+        S = R.sets
+        start = d.start_player
         ph = d.phase
         if ph == "loan":
             phase = PH_LOAN
@@ -2019,8 +2064,6 @@ class AtlanticCore(CoreState):
         self.phase = phase
         self.start = start
         self.cur = cur
-        self.rng = int(d.rng, 16)
-        self.vsea_ok = 0
 
     def _export(self):
         """The full state as an AtlanticStarStateData Struct (the hot half of to_json)."""
