@@ -39,9 +39,8 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
-from cruiselib.errors import InvalidStateError
-
 from cruiselib._core.constants import reason_table
+from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
 
@@ -133,7 +132,9 @@ REASONS = reason_table(
     {
         R_LEGAL: "legal",
         R_GAME_OVER: "the game is over",
-        R_LOAN_NOT_FIRST: "a loan is only possible as the first thing in a turn (loan, refresh, then charter or voyage)",
+        R_LOAN_NOT_FIRST: (
+            "a loan is only possible as the first thing in a turn (loan, refresh, then charter or voyage)"
+        ),
         R_VOYAGE_NOT_STAGED: "the seat has not staged that voyage",
         R_ALREADY_BORROWED: "the seat already borrowed against a voyage in that sea (once per sea)",
         R_CLASS_FULL: "all six fields of that class are full: no more loans there",
@@ -1616,7 +1617,6 @@ class AtlanticCore(CoreState):
         """The configuration: players, ship list, board, one hand and purse per seat, the start seat."""
         R = self.rules
         N = R.num_players
-        S = R.sets
         if d.players != N:
             raise InvalidStateError(f"{_BAD}state is for {d.players} players, the game has {N}")
         if d.ship_list != R.digest:
@@ -1931,7 +1931,6 @@ class AtlanticCore(CoreState):
         plaques the seats have left to stage."""
         R = self.rules
         N = R.num_players
-        S = R.sets
         money = d.money
         spent = 0
         total_left = 0

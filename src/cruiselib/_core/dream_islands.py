@@ -42,9 +42,8 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
-from cruiselib.errors import InvalidStateError
-
 from cruiselib._core.constants import reason_table
+from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
 from .rng import mix64

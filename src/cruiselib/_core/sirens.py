@@ -25,9 +25,8 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
-from cruiselib.errors import InvalidStateError
-
 from cruiselib._core.constants import reason_table
+from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
 
@@ -92,7 +91,9 @@ REASONS = reason_table(
         R_SHIP_NOT_IN_PLAY: "that ship card is not in play",
         R_SIDE_FULL: "that side of the ship card already holds 5 cards",
         R_OCTOPUS_USED: "the player's octopus is already in use",
-        R_NO_CARD_TO_MOVE: "no card of that face on that side can be moved (none there, or it carries the opponent's octopus)",
+        R_NO_CARD_TO_MOVE: (
+            "no card of that face on that side can be moved (none there, or it carries the opponent's octopus)"
+        ),
         R_SAME_PLACE: "the octopus must move the card to another place",
         R_RUM_USED: "the player's rum mug is already used",
         R_PASS_NOT_ALLOWED: "passing is only allowed when no card can be played and the octopus cannot be used",
