@@ -43,6 +43,8 @@ cdef enum:
     R_END_TOO_EARLY = 13
 
 
+cdef unsigned long long MASK64
+cdef unsigned long long GOLDEN, MIX1, MIX2
 cdef unsigned long long BIT64
 cdef unsigned int BIT32
 cdef unsigned int MASK32
@@ -249,6 +251,8 @@ cdef inline int _main_count(SirensCore self) noexcept nogil
 @cython.locals(s=cython.int, i=cython.int, nf=cython.int, m=cython.uint, nopen=cython.int,
                dests=cython.int)
 cdef inline int _main_kth(SirensCore self, int k) noexcept nogil
+@cython.locals(z=cython.ulonglong)
+cdef inline int _below(SirensCore self, int n) noexcept nogil
 @cython.locals(F=cython.int, f=cython.int, p=cython.int, i=cython.int, need=cython.int,
                above=cython.int, m=cython.uint, n=cython.int, cnt=cython.int[MAXF])
 cdef inline int _pick_kth(SirensCore self, unsigned long long r) noexcept nogil

@@ -69,6 +69,12 @@ if not cython.compiled:
     R_CANNOT_PICK = _ENUM["R_CANNOT_PICK"]
     R_END_TOO_EARLY = _ENUM["R_END_TOO_EARLY"]
 
+MASK64 = 0xFFFFFFFFFFFFFFFF
+# The generator's step and output mix (rng.py), inlined in _below: every playout's deal
+# draws through it, and a call of CoreState.c_below per draw costs a few % of a playout.
+GOLDEN = 0x9E3779B97F4A7C15
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
 BIT64 = 1  # a 64-bit one, for 64-bit sets of card ids
 BIT32 = 1  # an unsigned 32-bit one, for sets of faces (up to 32)
 MASK32 = 0xFFFFFFFF
@@ -347,7 +353,7 @@ class SirensCore(CoreState):
         self.pend_draw = 0
         self.pend_token = -1
         if start_player < 0:
-            start_player = self.c_below(2)
+            start_player = _below(self, 2)
         self.start = start_player
         self.turn = start_player
         self.cur = start_player
@@ -2027,6 +2033,17 @@ def _main_kth(self, k):
     return self.rules.a_pass
 
 
+def _below(self, n):
+    """A uniform draw in [0, n) from the state's generator: CoreState.c_below's draw (the
+    same splitmix64 step and multiply-shift, so the same values), inlined for the deal."""
+    self.rng = (self.rng + GOLDEN) & MASK64
+    z = self.rng
+    z = ((z ^ (z >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
+    z ^= z >> 31
+    return ((z >> 32) * n) >> 32
+
+
 def _pick_kth(self, r):
     """The face of the k-th offered pick (ascending, as c_legal lists them), for the 64-bit
     random value r: one count of the seat's remaining set instead of one per face."""
@@ -2079,7 +2096,7 @@ def _sort_pile(self, p):
 def _shuffle(self, p):
     i = self.pile_n[p] - 1
     while i > 0:
-        j = self.c_below(i + 1)
+        j = _below(self, i + 1)
         tmp = self.pile[p * MAXC + i]
         self.pile[p * MAXC + i] = self.pile[p * MAXC + j]
         self.pile[p * MAXC + j] = tmp
