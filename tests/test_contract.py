@@ -7,8 +7,12 @@ give the results of one thread; the position itself is left as it was.
 from __future__ import annotations
 
 import random
+import re
+import sys
+from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 import pytest
 
@@ -196,3 +200,94 @@ def test_the_enum_constants_have_one_home_in_the_pxd(tmp_path: Any, monkeypatch:
     monkeypatch.setattr(constants, "__file__", str(tmp_path / "constants.py"))
     with pytest.raises(ValueError, match="BAD"):
         constants.enum_constants("broken")
+
+
+# --------------------------------------------------------------------------- the core contract
+
+_CORE_DIR = Path(cruiselib._core.__file__).parent
+_CORES = sorted({cruiselib._registry.game_class(name).core_module for name in GAMES})
+
+
+@pytest.mark.parametrize("core", _CORES)
+def test_a_core_imports_nothing_from_the_game_packages_and_names_no_game(core: str) -> None:
+    # The game hands its schema and name in (CoreRules._set_schema): the game packages import
+    # the cores, never the other way round, and a core's only mention of its game's name is
+    # the lookup of its own constants.
+    source = (_CORE_DIR / f"{core}.py").read_text(encoding="utf-8")
+    imported = re.findall(r"^\s*(?:from|import)\s+(cruiselib\.[\w.]+)", source, re.MULTILINE)
+    assert [m for m in imported if not m.startswith(("cruiselib._core", "cruiselib.errors"))] == []
+    literals = re.findall(r"""["']([a-z_]+)["']""", source)
+    assert [s for s in literals if s in GAMES] == [core]  # enum_constants("<core>")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_game_hands_its_schema_and_name_to_the_core(name: str) -> None:
+    game: Any = cruiselib.make(name)
+    assert game.rules.game_name == name
+    assert game.rules.schema is sys.modules[type(game).__module__.rpartition(".")[0] + ".schema"]
+    assert game.new_state(seed=1)._export().game == name
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_core_takes_the_contract_s_one_signature(name: str) -> None:
+    game: Any = cruiselib.make(name)
+    state: Any = game.new_state(seed=3)
+    other: Any = game._state_class(game.rules, game)
+    other._new_game(_rng.seed_state(3), -1)  # the start seat drawn in the deal, as new_state
+    assert other._get_raw() == state._get_raw()
+    for recall in (False, True):
+        assert other._view(0, recall) == state.view(0, recall=recall)
+    fresh: Any = game._state_class(game.rules, game)
+    fresh._load(state._export(), True)
+    assert fresh._export() == state._export()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_contract_s_defaults_fail_loudly(name: str) -> None:
+    bare: Any = _engine.CoreState(cruiselib.make(name).rules)
+    for call in (lambda: bare._view(0, False), bare._export, bare._get_raw):
+        with pytest.raises(NotImplementedError):
+            call()
+    with pytest.raises(NotImplementedError):
+        bare._load(None)
+
+
+def _unvalidated(data: Any) -> list[tuple[str, Any]]:
+    """Snapshot Structs msgspec would never make: the phase no phase, each list None."""
+    out = [("phase", msgspec.structs.replace(data, phase="no such phase"))]
+    for field in data.__struct_fields__:
+        if isinstance(getattr(data, field), list):
+            out.append((field, msgspec.structs.replace(data, **{field: None})))
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_snapshot_that_skipped_validation_is_an_invalid_state(name: str) -> None:
+    # Loading is one template (CoreState._load): whatever a malformed Struct makes the
+    # game's checks trip over (a TypeError, a ValueError ...) is an InvalidStateError too.
+    # (Fields the core does not read, such as the history, load: the game checks those.)
+    state = _mid_game(name)
+    game = state.game
+    refused = {}
+    for field, bad in _unvalidated(state._export()):
+        fresh: Any = game._state_class(game.rules, game)
+        try:
+            fresh._load(bad)
+        except cruiselib.InvalidStateError as exc:
+            refused[field] = str(exc)
+    assert "phase" in refused and ("hands" in refused or "seats" in refused)
+    assert all(message.startswith(f"invalid {game.title} state: ") for message in refused.values())
+
+
+def test_reason_codes_are_named_and_each_has_its_text() -> None:
+    from cruiselib._core.constants import enum_constants, reason_table
+
+    for core in _CORES:
+        codes = {v for k, v in enum_constants(core).items() if k.startswith("R_")}
+        if codes:  # a core whose c_check returns named codes (the .pxd's R_* enum)
+            reasons = load(core).REASONS
+            assert codes | {0} == set(range(len(reasons))) and reasons[0] == "legal"  # 0: legal
+    assert reason_table({1: "b", 0: "a"}) == ("a", "b")
+    for gap in ({0: "a", 2: "c"}, {0: "a", 1: ""}):
+        with pytest.raises(ValueError, match="reason codes"):
+            reason_table(gap)

@@ -35,6 +35,25 @@ cdef enum:
     SCRATCH = 512    # where c_resample rebuilds a hand in buf (the ships to deal and
                      # a flag per ship id, from MAXS, are below)
 
+# Why an action is illegal: c_check's result, an index into REASONS (atlantic_star.py).
+cdef enum:
+    R_LEGAL = 0
+    R_GAME_OVER = 1
+    R_LOAN_NOT_FIRST = 2
+    R_VOYAGE_NOT_STAGED = 3
+    R_ALREADY_BORROWED = 4
+    R_CLASS_FULL = 5
+    R_LOAN_ABOVE_VALUE = 6
+    R_REFRESH_UNPAID = 7
+    R_AGENCY_EMPTY = 8
+    R_CHARTER_UNPAID = 9
+    R_HAND_TOO_BIG = 10
+    R_SEA_SAILED_OUT = 11
+    R_HAND_SIZE_MISFITS = 12
+    R_WRONG_KEEP = 13
+    R_OTHER_CLASS = 14
+    R_CLASS_TAKEN = 15
+
 
 cdef unsigned long long MASK64
 cdef double MONEY_SCALE, LOAN_SCALE, VALUE_SCALE, POINTS_SCALE
@@ -110,7 +129,6 @@ cdef class AtlanticCore(CoreState):
     cdef int c_legal_at(self, int i) noexcept nogil
     cdef int c_score(self, int seat) noexcept nogil
     cdef int c_winners_mask(self) noexcept nogil
-    cdef void c_deal(self, unsigned long long seed) noexcept nogil
     cdef void c_copy_into(self, CoreState dst) noexcept
     @cython.locals(i=cython.int)
     cdef void _copy_into(self, AtlanticCore new) noexcept
@@ -164,6 +182,9 @@ cdef class AtlanticCore(CoreState):
     cdef int _winners_mask(self) noexcept nogil
 
     cdef int _place(self, int card, int z) except -1
+    # loading a snapshot: _load_checked runs these sections in order
+    @cython.locals(placed=cython.int, total_left=cython.int)
+    cdef _load_checked(self, object d, bint history)
     @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
                    j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
                    prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
@@ -174,11 +195,67 @@ cdef class AtlanticCore(CoreState):
                    start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
                    any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
                    money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
-    cpdef _load(self, object d)
+    cdef _check_configuration(self, object d)
+    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
+                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
+                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
+                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
+                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
+                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
+                   total_left=cython.int, limit=cython.int, phase=cython.int, cur=cython.int,
+                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
+                   any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
+                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+    cdef int _load_ship_zones(self, object d) except -1
+    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
+                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
+                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
+                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
+                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
+                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
+                   total_left=cython.int, limit=cython.int, phase=cython.int, cur=cython.int,
+                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
+                   any_loan=cython.int, board=list, col=list, hands=list,
+                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+    cdef _load_seas(self, object d, int placed)
+    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
+                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
+                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
+                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
+                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
+                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
+                   total_left=cython.int, limit=cython.int, phase=cython.int, cur=cython.int,
+                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
+                   any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
+                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+    cdef int _check_money(self, object d) except -1
+    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
+                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
+                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
+                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
+                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
+                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
+                   total_left=cython.int, limit=cython.int, phase=cython.int, cur=cython.int,
+                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
+                   any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
+                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+    cdef _check_loans(self)
+    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
+                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
+                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
+                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
+                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
+                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
+                   limit=cython.int, phase=cython.int, cur=cython.int,
+                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
+                   any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
+                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+    cdef _load_turn(self, object d, int total_left)
     @cython.locals(R=AtlanticRules, N=cython.int, s=cython.int, i=cython.int, j=cython.int,
                    c=cython.int, p=cython.int, L=cython.int, pid=cython.int, seas=list,
                    plaques=list)
-    cpdef _export(self)
+    cpdef object _export(self)
+    cpdef dict _get_raw(self)
     @cython.locals(best=cython.int)
     cpdef tuple best_voyage_code(self, int seat, int sea)
     @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, i=cython.int, j=cython.int)

@@ -39,6 +39,7 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
+from cruiselib._core.constants import reason_table
 from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
@@ -72,6 +73,22 @@ if not cython.compiled:
     Z_PLAQUE = _ENUM["Z_PLAQUE"]
     PLQ = _ENUM["PLQ"]
     SCRATCH = _ENUM["SCRATCH"]
+    R_LEGAL = _ENUM["R_LEGAL"]
+    R_GAME_OVER = _ENUM["R_GAME_OVER"]
+    R_LOAN_NOT_FIRST = _ENUM["R_LOAN_NOT_FIRST"]
+    R_VOYAGE_NOT_STAGED = _ENUM["R_VOYAGE_NOT_STAGED"]
+    R_ALREADY_BORROWED = _ENUM["R_ALREADY_BORROWED"]
+    R_CLASS_FULL = _ENUM["R_CLASS_FULL"]
+    R_LOAN_ABOVE_VALUE = _ENUM["R_LOAN_ABOVE_VALUE"]
+    R_REFRESH_UNPAID = _ENUM["R_REFRESH_UNPAID"]
+    R_AGENCY_EMPTY = _ENUM["R_AGENCY_EMPTY"]
+    R_CHARTER_UNPAID = _ENUM["R_CHARTER_UNPAID"]
+    R_HAND_TOO_BIG = _ENUM["R_HAND_TOO_BIG"]
+    R_SEA_SAILED_OUT = _ENUM["R_SEA_SAILED_OUT"]
+    R_HAND_SIZE_MISFITS = _ENUM["R_HAND_SIZE_MISFITS"]
+    R_WRONG_KEEP = _ENUM["R_WRONG_KEEP"]
+    R_OTHER_CLASS = _ENUM["R_OTHER_CLASS"]
+    R_CLASS_TAKEN = _ENUM["R_CLASS_TAKEN"]
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 # The rollout policy (c_rollout_action, docs/atlantic_star.md "Rollout policy"): a voyage
@@ -110,24 +127,28 @@ OPERATORS = {
     6: (),
 }
 
-# Reasons an action is illegal; c_check returns the index.
-REASONS = (
-    "legal",
-    "the game is over",
-    "a loan is only possible as the first thing in a turn (loan, refresh, then charter or voyage)",
-    "the seat has not staged that voyage",
-    "the seat already borrowed against a voyage in that sea (once per sea)",
-    "all six fields of that class are full: no more loans there",
-    "a loan may not exceed the voyage's value",
-    "refreshing the agency costs 2,000 marks",
-    "that agency space is empty",
-    "the seat cannot pay that charter fee",
-    "the hand would exceed every remaining voyage's legs + 2",
-    "the seat has already staged all its voyages in that sea",
-    "the hand size does not fit that sea (legs <= hand <= legs + 2)",
-    "the voyage must keep exactly hand size - legs cards, from slots the hand has",
-    "that sea's voyages take place in another class",
-    "that class is already taken by another sea",
+# Why an action is illegal, by c_check's code.
+REASONS = reason_table(
+    {
+        R_LEGAL: "legal",
+        R_GAME_OVER: "the game is over",
+        R_LOAN_NOT_FIRST: (
+            "a loan is only possible as the first thing in a turn (loan, refresh, then charter or voyage)"
+        ),
+        R_VOYAGE_NOT_STAGED: "the seat has not staged that voyage",
+        R_ALREADY_BORROWED: "the seat already borrowed against a voyage in that sea (once per sea)",
+        R_CLASS_FULL: "all six fields of that class are full: no more loans there",
+        R_LOAN_ABOVE_VALUE: "a loan may not exceed the voyage's value",
+        R_REFRESH_UNPAID: "refreshing the agency costs 2,000 marks",
+        R_AGENCY_EMPTY: "that agency space is empty",
+        R_CHARTER_UNPAID: "the seat cannot pay that charter fee",
+        R_HAND_TOO_BIG: "the hand would exceed every remaining voyage's legs + 2",
+        R_SEA_SAILED_OUT: "the seat has already staged all its voyages in that sea",
+        R_HAND_SIZE_MISFITS: "the hand size does not fit that sea (legs <= hand <= legs + 2)",
+        R_WRONG_KEEP: "the voyage must keep exactly hand size - legs cards, from slots the hand has",
+        R_OTHER_CLASS: "that sea's voyages take place in another class",
+        R_CLASS_TAKEN: "that class is already taken by another sea",
+    }
 )
 
 
@@ -223,10 +244,13 @@ class AtlanticRules(CoreRules):
         self.o_scores = at["scores"]
         self.o_known = at["known"]
 
-    def _set_view_types(self, ship_infos, agency_infos, ship_names, view_type, sea_info, plaque_info):
-        """The view's Struct classes and its immutable parts, made once by the game: a
-        ShipInfo per ship, an AgencyInfo per (space, ship) (space * ships + ship, then one
-        per empty space), the ship names. The core builds views from them (``view``)."""
+    def _set_view_types(self, ship_infos, agency_infos, ship_names):
+        """The view's immutable parts, made once by the game after it handed in its schema
+        (``_set_schema``): a ShipInfo per ship, an AgencyInfo per (space, ship) (space *
+        ships + ship, then one per empty space), the ship names. The core builds views from
+        them and the schema's AtlanticStarView, SeaInfo and PlaqueInfo (``view``)."""
+        if self.schema is None:
+            raise RuntimeError("hand in the schema (_set_schema) before the view's parts")
         if len(ship_infos) != self.num_ships or len(ship_names) != self.num_ships:
             raise ValueError("one ShipInfo and one name per ship")
         if len(agency_infos) != AGENCY * (self.num_ships + 1):
@@ -234,9 +258,9 @@ class AtlanticRules(CoreRules):
         self.ship_infos = tuple(ship_infos)
         self.agency_infos = tuple(agency_infos)
         self.ship_names = tuple(ship_names)
-        self.view_type = view_type
-        self.sea_info = sea_info
-        self.plaque_info = plaque_info
+        self.view_type = self.schema.AtlanticStarView
+        self.sea_info = self.schema.SeaInfo
+        self.plaque_info = self.schema.PlaqueInfo
 
     def _fill(self, mail, entries, board):
         for s in range(NSEA):
@@ -314,18 +338,6 @@ class AtlanticRules(CoreRules):
         if self.keep_k[code] == 1:
             return (self.keep_a[code],)
         return (self.keep_a[code], self.keep_b[code])
-
-
-def keep_code(slots):
-    """The keep code of a tuple of 0, 1 or 2 distinct hand slots (any order); -1 if none."""
-    s = sorted(slots)
-    if len(s) == 0:
-        return 0
-    if len(s) == 1:
-        return 1 + s[0] if 0 <= s[0] < HMAX else -1
-    if len(s) == 2 and 0 <= s[0] < s[1] < HMAX:
-        return 9 + s[1] * (s[1] - 1) // 2 + s[0]
-    return -1
 
 
 class AtlanticCore(CoreState):
@@ -475,10 +487,6 @@ class AtlanticCore(CoreState):
         if self.phase != PH_OVER:
             return 0
         return self._winners_mask()
-
-    def c_deal(self, seed):
-        """A new game from the generator state ``seed``, the start seat drawn from it."""
-        self._setup(seed, -1)
 
     def c_copy_into(self, dst):
         self._copy_into(cython.cast(AtlanticCore, dst))
@@ -767,58 +775,59 @@ class AtlanticCore(CoreState):
         return total + L if suits == (1 << L) - 1 else total
 
     def c_check(self, a):
-        """0 if action a is legal now, else an index into REASONS. Never mutates."""
+        """R_LEGAL (0) if action a is legal now, else the code (R_*) of why not, its index
+        into REASONS. Never mutates."""
         if self.phase == PH_OVER:
-            return 1
+            return R_GAME_OVER
         p = self.cur
         if a < self.rules.a_refresh:  # loan
             if self.phase != PH_LOAN:
-                return 2
+                return R_LOAN_NOT_FIRST
             r = a - self.rules.a_loan
             amt = r % NAMT + 1
             r = r // NAMT
             k = r % self.rules.sets
             s = r // self.rules.sets
             if k >= self.done[p * NSEA + s]:
-                return 3
+                return R_VOYAGE_NOT_STAGED
             if self.loaned[p * NSEA + s]:
-                return 4
+                return R_ALREADY_BORROWED
             if self.rank_n[s] >= NFIELD:
-                return 5
+                return R_CLASS_FULL
             if amt > self.pval[s * NPL + p * 2 + k]:
-                return 6
-            return 0
+                return R_LOAN_ABOVE_VALUE
+            return R_LEGAL
         if a == self.rules.a_refresh:
-            return 0 if self.money[p] >= 2 else 7
+            return R_LEGAL if self.money[p] >= 2 else R_REFRESH_UNPAID
         if a < self.rules.a_voyage:  # charter
             i = a - self.rules.a_charter
             if self.agency[i] < 0:
-                return 8
+                return R_AGENCY_EMPTY
             if self.money[p] < AGENCY - 1 - i:
-                return 9
+                return R_CHARTER_UNPAID
             if self.hand_n[p] + 1 > self._max_legs(p) + 2:
-                return 10
-            return 0
+                return R_HAND_TOO_BIG
+            return R_LEGAL
         r = a - self.rules.a_voyage
         code = r % NKEEP
         r = r // NKEEP
         c = r % NCLASS
         s = r // NCLASS
         if self.done[p * NSEA + s] >= self.rules.sets:
-            return 11
+            return R_SEA_SAILED_OUT
         L = self.rules.legs[s]
         hn = self.hand_n[p]
         if hn < L or hn > L + 2:
-            return 12
+            return R_HAND_SIZE_MISFITS
         kk = self.rules.keep_k[code]
         if kk != hn - L or self.rules.keep_a[code] >= hn or self.rules.keep_b[code] >= hn:
-            return 13
+            return R_WRONG_KEEP
         if self.sea_class[s] >= 0:
             if self.sea_class[s] != c:
-                return 14
+                return R_OTHER_CLASS
         elif self.class_sea[c] >= 0:
-            return 15
-        return 0
+            return R_CLASS_TAKEN
+        return R_LEGAL
 
     # ------------------------------------------------------------------ voyages
 
@@ -1584,19 +1593,30 @@ class AtlanticCore(CoreState):
         self.zone[card] = z
         return 0
 
-    def _load(self, d):
+    def _load_checked(self, d, history):
         """Validate a decoded AtlanticStarStateData and load it; InvalidStateError if it is
-        not a state that play can reach.
+        not a state that play can reach (always checked: ``history`` adds nothing).
 
         Every index is checked before it is used, so a tampered state never reaches the
         arrays out of range. What the board determines (voyages staged and left, loans
         taken, the turns each seat has had) is derived from it, never read, and the
         recorded money, phase and seat to move must agree with it (docs: "Saved states").
+        The sections in order, each relying on the ones before: the configuration, the
+        ships off the board, the seas, the money, the loans, the turn.
         """
+        self._check_configuration(d)
+        placed = self._load_ship_zones(d)
+        self._load_seas(d, placed)
+        total_left = self._check_money(d)
+        self._check_loans()
+        self._load_turn(d, total_left)
+        self.rng = int(d.rng, 16)
+        self.vsea_ok = 0
+
+    def _check_configuration(self, d):
+        """The configuration: players, ship list, board, one hand and purse per seat, the start seat."""
         R = self.rules
         N = R.num_players
-        S = R.sets
-        # --- the configuration ---------------------------------------------------------
         if d.players != N:
             raise InvalidStateError(f"{_BAD}state is for {d.players} players, the game has {N}")
         if d.ship_list != R.digest:
@@ -1621,7 +1641,14 @@ class AtlanticCore(CoreState):
         start = d.start_player
         if start < 0 or start >= N:
             raise InvalidStateError(f"{_BAD}start player {start} is not a seat")
-        # --- every ship exactly once: hands, agency, pack, discard pile, plaques ------------
+
+    def _load_ship_zones(self, d):
+        """Every ship off the board exactly once: hands (and which held ships every seat
+        knows, A14), agency, pack, discard pile. The number of ships placed."""
+        R = self.rules
+        N = R.num_players
+        S = R.sets
+        hands = d.hands
         for c in range(R.num_ships):
             self.zone[c] = 0
         placed = 0
@@ -1708,7 +1735,14 @@ class AtlanticCore(CoreState):
             self.disc[i] = c
         self.disc_n = n
         placed += n
-        # --- the board ---------------------------------------------------------------------
+        return placed
+
+    def _load_seas(self, d, placed):
+        """The board: each sea's class and plaques, in rank order, with the ships of each
+        voyage; then every ship is somewhere (``placed`` off the board before)."""
+        R = self.rules
+        N = R.num_players
+        S = R.sets
         seas = d.seas
         if len(seas) != NSEA:
             raise InvalidStateError(f"{_BAD}the board has four seas")
@@ -1891,7 +1925,13 @@ class AtlanticCore(CoreState):
         if placed != R.num_ships:
             missing = [c for c in range(R.num_ships) if self.zone[c] == 0]
             raise InvalidStateError(f"{_BAD}ship(s) {missing[:8]} are nowhere")
-        # --- hands, money and the discard pile ----------------------------------------------
+
+    def _check_money(self, d):
+        """Hands, money and the discard pile agree with the voyages staged (A6, A12). The
+        plaques the seats have left to stage."""
+        R = self.rules
+        N = R.num_players
+        money = d.money
         spent = 0
         total_left = 0
         for p in range(N):
@@ -1927,7 +1967,13 @@ class AtlanticCore(CoreState):
                 f"{_BAD}the discard pile holds {self.disc_n // AGENCY} refreshes' ships, but the "
                 f"seats paid only {spent * 1000:,} marks in all (2,000 each)"
             )
-        # --- loans need a turn after their voyage -----------------------------------------
+        return total_left
+
+    def _check_loans(self):
+        """A loan needs a turn after its voyage (A9)."""
+        R = self.rules
+        N = R.num_players
+        S = R.sets
         for p in range(N):
             staged = NSEA * S - self.left[p]
             loan = 0
@@ -1938,7 +1984,13 @@ class AtlanticCore(CoreState):
                     f"{_BAD}seat {p} borrowed against every voyage, but it took no turn after "
                     "its last one (A9)"
                 )
-        # --- phase and whose turn it is -----------------------------------------------------
+
+    def _load_turn(self, d, total_left):
+        """The phase and whose turn it is, against the turns each seat has had (A8, A9)."""
+        R = self.rules
+        N = R.num_players
+        S = R.sets
+        start = d.start_player
         ph = d.phase
         if ph == "loan":
             phase = PH_LOAN
@@ -2011,13 +2063,11 @@ class AtlanticCore(CoreState):
         self.phase = phase
         self.start = start
         self.cur = cur
-        self.rng = int(d.rng, 16)
-        self.vsea_ok = 0
 
     def _export(self):
         """The full state as an AtlanticStarStateData Struct (the hot half of to_json)."""
-        schema = _schema()
         R = self.rules
+        schema = R.schema
         N = R.num_players
         Plaque = schema.Plaque
         seas = []
@@ -2040,7 +2090,7 @@ class AtlanticCore(CoreState):
             seas.append(schema.SeaData(stars=None if c < 0 else c + 1, plaques=plaques))
         return schema.AtlanticStarStateData(
             schema_version=schema.SCHEMA_VERSION,
-            game="atlantic_star",
+            game=R.game_name,
             players=N,
             ship_list=R.digest,
             board=[[R.table[c * NFIELD + i] for i in range(NFIELD)] for c in range(NCLASS)],
@@ -2056,9 +2106,6 @@ class AtlanticCore(CoreState):
             discard=[self.disc[i] for i in range(self.disc_n)],
             seas=seas,
         )
-
-    def _new_game(self, rng_state, start_player):
-        self._setup(rng_state, start_player)
 
     def loan_limit(self, seat, sea, k):
         """Largest loan (thousands) the seat may take against its k-th voyage in sea now,
@@ -2077,15 +2124,3 @@ class AtlanticCore(CoreState):
 
     def _plaque_value(self, sea, pid):
         return self.pval[sea * NPL + pid]
-
-
-_SCHEMA = []
-
-
-def _schema():
-    # Imported on first use: the schema module's package imports this module.
-    if not _SCHEMA:
-        from cruiselib.atlantic_star import schema
-
-        _SCHEMA.append(schema)
-    return _SCHEMA[0]

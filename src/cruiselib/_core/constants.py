@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
-__all__ = ["enum_constants"]
+__all__ = ["enum_constants", "reason_table"]
 
 _ENTRY = re.compile(r"^\s+([A-Z][A-Z0-9_]*)\s*=\s*(-?\d+)\s*(?:#.*)?$")
 
@@ -35,3 +35,13 @@ def enum_constants(core: str) -> MappingProxyType[str, int]:
             raise ValueError(f"{path.name}: cannot read the enum line {line.strip()!r}")
         values[entry.group(1)] = int(entry.group(2))
     return MappingProxyType(values)
+
+
+def reason_table(reasons: dict[int, str]) -> tuple[str, ...]:
+    """A core's ``REASONS``: the text of each reason code (the ``R_*`` names of its ``.pxd``
+    enum, ``c_check``'s results) at its index. A code left out or doubled is an error here,
+    so the texts and the codes cannot drift apart."""
+    table = tuple(reasons.get(code, "") for code in range(len(reasons)))
+    if sorted(reasons) != list(range(len(reasons))) or not all(table):
+        raise ValueError(f"reason codes must be 0 .. n-1, each with a text: {sorted(reasons)}")
+    return table

@@ -160,7 +160,6 @@ cdef class DreamCruiseCore(CoreState):
     @cython.locals(p=cython.int, c=cython.int, x=cython.int, y=cython.int, i=cython.int, k=cython.int,
                    b=cython.int, s=cython.int, t=cython.int, j=cython.int)
     cdef void c_do(self, int a) noexcept nogil
-    cdef void c_deal(self, unsigned long long seed) noexcept nogil
     cdef void c_copy_into(self, CoreState dst) noexcept
     cdef int c_score(self, int p) noexcept nogil
     @cython.locals(best=cython.int, win=cython.int, t=cython.int, p=cython.int, key=cython.int)
@@ -244,6 +243,10 @@ cdef class DreamCruiseCore(CoreState):
     cdef void _remove_drawn(self, int p, int x) noexcept nogil
 
     cdef void _copy_into(self, DreamCruiseCore new) noexcept
+    # the wrapper's half of the contract (engine.pxd)
+    cpdef object _view(self, int seat, bint recall)
+    cpdef object _export(self)
+    cpdef dict _get_raw(self)
     @cython.locals(size=cython.int, x=cython.int)
     cdef int _claim(self, int base, object cards, int zone) except -1
     @cython.locals(n=cython.int, phase=cython.int, p=cython.int, c=cython.int, f=cython.int, j=cython.int,

@@ -621,9 +621,6 @@ class DreamCruiseCore(CoreState):
     def c_current(self):
         return -1 if self.ph == PH_OVER else self.cur
 
-    def c_deal(self, seed):
-        self._setup(seed, -1)
-
     def c_copy_into(self, dst):
         self._copy_into(cython.cast(DreamCruiseCore, dst))
 
@@ -1336,8 +1333,8 @@ class DreamCruiseCore(CoreState):
         """The DreamCruiseView of ``seat`` (checked by the caller), made from the arrays;
         with ``recall`` it lists the hand cards of every seat known to all."""
         T = self.rules.view_types
-        if T is None:  # the schema module imports this one: it is looked up on first use
-            S = _schema()
+        if T is None:  # the Struct classes, looked up once in the schema the game handed in
+            S = self.rules.schema
             T = self.rules.view_types = (S.SeatView, S.CurrentLocation, S.DisplaySet, S.JanaView, S.DreamCruiseView)
         n = self.np
         seats = []
@@ -1542,7 +1539,7 @@ class DreamCruiseCore(CoreState):
 
     def _export(self):
         """The full state as a DreamCruiseStateData Struct (what :meth:`_load` reads back)."""
-        S = _schema()
+        S = self.rules.schema
         n = self.np
         seats = []
         for p in range(n):
@@ -1568,7 +1565,7 @@ class DreamCruiseCore(CoreState):
                                          taken_by=self.disp_taken[k]))
         return S.DreamCruiseStateData(
             schema_version=S.SCHEMA_VERSION,
-            game="dream_cruise",
+            game=self.rules.game_name,
             players=n,
             route_points=[self.rules.route[2], self.rules.route[3], self.rules.route[4], self.rules.route[5]],
             sea_ship_draw=self.rules.sea_draw,
@@ -1596,7 +1593,7 @@ class DreamCruiseCore(CoreState):
             jana_locations=[self.jloc[i] for i in range(self.jloc_n)],
         )
 
-    def _load(self, d, history=True):
+    def _load_checked(self, d, history):
         """Validate a decoded DreamCruiseStateData and load it (the game checked the header:
         game, players, options, card set). Raises InvalidStateError naming the problem.
 
@@ -1608,15 +1605,6 @@ class DreamCruiseCore(CoreState):
         player ...); ``history=False`` is for rule tests that set up free positions.
         Meant for a fresh state: a failed load leaves this one half written.
         """
-        try:
-            self._load_checked(d, history)
-        except InvalidStateError:
-            raise
-        except (TypeError, ValueError, OverflowError, IndexError, AttributeError) as exc:
-            # Only reachable with a Struct that skipped msgspec's validation.
-            raise InvalidStateError(f"{_BAD}{exc}") from None
-
-    def _load_checked(self, d, history):
         n = self.rules.num_players
         phase = PHASES.index(d.phase)
         seats = d.seats
@@ -2014,20 +2002,6 @@ class DreamCruiseCore(CoreState):
     def _turn_of(self, p):
         return (p - self.first + self.np) % self.np
 
-    def _new_game(self, rng_state, start):
-        self._setup(rng_state, start)
-
-
-_SCHEMA = []
-
-
-def _schema():
-    # Imported on first use: the schema module's package imports this module.
-    if not _SCHEMA:
-        from cruiselib.dream_cruise import schema
-
-        _SCHEMA.append(schema)
-    return _SCHEMA[0]
 
 
 _KINDS = ("family", "location card", "ship card")

@@ -20,6 +20,16 @@ cdef enum:
     PH_MOVE = 0
     PH_EXCHANGE = 1
     PH_OVER = 2
+# Why an action is illegal: c_check's result, an index into REASONS (dream_islands.py).
+cdef enum:
+    R_LEGAL = 0
+    R_GAME_OVER = 1
+    R_WRONG_PHASE = 2
+    R_NUMBER_COVERED = 3
+    R_MUST_MOVE_ALL = 4
+    R_TOO_FEW_PIECES = 5
+    R_MISSION_NOT_IN_HAND = 6
+
 
 
 cdef unsigned long long GOLDEN
@@ -79,7 +89,6 @@ cdef class DreamIslandsCore(CoreState):
     cdef void c_init_arrays(self) noexcept
     cdef int c_current(self) noexcept nogil
     cdef int c_legal_at(self, int i) noexcept nogil
-    cdef void c_deal(self, unsigned long long seed) noexcept nogil
     cdef void c_copy_into(self, CoreState dst) noexcept
     cdef int c_score(self, int p) noexcept nogil
     @cython.locals(p=cython.int, best=cython.int, key=cython.int, mask=cython.int)
@@ -87,7 +96,7 @@ cdef class DreamIslandsCore(CoreState):
 
     cdef void _copy_into(self, DreamIslandsCore new) noexcept
     @cython.locals(i=cython.int, p=cython.int)
-    cdef void _setup(self, unsigned long long rng_state) noexcept nogil
+    cdef void _setup(self, unsigned long long rng_state, int start_player) noexcept nogil
     @cython.locals(i=cython.int, j=cython.int, tmp=cython.int, o=cython.int)
     cdef void _shuffle_pile(self, int p, int lo) noexcept nogil
 
@@ -152,8 +161,8 @@ cdef class DreamIslandsCore(CoreState):
     cpdef int count_moves(self, int number)
 
     @cython.locals(n=cython.int)
-    cpdef _export(self)
-    cpdef _load(self, object d, bint history=*)
+    cpdef object _export(self)
+    cpdef dict _get_raw(self)
     @cython.locals(R=DreamIslandsRules, n=cython.int, p=cython.int, o=cython.int, i=cython.int,
                    c=cython.int, cnt=cython.int, m=cython.int, pts=cython.int, mask=cython.int,
                    b=cython.int, k=cython.int, x=cython.int,

@@ -42,6 +42,7 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
+from cruiselib._core.constants import reason_table
 from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
@@ -66,6 +67,13 @@ if not cython.compiled:
     PH_MOVE = _ENUM["PH_MOVE"]
     PH_EXCHANGE = _ENUM["PH_EXCHANGE"]
     PH_OVER = _ENUM["PH_OVER"]
+    R_LEGAL = _ENUM["R_LEGAL"]
+    R_GAME_OVER = _ENUM["R_GAME_OVER"]
+    R_WRONG_PHASE = _ENUM["R_WRONG_PHASE"]
+    R_NUMBER_COVERED = _ENUM["R_NUMBER_COVERED"]
+    R_MUST_MOVE_ALL = _ENUM["R_MUST_MOVE_ALL"]
+    R_TOO_FEW_PIECES = _ENUM["R_TOO_FEW_PIECES"]
+    R_MISSION_NOT_IN_HAND = _ENUM["R_MISSION_NOT_IN_HAND"]
 
 GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -82,15 +90,17 @@ LIMITS = {"players": MAXP, "places": NLOC, "edges": NEDGE, "pieces": PIECES, "ha
 PHASES = ("move", "exchange", "over")
 SMALL_VALUES = (3, 2, 2)  # I1: the first three middle arrivals, in order
 
-# Reasons an action is illegal; c_check returns the index.
-REASONS = (
-    "legal",
-    "the game is over",
-    "it is not the time for this kind of action",
-    "that number is already covered by a shell (I2)",
-    "the player has a movable piece: the whole number must be moved (I3)",
-    "the player has too few pieces where this move starts (I3)",
-    "that mission card is not in the player's hand (I6)",
+# Why an action is illegal, by c_check's code.
+REASONS = reason_table(
+    {
+        R_LEGAL: "legal",
+        R_GAME_OVER: "the game is over",
+        R_WRONG_PHASE: "it is not the time for this kind of action",
+        R_NUMBER_COVERED: "that number is already covered by a shell (I2)",
+        R_MUST_MOVE_ALL: "the player has a movable piece: the whole number must be moved (I3)",
+        R_TOO_FEW_PIECES: "the player has too few pieces where this move starts (I3)",
+        R_MISSION_NOT_IN_HAND: "that mission card is not in the player's hand (I6)",
+    }
 )
 
 
@@ -276,7 +286,7 @@ class DreamIslandsCore(CoreState):
             self.pile[o + j] = tmp
             i -= 1
 
-    def _setup(self, rng_state):
+    def _setup(self, rng_state, start_player):
         """A new game (I8): 5 pieces on the airplane, the sixth of seat s on island s + 1;
         each seat shuffles its 16 missions and draws 3. Seat 0 is the start player."""
         self.rng = rng_state & MASK64
@@ -328,9 +338,6 @@ class DreamIslandsCore(CoreState):
 
     def c_legal_at(self, i):
         return self.buf[i]
-
-    def c_deal(self, seed):
-        self._setup(seed)  # I8: seat 0 always starts
 
     def c_copy_into(self, dst):
         self._copy_into(cython.cast(DreamIslandsCore, dst))
@@ -544,30 +551,31 @@ class DreamIslandsCore(CoreState):
         return out
 
     def c_check(self, a):
-        """0 if action a is legal now, else an index into REASONS. Never mutates."""
+        """R_LEGAL (0) if action a is legal now, else the code (R_*) of why not, its index
+        into REASONS. Never mutates."""
         if self.phase == PH_OVER:
-            return 1
+            return R_GAME_OVER
         if a < self.rules.a_put:
             if self.phase != PH_MOVE:
-                return 2
+                return R_WRONG_PHASE
             number = self.rules.act_number[a]
             if (self.covered[self.cur] >> (number - 2)) & 1:
-                return 3
+                return R_NUMBER_COVERED
             if a == self.rules.a_cover[number - 2]:
-                return 0 if self.movable[self.cur] == 0 else 4
+                return R_LEGAL if self.movable[self.cur] == 0 else R_MUST_MOVE_ALL
             if ((self.pk[self.cur] | PK_HIGH) - self.rules.act_need[a]) & PK_HIGH != PK_HIGH:
-                return 5  # some place has fewer pieces than leave it
-            return 0
+                return R_TOO_FEW_PIECES  # some place has fewer pieces than leave it
+            return R_LEGAL
         if self.phase != PH_EXCHANGE:
-            return 2
+            return R_WRONG_PHASE
         if a == self.rules.a_done:
-            return 0
+            return R_LEGAL
         x = a - self.rules.a_put
         o = self.cur * HAND
         for i in range(self.hand_n[self.cur]):
             if self.hand[o + i] == x:
-                return 0
-        return 6
+                return R_LEGAL
+        return R_MISSION_NOT_IN_HAND
 
     # ------------------------------------------------------------------ applying
 
@@ -990,8 +998,8 @@ class DreamIslandsCore(CoreState):
         with ``recall`` it lists what play showed of every hand (I16)."""
         R = self.rules
         T = R.view_types
-        if T is None:  # the schema module imports this one: it is looked up on first use
-            S = _schema()
+        if T is None:  # the Struct classes, looked up once in the schema the game handed in
+            S = R.schema
             T = R.view_types = (S.SeatInfo, S.HandMemory, S.DreamIslandsView)
         seat_info = T[0]
         n = self.np
@@ -1111,11 +1119,11 @@ class DreamIslandsCore(CoreState):
     def _export(self):
         """The full state as a DreamIslandsStateData Struct (built here: the hot half of
         ``to_json``; what :meth:`_load` reads back)."""
-        schema = _schema()
+        schema = self.rules.schema
         n = self.np
         return schema.DreamIslandsStateData(
             schema_version=schema.SCHEMA_VERSION,
-            game="dream_islands",
+            game=self.rules.game_name,
             players=n,
             max_rounds=self.rules.max_rounds,
             rng=f"{self.rng:016x}",  # serialize.RngText
@@ -1133,7 +1141,7 @@ class DreamIslandsCore(CoreState):
             completed=[[i for i in range(NMIS) if (self.done[p] >> i) & 1] for p in range(n)],
         )
 
-    def _load(self, d, history=True):
+    def _load_checked(self, d, history):
         """Validate a decoded DreamIslandsStateData and load it (the game checked the header:
         game, players, options). Raises InvalidStateError naming the problem.
 
@@ -1148,15 +1156,6 @@ class DreamIslandsCore(CoreState):
         under per turn, when the end was signalled). ``history=False`` is for rule tests
         that set up positions no game reaches.
         """
-        try:
-            self._load_checked(d, history)
-        except InvalidStateError:
-            raise
-        except (TypeError, ValueError, OverflowError, IndexError, AttributeError) as exc:
-            # Only reachable with a Struct that skipped msgspec's validation.
-            raise InvalidStateError(f"{_BAD}{exc}") from None
-
-    def _load_checked(self, d, history):
         R = self.rules
         n = R.num_players
         pieces = d.pieces
@@ -1315,10 +1314,8 @@ class DreamIslandsCore(CoreState):
             for i in range(self.hand_n[cur]):
                 x = self.hand[cur * HAND + i]
                 if (mask >> x) & 1:
-                    from cruiselib.dream_islands.moves import mission_name
-
                     raise InvalidStateError(
-                        f"{_BAD}seat {cur} holds '{mission_name(x)}', which holds after its move and would "
+                        f"{_BAD}seat {cur} holds '{R.schema.mission_name(x)}', which holds after its move and would "
                         "have been completed (I5, I13)")
         # --- the hand memory (I16), once the hands are known to be right -----------------
         for p in range(n):
@@ -1504,20 +1501,6 @@ class DreamIslandsCore(CoreState):
                 f"{_BAD}six pieces were in the middle before this round's moves: the end was signalled in an "
                 "earlier round, the game would be over (I7)")
 
-    def _new_game(self, rng_state):
-        self._setup(rng_state)
-
-
-_SCHEMA = []
-
-
-def _schema():
-    # Imported on first use: the schema module's package imports this module.
-    if not _SCHEMA:
-        from cruiselib.dream_islands import schema
-
-        _SCHEMA.append(schema)
-    return _SCHEMA[0]
 
 
 def _choose(n, k):

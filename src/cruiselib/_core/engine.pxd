@@ -22,6 +22,9 @@ cdef class CoreRules:
     cdef readonly int observation_size
     cdef readonly int info_state_size
     cdef readonly bint distinct_info_state
+    cdef readonly object schema       # the game's Struct classes (_set_schema)
+    cdef readonly str game_name       # the game's registered name (_set_schema)
+    cpdef _set_schema(self, object schema, str game_name)
 
 
 cdef class CoreState:
@@ -51,8 +54,17 @@ cdef class CoreState:
     cdef void c_resample(self, int seat, bint recall) noexcept nogil
     cdef void c_observe(self, int seat, float[::1] out) noexcept nogil
     cdef void c_info_state(self, int seat, float[::1] out) noexcept nogil
+    cdef void _setup(self, unsigned long long rng_state, int start_player) noexcept nogil
+    # the Python-level half, for the wrapper
+    cpdef object _view(self, int seat, bint recall)
+    cpdef object _export(self)
+    cpdef dict _get_raw(self)
+    cdef _load_checked(self, object data, bint history)
 
     # --- written once --------------------------------------------------------------
+    cpdef _new_game(self, unsigned long long rng_state, int start_player)
+    @cython.locals(title=str)
+    cpdef _load(self, object data, bint history=*)
     @cython.locals(r=cython.ulonglong)
     cdef int c_below(self, int n) noexcept nogil
     @cython.locals(new=CoreState)

@@ -10,21 +10,35 @@ methods, all without Python objects (``noexcept nogil`` when compiled):
 ``c_legal_at(i)``   the i-th of them
 ``c_check(a)``      0 if action ``a`` (in range) is legal now, else an index into ``reasons``
 ``c_do(a)``         applies a legal action
-``c_deal(seed)``    sets up a new game from a 64-bit generator state
 ``c_score(p)``      seat p's running or final score
 ``c_winners_mask``  a bit per winning seat once the game is over (0 while running or a draw)
 ``c_copy_into(d)``  copies the position into ``d``, a state of the same class (with the GIL)
 ``c_init_arrays``   pure-Python mode only: the lists that stand in for the C arrays
 ``c_resample(s,k)`` deals anew, from ``self.rng``, everything seat s cannot see (k: recall)
 ``c_observe(s, o)`` writes seat s's observation tensor into the zeroed float32 buffer o
+``_setup(r, s)``    sets up a new game from the generator state r, seat s to start (-1:
+                    drawn in the deal; a game whose start seat is fixed ignores it)
 ==================  ======================================================================
+
+and, for its wrapper (the game's State class), a few Python-level methods, each with one
+signature in every core:
+
+=======================  =================================================================
+``_view(seat, recall)``  seat's view Struct (``recall``: what perfect recall adds, or
+                         ignored where it adds nothing)
+``_export()``            the full state as the game's snapshot Struct
+``_get_raw()``           the full state as a dict of plain Python values (rendering, tests)
+``_load_checked(d, h)``  checks the decoded snapshot ``d`` and loads it, InvalidStateError
+                         naming what is wrong (``h``: also that play can have led here)
+=======================  =================================================================
 
 and may override ``c_random_action(r)`` with something faster than the default (list the
 legal actions, take one uniformly with the 64-bit random value ``r``) and
 ``c_info_state(s, o)`` where perfect recall of public events knows more than the table
 shows (the default is the observation).
 
-Everything else is written once, here, against those methods: ``legal_actions``,
+Everything else is written once, here, against those methods: ``c_deal``, ``_new_game``
+and ``_load`` (the loading template), ``legal_actions``,
 ``action_mask``, ``is_legal``, ``apply``, ``clone``, ``scores``, ``winners``, the bounded
 draw from the state's own generator, and playouts (new games, or from this position)
 with the GIL released, which ``Game.playouts`` spreads over threads. This module is
@@ -38,7 +52,7 @@ except ImportError:  # pragma: no cover
 
 import numpy
 
-from cruiselib.errors import IllegalMoveError, InvalidOptionError
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
 from .common import action_id, check_signals, illegal_message, query_id
 from .rng import mix64
@@ -72,7 +86,8 @@ class CoreRules:
 
     ``num_players``, ``num_actions``, ``action_ints`` (the Python ints 0 .. num_actions-1,
     made once so listing legal actions allocates nothing) and ``reasons`` (why an action
-    is illegal, indexed by ``c_check``'s result; index 0 is "legal").
+    is illegal, indexed by ``c_check``'s result; index 0 is "legal"); ``schema`` and
+    ``game_name``, handed in by the game (``_set_schema``).
     """
 
     def _init_contract(self, num_players, num_actions, reasons, observation_size=0, info_state_size=-1):
@@ -88,6 +103,17 @@ class CoreRules:
         self.observation_size = observation_size
         self.info_state_size = observation_size if info_state_size < 0 else info_state_size
         self.distinct_info_state = info_state_size >= 0
+        self.schema = None
+        self.game_name = ""
+
+    def _set_schema(self, schema, game_name):
+        """Hand in what the core builds Python objects from (the game's ``_use_core`` calls
+        this once): ``schema``, the module (or any namespace) holding the game's snapshot and
+        view Struct classes and ``SCHEMA_VERSION``, and ``game_name``, the game's registered
+        name, written into snapshots. So the cores import nothing from the game packages
+        (which import the cores)."""
+        self.schema = schema
+        self.game_name = game_name
 
 
 class CoreState:
@@ -121,7 +147,7 @@ class CoreState:
     def c_copy_into(self, dst):
         pass
 
-    def c_deal(self, seed):
+    def _setup(self, rng_state, start_player):
         pass
 
     def c_score(self, seat):
@@ -159,7 +185,56 @@ class CoreState:
         """Perfect recall of public events (the default: what the table shows now)."""
         self.c_observe(seat, out)
 
+    # The Python-level half, for the wrapper. No core can do without these: the defaults
+    # raise, so a forgotten override fails at once.
+
+    def _view(self, seat, recall):
+        """Seat ``seat``'s view (the game's view Struct), ``seat`` checked by the caller;
+        with ``recall``, what perfect recall of public events adds (a game whose table
+        shows everything ignores it)."""
+        raise NotImplementedError(f"{type(self).__name__} has no _view")
+
+    def _export(self):
+        """The full state as the game's snapshot Struct (what ``_load`` reads back)."""
+        raise NotImplementedError(f"{type(self).__name__} has no _export")
+
+    def _get_raw(self):
+        """The full state as a dict of plain Python values (rendering, oracles, tests)."""
+        raise NotImplementedError(f"{type(self).__name__} has no _get_raw")
+
+    def _load_checked(self, data, history):
+        """The game's half of ``_load``: check the decoded snapshot ``data`` and load it,
+        raising InvalidStateError naming the first problem. ``history``: also check that
+        play can have led here (a game with no such checks ignores it)."""
+        raise NotImplementedError(f"{type(self).__name__} has no _load_checked")
+
     # ------------------------------------------------------------------ written once
+
+    def c_deal(self, seed):
+        """A new game from the 64-bit generator state ``seed``, the start seat drawn in it."""
+        self._setup(seed, -1)
+
+    def _new_game(self, rng_state, start_player):
+        """Set up a new game from the generator state ``rng_state``; ``start_player`` is
+        the seat to start, or -1 to draw it in the deal (checked by the game; a game whose
+        start seat is fixed ignores it)."""
+        self._setup(rng_state & MASK64, start_player)
+
+    def _load(self, data, history=True):
+        """Load the decoded snapshot ``data`` (its header checked by the game) into this
+        fresh state; a failed load leaves it half written. The game's checks
+        (``_load_checked``) raise InvalidStateError naming the problem; any other error
+        they meet (a Struct that skipped msgspec's validation: a wrong type, a list too
+        short, a number too large for a C int) becomes an InvalidStateError too.
+        ``history=False`` skips the checks that play can have led here, for rule tests
+        that set up positions no game reaches."""
+        try:
+            self._load_checked(data, history)
+        except InvalidStateError:
+            raise
+        except (TypeError, ValueError, OverflowError, IndexError, KeyError, AttributeError) as exc:
+            title = "cruiselib" if self.game is None else self.game.title
+            raise InvalidStateError(f"invalid {title} state: {exc}") from None
 
     def c_below(self, n):
         """A uniform draw in [0, n) from the state's own generator (multiply-shift)."""

@@ -25,6 +25,23 @@ cdef enum:
     CREW_WON = 5     # crew[t] == CREW_WON + seat: won by that seat
     CREW_REMOVED = 7
 
+# Why an action is illegal: c_check's result, an index into REASONS (sirens.py).
+cdef enum:
+    R_LEGAL = 0
+    R_GAME_OVER = 1
+    R_WRONG_PHASE = 2
+    R_FACE_NOT_IN_HAND = 3
+    R_SHIP_NOT_IN_PLAY = 4
+    R_SIDE_FULL = 5
+    R_OCTOPUS_USED = 6
+    R_NO_CARD_TO_MOVE = 7
+    R_SAME_PLACE = 8
+    R_RUM_USED = 9
+    R_PASS_NOT_ALLOWED = 10
+    R_CREW_CANNOT_MOVE_THERE = 11
+    R_CANNOT_PICK = 12
+    R_END_TOO_EARLY = 13
+
 
 cdef unsigned long long MASK64
 cdef unsigned long long GOLDEN, MIX1, MIX2
@@ -116,7 +133,6 @@ cdef class SirensCore(CoreState):
     cdef int c_legal_at(self, int i) noexcept nogil
     cdef int c_score(self, int seat) noexcept nogil
     cdef int c_winners_mask(self) noexcept nogil
-    cdef void c_deal(self, unsigned long long seed) noexcept nogil
     cdef void c_copy_into(self, CoreState dst) noexcept
     @cython.locals(i=cython.int, p=cython.int)
     cdef void _copy_into(self, SirensCore new) noexcept
@@ -135,7 +151,7 @@ cdef class SirensCore(CoreState):
                    s=cython.int, o0=cython.int, o1=cython.int, a=cython.int,
                    b=cython.int, cur=cython.int, hand=list, ships=list, crew=list, side0=list,
                    side1=list, removed=list, pile_sizes=list, legal=list)
-    cpdef object _view(self, int seat)
+    cpdef object _view(self, int seat, bint recall)
     @cython.locals(opp=cython.int, nc=cython.int, i=cython.int, s=cython.int, r=cython.int,
                    b=cython.int, k=cython.int, rc=cython.int, st=cython.int, t=cython.int,
                    v=cython.int)
@@ -164,16 +180,31 @@ cdef class SirensCore(CoreState):
                    k=cython.int, c=cython.int)
     cdef void c_do(self, int a) noexcept nogil
 
-    @cython.locals(p=cython.int, i=cython.int, n=cython.int, k=cython.int, j=cython.int,
-                   s=cython.int, c=cython.int, z=cython.int, t=cython.int, v=cython.int,
-                   r=cython.int, o=cython.int, st=cython.int, placed=cython.int,
-                   crew_in_play=cython.int, won=cython.int, removed_ships=cython.int,
-                   phase=cython.int, cur=cython.int, top=cython.int, above=cython.int,
-                   need=cython.int, src=cython.int, variant=cython.bint, finished=cython.bint,
-                   low=cython.int, by_points=cython.bint, R=SirensRules)
-    cpdef _load(self, object d)
+    # loading a snapshot: _load_checked runs these sections in order
+    @cython.locals(crew_in_play=cython.int, low=cython.int)
+    cdef _load_checked(self, object d, bint history)
+    @cython.locals(p=cython.int, i=cython.int, n=cython.int, k=cython.int, j=cython.int, s=cython.int, c=cython.int, placed=cython.int, variant=cython.bint,
+                   R=SirensRules)
+    cdef _load_cards(self, object d)
+    @cython.locals(p=cython.int, k=cython.int, t=cython.int, r=cython.int, o=cython.int, st=cython.int, v=cython.int, z=cython.int, c=cython.int, won=cython.int,
+                   removed_ships=cython.int, crew_in_play=cython.int, variant=cython.bint, R=SirensRules)
+    cdef int _load_tokens(self, object d) except -1
+    @cython.locals(k=cython.int, i=cython.int, v=cython.int, need=cython.int, top=cython.int, low=cython.int, R=SirensRules)
+    cdef int _check_removed(self) except? -1  # a face value can be -1
+    @cython.locals(phase=cython.int, cur=cython.int, by_points=cython.bint, finished=cython.bint)
+    cdef _load_turn(self, object d)
+    @cython.locals(p=cython.int, i=cython.int, j=cython.int, c=cython.int, o=cython.int, v=cython.int, s=cython.int, top=cython.int, above=cython.int,
+                   variant=cython.bint, phase=cython.int, cur=cython.int, R=SirensRules)
+    cdef _load_picks(self, object d)
+    @cython.locals(k=cython.int, s=cython.int, c=cython.int, v=cython.int, t=cython.int, src=cython.int, cur=cython.int, R=SirensRules)
+    cdef _load_pending(self, object pending, int crew_in_play)
+    @cython.locals(p=cython.int, need=cython.int, phase=cython.int)
+    cdef _check_hand_sizes(self)
+    @cython.locals(k=cython.int, o=cython.int, phase=cython.int, by_points=cython.bint)
+    cdef _check_unscored(self, int low)
     @cython.locals(p=cython.int, i=cython.int, j=cython.int, k=cython.int, R=SirensRules)
-    cpdef _export(self)
+    cpdef object _export(self)
+    cpdef dict _get_raw(self)
     cdef int _place_checked(self, int card, int z) except -1
     @cython.locals(thr=cython.int, j=cython.int, s=cython.int)
     cdef bint _could_lose(self, int ship, int v) noexcept nogil
@@ -220,11 +251,11 @@ cdef inline int _main_count(SirensCore self) noexcept nogil
 @cython.locals(s=cython.int, i=cython.int, nf=cython.int, m=cython.uint, nopen=cython.int,
                dests=cython.int)
 cdef inline int _main_kth(SirensCore self, int k) noexcept nogil
+@cython.locals(z=cython.ulonglong)
+cdef inline int _below(SirensCore self, int n) noexcept nogil
 @cython.locals(F=cython.int, f=cython.int, p=cython.int, i=cython.int, need=cython.int,
                above=cython.int, m=cython.uint, n=cython.int, cnt=cython.int[MAXF])
 cdef inline int _pick_kth(SirensCore self, unsigned long long r) noexcept nogil
-@cython.locals(z=cython.ulonglong)
-cdef inline int _below(SirensCore self, int n) noexcept nogil
 @cython.locals(i=cython.int, j=cython.int, c=cython.int)
 cdef inline void _sort_hand(SirensCore self, int p) noexcept nogil
 @cython.locals(i=cython.int, c=cython.int, m=cython.ulonglong)

@@ -25,6 +25,7 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
+from cruiselib._core.constants import reason_table
 from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
@@ -53,9 +54,25 @@ if not cython.compiled:
     SHIP_REMOVED = _ENUM["SHIP_REMOVED"]
     CREW_WON = _ENUM["CREW_WON"]
     CREW_REMOVED = _ENUM["CREW_REMOVED"]
+    R_LEGAL = _ENUM["R_LEGAL"]
+    R_GAME_OVER = _ENUM["R_GAME_OVER"]
+    R_WRONG_PHASE = _ENUM["R_WRONG_PHASE"]
+    R_FACE_NOT_IN_HAND = _ENUM["R_FACE_NOT_IN_HAND"]
+    R_SHIP_NOT_IN_PLAY = _ENUM["R_SHIP_NOT_IN_PLAY"]
+    R_SIDE_FULL = _ENUM["R_SIDE_FULL"]
+    R_OCTOPUS_USED = _ENUM["R_OCTOPUS_USED"]
+    R_NO_CARD_TO_MOVE = _ENUM["R_NO_CARD_TO_MOVE"]
+    R_SAME_PLACE = _ENUM["R_SAME_PLACE"]
+    R_RUM_USED = _ENUM["R_RUM_USED"]
+    R_PASS_NOT_ALLOWED = _ENUM["R_PASS_NOT_ALLOWED"]
+    R_CREW_CANNOT_MOVE_THERE = _ENUM["R_CREW_CANNOT_MOVE_THERE"]
+    R_CANNOT_PICK = _ENUM["R_CANNOT_PICK"]
+    R_END_TOO_EARLY = _ENUM["R_END_TOO_EARLY"]
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
-GOLDEN = 0x9E3779B97F4A7C15  # the generator's step and output mix (rng.py), for _below
+# The generator's step and output mix (rng.py), inlined in _below: every playout's deal
+# draws through it, and a call of CoreState.c_below per draw costs a few % of a playout.
+GOLDEN = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
 BIT64 = 1  # a 64-bit one, for 64-bit sets of card ids
@@ -70,23 +87,29 @@ PHASES = ("pick", "main", "after", "crew", "over")
 CREW_NAMES = ("captain", "mate")
 _BAD = "invalid Sirens in Sight state: "
 
-# Reasons an action is illegal; _check returns the index.
-REASONS = (
-    "legal",
-    "the game is over",
-    "it is not the time for this kind of action",
-    "the player holds no card of that face",
-    "that ship card is not in play",
-    "that side of the ship card already holds 5 cards",
-    "the player's octopus is already in use",
-    "no card of that face on that side can be moved (none there, or it carries the opponent's octopus)",
-    "the octopus must move the card to another place",
-    "the player's rum mug is already used",
-    "passing is only allowed when no card can be played and the octopus cannot be used",
-    "the crew token cannot move there",
-    "that face cannot be picked: none left, below the last pick (picks go in ascending face order), "
-    "or too few cards above it to finish the hand",
-    "end the turn is only possible after the main action",
+# Why an action is illegal, by c_check's code.
+REASONS = reason_table(
+    {
+        R_LEGAL: "legal",
+        R_GAME_OVER: "the game is over",
+        R_WRONG_PHASE: "it is not the time for this kind of action",
+        R_FACE_NOT_IN_HAND: "the player holds no card of that face",
+        R_SHIP_NOT_IN_PLAY: "that ship card is not in play",
+        R_SIDE_FULL: "that side of the ship card already holds 5 cards",
+        R_OCTOPUS_USED: "the player's octopus is already in use",
+        R_NO_CARD_TO_MOVE: (
+            "no card of that face on that side can be moved (none there, or it carries the opponent's octopus)"
+        ),
+        R_SAME_PLACE: "the octopus must move the card to another place",
+        R_RUM_USED: "the player's rum mug is already used",
+        R_PASS_NOT_ALLOWED: "passing is only allowed when no card can be played and the octopus cannot be used",
+        R_CREW_CANNOT_MOVE_THERE: "the crew token cannot move there",
+        R_CANNOT_PICK: (
+            "that face cannot be picked: none left, below the last pick (picks go in ascending face order), "
+            "or too few cards above it to finish the hand"
+        ),
+        R_END_TOO_EARLY: "end the turn is only possible after the main action",
+    }
 )
 
 
@@ -229,7 +252,7 @@ class SirensRules(CoreRules):
         """The immutable parts of every view, made once: a frozen CardInfo per card and
         octopus (none, seat 0's, seat 1's), a CrewInfo per token and place, the schema's
         Struct classes, the ship values as Python ints."""
-        schema = _schema()
+        schema = self.schema
         emblems = ("seastar", "shell")
         infos = []
         for c in range(self.num_cards):
@@ -293,7 +316,7 @@ class SirensCore(CoreState):
 
     def _setup(self, rng_state, start_player):
         """Deal a new game (S3; S9 for the variant). start_player < 0: drawn from the seed."""
-        self.rng = rng_state & MASK64
+        self.rng = rng_state  # 64 bits: c_deal's seed, or _new_game's (which masks it)
         # An empty table, and its bookkeeping (what _derive would find): every slot open.
         for i in range(NSLOT):
             self.slot_n[i] = 0
@@ -386,9 +409,6 @@ class SirensCore(CoreState):
         if self.phase != PH_OVER or self.points[0] == self.points[1]:
             return 0
         return 1 if self.points[0] > self.points[1] else 2
-
-    def c_deal(self, seed):
-        self._setup(seed, -1)
 
     def c_copy_into(self, dst):
         self._copy_into(cython.cast(SirensCore, dst))
@@ -568,75 +588,76 @@ class SirensCore(CoreState):
         return [_main_kth(self, k) for k in range(n)]
 
     def c_check(self, a):
-        """0 if action a is legal now, else an index into REASONS. Never mutates."""
+        """R_LEGAL (0) if action a is legal now, else the code (R_*) of why not, its index
+        into REASONS. Never mutates."""
         if self.phase == PH_OVER:
-            return 1
+            return R_GAME_OVER
         if a < self.rules.a_octo:  # play a card
             if self.phase != PH_MAIN:
-                return 2
+                return R_WRONG_PHASE
             f = a // NSLOT
             s = a % NSLOT
             for i in range(self.hand_n[self.cur]):
                 if self.rules.card_face[self.hand[self.cur * HAND + i]] == f:
                     break
             else:
-                return 3
+                return R_FACE_NOT_IN_HAND
             if self.ship_status[s >> 1] != SHIP_IN_PLAY:
-                return 4
+                return R_SHIP_NOT_IN_PLAY
             if self.slot_n[s] >= SIDE_MAX:
-                return 5
-            return 0
+                return R_SIDE_FULL
+            return R_LEGAL
         if a < self.rules.a_rum:  # octopus
             if self.phase != PH_MAIN:
-                return 2
+                return R_WRONG_PHASE
             if self.octo[self.cur] != OCTO_HELD:
-                return 6
+                return R_OCTOPUS_USED
             r = a - self.rules.a_octo
             d = r % NSLOT
             r = r // NSLOT
             f = r % self.rules.num_faces
             s = r // self.rules.num_faces
             if self.ship_status[s >> 1] != SHIP_IN_PLAY:
-                return 4
+                return R_SHIP_NOT_IN_PLAY
             for i in range(self.slot_n[s]):
                 if (self.rules.card_face[self.slot_cards[s * SIDE_MAX + i]] == f
                         and self.slot_cards[s * SIDE_MAX + i] != self.octo[1 - self.cur]):
                     break
             else:
-                return 7
+                return R_NO_CARD_TO_MOVE
             if d == s:
-                return 8
+                return R_SAME_PLACE
             if self.ship_status[d >> 1] != SHIP_IN_PLAY:
-                return 4
+                return R_SHIP_NOT_IN_PLAY
             if self.slot_n[d] >= SIDE_MAX:
-                return 5
-            return 0
+                return R_SIDE_FULL
+            return R_LEGAL
         if a < self.rules.a_end:  # rum
             if self.phase != PH_MAIN and self.phase != PH_AFTER:
-                return 2
+                return R_WRONG_PHASE
             if self.rum[self.cur] != RUM_HELD:
-                return 9
+                return R_RUM_USED
             if self.ship_status[a - self.rules.a_rum] != SHIP_IN_PLAY:
-                return 4
-            return 0
+                return R_SHIP_NOT_IN_PLAY
+            return R_LEGAL
         if a == self.rules.a_end:
-            return 0 if self.phase == PH_AFTER else 13
+            return R_LEGAL if self.phase == PH_AFTER else R_END_TOO_EARLY
         if a == self.rules.a_pass:
             if self.phase != PH_MAIN:
-                return 2
-            return 10 if self._has_main() else 0
+                return R_WRONG_PHASE
+            return R_PASS_NOT_ALLOWED if self._has_main() else R_LEGAL
         if a < self.rules.a_pick:  # crew
             if self.phase != PH_CREW:
-                return 2
+                return R_WRONG_PHASE
             k = a - self.rules.a_crew
-            return 0 if k == self.crew_opt[0] or k == self.crew_opt[1] else 11
+            return R_LEGAL if k == self.crew_opt[0] or k == self.crew_opt[1] else R_CREW_CANNOT_MOVE_THERE
         # pick
         if self.phase != PH_PICK:
-            return 2
+            return R_WRONG_PHASE
         f = a - self.rules.a_pick
         if f < self.pick_floor[self.cur] or not self._pick_ok(f):
-            return 12
-        return 0
+            return R_CANNOT_PICK
+        return R_LEGAL
 
     def _pick_ok(self, f):
         """Whether the current seat may pick face f now: one is left, and enough cards of
@@ -922,9 +943,10 @@ class SirensCore(CoreState):
         for i in range(self.hand_n[p]):
             self.hand[p * HAND + i] = pool[self.pile_n[q] + i]
 
-    def _view(self, seat):
+    def _view(self, seat, recall):
         """Seat ``seat``'s view (a SirensView), built straight from the arrays. Lists are
-        made at their final size (no appends): most of a view's cost is its ~40 lists."""
+        made at their final size (no appends): most of a view's cost is its ~40 lists.
+        ``recall`` adds nothing: the table shows every public event (docs/sirens.md)."""
         R = self.rules
         if R.card_infos is None:
             R._view_tables()
@@ -1123,14 +1145,14 @@ class SirensCore(CoreState):
 
     def _export(self):
         """The full state as a SirensStateData Struct (built here: the hot half of to_json)."""
-        schema = _schema()
         R = self.rules
+        schema = R.schema
         pending = None
         if self.phase == PH_CREW:
             pending = schema.Pending(self.pend_ship, self.pend_side, self.pend_src, self.pend_draw != 0)
         return schema.SirensStateData(
             schema_version=schema.SCHEMA_VERSION,
-            game="sirens",
+            game=R.game_name,
             variant="bow_to_rear" if R.variant else "standard",
             card_set=R.digest,
             rng=schema.rng_to_text(self.rng),
@@ -1158,7 +1180,7 @@ class SirensCore(CoreState):
     def _set_raw(self, raw):
         """Load a raw dict (already validated by the Python layer) and derive the rest."""
         R = self.rules
-        self.rng = raw["rng"] & MASK64
+        self._reseed(raw["rng"])
         self.phase = raw["phase"]
         self.start = raw["start"]
         self.turn = raw["turn"]
@@ -1242,13 +1264,31 @@ class SirensCore(CoreState):
         self.zone[card] = z
         return 0
 
-    def _load(self, d):
-        """Validate a decoded SirensStateData (header already checked) and load it.
+    def _load_checked(self, d, history):
+        """Validate a decoded SirensStateData (header already checked) and load it
+        (``history`` adds nothing: the checks below are all Sirens has).
 
         Every index is checked before it is used, so a tampered state raises
         InvalidStateError and never reaches the arrays. Derived values (sums, points,
-        rum counts) are recomputed, not trusted.
+        rum counts) are recomputed, not trusted. The sections in order, each relying on
+        the ones before: the cards, the tokens and points, the removed cards, the turn,
+        the picks, a pending crew decision, the hand sizes, and that nothing in play has
+        already scored.
         """
+        self._load_cards(d)
+        crew_in_play = self._load_tokens(d)
+        low = self._check_removed()
+        self._load_turn(d)
+        self._load_picks(d)
+        self._load_pending(d.pending, crew_in_play)
+        if self.phase != PH_PICK:
+            self._check_hand_sizes()
+        self._check_unscored(low)
+        self.rng = int(d.rng, 16)
+        self._derive()
+
+    def _load_cards(self, d):
+        """Place every card of the hands, piles, ship sides and removed cards: each exactly once (S1, S10)."""
         R = self.rules
         variant = R.variant
         for c in range(R.num_cards):
@@ -1311,7 +1351,12 @@ class SirensCore(CoreState):
         if placed != R.num_cards:
             missing = [c for c in range(R.num_cards) if self.zone[c] == 0]
             raise InvalidStateError(f"{_BAD}card(s) {missing[:8]} are nowhere")
-        # --- ship cards, tokens, points ----------------------------------------------
+
+    def _load_tokens(self, d):
+        """Load the ship cards, rum mugs, octopuses and crew tokens and count the points; the
+        number of crew tokens on ship cards in play."""
+        R = self.rules
+        variant = R.variant
         self.n_alive = 0
         for k in range(NSHIP):
             st = d.ships[k]
@@ -1380,9 +1425,13 @@ class SirensCore(CoreState):
             raise InvalidStateError(
                 f"{_BAD}points {self.points[0]}:{self.points[1]} cannot happen: the game ends as soon as a "
                 "seat has 4 (S8), and a scored ship card brings at most 2 (itself and one crew token)")
-        # --- removed cards: each ship card out of play took its cards with it (S6) -------
-        # At most 5 + 5 per ship card; a tie exactly 5 + 5; a won one at least the fewest
-        # cards that reach its printed value (SirensRules.min_won).
+        return crew_in_play
+
+    def _check_removed(self):
+        """Each ship card out of play took its cards with it (S6): at most 5 + 5 per ship card,
+        a tie exactly 5 + 5, a won one at least the fewest cards that reach its printed
+        value (SirensRules.min_won). The lowest value among the removed cards."""
+        R = self.rules
         need = 0
         for k in range(NSHIP):
             if self.ship_status[k] == SHIP_REMOVED:
@@ -1399,7 +1448,11 @@ class SirensCore(CoreState):
             v = R.face_val[R.card_face[self.removed[i]]]
             if v < low:
                 low = v
-        # --- phase, whose decision, passes -------------------------------------------
+        return low
+
+    def _load_turn(self, d):
+        """Load the phase, whose turn and decision, and the passes, and check them against
+        the end of the game (S4, S8, S17)."""
         phase = PHASES.index(d.phase)
         self.phase = phase
         self.start = d.start_player
@@ -1443,6 +1496,13 @@ class SirensCore(CoreState):
         if self.passes == 2 and self._seat_has_main(self.turn):
             raise InvalidStateError(
                 f"{_BAD}seat {self.turn} passed but has a card to play or an octopus move (S4)")
+
+    def _load_picks(self, d):
+        """Load the picks and pick floors of the 'bow_to_rear' variant (S9, S12, S14, S15)."""
+        R = self.rules
+        variant = R.variant
+        phase = self.phase
+        cur = self.cur
         for p in range(2):
             self.picks[p] = d.picks[p]
             self.pick_floor[p] = d.pick_floor[p]
@@ -1518,6 +1578,11 @@ class SirensCore(CoreState):
                 if top == 0 or above < HAND:
                     raise InvalidStateError(
                         f"{_BAD}seat {p}'s pick floor {self.pick_floor[p]} is no face its fourth pick can have (S14)")
+
+    def _load_pending(self, pending, crew_in_play):
+        """Load the pending crew decision of the 'crew' phase (S5, S6, S7), or none."""
+        R = self.rules
+        cur = self.cur
         self.pend_ship = -1
         self.pend_side = -1
         self.pend_src = -1
@@ -1564,17 +1629,24 @@ class SirensCore(CoreState):
             self.crew_opt[1] = _crew_dest(self, k, 1, self.pend_token)
             if self.crew_opt[0] == self.crew_opt[1] or self.n_alive == crew_in_play:
                 raise InvalidStateError(f"{_BAD}the pending crew move has no choice to make")
-        if phase != PH_PICK:
-            for p in range(2):
-                # During a crew choice the turn player's draw may still be pending (S4); once
-                # over, the seat that ended the game by playing a card drew none.
-                need = HAND
-                if (phase == PH_CREW and p == self.turn and self.pend_draw) or (phase == PH_OVER and p == self.turn):
-                    need = HAND - 1
-                if self.pile_n[_pile_of(self, p)] and self.hand_n[p] < need:
-                    raise InvalidStateError(
-                        f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
-        # --- no ship card in play may already have scored (S6) -----------------------
+
+    def _check_hand_sizes(self):
+        """After the picks a seat holds a full hand while its draw pile has cards (S4)."""
+        phase = self.phase
+        for p in range(2):
+            # During a crew choice the turn player's draw may still be pending (S4); once
+            # over, the seat that ended the game by playing a card drew none.
+            need = HAND
+            if (phase == PH_CREW and p == self.turn and self.pend_draw) or (phase == PH_OVER and p == self.turn):
+                need = HAND - 1
+            if self.pile_n[_pile_of(self, p)] and self.hand_n[p] < need:
+                raise InvalidStateError(f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
+
+    def _check_unscored(self, low):
+        """No ship card in play may already have scored (S6); ``low``, the lowest value among
+        the removed cards."""
+        phase = self.phase
+        by_points = self.points[0] >= 4 or self.points[1] >= 4
         # Except in a crew decision the destination and the octopus' source (scored after
         # the crew move, S5 step 3), and once over the source of an octopus move whose
         # destination's scoring ended the game (S5: the source is then not checked).
@@ -1596,8 +1668,6 @@ class SirensCore(CoreState):
                 o = k
                 continue
             raise InvalidStateError(f"{_BAD}ship {k} is in play but would already have been scored (S6)")
-        self.rng = int(d.rng, 16)
-        self._derive()
 
     def _crew_options(self, ship, token):
         """The two crew destinations (toward the bow, toward the rear) from ``ship``."""
@@ -1620,8 +1690,6 @@ class SirensCore(CoreState):
         return (self.slot_sum[2 * ship] >= thr or self.slot_sum[2 * ship + 1] >= thr
                 or (self.slot_n[2 * ship] == SIDE_MAX and self.slot_n[2 * ship + 1] == SIDE_MAX))
 
-    def _new_game(self, rng_state, start_player):
-        self._setup(rng_state, start_player)
 
 
 # ---------------------------------------------------------------------- the play path
@@ -2033,14 +2101,3 @@ def _shuffle(self, p):
         self.pile[p * MAXC + i] = self.pile[p * MAXC + j]
         self.pile[p * MAXC + j] = tmp
         i -= 1
-
-_SCHEMA = []
-
-
-def _schema():
-    # Imported on first use: the schema module's package imports this module.
-    if not _SCHEMA:
-        from cruiselib.sirens import schema
-
-        _SCHEMA.append(schema)
-    return _SCHEMA[0]

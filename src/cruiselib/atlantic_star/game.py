@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
-from cruiselib.atlantic_star import integrations
+from cruiselib.atlantic_star import integrations, schema
 from cruiselib.atlantic_star.moves import (
     MOVE_TYPES,
     PRICES,
@@ -32,7 +32,6 @@ from cruiselib.atlantic_star.schema import (
     AgencyInfo,
     AtlanticStarStateData,
     AtlanticStarView,
-    PlaqueInfo,
     SeaInfo,
     ShipInfo,
     upgrade_known_hands,
@@ -52,16 +51,18 @@ NAMT = _ENUM["NAMT"]  # loan amounts
 NPP = _ENUM["NPP"]  # plaque ids below this are seats' plaques
 
 
-def build_rules(module: Any, players: int, ships: ShipList, board: Board) -> Any:
+def build_rules(module: Any, players: int, ships: ShipList, board: Board, name: str) -> Any:
     """The core's rules object for a configuration, from ``module`` (the loaded core, or a
-    second copy of it, e.g. the pure-Python source next to the compiled one), with the
-    view's Struct classes and immutable parts the core builds views from."""
+    second copy of it, e.g. the pure-Python source next to the compiled one), handed the
+    schema's Struct classes, the game's ``name`` and the view's immutable parts the core
+    builds views and snapshots from."""
     mail, entries = ships.core_tables()
     rules = module.AtlanticRules(players, mail, entries, [list(c) for c in board], ships.digest)
     infos = [ShipInfo(c, ship.name, ship.mail, [str(e) for e in ship.legs]) for c, ship in enumerate(ships.ships)]
     agency = [AgencyInfo(price, info) for price in PRICES for info in infos]
     agency += [AgencyInfo(price, None) for price in PRICES]
-    rules._set_view_types(infos, agency, [ship.name for ship in ships.ships], AtlanticStarView, SeaInfo, PlaqueInfo)
+    rules._set_schema(schema, name)
+    rules._set_view_types(infos, agency, [ship.name for ship in ships.ships])
     return rules
 
 
@@ -168,7 +169,7 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
     def _use_core(self, module: Any, state_class: type[AtlanticStarState]) -> None:
         self._core = module
         self._state_class = state_class
-        self.rules = build_rules(module, self.num_players, self.ships, self.board)
+        self.rules = build_rules(module, self.num_players, self.ships, self.board, self.name)
         self._scratch = module.AtlanticCore(self.rules, None)
 
     @property

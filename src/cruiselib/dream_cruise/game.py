@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
-from cruiselib.dream_cruise import integrations
+from cruiselib.dream_cruise import integrations, schema
 from cruiselib.dream_cruise.cards import CABINS, Activity, CardSet
 from cruiselib.dream_cruise.moves import (
     MOVE_TYPES,
@@ -222,6 +222,7 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             self.sea_ship_draw,
             self.difficulty,
         )
+        self.rules._set_schema(schema, self.name)
 
     @property
     def options(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State, normalize_move_text
-from cruiselib.dream_islands import integrations
+from cruiselib.dream_islands import integrations, schema
 from cruiselib.dream_islands.moves import (
     MIDDLE,
     MISSIONS,
@@ -189,6 +189,7 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
         self._core = module
         self._state_class = state_class
         self.rules = module.DreamIslandsRules(self.num_players, self.max_rounds or 0)
+        self.rules._set_schema(schema, self.name)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -204,7 +205,7 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
         if start_player not in (-1, 0):
             raise InvalidOptionError(f"in Dream Islands seat 0 always starts (I8), not seat {start_player}")
         state = self._state_class(self.rules, self)
-        state._new_game(rng_state)
+        state._new_game(rng_state, start_player)  # the core ignores the start seat: seat 0 (I8)
         return state
 
     # ------------------------------------------------------------------ moves

@@ -22,6 +22,7 @@ import msgspec
 from msgspec import Meta
 
 from cruiselib import _core
+from cruiselib.dream_islands.moves import mission_name as mission_name  # the core's load errors name missions
 from cruiselib.serialize import Deal, History, RngText
 
 __all__ = ["ROUND_CAP", "SCHEMA_VERSION", "DreamIslandsStateData", "DreamIslandsView", "HandMemory", "SeatInfo"]

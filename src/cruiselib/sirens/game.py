@@ -16,7 +16,7 @@ from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
-from cruiselib.sirens import integrations
+from cruiselib.sirens import integrations, schema
 from cruiselib.sirens.cards import EMBLEMS, CardSet
 from cruiselib.sirens.moves import (
     MOVE_TYPES,
@@ -66,7 +66,7 @@ class SirensState(State[SirensMove, SirensStateData, SirensView], _CoreState):
         ``recall`` changes nothing here: perfect recall of public events knows no more
         than the table shows (docs/sirens.md, "Information state").
         """
-        return self._view(self._seat(player))
+        return self._view(self._seat(player), bool(recall))
 
 
 class SirensGame(Game[SirensState, SirensMove]):
@@ -139,6 +139,7 @@ class SirensGame(Game[SirensState, SirensMove]):
             self.variant == "bow_to_rear",
             card_set.digest,
         )
+        self.rules._set_schema(schema, self.name)
 
     @property
     def score_bounds(self) -> tuple[float, float]:
