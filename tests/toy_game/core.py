@@ -186,8 +186,11 @@ class ToyDuelCore(CoreState):
         out[o + 4] = len(self.stock) / HAND
 
     # ================================================================ private core methods
-    # What the wrappers (game.py) call: the deal, the view, the snapshot out and in, the
-    # raw fields for render. These are the signatures being unified across the cores.
+    # The core contract's Python-level half (engine.CoreState declares each): the deal, the
+    # view, the snapshot out and in, the raw fields for render. The engine writes the rest
+    # once: _new_game masks the seed and calls _setup; _load wraps stray errors of a
+    # malformed snapshot and calls _load_checked. The Struct classes come from the schema
+    # the game hands in (rules.schema, CoreRules._set_schema).
 
     def _setup(self, rng_state: int, start: int) -> None:
         """T1: a new deal from the generator state; ``start`` is a seat or -1 (drawn)."""
@@ -204,28 +207,34 @@ class ToyDuelCore(CoreState):
         self.leader = self.c_below(PLAYERS) if start < 0 else start
         self.cur = self.leader
 
-    def _new_game(self, rng_state: int, start: int) -> None:
-        self._setup(rng_state, start)
+    def _view(self, seat: int, recall: bool) -> Any:
+        """What ``seat`` sees, a ToyDuelView (every card played is face up: ``recall`` adds
+        nothing)."""
+        return self.core_rules.schema.ToyDuelView(
+            player=seat,
+            current_player=self.cur,
+            leader=self.leader,
+            led=self.led,
+            hand=cards_of(self.hands[seat]),
+            opponent_hand_size=bin(self.hands[1 - seat]).count("1"),
+            stock_size=len(self.stock),
+            played=cards_of(self.played),
+            points=list(self.points),
+            legal_actions=self.legal_actions() if seat == self.cur else [],
+        )
 
-    def _view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` sees, as the fields of ToyDuelView."""
-        return {
-            "player": seat,
-            "current_player": self.cur,
-            "leader": self.leader,
-            "led": self.led,
-            "hand": cards_of(self.hands[seat]),
-            "opponent_hand_size": bin(self.hands[1 - seat]).count("1"),
-            "stock_size": len(self.stock),
-            "played": cards_of(self.played),
-            "points": list(self.points),
-            "legal_actions": self.legal_actions() if seat == self.cur else [],
-        }
+    def _export(self) -> Any:
+        """The full position, a ToyDuelStateData without its record (the wrapper adds it)."""
+        schema = self.core_rules.schema
+        return schema.ToyDuelStateData(
+            schema_version=schema.SCHEMA_VERSION,
+            game=self.core_rules.game_name,
+            **self._fields(),
+        )
 
-    def _export(self) -> dict[str, Any]:
-        """The full position, as the fields of ToyDuelStateData."""
+    def _fields(self) -> dict[str, Any]:
         return {
-            "rng": self.rng,
+            "rng": self.core_rules.schema.rng_to_text(self.rng),
             "current_player": self.cur,
             "leader": self.leader,
             "led": self.led,
@@ -235,8 +244,9 @@ class ToyDuelCore(CoreState):
             "points": list(self.points),
         }
 
-    def _load(self, d: Any, rng: int) -> None:
-        """Load a decoded snapshot, checking what the rules allow (InvalidStateError)."""
+    def _load_checked(self, d: Any, history: bool) -> None:
+        """Load a decoded snapshot, checking what the rules allow (InvalidStateError);
+        every position the checks allow is one play reaches, so ``history`` adds nothing."""
         seen = 0
         places = [*d.hands, d.stock, d.played, [d.led] if d.led >= 0 else []]
         for cards in places:
@@ -270,8 +280,8 @@ class ToyDuelCore(CoreState):
         self.led = d.led
         self.leader = d.leader
         self.cur = expected
-        self.rng = rng
+        self.rng = int(d.rng, 16)
 
     def _get_raw(self) -> dict[str, Any]:
         """Every field, for render."""
-        return {**self._export(), "over": self.cur < 0}
+        return {**self._fields(), "rng": self.rng, "over": self.cur < 0}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cruiselib import Game, State, serialize
+from cruiselib import Game, State
 from cruiselib.errors import IllegalMoveError
-from tests.toy_game import core, integrations
+from tests.toy_game import core, integrations, schema
 from tests.toy_game.schema import GAME_NAME, SCHEMA_VERSION, Play, ToyDuelMove, ToyDuelStateData, ToyDuelView
 
 __all__ = ["ToyDuelGame", "ToyDuelState"]
@@ -20,16 +20,13 @@ class ToyDuelState(State[ToyDuelMove, ToyDuelStateData, ToyDuelView], core.ToyDu
     game: ToyDuelGame
 
     def _to_data(self) -> ToyDuelStateData:
-        fields = self._export()
-        return ToyDuelStateData(
-            schema_version=SCHEMA_VERSION,
-            game=GAME_NAME,
-            **{**fields, "rng": serialize.rng_to_text(fields["rng"])},
-        )
+        data: ToyDuelStateData = self._export()
+        return data
 
     def view(self, player: int, *, recall: bool = False) -> ToyDuelView:
         """What ``player`` sees (every card played is face up: ``recall`` adds nothing)."""
-        return ToyDuelView(**self._view(self._seat(player)))
+        view: ToyDuelView = self._view(self._seat(player), bool(recall))
+        return view
 
 
 class ToyDuelGame(Game[ToyDuelState, ToyDuelMove]):
@@ -63,6 +60,7 @@ class ToyDuelGame(Game[ToyDuelState, ToyDuelMove]):
         self._core = module
         self._state_class = state_class
         self.rules = module.ToyDuelRules(self.num_players)
+        self.rules._set_schema(schema, self.name)
 
     def pure_twin(self) -> ToyDuelGame:
         """The game itself: its core is pure Python already."""
@@ -92,7 +90,7 @@ class ToyDuelGame(Game[ToyDuelState, ToyDuelMove]):
     def _from_data(self, data: Any) -> ToyDuelState:
         d: ToyDuelStateData = data
         state = self._state_class(self.rules, self)
-        state._load(d, serialize.rng_from_text(d.rng))
+        state._load(d)
         return state
 
     def _observation_layout(self) -> list[tuple[str, int]]:

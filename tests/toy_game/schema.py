@@ -7,9 +7,17 @@ from typing import Annotated, Final, Literal
 import msgspec
 from msgspec import Meta
 
-from cruiselib.serialize import Deal, History, RngText
+from cruiselib.serialize import Deal, History, RngText, rng_to_text
 
-__all__ = ["GAME_NAME", "SCHEMA_VERSION", "Play", "ToyDuelMove", "ToyDuelStateData", "ToyDuelView"]
+__all__ = [
+    "GAME_NAME",
+    "SCHEMA_VERSION",
+    "Play",
+    "ToyDuelMove",
+    "ToyDuelStateData",
+    "ToyDuelView",
+    "rng_to_text",
+]
 
 GAME_NAME: Final = "toy_duel"
 SCHEMA_VERSION: Final = 1
