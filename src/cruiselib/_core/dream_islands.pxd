@@ -16,6 +16,7 @@ cdef enum:
     NFLOW = 2992      # flows of 2..5 unit steps over the 10 edges: C(11,2)+C(12,3)+C(13,4)+C(14,5)
     NCOVER = 2996     # NFLOW + one "cover without moving" action per number
     MAXLEGAL = 3016
+    MAX_SCORE = 45    # I7: 2 x 16 missions + 3 for all 16 + middle points 3+2+2+1+1+1 (I1)
 
     PH_MOVE = 0
     PH_EXCHANGE = 1

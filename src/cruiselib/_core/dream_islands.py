@@ -64,6 +64,7 @@ if not cython.compiled:
     NFLOW = _ENUM["NFLOW"]
     NCOVER = _ENUM["NCOVER"]
     MAXLEGAL = _ENUM["MAXLEGAL"]
+    MAX_SCORE = _ENUM["MAX_SCORE"]
     PH_MOVE = _ENUM["PH_MOVE"]
     PH_EXCHANGE = _ENUM["PH_EXCHANGE"]
     PH_OVER = _ENUM["PH_OVER"]
@@ -86,7 +87,7 @@ ROUND_CAP = 2147483647
 
 # The layout constants by name for Python code (the enum names are C-only when compiled).
 LIMITS = {"players": MAXP, "places": NLOC, "edges": NEDGE, "pieces": PIECES, "hand": HAND, "missions": NMIS,
-          "moves": NCOVER, "max_legal": MAXLEGAL, "rounds": ROUND_CAP}
+          "moves": NCOVER, "max_legal": MAXLEGAL, "rounds": ROUND_CAP, "score": MAX_SCORE}
 PHASES = ("move", "exchange", "over")
 SMALL_VALUES = (3, 2, 2)  # I1: the first three middle arrivals, in order
 
@@ -949,12 +950,12 @@ class DreamIslandsCore(CoreState):
                 if (self.done[p] >> i) & 1:
                     out[o + r * NMIS + i] = 1.0
         o += n * NMIS
-        for r in range(n):  # counts: hand / 3, pile / 16, put under / 16, score / 45
+        for r in range(n):  # counts: hand / 3, pile / 16, put under / 16, score / MAX_SCORE
             p = (seat + r) % n
             out[o + r] = self.hand_n[p] / 3.0
             out[o + n + r] = self.pile_n[p] / 16.0
             out[o + 2 * n + r] = self.known_n[p] / 16.0
-            out[o + 3 * n + r] = self.c_score(p) / 45.0
+            out[o + 3 * n + r] = self.c_score(p) / cython.cast(cython.float, MAX_SCORE)
         o += 4 * n
         for i in range(self.hand_n[seat]):  # own hand
             out[o + self.hand[seat * HAND + i]] = 1.0

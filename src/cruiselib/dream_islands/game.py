@@ -170,7 +170,7 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
     move_type = DreamIslandsMove
     move_classes = MOVE_TYPES
     # 16 missions x 2 + 3 bonus + at most 3 + 2 + 2 + 1 + 1 + 1 for six pieces in the middle.
-    score_bounds = (0, 45)
+    score_bounds = (0, _core_mod.LIMITS["score"])
 
     def __init__(self, players: int = 4, max_rounds: int | None = None) -> None:
         self._check_players(players)

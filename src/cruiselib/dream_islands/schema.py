@@ -116,7 +116,7 @@ class SeatInfo(msgspec.Struct, frozen=True):
     hand_size: Annotated[int, Meta(ge=0, le=3)]
     pile_size: Annotated[int, Meta(ge=0, le=16)]
     under: Annotated[int, Meta(ge=0, le=16)]  # cards at the bottom of the pile that this seat put there (I6)
-    score: Annotated[int, Meta(ge=0, le=45)]
+    score: Annotated[int, Meta(ge=0, le=_LIMITS["score"])]
 
 
 class HandMemory(msgspec.Struct, frozen=True):
