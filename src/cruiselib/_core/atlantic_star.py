@@ -319,9 +319,6 @@ class AtlanticRules(CoreRules):
     def sea_legs(self, sea):
         return self.legs[sea]
 
-    def points_at(self, cls, field):
-        return self.table[cls * NFIELD + field]
-
     def operator_value(self, op_set, sea):
         return self.op_val[op_set * NSEA + sea]
 
@@ -2106,18 +2103,6 @@ class AtlanticCore(CoreState):
             discard=[self.disc[i] for i in range(self.disc_n)],
             seas=seas,
         )
-
-    def loan_limit(self, seat, sea, k):
-        """Largest loan (thousands) the seat may take against its k-th voyage in sea now,
-        ignoring whose turn and which phase it is; 0 if none."""
-        if k >= self.done[seat * NSEA + sea] or self.loaned[seat * NSEA + sea]:
-            return 0
-        if self.rank_n[sea] >= NFIELD:
-            return 0
-        return min(NAMT, self.pval[sea * NPL + seat * 2 + k])
-
-    def plaques_left(self, seat):
-        return self.left[seat]
 
     def _get_agency(self, space):
         return self.agency[space]

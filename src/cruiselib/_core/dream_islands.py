@@ -374,9 +374,6 @@ class DreamIslandsCore(CoreState):
         """Whether the end was signalled (I7): the current round is the last."""
         return bool(self.ending)
 
-    def missions_completed(self):
-        return [self.done_n[p] for p in range(self.np)]
-
     # ------------------------------------------------------------------ missions
 
     def _mission_mask(self, p):
