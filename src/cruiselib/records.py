@@ -175,6 +175,23 @@ def replay(
     return state
 
 
+def decode_snapshot(data: str | bytes | bytearray | memoryview | Mapping[str, Any]) -> tuple[str, Any, Any]:
+    """A snapshot of any game decoded and migrated to its game's current schema, not yet
+    checked against the rules: the game's name, its class and the decoded data.
+
+    Raises InvalidStateError for a snapshot that names no registered game or that its
+    game's schema refuses.
+    """
+    from cruiselib._registry import game_class
+
+    name = serialize.peek_game(data)
+    try:
+        cls = game_class(name)
+    except InvalidOptionError:
+        raise InvalidStateError(f"the snapshot names no known game: {name!r}") from None
+    return name, cls, serialize.decode_state(data, cls.state_data_type, cls.schema_migrations)
+
+
 def load_state(
     data: str | bytes | bytearray | memoryview | Mapping[str, Any],
 ) -> State:
@@ -184,14 +201,9 @@ def load_state(
     by its fingerprint in a snapshot: load those with that game's ``load_state``).
     Raises InvalidStateError as ``Game.load_state`` does.
     """
-    from cruiselib._registry import game_class, make
+    from cruiselib._registry import make
 
-    name = serialize.peek_game(data)
-    try:
-        cls = game_class(name)
-    except InvalidOptionError:
-        raise InvalidStateError(f"the snapshot names no known game: {name!r}") from None
-    decoded = serialize.decode_state(data, cls.state_data_type, cls.schema_migrations)
+    name, cls, decoded = decode_snapshot(data)
     try:
         game = make(name, **cls._options_of_snapshot(decoded))
     except InvalidOptionError as exc:

@@ -21,9 +21,9 @@ from typing import Any, TypeVar
 import msgspec
 
 import cruiselib
-from cruiselib import serialize
 from cruiselib.bots import BOTS, Bot, Candidate, SearchBot, make_bot
 from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError, SearchCancelled
+from cruiselib.records import decode_snapshot
 
 from .limits import (
     _MAX_ALIASES,
@@ -567,14 +567,7 @@ class Engine:
         """A snapshot's state in the cached game of its configuration (a snapshot of a
         custom card or ship list, which names it only by fingerprint, in a cached game of
         that list if there is one)."""
-        from cruiselib._registry import game_class
-
-        name = serialize.peek_game(data)
-        try:
-            cls = game_class(name)
-        except InvalidOptionError:
-            raise InvalidStateError(f"the snapshot names no known game: {name!r}") from None
-        decoded = serialize.decode_state(data, cls.state_data_type, cls.schema_migrations)
+        name, cls, decoded = decode_snapshot(data)
         try:
             options = cls._options_of_snapshot(decoded)
         except InvalidStateError as exc:
