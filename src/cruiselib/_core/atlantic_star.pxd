@@ -185,71 +185,31 @@ cdef class AtlanticCore(CoreState):
     # loading a snapshot: _load_checked runs these sections in order
     @cython.locals(placed=cython.int, total_left=cython.int)
     cdef _load_checked(self, object d, bint history)
-    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
-                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
-                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
-                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
-                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
-                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
-                   total_left=cython.int, limit=cython.int, phase=cython.int, cur=cython.int,
-                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
-                   any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
-                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+    @cython.locals(R=AtlanticRules, N=cython.int, c=cython.int, i=cython.int, start=cython.int,
+                   board=list, col=list, hands=list, money=list)
     cdef _check_configuration(self, object d)
     @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
-                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
-                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
-                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
-                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
-                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
-                   total_left=cython.int, limit=cython.int, phase=cython.int, cur=cython.int,
-                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
-                   any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
-                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+                   j=cython.int, p=cython.int, s=cython.int, n=cython.int, prev=cython.int,
+                   placed=cython.int, hands=list, agency=list, cards=list)
     cdef int _load_ship_zones(self, object d) except -1
     @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
                    j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
                    prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
                    n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
                    value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
-                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
-                   total_left=cython.int, limit=cython.int, phase=cython.int, cur=cython.int,
-                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
-                   any_loan=cython.int, board=list, col=list, hands=list,
-                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+                   raw=cython.int, full=cython.bint, amount=cython.int, seas=list, plaques=list,
+                   ships=list)
     cdef _load_seas(self, object d, int placed)
-    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
-                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
-                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
-                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
-                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
-                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
-                   total_left=cython.int, limit=cython.int, phase=cython.int, cur=cython.int,
-                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
-                   any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
-                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+    @cython.locals(R=AtlanticRules, N=cython.int, p=cython.int, amount=cython.int,
+                   spent=cython.int, total_left=cython.int, limit=cython.int, money=list)
     cdef int _check_money(self, object d) except -1
-    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
-                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
-                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
-                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
-                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
-                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
-                   total_left=cython.int, limit=cython.int, phase=cython.int, cur=cython.int,
-                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
-                   any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
-                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, p=cython.int, s=cython.int,
+                   loan=cython.int, staged=cython.int)
     cdef _check_loans(self)
-    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
-                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
-                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
-                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
-                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
-                   raw=cython.int, full=cython.bint, amount=cython.int, spent=cython.int,
-                   limit=cython.int, phase=cython.int, cur=cython.int,
+    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, p=cython.int, s=cython.int,
+                   loan=cython.int, staged=cython.int, phase=cython.int, cur=cython.int,
                    start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
-                   any_loan=cython.int, placed=cython.int, board=list, col=list, hands=list,
-                   money=list, agency=list, cards=list, seas=list, plaques=list, ships=list)
+                   any_loan=cython.int)
     cdef _load_turn(self, object d, int total_left)
     @cython.locals(R=AtlanticRules, N=cython.int, s=cython.int, i=cython.int, j=cython.int,
                    c=cython.int, p=cython.int, L=cython.int, pid=cython.int, seas=list,

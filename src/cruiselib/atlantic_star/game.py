@@ -169,7 +169,9 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
     def _use_core(self, module: Any, state_class: type[AtlanticStarState]) -> None:
         self._core = module
         self._state_class = state_class
-        self.rules = build_rules(module, self.num_players, self.ships, self.board, self.name)
+        # The schema's own game name (a subclass registered under another name writes
+        # snapshots of this game: the schema accepts no other).
+        self.rules = build_rules(module, self.num_players, self.ships, self.board, AtlanticStarGame.name)
         self._scratch = module.AtlanticCore(self.rules, None)
 
     @property

@@ -222,7 +222,9 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             self.sea_ship_draw,
             self.difficulty,
         )
-        self.rules._set_schema(schema, self.name)
+        # The schema's own game name (a subclass registered under another name writes
+        # snapshots of this game: the schema accepts no other).
+        self.rules._set_schema(schema, DreamCruiseGame.name)
 
     @property
     def options(self) -> dict[str, Any]:

@@ -189,7 +189,9 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
         self._core = module
         self._state_class = state_class
         self.rules = module.DreamIslandsRules(self.num_players, self.max_rounds or 0)
-        self.rules._set_schema(schema, self.name)
+        # The schema's own game name (a subclass registered under another name writes
+        # snapshots of this game: the schema accepts no other).
+        self.rules._set_schema(schema, DreamIslandsGame.name)
 
     @property
     def options(self) -> dict[str, Any]:

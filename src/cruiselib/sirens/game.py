@@ -139,7 +139,9 @@ class SirensGame(Game[SirensState, SirensMove]):
             self.variant == "bow_to_rear",
             card_set.digest,
         )
-        self.rules._set_schema(schema, self.name)
+        # The schema's own game name (a subclass registered under another name writes
+        # snapshots of this game: the schema accepts no other).
+        self.rules._set_schema(schema, SirensGame.name)
 
     @property
     def score_bounds(self) -> tuple[float, float]:
