@@ -48,7 +48,7 @@ if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
     from cruiselib._core.constants import enum_constants
 
-    _ENUM = enum_constants("atlantic_star")
+    _ENUM = enum_constants(__name__.rpartition(".")[2])  # this module's own .pxd
     MAXS = _ENUM["MAXS"]
     NSEA = _ENUM["NSEA"]
     MAXLEG = _ENUM["MAXLEG"]

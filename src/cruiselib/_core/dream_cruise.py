@@ -43,7 +43,7 @@ if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
     from cruiselib._core.constants import enum_constants
 
-    _ENUM = enum_constants("dream_cruise")
+    _ENUM = enum_constants(__name__.rpartition(".")[2])  # this module's own .pxd
     MAXP = _ENUM["MAXP"]
     NCAB = _ENUM["NCAB"]
     MAXF = _ENUM["MAXF"]

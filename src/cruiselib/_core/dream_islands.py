@@ -52,7 +52,7 @@ if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
     from cruiselib._core.constants import enum_constants
 
-    _ENUM = enum_constants("dream_islands")
+    _ENUM = enum_constants(__name__.rpartition(".")[2])  # this module's own .pxd
     MAXP = _ENUM["MAXP"]
     NLOC = _ENUM["NLOC"]
     NEDGE = _ENUM["NEDGE"]

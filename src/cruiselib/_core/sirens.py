@@ -34,7 +34,7 @@ if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
     from cruiselib._core.constants import enum_constants
 
-    _ENUM = enum_constants("sirens")
+    _ENUM = enum_constants(__name__.rpartition(".")[2])  # this module's own .pxd
     MAXC = _ENUM["MAXC"]
     MAXF = _ENUM["MAXF"]
     NSHIP = _ENUM["NSHIP"]
