@@ -952,7 +952,7 @@ class DreamIslandsCore(CoreState):
             out[o + r] = self.hand_n[p] / 3.0
             out[o + n + r] = self.pile_n[p] / 16.0
             out[o + 2 * n + r] = self.known_n[p] / 16.0
-            out[o + 3 * n + r] = self.c_score(p) / cython.cast(cython.float, MAX_SCORE)
+            out[o + 3 * n + r] = self.c_score(p) / (MAX_SCORE * 1.0)
         o += 4 * n
         for i in range(self.hand_n[seat]):  # own hand
             out[o + self.hand[seat * HAND + i]] = 1.0
