@@ -47,11 +47,10 @@ from cruiselib.errors import IllegalMoveError, InvalidOptionError
 
 from .common import check_signals
 from .engine import CoreState
-from .rng import mix64
+from .rng import SPLITMIX64, mix64
 
 # The Weyl step of every generator stream in the cores (the engine's, which is C-only).
-GOLDEN = 0x9E3779B97F4A7C15
-MASK64 = 0xFFFFFFFFFFFFFFFF
+GOLDEN, _, _, MASK64 = SPLITMIX64  # the generator's constants have one home: rng.py
 
 # Iterations between two looks for Ctrl-C.
 SIGNAL_EVERY_ITERATIONS = 256

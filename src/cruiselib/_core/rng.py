@@ -14,6 +14,9 @@ MASK64 = 0xFFFFFFFFFFFFFFFF
 
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
+# The constants as Python ints, for the cores that inline the step or the mix (compiled,
+# MIX1, MIX2 and MASK64 are C globals of this module, which no other module can cimport).
+SPLITMIX64 = (GOLDEN, MIX1, MIX2, MASK64)
 
 
 def mix64(z):

@@ -2,6 +2,7 @@
 from typing import Final
 
 GOLDEN: Final[int]
+SPLITMIX64: Final[tuple[int, int, int, int]]
 
 def mix64(z: int) -> int: ...
 def seed_state(seed: int | str | bytes) -> int: ...

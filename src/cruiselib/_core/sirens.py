@@ -29,6 +29,7 @@ from cruiselib._core.constants import reason_table
 from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
+from .rng import SPLITMIX64
 
 if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
@@ -69,12 +70,9 @@ if not cython.compiled:
     R_CANNOT_PICK = _ENUM["R_CANNOT_PICK"]
     R_END_TOO_EARLY = _ENUM["R_END_TOO_EARLY"]
 
-MASK64 = 0xFFFFFFFFFFFFFFFF
 # The generator's step and output mix (rng.py), inlined in _below: every playout's deal
 # draws through it, and a call of CoreState.c_below per draw costs a few % of a playout.
-GOLDEN = 0x9E3779B97F4A7C15
-MIX1 = 0xBF58476D1CE4E5B9
-MIX2 = 0x94D049BB133111EB
+GOLDEN, MIX1, MIX2, MASK64 = SPLITMIX64
 BIT64 = 1  # a 64-bit one, for 64-bit sets of card ids
 BIT32 = 1  # an unsigned 32-bit one, for sets of faces (up to 32)
 MASK32 = 0xFFFFFFFF
