@@ -43,7 +43,7 @@ from cruiselib._core.constants import reason_table
 from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
-from .rng import SPLITMIX64
+from .rng import SPLITMIX64 as _SPLITMIX64
 
 if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
@@ -91,7 +91,7 @@ if not cython.compiled:
     R_OTHER_CLASS = _ENUM["R_OTHER_CLASS"]
     R_CLASS_TAKEN = _ENUM["R_CLASS_TAKEN"]
 
-MASK64 = SPLITMIX64[3]
+MASK64 = _SPLITMIX64[3]
 # The rollout policy (c_rollout_action, docs/atlantic_star.md "Rollout policy"): a voyage
 # worth this much a leg is staged; with no sea to build, a ship suiting a leg the hand has
 # nothing for yet counts this much more; a sea's legs count toward building it by their

@@ -38,7 +38,7 @@ except ImportError:  # pragma: no cover
 from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
-from .rng import SPLITMIX64
+from .rng import SPLITMIX64 as _SPLITMIX64
 
 if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
@@ -96,7 +96,7 @@ if not cython.compiled:
     Z_ON_LOCATION = _ENUM["Z_ON_LOCATION"]
     Z_DRAWN = _ENUM["Z_DRAWN"]
 
-MASK64 = SPLITMIX64[3]
+MASK64 = _SPLITMIX64[3]
 _BAD = "invalid Dream Cruise state: "
 
 PHASES = ("boarding", "set_course", "entertainment", "set_sail", "over")

@@ -46,7 +46,8 @@ from cruiselib._core.constants import reason_table
 from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
-from .rng import SPLITMIX64, mix64
+from .rng import SPLITMIX64 as _SPLITMIX64
+from .rng import mix64
 
 if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
@@ -76,7 +77,7 @@ if not cython.compiled:
     R_TOO_FEW_PIECES = _ENUM["R_TOO_FEW_PIECES"]
     R_MISSION_NOT_IN_HAND = _ENUM["R_MISSION_NOT_IN_HAND"]
 
-GOLDEN, _, _, MASK64 = SPLITMIX64  # the generator's constants have one home: rng.py
+GOLDEN, _, _, MASK64 = _SPLITMIX64  # the generator's constants have one home: rng.py
 PK_HIGH = 0x888888888  # the high bit of each 4-bit place count (9 places)
 RANDOM_TRIES = 256
 _BAD = "invalid Dream Islands state: "

@@ -55,9 +55,10 @@ import numpy
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
 from .common import action_id, check_signals, illegal_message, query_id
-from .rng import SPLITMIX64, mix64
+from .rng import SPLITMIX64 as _SPLITMIX64
+from .rng import mix64
 
-GOLDEN, _, _, MASK64 = SPLITMIX64  # the generator's constants have one home: rng.py
+GOLDEN, _, _, MASK64 = _SPLITMIX64  # the generator's constants have one home: rng.py
 # The random choices of a playout come from a stream of their own, derived from the game's
 # deal, so each game is reproducible alone (and threads can split a batch anywhere).
 CHOICE_SALT = 0x5851F42D4C957F2D

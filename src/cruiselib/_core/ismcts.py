@@ -47,10 +47,11 @@ from cruiselib.errors import IllegalMoveError, InvalidOptionError
 
 from .common import check_signals
 from .engine import CoreState
-from .rng import SPLITMIX64, mix64
+from .rng import SPLITMIX64 as _SPLITMIX64
+from .rng import mix64
 
 # The Weyl step of every generator stream in the cores (the engine's, which is C-only).
-GOLDEN, _, _, MASK64 = SPLITMIX64  # the generator's constants have one home: rng.py
+GOLDEN, _, _, MASK64 = _SPLITMIX64  # the generator's constants have one home: rng.py
 
 # Iterations between two looks for Ctrl-C.
 SIGNAL_EVERY_ITERATIONS = 256

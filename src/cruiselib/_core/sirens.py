@@ -29,7 +29,7 @@ from cruiselib._core.constants import reason_table
 from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
-from .rng import SPLITMIX64
+from .rng import SPLITMIX64 as _SPLITMIX64
 
 if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
@@ -72,7 +72,7 @@ if not cython.compiled:
 
 # The generator's step and output mix (rng.py), inlined in _below: every playout's deal
 # draws through it, and a call of CoreState.c_below per draw costs a few % of a playout.
-GOLDEN, MIX1, MIX2, MASK64 = SPLITMIX64
+GOLDEN, MIX1, MIX2, MASK64 = _SPLITMIX64
 BIT64 = 1  # a 64-bit one, for 64-bit sets of card ids
 BIT32 = 1  # an unsigned 32-bit one, for sets of faces (up to 32)
 MASK32 = 0xFFFFFFFF
