@@ -78,19 +78,20 @@ def test_a_class_missing_declarations_is_refused_naming_them() -> None:
         web: ClassVar[Any] = "board.js"
 
     _refused(
-        r"player_counts \(not a non-empty tuple.*search \(not a cruiselib.integration.SearchDefaults\).*web", Undeclared
+        r"player_counts is \(\), not an ascending tuple.*search is None, not a SearchDefaults.*web is 'board.js'",
+        Undeclared,
     )
 
     class Descending(ToyDuelGame):
         player_counts = (3, 2)
 
-    _refused(r"player_counts \(not a non-empty tuple of ascending ints", Descending)
+    _refused(r"player_counts is \(3, 2\), not an ascending tuple of seat counts", Descending)
 
     class NoTitle(ToyDuelGame):
         pass
 
     NoTitle.title = ""
-    _refused(r"title \(not a non-empty str\)", NoTitle)
+    _refused(r"title is '', not a non-empty str", NoTitle)
 
 
 @pytest.mark.usefixtures("registry")

@@ -9,7 +9,6 @@ the files a built-in game adds to the repository.
 
 from __future__ import annotations
 
-import importlib
 import re
 from importlib import resources
 from pathlib import Path
@@ -20,7 +19,7 @@ import pytest
 import cruiselib
 from cruiselib._registry import game_class
 from cruiselib.errors import InvalidOptionError
-from cruiselib.integration import OpenSpielSpec, SearchDefaults, WebBoard
+from cruiselib.integration import OpenSpielSpec, SearchDefaults, WebBoard, resolve_rule_bot
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
@@ -68,13 +67,10 @@ def check_example_configurations(name: str) -> None:
 def check_rule_bot(name: str) -> None:
     """The rule bot imports, and its choose and analyse answer a new deal."""
     target = game_class(name).rule_bot
-    if not isinstance(target, str) or ":" not in target:
-        _fail(name, f"rule_bot must be 'package.module:Class', not {target!r}")
-    module_name, _, attr = str(target).partition(":")
     try:
-        bot_class = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        _fail(name, f"rule_bot {target!r} does not import: {exc}")
+        bot_class = resolve_rule_bot(game_class(name))
+    except cruiselib.InvalidOptionError as exc:
+        _fail(name, str(exc))
     state = cruiselib.make(name).new_state(seed=2)
     bot = bot_class(seed=0)
     action = bot.choose(state)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from cruiselib.errors import CruiseError, InvalidOptionError
@@ -27,17 +26,9 @@ _REGISTRY: dict[str, str | type[Game[Any]]] = {
 }
 _BUILT_IN = dict(_REGISTRY)
 
-# What every integration reads from a game class (cruiselib.integration), with the check
-# each value must pass and what it must be.
-_DECLARATIONS: tuple[tuple[str, str], ...] = (
-    ("title", "a non-empty str"),
-    ("player_counts", "a non-empty tuple of ascending ints >= 1"),
-    ("example_configurations", "a non-empty tuple of make() option mappings"),
-    ("rule_bot", "None or a str 'package.module:Class'"),
-    ("search", "a cruiselib.integration.SearchDefaults"),
-    ("openspiel", "None or a cruiselib.integration.OpenSpielSpec"),
-    ("web", "None or a cruiselib.integration.WebBoard"),
-    ("annotated_moves", "a bool"),
+# What the schema machinery reads from a game class, besides the declarations every
+# integration reads (cruiselib.integration.DECLARATIONS), with what each must be.
+_SCHEMA_TYPES: tuple[tuple[str, str], ...] = (
     ("schema_version", "an int >= 1"),
     ("state_data_type", "a msgspec Struct class"),
     ("view_type", "a msgspec Struct class"),
@@ -45,33 +36,9 @@ _DECLARATIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _declared_well(attr: str, value: Any) -> bool:
-    """Whether a game class's ``attr`` is what the integrations read it as."""
+def _schema_type_well(attr: str, value: Any) -> bool:
     import msgspec
 
-    from cruiselib.integration import OpenSpielSpec, SearchDefaults, WebBoard
-
-    if attr == "title":
-        return isinstance(value, str) and bool(value)
-    if attr == "player_counts":
-        return (
-            isinstance(value, tuple)
-            and bool(value)
-            and all(type(n) is int and n >= 1 for n in value)
-            and list(value) == sorted(set(value))
-        )
-    if attr == "example_configurations":
-        return isinstance(value, tuple) and bool(value) and all(isinstance(c, Mapping) for c in value)
-    if attr == "rule_bot":
-        return value is None or (isinstance(value, str) and _is_target(value))
-    if attr == "search":
-        return isinstance(value, SearchDefaults)
-    if attr == "openspiel":
-        return value is None or isinstance(value, OpenSpielSpec)
-    if attr == "web":
-        return value is None or isinstance(value, WebBoard)
-    if attr == "annotated_moves":
-        return isinstance(value, bool)
     if attr == "schema_version":
         return type(value) is int and value >= 1
     if attr in ("state_data_type", "view_type"):
@@ -79,13 +46,10 @@ def _declared_well(attr: str, value: Any) -> bool:
     return isinstance(value, tuple) and bool(value) and all(isinstance(c, type) for c in value)  # move_classes
 
 
-def _is_target(text: str) -> bool:
-    module, sep, attr = text.partition(":")
-    return bool(sep) and all(part.isidentifier() for part in module.split(".")) and attr.isidentifier()
-
-
 def _resolve(target: str) -> Any:
     """The object a ``"package.module:Class"`` target names (InvalidOptionError if none)."""
+    from cruiselib.integration import _is_target
+
     if not _is_target(target):
         raise InvalidOptionError(f"target must look like 'package.module:ClassName', not {target!r}")
     module_name, _, attr = target.partition(":")
@@ -112,11 +76,14 @@ def _checked_class(name: str, cls: Any) -> type[Game[Any]]:
     if inspect.isabstract(cls):
         missing = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
         raise InvalidOptionError(f"{cls.__qualname__} does not implement {missing}")
-    wrong = [
-        f"{attr} ({'missing' if not hasattr(cls, attr) else 'not ' + what})"
-        for attr, what in _DECLARATIONS
-        if not hasattr(cls, attr) or not _declared_well(attr, getattr(cls, attr))
-    ]
+    from cruiselib.integration import declaration_problems
+
+    wrong = declaration_problems(cls)
+    for attr, what in _SCHEMA_TYPES:
+        if not hasattr(cls, attr):
+            wrong.append(f"{attr} is missing ({what})")
+        elif not _schema_type_well(attr, getattr(cls, attr)):
+            wrong.append(f"{attr} is {getattr(cls, attr)!r}, not {what}")
     if wrong:
         raise InvalidOptionError(
             f"{cls.__qualname__} cannot be registered: {'; '.join(wrong)} "

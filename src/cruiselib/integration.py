@@ -39,11 +39,13 @@ from typing import Any
 from cruiselib.errors import InvalidOptionError
 
 __all__ = [
+    "DECLARATIONS",
     "OpenSpielSpec",
     "SearchDefaults",
     "WebBoard",
     "WebOption",
     "bool_parameter",
+    "declaration_problems",
     "int_parameter",
     "ints_parameter",
     "ints_value",
@@ -190,3 +192,86 @@ def ints_value(value: Any, what: str) -> str:
     if not isinstance(value, Sequence):
         raise InvalidOptionError(f"{what} is a sequence of ints or a string like '1/3/6/9', not {value!r}")
     return "/".join(str(v) for v in value)
+
+
+# --------------------------------------------------------------------------- checks
+# One check of the declarations' shapes, shared by cruiselib.register (which refuses a class
+# that fails it), cruiselib.testing.check_declarations and the rule bot's lookup.
+
+DECLARATIONS: tuple[tuple[str, str], ...] = (
+    ("title", "a non-empty str"),
+    ("player_counts", "an ascending tuple of seat counts (ints >= 1)"),
+    ("example_configurations", "a non-empty tuple of make() option mappings"),
+    ("rule_bot", "'package.module:Class' or None"),
+    ("search", "a SearchDefaults"),
+    ("openspiel", "an OpenSpielSpec or None"),
+    ("web", "a WebBoard or None"),
+    ("annotated_moves", "a bool"),
+)
+"""Every declaration an integration reads, with what it must be."""
+
+
+def _is_target(value: object) -> bool:
+    if not isinstance(value, str):
+        return False
+    module, sep, attr = value.partition(":")
+    return bool(sep) and all(part.isidentifier() for part in module.split(".")) and attr.isidentifier()
+
+
+_SHAPES: dict[str, Callable[[Any], bool]] = {
+    "title": lambda v: isinstance(v, str) and bool(v),
+    "player_counts": lambda v: (
+        isinstance(v, tuple) and bool(v) and all(type(n) is int and n >= 1 for n in v) and list(v) == sorted(set(v))
+    ),
+    "example_configurations": lambda v: isinstance(v, tuple) and bool(v) and all(isinstance(c, Mapping) for c in v),
+    "rule_bot": lambda v: v is None or _is_target(v),
+    "search": lambda v: isinstance(v, SearchDefaults),
+    "openspiel": lambda v: v is None or isinstance(v, OpenSpielSpec),
+    "web": lambda v: v is None or isinstance(v, WebBoard),
+    "annotated_moves": lambda v: isinstance(v, bool),
+}
+
+
+def declaration_problems(game: Any) -> list[str]:
+    """What is wrong with the declarations read through ``game`` (a Game class, or a game,
+    whose own attributes then count): one text per declaration that is missing or not of
+    the shape the integrations read, e.g. ``"player_counts is [2], not an ascending tuple of
+    seat counts (ints >= 1)"``; empty when every one is well formed."""
+    problems = []
+    for name, wanted in DECLARATIONS:
+        if not hasattr(game, name):
+            problems.append(f"{name} is missing ({wanted})")
+            continue
+        value = getattr(game, name)
+        if not _SHAPES[name](value):
+            problems.append(f"{name} is {value!r}, not {wanted}")
+    return problems
+
+
+def resolve_rule_bot(game: Any) -> type:
+    """The class that ``game.rule_bot`` names (``game``: a Game class or a game), which has
+    ``choose`` and ``analyse``. Raises :class:`cruiselib.InvalidOptionError`, naming the
+    game, for a game that declares none or a declaration that names no such class."""
+    import importlib
+
+    target = getattr(game, "rule_bot", None)
+    name = getattr(game, "name", type(game).__name__)
+    if target is None:
+        raise InvalidOptionError(f"the game {name!r} has no rule-based bot (its class declares no rule_bot)")
+    if not _is_target(target):
+        raise InvalidOptionError(f"the game {name!r} declares rule_bot {target!r}: give 'package.module:Class'")
+    module_name, _, attr = target.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise InvalidOptionError(
+            f"the game {name!r} declares rule_bot {target!r}, which names no class: {exc}"
+        ) from None
+    if not isinstance(cls, type):
+        raise InvalidOptionError(f"the game {name!r} declares rule_bot {target!r}, which names no class: {cls!r}")
+    missing = [method for method in ("choose", "analyse") if not callable(getattr(cls, method, None))]
+    if missing:
+        raise InvalidOptionError(
+            f"the game {name!r} declares rule_bot {target!r}, a class without {' and '.join(missing)}"
+        )
+    return cls

@@ -15,11 +15,9 @@ Use it on your own card sets and options, or on a game you register yourself::
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import pickle
 import random
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +28,7 @@ from cruiselib import _core
 from cruiselib._api import Game, State
 from cruiselib._registry import make
 from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError
-from cruiselib.integration import OpenSpielSpec, SearchDefaults, WebBoard
+from cruiselib.integration import declaration_problems, resolve_rule_bot
 from cruiselib.records import replay as cruiselib_replay
 from cruiselib.serialize import JS_SAFE_INT
 
@@ -289,24 +287,13 @@ def check_declarations(game: Game[Any]) -> None:
     if not isinstance(game, Game):
         raise InvalidOptionError(f"check_declarations needs a cruiselib game (cruiselib.make(...)), not {game!r}")
     where = f"{game!r}: the declaration"
-
-    counts = getattr(game, "player_counts", None)
-    if (
-        not isinstance(counts, tuple)
-        or not counts
-        or not all(type(c) is int and c >= 1 for c in counts)
-        or list(counts) != sorted(set(counts))
-    ):
-        raise ConformanceError(f"{where} player_counts is {counts!r}, not an ascending tuple of seat counts")
+    problems = declaration_problems(game)
+    if problems:
+        raise ConformanceError(f"{where} {problems[0]}")
+    counts = game.player_counts
     if game.num_players not in counts:
         raise ConformanceError(f"{where} player_counts {counts} leaves out this game's {game.num_players} seats")
-
-    configurations = getattr(game, "example_configurations", None)
-    if not isinstance(configurations, tuple) or not configurations:
-        raise ConformanceError(f"{where} example_configurations is {configurations!r}, not a tuple of option mappings")
-    for options in configurations:
-        if not isinstance(options, Mapping):
-            raise ConformanceError(f"{where} example_configurations holds {options!r}, not a mapping of options")
+    for options in game.example_configurations:
         try:
             made = make(game.name, **options)
         except CruiseError as exc:
@@ -322,33 +309,11 @@ def check_declarations(game: Game[Any]) -> None:
                 f"{where} example configuration {dict(options)!r} has {made.num_players} seats, "
                 f"not one of player_counts {counts}"
             )
-
-    target = getattr(game, "rule_bot", None)
-    if target is not None:
-        module_name, sep, attr = target.partition(":") if isinstance(target, str) else ("", "", "")
-        if not (module_name and sep and attr):
-            raise ConformanceError(f"{where} rule_bot is {target!r}, not 'package.module:Class'")
+    if game.rule_bot is not None:
         try:
-            bot = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as exc:
-            raise ConformanceError(f"{where} rule_bot {target!r} names nothing: {exc}") from None
-        if not isinstance(bot, type):
-            raise ConformanceError(f"{where} rule_bot {target!r} names {bot!r}, not a class")
-        missing = [name for name in ("choose", "analyse") if not callable(getattr(bot, name, None))]
-        if missing:
-            raise ConformanceError(f"{where} rule_bot {target!r} names a class without {' and '.join(missing)}")
-
-    for name, kind, optional in (
-        ("search", SearchDefaults, False),
-        ("openspiel", OpenSpielSpec, True),
-        ("web", WebBoard, True),
-        ("annotated_moves", bool, False),
-    ):
-        value = getattr(game, name, None)
-        if not isinstance(value, kind) and not (optional and value is None):
-            article = "an" if kind.__name__[0] in "AEIOU" else "a"
-            wanted = f"{article} {kind.__name__}" + (" or None" if optional else "")
-            raise ConformanceError(f"{where} {name} is {value!r}, not {wanted}")
+            resolve_rule_bot(game)
+        except InvalidOptionError as exc:
+            raise ConformanceError(f"{where} {exc}") from None
 
 
 def _check_int(name: str, value: Any, low: int | None) -> int:

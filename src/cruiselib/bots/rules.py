@@ -8,10 +8,9 @@ position to its game's bot (one per game, made on first use with this bot's seed
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from cruiselib.errors import InvalidOptionError
+from cruiselib.integration import resolve_rule_bot
 
 from ._types import Candidate
 
@@ -21,20 +20,7 @@ __all__ = ["RuleBot"]
 def rule_bot_class(game_class: type[Any]) -> Any:
     """The class ``game_class.rule_bot`` names; InvalidOptionError, naming the game, for a
     game that declares none (or a declaration that names no class)."""
-    target = getattr(game_class, "rule_bot", None)
-    name = getattr(game_class, "name", game_class.__name__)
-    if target is None:
-        raise InvalidOptionError(f"the game {name!r} has no rule-based bot (its class declares no rule_bot)")
-    module_name, sep, attr = target.partition(":") if isinstance(target, str) else ("", "", "")
-    if not sep or not module_name or not attr:
-        raise InvalidOptionError(f"the game {name!r} declares rule_bot {target!r}: give 'package.module:Class'")
-    try:
-        cls = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        cls = exc
-    if not isinstance(cls, type):
-        raise InvalidOptionError(f"the game {name!r} declares rule_bot {target!r}, which names no class: {cls}")
-    return cls
+    return resolve_rule_bot(game_class)
 
 
 class RuleBot:
