@@ -235,13 +235,19 @@ def read_version() -> str:
 
 
 def core_modules() -> tuple[list[str], list[str]]:
-    """(modules setup.py compiles: a .pxd with a .py beside it, _core.MODULES)."""
+    """(modules setup.py compiles: a .pxd with a .py beside it, _core.MODULES). MODULES is the
+    shared kernels and the search named in _core/__init__.py, and the game cores found the
+    way setup.py finds them; a kernel or the search without its .pxd and .py is missing
+    from the second list."""
     compiled = sorted(p.stem for p in CORE.glob("*.pxd") if p.with_suffix(".py").exists())
-    loaded: list[str] = []
+    named: dict[str, tuple[str, ...]] = {}
     for node in ast.parse((CORE / "__init__.py").read_text()).body:
         if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-                and node.targets[0].id == "MODULES"):
-            loaded = list(ast.literal_eval(node.value))
+                and node.targets[0].id in ("KERNELS", "SEARCH")):
+            named[node.targets[0].id] = tuple(ast.literal_eval(node.value))
+    kernels, search = named.get("KERNELS", ()), named.get("SEARCH", ())
+    games = [m for m in compiled if m not in kernels and m not in search]
+    loaded = [m for m in (*kernels, *games, *search) if m in compiled]
     return compiled, loaded
 
 
