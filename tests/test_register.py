@@ -211,6 +211,7 @@ def test_openspiel(toy: str) -> None:
 
 
 def test_web_catalog_and_drawer(toy: str) -> None:
+    pytest.importorskip("starlette", reason="the web page needs the web extra")
     from starlette.testclient import TestClient
 
     from cruiselib.web import create_app
