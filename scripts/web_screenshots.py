@@ -1,15 +1,15 @@
 """The screenshots of docs/web.md: ``cruiselib web`` in headless Chromium, one per game
 the page offers (every registered game with a web board).
 
-    python scripts/web_screenshots.py [--out docs/images] [--chromium /usr/bin/chromium] [GAME ...]
+    python scripts/web_screenshots.py [--out docs/images] [--chromium /usr/bin/chromium]
+        [--players N] [--seat S] [--seed K] [--moves M | --to-end] [GAME ...]
 
 Starts the server on a free loopback port, opens the page in the system's Chromium through
 Playwright (as tests/test_web.py does), plays some moves of each game against the ``rules``
 bot by clicking the hint's best move, asks for one more hint, and saves ``web-<game>.png``;
-Sirens in Sight is played to its end (by the first move button), to show the final scores.
-The pictures of docs/web.md have their table, seed and moves below; any other game is
-pictured with :data:`DEFAULT_SHOT`. Needs the ``web`` extra and Playwright
-(``pip install -e '.[dev,web]'``).
+``--to-end`` plays to the end instead (by the first move button), to show the final scores.
+docs/web.md gives the command of each of its pictures. Needs the ``web`` extra and
+Playwright (``pip install -e '.[dev,web]'``).
 """
 
 from __future__ import annotations
@@ -26,23 +26,16 @@ sys.path.insert(0, str(ROOT))
 from tests.test_web import chromium_path, click, open_game, play_by_clicking  # noqa: E402
 from tests.web_support import free_port  # noqa: E402
 
-Shot = tuple[int | None, int, int, int | None]
-"""(players, None: the game's fewest of two or more; seat; seed; hinted moves before the
-picture, None: to the end)."""
-# The pictures of docs/web.md.
-SHOTS: dict[str, Shot] = {
-    "sirens": (2, 0, 3, None),
-    "dream_islands": (3, 0, 4, 10),
-    "atlantic_star": (3, 0, 12, 24),
-    "dream_cruise": (2, 0, 6, 14),
-}
-DEFAULT_SHOT: Shot = (None, 0, 1, 10)
-
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
     parser.add_argument("--chromium", default=None, help="the browser (default: chromium on PATH)")
+    parser.add_argument("--players", type=int, default=None, help="seats (default: the game's fewest of two or more)")
+    parser.add_argument("--seat", type=int, default=0, help="the seat played by clicks (default 0)")
+    parser.add_argument("--seed", type=int, default=1, help="the deal (default 1)")
+    parser.add_argument("--moves", type=int, default=10, help="hinted moves before the picture (default 10)")
+    parser.add_argument("--to-end", action="store_true", help="play to the end instead, for the final scores")
     parser.add_argument("games", nargs="*", help="the games to picture (default: every game the page offers)")
     args = parser.parse_args(argv)
     import uvicorn
@@ -72,16 +65,16 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
             for game in args.games or offered:
-                players, seat, seed, moves = SHOTS.get(game, DEFAULT_SHOT)
+                players = args.players
                 if players is None:
                     counts = game_class(game).player_counts
                     players = next((n for n in counts if n >= 2), counts[0])
                 page = browser.new_page(viewport={"width": 1280, "height": 860})
-                open_game(page, base, game, players, seat, seed, opponent="rules", think=0.1)
-                if moves is None:
+                open_game(page, base, game, players, args.seat, args.seed, opponent="rules", think=0.1)
+                if args.to_end:
                     play_by_clicking(page)
                 else:
-                    for _ in range(moves):
+                    for _ in range(args.moves):
                         _, state = click(page, '[data-action="hint"]')
                         _, state = click(page, '#hints [data-action="hint-move"] >> nth=0')
                         if state == "over":

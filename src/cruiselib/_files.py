@@ -1,7 +1,7 @@
 """Reading a component file (a card set, a ship list) named by a path from outside.
 
 A path option reaches the engine from game strings and option dicts that someone else may
-write (``cruiselib.make("sirens", cards=PATH)``, ``pyspiel.load_game("cruiselib_sirens(cards=PATH)")``),
+write (``cruiselib.make(game, cards=PATH)``, ``pyspiel.load_game("cruiselib_<game>(cards=PATH)")``),
 so it is read defensively: only a regular file, never more than a fixed number of bytes, and
 never by an ``open`` that can wait for ever. Every game's ``from_file`` reads through
 :func:`read_component_file`, and every ``from_json`` decodes through

@@ -5,8 +5,8 @@ class declares an OpenSpiel form (``Game.openspiel``, a :class:`cruiselib.integr
 as ``cruiselib_<name>``, so both of these work (see docs/openspiel.md):
 
     import cruiselib.openspiel, pyspiel
-    game = pyspiel.load_game("cruiselib_sirens", {"players": 2})
-    game = cruiselib.openspiel.load_game("sirens", players=2, seed=7)
+    game = pyspiel.load_game("cruiselib_<game>", {"players": 2})
+    game = cruiselib.openspiel.load_game("<game>", players=2, seed=7)
 
 A game registered with :func:`cruiselib.register` later is registered by
 :func:`register_games`, which :func:`load_game` and :func:`wrap_game` call first.

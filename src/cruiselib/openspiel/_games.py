@@ -61,7 +61,7 @@ def games() -> tuple[str, ...]:
 
 class GameClasses(Mapping[str, type[OpenSpielGame]]):
     """The OpenSpiel game class of each game of :func:`games`, by cruiselib name: a live view
-    of cruiselib's registry (``GAME_CLASSES["sirens"]({"players": 2})`` makes a game)."""
+    of cruiselib's registry (``GAME_CLASSES[name]({"players": 2})`` makes a game)."""
 
     def __getitem__(self, name: str) -> type[OpenSpielGame]:
         if name not in games():
@@ -95,14 +95,14 @@ def adapter_of(name: object) -> type[OpenSpielGame]:
 
 
 def short_name(game: str) -> str:
-    """OpenSpiel's name of a cruiselib game: ``"sirens"`` -> ``"cruiselib_sirens"``."""
+    """OpenSpiel's name of a cruiselib game: ``"<game>"`` -> ``"cruiselib_<game>"``."""
     return adapter_of(game).openspiel_name
 
 
 def load_game(game: str, **params: Any) -> OpenSpielGame:
-    """``pyspiel.load_game("cruiselib_<game>", params)`` with Python values: e.g.
-    ``load_game("dream_cruise", players=3, route_points=(1, 3, 6, 10), seed=7)``; card and
-    ship lists as file paths."""
+    """``pyspiel.load_game("cruiselib_<game>", params)`` with Python values (a sequence of
+    ints where the parameter is ``"1/3/6/9"`` text, card and ship lists as file paths);
+    docs/openspiel.md lists each game's parameters."""
     adapter = adapter_of(game)
     converted = _parameters.from_python(adapter.spec, params)
     # OpenSpiel's C++ side would raise RuntimeError or SpielError.
