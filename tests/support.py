@@ -210,6 +210,16 @@ def every_configuration() -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+def other_configurations() -> list[tuple[str, dict[str, Any]]]:
+    """Every configuration of :func:`every_configuration` that is not its game's default
+    (what a cache of game configurations counts): (name, options)."""
+    return [
+        (name, options)
+        for name, options in every_configuration()
+        if cruiselib.make(name, **options) != cruiselib.make(name)
+    ]
+
+
 def one_per_game() -> list[tuple[str, dict[str, Any]]]:
     """One example configuration of every registered game, from the middle of its list (a
     middling seat count where the list goes by seats): (name, options)."""

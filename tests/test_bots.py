@@ -24,7 +24,7 @@ from cruiselib.bots import (
 from cruiselib.bots.search import search_defaults
 from cruiselib.integration import SearchDefaults
 
-from .support import CONFIGURATIONS, configuration_id, player_counts, positions
+from .support import ANY_GAME, CONFIGURATIONS, configuration_id, player_counts, positions
 
 # Every game's example configurations (what each game declares).
 CONFIGS: list[tuple[str, dict[str, Any]]] = CONFIGURATIONS
@@ -490,12 +490,20 @@ def test_shortlist_option_is_checked(bad: Any) -> None:
         ISMCTSBot(shortlist=bad)
 
 
-def test_dream_cruise_boards_and_places_by_the_rule_based_bot_and_searches_the_rest() -> None:
-    """The default shortlist (Dream Cruise's ``search`` declaration): in phases 1 and 4 the
-    bot plays the rule-based bot's best move without a search; in phases 2 and 3 it searches
-    every move; ``shortlist=0`` searches every phase, and a mapping sets it per phase."""
-    assert game_class("dream_cruise").search.shortlist == {"boarding": 1, "set_sail": 1}
-    game = cruiselib.make("dream_cruise", players=2)
+# Games whose search declaration gives the root's shortlist per phase.
+PHASE_SHORTLISTS = [name for name in cruiselib.games() if isinstance(game_class(name).search.shortlist, dict)]
+
+
+@pytest.mark.parametrize("name", PHASE_SHORTLISTS)
+def test_a_phase_shortlist_plays_the_rule_based_bot_there_and_searches_the_rest(name: str) -> None:
+    """The default shortlist per phase (the game's ``search`` declaration): in a phase of
+    width 1 the bot plays the rule-based bot's best move without a search; in a phase not
+    named it searches every move; ``shortlist=0`` searches every phase, and a mapping sets
+    it per phase."""
+    widths = game_class(name).search.shortlist
+    assert isinstance(widths, dict)
+    options = next(o for o in game_class(name).example_configurations if o.get("players", 2) >= 2)
+    game = cruiselib.make(name, **options)
     phases: set[str] = set()
     for state in positions(game, 2, 41, every=3)[:60]:
         if len(state.legal_actions()) < 2:
@@ -504,18 +512,18 @@ def test_dream_cruise_boards_and_places_by_the_rule_based_bot_and_searches_the_r
         phases.add(phase)
         bot = ISMCTSBot(iterations=40, seed=1)
         choice = bot.choose(state)
-        if phase in ("boarding", "set_sail"):
+        if widths.get(phase) == 1:
             assert bot.last_iterations == 0
             assert choice == RuleBot(seed=0).analyse(state)[0].action
             searched = ISMCTSBot(iterations=40, shortlist=0, seed=1)
             searched.choose(state)
             assert searched.last_iterations == 40
-        else:
+        elif phase not in widths:
             assert bot.last_iterations == 40
             mapped = ISMCTSBot(iterations=40, shortlist={phase: 1}, seed=1)
             assert mapped.choose(state) == RuleBot(seed=0).analyse(state)[0].action
             assert mapped.last_iterations == 0
-    assert {"boarding", "set_course", "entertainment", "set_sail"} <= phases
+    assert set(widths) <= phases and phases - set(widths), f"positions of {name} reach too few phases: {phases}"
 
 
 # ---------------------------------------------------------------------------- bounded searches
@@ -620,7 +628,7 @@ def test_a_cancelled_search_does_not_advance_the_bots_sequence() -> None:
     nothing, a kept bot included)."""
     import threading
 
-    state = cruiselib.make("sirens").new_state(seed=3)
+    state = cruiselib.make(ANY_GAME).new_state(seed=3)
     stopped = threading.Event()
     stopped.set()
     bot = ISMCTSBot(iterations=300, seed=5)
@@ -638,7 +646,7 @@ def test_recall_must_be_a_bool(bad: Any) -> None:
 
 
 def test_cancel_must_be_an_event() -> None:
-    state = cruiselib.make("sirens").new_state(seed=3)
+    state = cruiselib.make(ANY_GAME).new_state(seed=3)
     with pytest.raises(cruiselib.InvalidOptionError, match=r"cancel must be a threading\.Event"):
         ISMCTSBot(iterations=10, seed=1).choose(state, cancel=1)  # type: ignore[arg-type]
 

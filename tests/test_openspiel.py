@@ -287,7 +287,7 @@ def test_a_game_registered_later_is_offered() -> None:
     state = loaded.new_initial_state()
     assert loaded.deserialize_state(state.serialize()).cruiselib_state == state.cruiselib_state
     with pytest.raises(InvalidStateError, match="cruiselib_renamed_sirens"):
-        cos.load_game("sirens").deserialize_state(state.serialize())
+        cos.load_game(SirensGame.name).deserialize_state(state.serialize())
     # wrap_game picks the game class's own OpenSpiel game.
     wrapped = cos.wrap_game(cruiselib.make("renamed_sirens"))
     assert wrapped.get_type().short_name == "cruiselib_renamed_sirens"
@@ -325,7 +325,7 @@ def test_games_without_an_openspiel_form_are_refused_by_name() -> None:
         cos.load_game("broken")
     with pytest.raises(InvalidOptionError, match="declares no OpenSpiel form"):
         cos.wrap_game(cruiselib.make("no_openspiel"))
-    assert cos.load_game("sirens").num_players() == 2
+    assert cos.load_game(SirensGame.name).num_players() == 2
 
 
 class UnregisteredSirens(SirensGame):
@@ -345,7 +345,7 @@ def test_wrap_game_finds_the_games_form() -> None:
     with pytest.raises(InvalidOptionError, match="OtherFormSirens is not a registered game"):
         cos.wrap_game(OtherFormSirens())
     with pytest.raises(InvalidOptionError, match="wrap_game takes a cruiselib game"):
-        cos.wrap_game("sirens")  # type: ignore[arg-type]
+        cos.wrap_game("a game name")  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- deals

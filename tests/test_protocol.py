@@ -36,7 +36,7 @@ from cruiselib.client import (
 from cruiselib.protocol import engine as engine_module
 from cruiselib.protocol import stdio
 
-from .support import ANY_GAME, CONFIGURATION_IDS, CONFIGURATIONS, random_game
+from .support import ANY_GAME, CONFIGURATION_IDS, CONFIGURATIONS, other_configurations, random_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120.0  # seconds a reply may take before a test fails instead of hanging
@@ -845,7 +845,7 @@ def test_a_cancel_stops_a_long_search_at_once(cmd: str) -> None:
     search: the search is answered ``cancelled``, the game unchanged, and the cancel's own
     reply (in order) says it stopped one. A cancel of another id stops nothing."""
     engine = protocol.Engine()
-    gid = engine.handle({"cmd": "new", "game": "dream_cruise", "seed": 3})["game_id"]
+    gid = engine.handle({"cmd": "new", "game": ANY_GAME, "seed": 3})["game_id"]
     before = engine.handle({"cmd": "save", "game_id": gid})
     request = {
         "cmd": cmd,
@@ -919,21 +919,23 @@ def test_configurations_are_shared_and_capped() -> None:
     game closes."""
     cache = protocol.GameCache(max_configurations=2)
     first, second = protocol.Engine(games=cache), protocol.Engine(games=cache)
-    a = first.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 3}})["game_id"]
-    b = second.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 3}, "seed": 2})["game_id"]
+    x, y, z = (_config(i) for i in range(3))
+    a = first.handle(x)["game_id"]
+    b = second.handle({**x, "seed": 2})["game_id"]
     assert first._sessions[a].game is second._sessions[b].game
-    c = second.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 2}})["game_id"]
-    bow = {"variant": "bow_to_rear"}
-    refused = first.handle({"cmd": "new", "game": "sirens", "options": bow, "id": 5})
+    c = second.handle(y)["game_id"]
+    refused = first.handle({**z, "id": 5})
     assert refused["id"] == 5 and refused["error"]["code"] == "too_many_configurations"
     assert first.handle({"cmd": "load", "record": second.handle({"cmd": "save", "game_id": b})["record"]})["ok"]
     second.handle({"cmd": "close", "game_id": c})
-    assert first.handle({"cmd": "new", "game": "sirens", "options": bow})["ok"]  # the 2-player one was dropped
+    assert first.handle(z)["ok"]  # y's configuration was dropped
     assert len(cache) == 2
 
 
-def _route(i: int) -> dict[str, Any]:
-    return {"cmd": "new", "game": "dream_cruise", "options": {"route_points": [1, 3, 6, i]}, "seed": 1, "id": i}
+def _config(i: int) -> dict[str, Any]:
+    """A ``new`` of the i-th configuration that is not a game's default (each distinct)."""
+    name, options = other_configurations()[i]
+    return {"cmd": "new", "game": name, "options": options, "seed": 1, "id": i}
 
 
 def test_one_engine_cannot_lock_the_others_out_of_new_games() -> None:
@@ -942,15 +944,17 @@ def test_one_engine_cannot_lock_the_others_out_of_new_games() -> None:
     cache with configurations of its own blocks neither the default games nor ``games``."""
     cache = protocol.GameCache(max_configurations=3)
     hog, other = protocol.Engine(games=cache, max_configurations=2), protocol.Engine(games=cache)
-    assert hog.handle(_route(10))["ok"] and hog.handle(_route(11))["ok"]
-    refused = hog.handle(_route(12))
+    assert hog.handle(_config(0))["ok"] and hog.handle(_config(1))["ok"]
+    refused = hog.handle(_config(2))
     assert refused["error"]["code"] == "too_many_configurations" and "this session" in refused["error"]["message"]
-    assert hog.handle({**_route(11), "id": 99})["ok"]  # a configuration it holds already: no new one
-    assert hog.handle({"cmd": "new", "game": "dream_cruise"})["ok"]  # defaults do not count ...
-    assert hog.handle({"cmd": "new", "game": "dream_cruise", "options": {"players": 4}})["ok"]  # ... spelt out too
-    assert other.handle(_route(13))["ok"]
+    assert hog.handle({**_config(1), "id": 99})["ok"]  # a configuration it holds already: no new one
+    name = _config(0)["game"]
+    assert hog.handle({"cmd": "new", "game": name})["ok"]  # defaults do not count ...
+    seats = {"players": cruiselib.make(name).num_players}
+    assert hog.handle({"cmd": "new", "game": name, "options": seats})["ok"]  # ... spelt out too
+    assert other.handle(_config(3))["ok"]
     assert len(cache) == 3  # the server's cap is reached now ...
-    full = other.handle(_route(14))
+    full = other.handle(_config(4))
     assert full["error"]["code"] == "too_many_configurations" and "server" in full["error"]["message"]
     for name in cruiselib.games():  # ... and still every default game opens, and games answers
         assert other.handle({"cmd": "new", "game": name})["ok"], name
@@ -963,7 +967,7 @@ def test_one_engine_cannot_lock_the_others_out_of_new_games() -> None:
 def test_an_escaped_cancel_stops_the_search_at_once() -> None:
     """``c\\u0061ncel`` is a cancel: ``interrupt`` decodes a line holding an escape."""
     engine = protocol.Engine()
-    gid = engine.handle({"cmd": "new", "game": "dream_cruise", "seed": 3})["game_id"]
+    gid = engine.handle({"cmd": "new", "game": ANY_GAME, "seed": 3})["game_id"]
     thread, replies = _in_thread(engine, {"cmd": "hint", "game_id": gid, "iterations": 1_000_000, "id": 2})
     _running(engine)
     assert engine.interrupt(b'{"cmd":"c\\u0061ncel","t\\u0061rget":2,"id":3}')
@@ -976,6 +980,8 @@ def test_an_escaped_cancel_stops_the_search_at_once() -> None:
 
 
 def _long_game(engine: protocol.Engine, actions: int) -> str:
+    # Dream Islands without max_rounds has no length bound (I9): the last legal action
+    # every time plays on for as long as asked.
     gid: str = engine.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 2}, "seed": 1})["game_id"]
     for _ in range(actions):
         legal = engine.handle({"cmd": "legal", "game_id": gid})["actions"]

@@ -69,5 +69,5 @@ def test_the_api_module_still_exports_what_the_game_packages_import() -> None:
     assert _api.normalize_move_text("Play  the 3★") == "play 3*"
     template: _api.NotationTemplate = ("play ", ("3*", "3"))
     assert len(template) == 2 and _api.MAX_PLAYOUTS > 0
-    playouts = assert_type(cruiselib.make("sirens").playouts(2, seed=1), cruiselib.Playouts)
+    playouts = assert_type(cruiselib.make(cruiselib.games()[0]).playouts(2, seed=1), cruiselib.Playouts)
     assert isinstance(playouts, _api.Playouts) and playouts.games == 2

@@ -43,7 +43,7 @@ from cruiselib.web.app import (
     offered_games,
 )
 
-from .support import ANY_GAME
+from .support import ANY_GAME, other_configurations
 from .web_support import Served, free_port, serving
 
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
@@ -276,7 +276,7 @@ def test_a_client_cancels_its_own_search() -> None:
 
         async def main() -> None:
             async with open_socket(served) as ws:
-                await ask(ws, {"cmd": "new", "game": "dream_islands", "seed": 4, "id": 1})
+                await ask(ws, {"cmd": "new", "game": ANY_GAME, "seed": 4, "id": 1})
                 await ws.send(json.dumps({"cmd": "hint", "game_id": "g1", "seconds": 30, "id": 2}))
                 await asyncio.to_thread(wait_for, lambda: answering_threads() == 1, 5, "the search starts")
                 await ws.send(json.dumps({"cmd": "ping", "id": 3}))
@@ -366,32 +366,41 @@ def test_games_per_connection_are_capped_and_game_objects_shared() -> None:
 def test_one_connection_cannot_lock_the_others_out_of_new_games() -> None:
     """A connection may use CONFIGURATIONS_PER_CONNECTION configurations besides the games'
     defaults, and the server's cache fits every connection's share: one connection that asks
-    for many Dream Cruise route tables blocks nobody's games, defaults or not."""
+    for many configurations blocks nobody's games, defaults or not."""
     from starlette.testclient import TestClient
+
+    import cruiselib
 
     app = create_app(max_connections=2)
     state = app.state.web
     assert state.games.max_configurations == 2 * CONFIGURATIONS_PER_CONNECTION
 
-    def new(ws: Any, i: int, **options: Any) -> dict[str, Any]:
-        ws.send_text(json.dumps({"cmd": "new", "game": "dream_cruise", "options": options, "seed": 1, "id": i}))
+    configurations = other_configurations()  # none of them a game's default
+
+    def new(ws: Any, i: int, name: str, options: dict[str, Any]) -> dict[str, Any]:
+        ws.send_text(json.dumps({"cmd": "new", "game": name, "options": options, "seed": 1, "id": i}))
         reply: dict[str, Any] = json.loads(ws.receive_text())
         return reply
 
     with TestClient(app) as client, client.websocket_connect("/ws") as hog, client.websocket_connect("/ws") as other:
-        codes = [new(hog, i, route_points=[1, 3, 6, i]).get("error", {}).get("code") for i in range(40)]
+        codes = [new(hog, i, *c).get("error", {}).get("code") for i, c in enumerate(configurations)]
         assert codes[:CONFIGURATIONS_PER_CONNECTION] == [None] * CONFIGURATIONS_PER_CONNECTION
         assert set(codes[CONFIGURATIONS_PER_CONNECTION:]) == {"too_many_configurations"}
-        for i in range(CONFIGURATIONS_PER_CONNECTION):
-            assert new(other, i, route_points=[2, 4, 7, i])["ok"]
-        assert new(other, 99)["ok"] and new(other, 98, players=4)["ok"]  # the defaults are always there
-        assert new(other, 97, players=2)["error"]["code"] == "too_many_configurations"  # not a default
+        theirs = configurations[CONFIGURATIONS_PER_CONNECTION:]
+        for i, (name, options) in enumerate(theirs[:CONFIGURATIONS_PER_CONNECTION]):
+            assert new(other, i, name, options)["ok"]
+        name = theirs[0][0]
+        seats = {"players": cruiselib.make(name).num_players}
+        assert new(other, 99, name, {})["ok"] and new(other, 98, name, seats)["ok"]  # the defaults are always there
+        refused = new(other, 97, *theirs[CONFIGURATIONS_PER_CONNECTION])
+        assert refused["error"]["code"] == "too_many_configurations"  # not a default
         other.send_text(json.dumps({"cmd": "games", "id": "g"}))
         assert json.loads(other.receive_text())["ok"]
 
 
 def _long_record(actions: int) -> dict[str, Any]:
-    """The record of a Dream Islands game of ``actions`` actions (the last legal one each time)."""
+    """The record of a Dream Islands game of ``actions`` actions (the last legal one each time:
+    without max_rounds the game has no length bound, I9)."""
     import cruiselib
 
     state = cruiselib.make("dream_islands", players=2).new_state(seed=1)

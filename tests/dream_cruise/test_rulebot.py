@@ -277,3 +277,10 @@ def test_beats_the_random_bot_in_a_few_games() -> None:
 def test_beats_the_random_bot(players: int, floor: float) -> None:
     """100 seat-rotated games (fixed seeds): measured 100% at 2 and 4 players."""
     assert win_share(players, 100, seed=1000) >= floor
+
+
+def test_the_search_plays_the_rule_based_bot_when_boarding_and_setting_sail() -> None:
+    """Dream Cruise's search declaration (measured in docs/bots.md): the rule-based bot
+    boards families (phase 1) and places guests (phase 4) better than the search, so the
+    search's root shortlist there is the rule-based bot's one move."""
+    assert cruiselib.make("dream_cruise").search.shortlist == {"boarding": 1, "set_sail": 1}
