@@ -260,3 +260,14 @@ CONFIGURATION_IDS: list[str] = [configuration_id(name, options) for name, option
 
 ANY_GAME: str = cruiselib.games()[0]
 """A registered game, for tests that need one whatever its rules."""
+
+
+def unbounded_game() -> tuple[str, dict[str, Any]]:
+    """A two-seat configuration of a game that plays on for as long as asked (its OpenSpiel
+    declaration names an option without which the game has no length bound, ``unbounded``):
+    (name, options)."""
+    for name in cruiselib.games():
+        spec = game_class(name).openspiel
+        if spec is not None and spec.unbounded and 2 in player_counts(name):
+            return name, {"players": 2}
+    raise LookupError("no registered game declares an unbounded length")

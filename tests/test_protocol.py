@@ -36,7 +36,7 @@ from cruiselib.client import (
 from cruiselib.protocol import engine as engine_module
 from cruiselib.protocol import stdio
 
-from .support import ANY_GAME, CONFIGURATION_IDS, CONFIGURATIONS, other_configurations, random_game
+from .support import ANY_GAME, CONFIGURATION_IDS, CONFIGURATIONS, other_configurations, random_game, unbounded_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120.0  # seconds a reply may take before a test fails instead of hanging
@@ -980,9 +980,9 @@ def test_an_escaped_cancel_stops_the_search_at_once() -> None:
 
 
 def _long_game(engine: protocol.Engine, actions: int) -> str:
-    # Dream Islands without max_rounds has no length bound (I9): the last legal action
-    # every time plays on for as long as asked.
-    gid: str = engine.handle({"cmd": "new", "game": "dream_islands", "options": {"players": 2}, "seed": 1})["game_id"]
+    # A game without a length bound: the last legal action every time plays on as long as asked.
+    name, options = unbounded_game()
+    gid: str = engine.handle({"cmd": "new", "game": name, "options": options, "seed": 1})["game_id"]
     for _ in range(actions):
         legal = engine.handle({"cmd": "legal", "game_id": gid})["actions"]
         assert engine.handle({"cmd": "apply", "game_id": gid, "action": legal[-1]})["ok"]

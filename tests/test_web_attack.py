@@ -43,7 +43,7 @@ from cruiselib.web.app import (
     offered_games,
 )
 
-from .support import ANY_GAME, other_configurations
+from .support import ANY_GAME, other_configurations, unbounded_game
 from .web_support import Served, free_port, serving
 
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
@@ -399,11 +399,12 @@ def test_one_connection_cannot_lock_the_others_out_of_new_games() -> None:
 
 
 def _long_record(actions: int) -> dict[str, Any]:
-    """The record of a Dream Islands game of ``actions`` actions (the last legal one each time:
-    without max_rounds the game has no length bound, I9)."""
+    """The record of a game of ``actions`` actions (the last legal one each time, in a game
+    without a length bound)."""
     import cruiselib
 
-    state = cruiselib.make("dream_islands", players=2).new_state(seed=1)
+    name, options = unbounded_game()
+    state = cruiselib.make(name, **options).new_state(seed=1)
     for _ in range(actions):
         state.apply(state.legal_actions()[-1])
     record: dict[str, Any] = json.loads(state.record().to_json())
