@@ -28,6 +28,9 @@ MASK64 = 0xFFFFFFFFFFFFFFFF
 
 _seed_state = _core.load("rng").seed_state
 
+FieldRange = tuple[float, float] | tuple[npt.ArrayLike, npt.ArrayLike]
+"""The range of one part of a tensor: ``(low, high)``, numbers or per-entry sequences."""
+
 
 class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
     """A game configuration: rules, options and action space. Create with ``cruiselib.make``."""
@@ -213,6 +216,51 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
     def information_state_fields(self) -> dict[str, slice]:
         """Names the parts of the information-state tensor, as :meth:`observation_fields`."""
         return _fields(self._information_state_layout(), self.information_state_shape[0])
+
+    def _observation_ranges(self) -> Mapping[str, FieldRange]:
+        """The range of each part of the observation tensor, by field name: ``(low, high)``,
+        two numbers for every entry of the part or two sequences of the part's length. A
+        part left out is unbounded, ``(-inf, inf)`` (the default for every part)."""
+        return {}
+
+    def _information_state_ranges(self) -> Mapping[str, FieldRange]:
+        """The ranges of the information-state tensor's parts (by default the observation's:
+        a part of its own needs a range of its own)."""
+        return self._observation_ranges()
+
+    def observation_bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """``(low, high)``: float32 arrays of :attr:`observation_shape` that hold every value
+        the observation tensor can take in this configuration, so that
+        ``gymnasium.spaces.Box(low, high)`` contains every observation.
+
+        Built from the range the game declares for each part (each game's docs page gives
+        them); a part without one is unbounded (``-inf``, ``inf``). The arrays are read-only
+        and made once per game. A declaration that names no part, does not fit its part or
+        has ``low > high`` raises :class:`cruiselib.InvalidOptionError` naming the game.
+        """
+        return self._bounds(information_state=False)
+
+    def information_state_bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """``(low, high)`` of the information-state tensor, as :meth:`observation_bounds`."""
+        return self._bounds(information_state=True)
+
+    def _bounds(self, *, information_state: bool) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The bounds of one of the two tensors, made on the first call and kept."""
+        cache: dict[bool, tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+        cache = self.__dict__.setdefault("_bounds_cache", {})
+        if information_state not in cache:
+            if information_state:
+                what, fields, ranges, size = (
+                    "information state",
+                    self.information_state_fields(),
+                    self._information_state_ranges(),
+                    self.information_state_shape[0],
+                )
+            else:
+                what, fields, ranges = "observation", self.observation_fields(), self._observation_ranges()
+                size = self.observation_shape[0]
+            cache[information_state] = _bounds_of(f"{self.name}'s {what}", fields, size, ranges)
+        return cache[information_state]
 
     @property
     def score_bounds(self) -> tuple[float, float] | None:
@@ -415,6 +463,40 @@ def _fields(layout: list[tuple[str, int]], size: int) -> dict[str, slice]:
     if start != size:  # a game whose layout and core disagree: a bug, not bad input
         raise RuntimeError(f"tensor layout covers {start} of {size} entries")
     return fields
+
+
+def _bounds_of(
+    what: str, fields: dict[str, slice], size: int, ranges: Mapping[str, FieldRange]
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Read-only ``(low, high)`` of a tensor of ``size`` entries whose parts are ``fields``,
+    from ``ranges``; InvalidOptionError naming ``what`` and the field for a range that does
+    not fit its part."""
+    low = np.full(size, -np.inf)
+    high = np.full(size, np.inf)
+    for name, declared in ranges.items():
+        part = fields.get(name)
+        if part is None:
+            raise InvalidOptionError(f"{what} tensor has no field {name!r} (a range is declared for it)")
+        length = part.stop - part.start
+        try:
+            field_low, field_high = declared
+            low[part] = np.broadcast_to(np.asarray(field_low, dtype=np.float64), (length,))
+            high[part] = np.broadcast_to(np.asarray(field_high, dtype=np.float64), (length,))
+        except (TypeError, ValueError):
+            raise InvalidOptionError(
+                f"{what} field {name!r} ({length} entries): a range is (low, high), two numbers or two "
+                f"sequences of {length}, not {declared!r}"
+            ) from None
+        if np.isnan(low[part]).any() or np.isnan(high[part]).any() or (low[part] > high[part]).any():
+            raise InvalidOptionError(f"{what} field {name!r}: low must be <= high and neither NaN, not {declared!r}")
+    # Rounded outward to float32: a value such as 0.1 * k, rounded to the nearest float32
+    # by the core, stays inside even where the nearest float32 of the bound lies inside it.
+    low32, high32 = low.astype(np.float32), high.astype(np.float32)
+    low32 = np.where(low32 > low, np.nextafter(low32, np.float32(-np.inf)), low32)
+    high32 = np.where(high32 < high, np.nextafter(high32, np.float32(np.inf)), high32)
+    low32.flags.writeable = False
+    high32.flags.writeable = False
+    return low32, high32
 
 
 def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:

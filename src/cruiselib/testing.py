@@ -35,6 +35,7 @@ from cruiselib.serialize import JS_SAFE_INT
 __all__ = [
     "CheckReport",
     "ConformanceError",
+    "check_bounds",
     "check_declarations",
     "check_game",
     "check_playouts",
@@ -178,6 +179,7 @@ def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str
     game.information_state_fields()  # the same for the information state
     if not obs_fields and game.observation_shape[0]:
         raise ConformanceError(f"{where}: the observation tensor has no named fields")
+    check_bounds(game, st, where=where)  # within the ranges the game declares
     recall = game.distinct_information_state
     for p in range(game.num_players):
         obs = st.observation(p)
@@ -225,6 +227,40 @@ def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str
                 raise ConformanceError(f"{where}: information_state({p}) differs after resample({p}, recall=True)")
             if game.load_state(remembered.to_json()) != remembered:
                 raise ConformanceError(f"{where}: resample({p}, recall=True) gave a state that does not load back")
+
+
+def check_bounds(game: Game[Any], state: State, *, where: str = "") -> None:
+    """Every seat's observation and information state of ``state`` lie within the game's
+    :meth:`~cruiselib.Game.observation_bounds` and
+    :meth:`~cruiselib.Game.information_state_bounds` (float32 arrays of the tensor's shape,
+    ``low <= high``). Raises :class:`ConformanceError` naming the seat, the field, the
+    entry within it, the value and its bounds."""
+    st: Any = state
+    tensors = (
+        ("observation", st.observation, game.observation_shape, game.observation_bounds, game.observation_fields),
+        (
+            "information_state",
+            st.information_state,
+            game.information_state_shape,
+            game.information_state_bounds,
+            game.information_state_fields,
+        ),
+    )
+    for what, tensor, shape, bounds, fields in tensors:
+        low, high = bounds()
+        if any(b.dtype != np.float32 or b.shape != shape for b in (low, high)) or not (low <= high).all():
+            raise ConformanceError(f"{where}: the {what} bounds are not float32 arrays of {shape} with low <= high")
+        for p in range(game.num_players):
+            values = tensor(p)
+            # Written so that NaN counts as outside.
+            outside = np.flatnonzero(~((values >= low) & (values <= high)))
+            if outside.size:
+                i = int(outside[0])
+                name, part = next((n, f) for n, f in fields().items() if f.start <= i < f.stop)
+                raise ConformanceError(
+                    f"{where}: {what}({p})[{i}] = {values[i]!r}, entry {i - part.start} of field {name!r}, "
+                    f"lies outside its bounds [{low[i]!r}, {high[i]!r}]"
+                )
 
 
 def resample_varies(state: State, player: int, seed: int, tries: int = 16) -> bool:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
+from cruiselib._game import FieldRange
 from cruiselib.atlantic_star import integrations, schema
 from cruiselib.atlantic_star.moves import (
     MOVE_TYPES,
@@ -49,6 +50,8 @@ PHASES = _core_mod.PHASES
 NKEEP = _ENUM["NKEEP"]  # voyage keep codes per sea and class
 NAMT = _ENUM["NAMT"]  # loan amounts
 NPP = _ENUM["NPP"]  # plaque ids below this are seats' plaques
+NSEA = _ENUM["NSEA"]  # seas (A1)
+AGENCY = _ENUM["AGENCY"]  # charter agency spaces
 
 
 def build_rules(module: Any, players: int, ships: ShipList, board: Board, name: str) -> Any:
@@ -325,6 +328,41 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
     def _information_state_layout(self) -> list[tuple[str, int]]:
         """The observation's parts, then ``known``: per seat, the ships it is known to hold (A14)."""
         return list(self.rules.info_layout)
+
+    def _observation_ranges(self) -> dict[str, FieldRange]:
+        """The range of every part of the observation tensor (docs/atlantic_star.md,
+        "Observation tensor"): the rules' limits over the core's fixed scales."""
+        scales = _core.pure_module(self.core_module)  # the scales' one home, readable in Python
+        ships = self.rules.num_ships
+        # Money: the starting capital plus the loans, the only income: once per sea, at most
+        # 10,000 each, and never on a seat's last voyage, so three with one set (A9).
+        loans = NSEA if self.sets == 2 else NSEA - 1
+        money = self.rules.start_money + loans * NAMT
+        flag = (0.0, 1.0)  # one-hot and 0/1 entries
+        return {
+            "seat": flag,
+            "current_player": flag,
+            "phase": flag,
+            "hand": flag,
+            "hand_sizes": flag,  # a hand holds at most HMAX ships (A6), the scale
+            "agency": flag,
+            "deck_size": (0.0, (ships - AGENCY) / ships),  # the agency's four are turned up
+            "discard": flag,
+            "board_ships": flag,
+            "sea_class": flag,
+            "free_classes": flag,
+            # Owner one-hot, then the value over the most a voyage is worth (60) and the loan
+            # over the largest (10,000): both scales are those maxima.
+            "plaques": flag,
+            "money": (0.0, money / scales.MONEY_SCALE),
+            "loans": flag,  # one loan per sea per seat, at most the scale
+            "voyages_left": flag,  # over the voyages a seat stages in all
+            "scores": (0.0, self.score_bounds[1] / scales.POINTS_SCALE),
+        }
+
+    def _information_state_ranges(self) -> dict[str, FieldRange]:
+        """The observation's ranges, and ``known``: 0/1 per seat and ship (A14)."""
+        return {**self._observation_ranges(), "known": (0.0, 1.0)}
 
     # ------------------------------------------------------------------ text
 

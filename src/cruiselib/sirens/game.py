@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
+from cruiselib._game import FieldRange
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 from cruiselib.sirens import integrations, schema
 from cruiselib.sirens.cards import EMBLEMS, CardSet
@@ -40,6 +41,8 @@ _rng = _core.load("rng")
 VARIANTS = ("standard", "bow_to_rear")
 _ENUM = enum_constants("sirens")
 NSHIP = _ENUM["NSHIP"]
+SIDE_MAX = _ENUM["SIDE_MAX"]  # cards a side holds at most (S5)
+HAND = _ENUM["HAND"]  # cards in a hand (S3)
 SHIP_REMOVED = _ENUM["SHIP_REMOVED"]
 CREW_NAMES = cast("tuple[Literal['captain'], Literal['mate']]", _core_mod.CREW_NAMES)
 
@@ -251,6 +254,48 @@ class SirensGame(Game[SirensState, SirensMove]):
     def _observation_layout(self) -> list[tuple[str, int]]:
         """The parts of the observation tensor (docs/sirens.md, "Observation tensor")."""
         return list(self.rules.observation_layout())
+
+    def _observation_ranges(self) -> dict[str, FieldRange]:
+        """The range of every part of the observation tensor, from the rules and the card
+        set (docs/sirens.md, "Observation tensor")."""
+        nc = len(self.cards.cards)
+        values = sorted(c.value for c in self.cards.cards)
+        # A side holds at most SIDE_MAX cards (S5), so its sum lies between the sum of the
+        # lowest SIDE_MAX values that are negative and of the highest that are positive.
+        lowest = sum(v for v in values[:SIDE_MAX] if v < 0)
+        highest = sum(v for v in values[-SIDE_MAX:] if v > 0)
+        # The standard game draws from one pile of the cards not dealt (S16); in the variant
+        # a seat's pile is its own set of half the cards, whole while it picks (S9).
+        variant = self.variant == "bow_to_rear"
+        pile = nc // 2 if variant else nc - 2 * HAND
+        ships = [float(v) for v in self.cards.ships]
+        flag = (0.0, 1.0)  # one-hot and 0/1 entries
+        return {
+            "seat": flag,
+            "phase": flag,
+            "to_decide": flag,
+            "turn": flag,
+            "hand": flag,
+            "own_pile": (0.0, 1.0 if variant else 0.0),
+            "sides": flag,
+            "removed": flag,
+            "octopus": flag,
+            "hand_sizes": (0.0, HAND),
+            "pile_sizes": (0.0, pile / nc),
+            "side_counts": (0.0, SIDE_MAX),
+            "side_totals": (lowest * 0.1, highest * 0.1),
+            # Printed value + 3 per rum mug on it, each seat's one mug at most (S3, S6).
+            "thresholds": ([v * 0.1 for v in ships], [(v + 6) * 0.1 for v in ships]),
+            "ship_status": flag,
+            "rum": (0.0, 2.0),
+            "crew": flag,
+            "crew_choice": flag,
+            "points": self.score_bounds,
+            "rum_held": flag,
+            "octopus_held": flag,
+            "passes": (0.0, 2.0),  # two passes in a row end the game (S4)
+            "picks": (0.0, HAND if variant else 0.0),  # only the variant picks (S9)
+        }
 
     # ------------------------------------------------------------------ text
 
