@@ -1,6 +1,7 @@
 """Observation bounds (``Game.observation_bounds`` / ``information_state_bounds``): every
 registered game declares a range for every field of its tensors, and random games of every
-configuration, on the compiled and the pure-Python core, never leave them."""
+configuration, on the compiled and the pure-Python core, never leave them. A game registered
+by a user (tests/toy_game) is unbounded in every field it declares no range for."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ import numpy as np
 import pytest
 
 import cruiselib
-from cruiselib.testing import ConformanceError, check_bounds
+from cruiselib import _registry
+from cruiselib.errors import InvalidOptionError
+from cruiselib.testing import ConformanceError, check_bounds, check_game
 from tests.support import configuration_id, every_configuration
+from tests.toy_game import ToyDuelGame
 
 CONFIGURATIONS = every_configuration()
 IDS = [configuration_id(name, options) for name, options in CONFIGURATIONS]
@@ -68,3 +72,105 @@ def test_random_games_stay_within_bounds(name: str, options: dict[str, Any], cor
 @pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
 def test_long_sweep_stays_within_bounds(name: str, options: dict[str, Any]) -> None:
     _play_checked(cruiselib.make(name, **options), 300, seed=7)
+
+
+# --------------------------------------------------------------- a game registered by a user
+# Toy Duel (tests/toy_game) declares a range for every field; the subclasses below declare
+# fewer, none or wrong ones.
+
+
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy of the registry for the test; the original is put back afterwards."""
+    monkeypatch.setattr(_registry, "_REGISTRY", dict(_registry._REGISTRY))
+
+
+def _toy_with(ranges: dict[str, Any]) -> Any:
+    """A Toy Duel game whose observation declares ``ranges``, registered under its name."""
+
+    class Declared(ToyDuelGame):
+        def _observation_ranges(self) -> dict[str, Any]:
+            return ranges
+
+    cruiselib.register(ToyDuelGame.name, Declared)
+    return cruiselib.make(ToyDuelGame.name)
+
+
+@pytest.mark.usefixtures("registry")
+def test_a_user_game_declaring_every_range_is_checked_by_check_game() -> None:
+    cruiselib.register(ToyDuelGame)
+    game = cruiselib.make(ToyDuelGame.name)
+    low, high = game.observation_bounds()
+    assert (low == 0).all() and (high == 1).all()
+    assert game.information_state_bounds()[1] is not high  # one pair per tensor
+    assert np.array_equal(game.information_state_bounds()[1], high)  # the observation's ranges
+    check_game(game, n_games=3)
+
+
+@pytest.mark.usefixtures("registry")
+def test_a_user_game_without_ranges_is_unbounded() -> None:
+    game = _toy_with({})
+    for low, high in (game.observation_bounds(), game.information_state_bounds()):
+        assert low.shape == high.shape == game.observation_shape
+        assert (low == -np.inf).all() and (high == np.inf).all()
+    check_game(game, n_games=2)  # every value lies within (-inf, inf)
+
+
+@pytest.mark.usefixtures("registry")
+def test_fields_left_out_are_unbounded_and_the_others_as_declared() -> None:
+    game = _toy_with({"points": (0.0, 1.0), "stock": (0, 1)})
+    low, high = game.observation_bounds()
+    fields = game.observation_fields()
+    for name, part in fields.items():
+        declared = name in ("points", "stock")
+        assert (low[part] == (0.0 if declared else -np.inf)).all()
+        assert (high[part] == (1.0 if declared else np.inf)).all()
+
+
+@pytest.mark.usefixtures("registry")
+def test_a_range_per_entry() -> None:
+    game = _toy_with({"points": ([0.0, -1.0], [0.5, 2.0])})
+    low, high = game.observation_bounds()
+    part = game.observation_fields()["points"]
+    assert low[part].tolist() == [0.0, -1.0] and high[part].tolist() == [0.5, 2.0]
+
+
+@pytest.mark.usefixtures("registry")
+def test_bounds_round_outward_to_float32() -> None:
+    # 0.1 has no float32: the nearest one lies above it, so as a low bound it is stepped down.
+    game = _toy_with({"points": (0.1, 0.1), "stock": (-0.1, -0.1)})
+    low, high = game.observation_bounds()
+    for name, value in (("points", 0.1), ("stock", -0.1)):
+        part = game.observation_fields()[name]
+        assert (low[part].astype(np.float64) <= value).all() and (high[part].astype(np.float64) >= value).all()
+        # and it still holds the float32 a core writes for the value
+        assert (low[part] <= np.float32(value)).all() and (high[part] >= np.float32(value)).all()
+
+
+@pytest.mark.parametrize(
+    ("ranges", "match"),
+    [
+        ({"score": (0, 1)}, r"toy_duel's observation tensor has no field 'score'"),
+        ({"points": (1, 0)}, r"toy_duel's observation field 'points': low must be <= high"),
+        ({"points": (0, float("nan"))}, r"field 'points': low must be <= high and neither NaN"),
+        ({"points": ([0, 0, 0], [1, 1, 1])}, r"field 'points' \(2 entries\): a range is \(low, high\)"),
+        ({"points": (0, 1, 2)}, r"field 'points' \(2 entries\): a range is \(low, high\)"),
+        ({"points": "01"}, r"field 'points' \(2 entries\): a range is \(low, high\)"),
+        ({"points": ("a", 1)}, r"field 'points' \(2 entries\): a range is \(low, high\)"),
+    ],
+    ids=["unknown-field", "low-above-high", "nan", "wrong-length", "three", "text", "not-numbers"],
+)
+@pytest.mark.usefixtures("registry")
+def test_a_bad_declaration_is_refused_naming_the_game_and_field(ranges: dict[str, Any], match: str) -> None:
+    game = _toy_with(ranges)
+    with pytest.raises(InvalidOptionError, match=match):
+        game.observation_bounds()
+    with pytest.raises(InvalidOptionError, match=match.replace("observation", "information state")):
+        game.information_state_bounds()
+
+
+@pytest.mark.usefixtures("registry")
+def test_check_game_names_a_value_outside_its_declared_range() -> None:
+    game = _toy_with({"points": (0.0, 0.0)})  # the points are not always 0
+    with pytest.raises(ConformanceError, match=r"observation\(\d\)\[\d+\] = .*field 'points'.*outside its bounds"):
+        check_game(game, n_games=2)

@@ -480,8 +480,8 @@ def _bounds_of(
         length = part.stop - part.start
         try:
             field_low, field_high = declared
-            low[part] = np.broadcast_to(np.asarray(field_low, dtype=np.float64), (length,))
-            high[part] = np.broadcast_to(np.asarray(field_high, dtype=np.float64), (length,))
+            low[part] = _entries(field_low, length)
+            high[part] = _entries(field_high, length)
         except (TypeError, ValueError):
             raise InvalidOptionError(
                 f"{what} field {name!r} ({length} entries): a range is (low, high), two numbers or two "
@@ -497,6 +497,15 @@ def _bounds_of(
     low32.flags.writeable = False
     high32.flags.writeable = False
     return low32, high32
+
+
+def _entries(value: Any, length: int) -> npt.NDArray[np.float64]:
+    """One side of a field's range as ``length`` floats: a number for every entry, or one
+    number per entry. TypeError or ValueError for anything else (text, bools, ...)."""
+    values = np.asarray(value)
+    if values.dtype.kind not in "iuf":
+        raise TypeError(f"not numbers: {value!r}")
+    return np.broadcast_to(values.astype(np.float64), (length,))
 
 
 def _make_game(make: Any, name: str, options: dict[str, Any]) -> Game[Any]:

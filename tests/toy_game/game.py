@@ -97,6 +97,11 @@ class ToyDuelGame(Game[ToyDuelState, ToyDuelMove]):
         """The observation's parts; per-seat parts list the observer first."""
         return list(core.LAYOUT)
 
+    def _observation_ranges(self) -> dict[str, tuple[float, float]]:
+        """The range of each part (``Game.observation_bounds`` reads them): 0/1 card planes,
+        and points, hand sizes and the stock over the most they can be (T1, T3)."""
+        return dict.fromkeys((name for name, _ in core.LAYOUT), (0.0, 1.0))
+
     def render(self, state: ToyDuelState, player: int | None = None, *, compact: bool = False) -> str:
         """The table, and the hands ``player`` sees (every hand for None); short enough
         for the compact form too."""
