@@ -1,0 +1,95 @@
+"""What the PettingZoo and Gymnasium adapters share: reading the game and the options,
+the observation bounds, the render modes and the seeds of a deal."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from cruiselib._game import Game
+from cruiselib._registry import make
+from cruiselib.errors import InvalidOptionError
+
+RENDER_MODES = ("human", "ansi")
+"""``"ansi"``: ``render()`` returns ``game.render(state)``, the whole table as text;
+``"human"``: ``render()`` prints that text and returns None."""
+
+
+def game_of(name_or_game: object, make_options: dict[str, Any]) -> Game[Any]:
+    """The game an environment plays: ``cruiselib.make(name, **make_options)`` for a name,
+    the game itself for a :class:`cruiselib.Game` (which takes no options: it was made
+    with them). InvalidOptionError for anything else."""
+    if isinstance(name_or_game, Game):
+        if make_options:
+            raise InvalidOptionError(
+                f"options {', '.join(sorted(make_options))} are make() options: give them with the game's name, "
+                f"not with a game already made ({name_or_game!r})"
+            )
+        return name_or_game
+    if isinstance(name_or_game, str):
+        return make(name_or_game, **make_options)
+    raise InvalidOptionError(f"an environment plays a game name or a cruiselib.Game, not {name_or_game!r}")
+
+
+def check_render_mode(render_mode: Any) -> str | None:
+    """``render_mode`` if it is None or one of :data:`RENDER_MODES`, else InvalidOptionError."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise InvalidOptionError(f"render_mode is None, 'human' or 'ansi', not {render_mode!r}")
+    return None if render_mode is None else str(render_mode)
+
+
+def check_limit(value: object, what: str) -> int | None:
+    """A step limit: None (no limit) or an int >= 1, else InvalidOptionError."""
+    if value is None:
+        return None
+    if type(value) is not int or value < 1:
+        raise InvalidOptionError(f"{what} is None or an int >= 1, not {value!r}")
+    return value
+
+
+def check_flag(value: object, what: str) -> bool:
+    """A bool option, else InvalidOptionError."""
+    if not isinstance(value, bool):
+        raise InvalidOptionError(f"{what} is True or False, not {value!r}")
+    return value
+
+
+def check_seed(seed: object) -> int:
+    """A reset seed: an int >= 0 (what Gymnasium and PettingZoo pass), else InvalidOptionError."""
+    if type(seed) is not int and not isinstance(seed, np.integer):
+        raise InvalidOptionError(f"a reset seed is an int >= 0 or None, not {seed!r}")
+    if seed < 0:
+        raise InvalidOptionError(f"a reset seed is an int >= 0 or None, not {seed!r}")
+    return int(seed)
+
+
+def bounds(game: Game[Any], information_state: bool) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """``(low, high)`` of the tensor an environment observes (the game's declared bounds)."""
+    return game.information_state_bounds() if information_state else game.observation_bounds()
+
+
+def text_of(game: Game[Any], state: Any, render_mode: str | None) -> str | None:
+    """What ``render()`` gives in ``render_mode`` (see :data:`RENDER_MODES`)."""
+    if render_mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() was called without a render_mode: give render_mode='ansi' or 'human'")
+        return None
+    if state is None:
+        from cruiselib.errors import InvalidStateError
+
+        raise InvalidStateError("there is nothing to render before the first reset()")
+    text = game.render(state)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
+def derived_seed(deal: int, index: int) -> int:
+    """A seed for the ``index``-th random stream of the episode dealt from ``deal`` (the
+    opponents' bots): the same deal always gives the same seeds."""
+    return random.Random(f"cruiselib.envs/{deal}/{index}").getrandbits(63)
