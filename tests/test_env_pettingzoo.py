@@ -1,0 +1,373 @@
+"""The PettingZoo environments (cruiselib.envs.aec_env, parallel_env): PettingZoo's own
+checks for every game and player count, then seeding, aliasing, illegal actions, the
+truncation limit, rewards, rendering, the registry and bad options."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+pettingzoo = pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium import spaces  # noqa: E402
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, render_test, seed_test  # noqa: E402
+
+import cruiselib  # noqa: E402
+from cruiselib._registry import game_class  # noqa: E402
+from cruiselib.envs import GameAECEnv, aec_env, parallel_env  # noqa: E402
+from cruiselib.envs.aec import env_id, register_envs  # noqa: E402
+from tests.env_support import CONFIGURATIONS, IDS, illegal_action, sample  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's advice on Dict observations
+
+
+def play(env: Any, rnd: random.Random, limit: int = 10_000) -> list[dict[str, Any]]:
+    """Step ``env`` (reset already) to its end with random legal actions; every
+    observation ``last()`` gave, in order."""
+    seen = []
+    for _ in env.agent_iter(limit):
+        observation, _reward, terminated, truncated, _info = env.last()
+        seen.append(observation)
+        env.step(None if terminated or truncated else sample(observation["action_mask"], rnd))
+    return seen
+
+
+# --- PettingZoo's own checks ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_pettingzoo_api(name: str, options: dict[str, Any]) -> None:
+    api_test(aec_env(name, **options), num_cycles=1000)
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_pettingzoo_information_state_api(name: str, options: dict[str, Any]) -> None:
+    api_test(aec_env(name, information_state=True, **options), num_cycles=1000)
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_pettingzoo_seed(name: str, options: dict[str, Any]) -> None:
+    seed_test(lambda: aec_env(name, **options))
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_pettingzoo_render(name: str, options: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: aec_env(name, render_mode=render_mode, **options))
+    assert capsys.readouterr().out  # "human" printed the table
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_pettingzoo_parallel_api(name: str, options: dict[str, Any]) -> None:
+    parallel_api_test(parallel_env(name, **options), num_cycles=1000)
+
+
+class LegalDiscrete(spaces.Discrete):
+    """PettingZoo's max_cycles_test samples actions without a mask (it assumes every action
+    legal): this space samples among the legal actions of its env's agent to act instead."""
+
+    def __init__(self, env: GameAECEnv) -> None:
+        super().__init__(env.game.num_actions)
+        self.env = env
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        if mask is None:
+            mask = self.env.observe(self.env.agent_selection)["action_mask"]
+        return super().sample(mask)
+
+
+def with_legal_sampling(env: Any) -> Any:
+    """``env`` (or the AEC env under a parallel one) sampling only legal actions."""
+    inner = env.unwrapped
+    inner.action_spaces = {agent: LegalDiscrete(inner) for agent in inner.possible_agents}
+    return env
+
+
+# PettingZoo's max_cycles_test also wants every agent to have acted exactly max_cycles
+# times when the limit strikes, which only a game whose seats take turns round the table
+# can promise: it runs here on the one-seat configurations; every configuration has the
+# same limit checked by test_max_cycles_truncates_every_agent.
+SOLO = [(name, options) for name, options in CONFIGURATIONS if cruiselib.make(name, **options).num_players == 1]
+
+
+@pytest.mark.parametrize(("name", "options"), SOLO, ids=[f"{name}-{options}" for name, options in SOLO])
+def test_pettingzoo_max_cycles(name: str, options: dict[str, Any]) -> None:
+    class Module:
+        @staticmethod
+        def env(max_cycles: int) -> Any:
+            return with_legal_sampling(aec_env(name, max_cycles=max_cycles, **options))
+
+        @staticmethod
+        def parallel_env(max_cycles: int) -> Any:
+            return with_legal_sampling(parallel_env(name, max_cycles=max_cycles, **options))
+
+    max_cycles_test(Module)
+
+
+# --- the environment's own promises ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_max_cycles_truncates_every_agent(name: str, options: dict[str, Any]) -> None:
+    limit = 4
+    env = aec_env(name, max_cycles=limit, **options)
+    env.reset(seed=11)
+    rnd = random.Random(0)
+    acted = dict.fromkeys(env.possible_agents, 0)
+    while not any(env.truncations.values()):
+        assert not any(env.terminations.values())
+        agent = env.agent_selection
+        acted[agent] += 1
+        env.step(sample(env.observe(agent)["action_mask"], rnd))
+    # The limit struck on the step by which one agent made its limit-th action.
+    assert max(acted.values()) == limit
+    assert all(env.truncations.values()) and len(env.truncations) == len(env.possible_agents)
+    assert not any(env.rewards.values())
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        assert truncated and not terminated and reward == 0
+        assert not observation["action_mask"].any()
+        env.step(None)
+    assert env.agents == []
+
+    # The parallel env counts parallel steps, one turn each.
+    par = parallel_env(name, max_cycles=limit, **options)
+    observations, _ = par.reset(seed=11)
+    steps = 0
+    while par.agents:
+        active = next(a for a in par.agents if observations[a]["action_mask"].any())
+        actions = {a: sample(observations[a]["action_mask"], rnd) if a == active else 0 for a in par.agents}
+        observations, _, terminations, truncations, _ = par.step(actions)
+        steps += 1
+    assert steps == limit
+    assert all(truncations.values()) and not any(terminations.values())
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_seeded_reset_replays_new_state(name: str, options: dict[str, Any]) -> None:
+    game = cruiselib.make(name, **options)
+    env = aec_env(game)
+    env.reset(seed=21)
+    assert env.deal_seed == 21
+    assert env.state == game.new_state(21)
+    play(env, random.Random(1))
+    replay = game.new_state(21)
+    for action in env.state.history:
+        replay.apply(action)
+    assert replay == env.state and replay.is_over
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_unseeded_resets_follow_the_seeded_one(name: str, options: dict[str, Any]) -> None:
+    one, two = aec_env(name, **options), aec_env(name, **options)
+    one.reset(seed=5)
+    two.reset(seed=5)
+    deals = []
+    for _ in range(3):
+        one.reset()
+        two.reset()
+        assert one.state == two.state
+        deals.append(one.deal_seed)
+    assert len(set(deals)) == 3 and 5 not in deals
+    one.reset(seed=5)  # a seeded reset reseeds the generator
+    one.reset()
+    assert one.deal_seed == deals[0]
+
+
+def test_unseeded_envs_deal_different_games() -> None:
+    name = cruiselib.games()[0]
+    one, two = aec_env(name), aec_env(name)
+    one.reset()
+    two.reset()
+    assert one.deal_seed != two.deal_seed
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_stored_observations_do_not_change(name: str, options: dict[str, Any]) -> None:
+    env = aec_env(name, **options)
+    env.reset(seed=2)
+    kept = []
+    rnd = random.Random(2)
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        again = env.observe(agent)
+        for key in ("observation", "action_mask"):
+            assert not np.shares_memory(observation[key], again[key])
+        kept.append((observation, {key: value.copy() for key, value in observation.items()}))
+        env.step(None if terminated or truncated else sample(observation["action_mask"], rnd))
+    for observation, copy in kept:
+        for key in ("observation", "action_mask"):
+            np.testing.assert_array_equal(observation[key], copy[key])
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_illegal_action_raises_and_changes_nothing(name: str, options: dict[str, Any]) -> None:
+    env = aec_env(name, **options)
+    env.reset(seed=4)
+    rnd = random.Random(4)
+    for _ in range(5):  # a few moves in, then every kind of illegal action
+        env.step(sample(env.observe(env.agent_selection)["action_mask"], rnd))
+    agent = env.agent_selection
+    before = (env.state.to_json(), dict(env.rewards), dict(env.terminations), dict(env.truncations))
+    mask = env.observe(agent)["action_mask"]
+    for action in (illegal_action(mask), -1, env.game.num_actions, None, 1.5, True):
+        with pytest.raises(cruiselib.IllegalMoveError):
+            env.step(action)
+        assert env.agent_selection == agent
+        assert (env.state.to_json(), env.rewards, env.terminations, env.truncations) == before
+    env.step(sample(mask, rnd))  # the env plays on
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_rewards_are_the_returns_at_the_end(name: str, options: dict[str, Any]) -> None:
+    env = aec_env(name, **options)
+    env.reset(seed=8)
+    rnd = random.Random(8)
+    while not any(env.terminations.values()):
+        assert not any(env.rewards.values()) and not any(env.infos.values())
+        env.step(sample(env.observe(env.agent_selection)["action_mask"], rnd))
+    returns = env.state.returns()
+    assert env.rewards == dict(zip(env.possible_agents, returns, strict=True))
+    collected = {}
+    for agent in env.agent_iter():
+        _, reward, terminated, _, _ = env.last()
+        assert terminated
+        collected[agent] = reward
+        env.step(None)
+    assert collected == dict(zip(env.possible_agents, returns, strict=True))
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_observations_are_the_seats_tensors(name: str, options: dict[str, Any]) -> None:
+    for information_state in (False, True):
+        env = aec_env(name, information_state=information_state, **options)
+        env.reset(seed=6)
+        state = env.state
+        tensor = state.information_state if information_state else state.observation
+        for seat, agent in enumerate(env.possible_agents):
+            observation = env.observe(agent)
+            np.testing.assert_array_equal(observation["observation"], tensor(seat))
+            assert env.observation_space(agent)["observation"].shape == observation["observation"].shape
+            expected = state.action_mask() if seat == state.current_player else np.zeros(env.game.num_actions)
+            np.testing.assert_array_equal(observation["action_mask"], expected)
+            assert observation["action_mask"].dtype == np.int8
+
+
+def test_spaces_are_made_once_from_the_game_bounds() -> None:
+    game = cruiselib.make(cruiselib.games()[0])
+    env = aec_env(game)
+    low, high = game.observation_bounds()
+    for agent in env.possible_agents:
+        space = env.observation_space(agent)
+        assert space is env.observation_space(agent)
+        assert env.action_space(agent) is env.action_space(agent)
+        np.testing.assert_array_equal(space["observation"].low, low)
+        np.testing.assert_array_equal(space["observation"].high, high)
+        assert env.action_space(agent).n == game.num_actions
+    assert env.observation_space("player_0") is not env.observation_space("player_1")
+    low, high = game.information_state_bounds()
+    informed = aec_env(game, information_state=True).observation_space("player_0")["observation"]
+    np.testing.assert_array_equal(informed.low, low)
+    np.testing.assert_array_equal(informed.high, high)
+
+
+def test_ansi_render_is_the_game_render() -> None:
+    name = cruiselib.games()[0]
+    env = aec_env(name, render_mode="ansi")
+    env.reset(seed=3)
+    assert env.render() == env.game.render(env.state)
+    assert aec_env(name).render() is None  # no mode: a warning, no text
+
+
+def test_agents_are_named_by_seat() -> None:
+    for name, options in CONFIGURATIONS:
+        env = aec_env(name, **options)
+        assert env.possible_agents == [f"player_{seat}" for seat in range(env.game.num_players)]
+        assert str(env) == f"cruiselib_{name}_v0"
+
+
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_registered_with_pettingzoo(name: str) -> None:
+    ident = env_id(name)
+    assert ident.startswith("cruiselib/") and ident.endswith("-v0")
+    env = pettingzoo.make("aec", ident)
+    assert isinstance(env, GameAECEnv) and env.game == cruiselib.make(name)
+    count = cruiselib.make(name).num_players
+    other = next((n for n in env.game.player_counts if n != count), count)
+    if other != count:
+        assert pettingzoo.make("aec", ident, players=other).game.num_players == other
+    par = pettingzoo.make("parallel", ident, max_cycles=3)
+    par.reset(seed=1)
+    assert par.unwrapped.game == env.game and par.unwrapped.max_cycles == 3
+    assert register_envs() == []  # registered once
+
+
+def test_env_ids_follow_the_titles(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert len({env_id(name) for name in cruiselib.games()}) == len(cruiselib.games())
+    name = cruiselib.games()[0]
+    monkeypatch.setattr(game_class(name), "title", "The Pirate's 2nd  voyage")
+    assert env_id(name) == "cruiselib/ThePirates2ndVoyage-v0"
+
+
+def test_bad_options_raise() -> None:
+    name = cruiselib.games()[0]
+    game = cruiselib.make(name)
+    bad: list[dict[str, Any]] = [
+        {"render_mode": "rgb_array"},
+        {"max_cycles": 0},
+        {"max_cycles": True},
+        {"max_cycles": 2.0},
+        {"information_state": "yes"},
+        {"no_such_option": 1},
+    ]
+    for options in bad:
+        with pytest.raises(cruiselib.InvalidOptionError):
+            aec_env(name, **options)
+        with pytest.raises(cruiselib.InvalidOptionError):
+            parallel_env(name, **options)
+    with pytest.raises(cruiselib.InvalidOptionError, match="unknown game"):
+        aec_env("no_such_game")
+    with pytest.raises(cruiselib.InvalidOptionError, match="make"):
+        aec_env(game, players=game.num_players)
+    with pytest.raises(cruiselib.InvalidOptionError):
+        aec_env(42)
+    env = aec_env(game)
+    with pytest.raises(cruiselib.InvalidStateError):
+        env.step(0)
+    with pytest.raises(cruiselib.InvalidStateError):
+        env.observe("player_0")
+    for seed in (-1, 1.5, "one"):
+        with pytest.raises(cruiselib.InvalidOptionError):
+            env.reset(seed=seed)  # type: ignore[arg-type]
+    env.reset(seed=1)
+    for agent in ("player_99", None):
+        with pytest.raises(cruiselib.InvalidOptionError):
+            env.observe(agent)  # type: ignore[arg-type]
+        with pytest.raises(cruiselib.InvalidOptionError):
+            env.observation_space(agent)  # type: ignore[arg-type]
+
+
+def test_import_without_the_rl_extra() -> None:
+    """``import cruiselib.envs`` works without gymnasium and pettingzoo; the envs say what to install."""
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('gymnasium', 'pettingzoo'):\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import cruiselib.envs as e\n"
+        "for make in (e.aec_env, e.parallel_env, e.gym_env):\n"
+        "    try:\n"
+        "        make(e.aec.games()[0])\n"
+        "    except ImportError as exc:\n"
+        "        assert 'cruiselib[rl]' in str(exc), exc\n"
+        "    else:\n"
+        "        raise SystemExit('no ImportError')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
