@@ -338,6 +338,11 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
         # 10,000 each, and never on a seat's last voyage, so three with one set (A9).
         loans = NSEA if self.sets == 2 else NSEA - 1
         money = self.rules.start_money + loans * NAMT
+        # Victory points: the seas sit in distinct classes, and a seat's voyages in one
+        # sea take distinct fields of its class, so at most its top ``sets`` fields each
+        # in the best four classes (A2, A7).
+        per_class = sorted((sum(column[: self.sets]) for column in self.board), reverse=True)
+        points = sum(per_class[:NSEA])
         flag = (0.0, 1.0)  # one-hot and 0/1 entries
         return {
             "seat": flag,
@@ -357,7 +362,7 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
             "money": (0.0, money / scales.MONEY_SCALE),
             "loans": flag,  # one loan per sea per seat, at most the scale
             "voyages_left": flag,  # over the voyages a seat stages in all
-            "scores": (0.0, self.score_bounds[1] / scales.POINTS_SCALE),
+            "scores": (0.0, points / scales.POINTS_SCALE),
         }
 
     def _information_state_ranges(self) -> dict[str, FieldRange]:

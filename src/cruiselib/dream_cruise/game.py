@@ -459,8 +459,14 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
         and pile sizes, families) pass 1."""
         n = self.num_players
         cards = self.cards
-        nf, ns = len(cards.families), len(cards.ships)
-        deck_families = [f for f in cards.families if f.start is None]
+        ns = len(cards.ships)
+        deck = int(self.rules.deck_size)  # families in play besides the starting ones (setup 5, C9)
+        # Points: a seat's pile holds its three starting families (C21) and deck families;
+        # Jana's the families she starts with (C9) and deck families.
+        deck_points = sorted((f.points for f in cards.families if f.start is None), reverse=True)
+        starting = max(sum(f.points for f in cards.families if f.start == letter) for letter in "ABCD")
+        pile_points = starting + sum(deck_points[:deck])
+        jana_families = self.difficulty + deck if n == 1 else 0
         shore = [sum(loc.region == r for loc in cards.locations) for r in REGIONS]
         seas = sum(loc.kind == "sea" for loc in cards.locations)
         # A seat's kept location cards stay (C4), at most every card of a region and every
@@ -479,7 +485,6 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
         # families have members.
         placed = min(3 * (3 + self.additions), 3 * max(f.members for f in cards.families))
         flag = (0.0, 1.0)
-        solo = n == 1
         return {
             # occupied, members / 6, figures left / 6, points / 9, 6 wants: members and
             # points at most 6 and 9 (C10), the scales.
@@ -494,11 +499,11 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
                 0.0,
                 np.tile(
                     [
-                        sum(f.points for f in cards.families) / 100,
-                        nf / 20,
+                        pile_points / 100,
+                        (3 + deck) / 20,
                         ns / 20,  # no hand limit: at most every ship card
                         1.0,  # two families per empty cabin, or three location cards
-                        self.score_bounds[1] / 100,
+                        (pile_points + routes + placed // 2) / 100,  # the running score (C27)
                         placed / 9,
                     ],
                     n,
@@ -512,7 +517,7 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             "family_discard": flag,
             "location_discard": flag,
             "ship_discard": flag,
-            "decks": (0.0, [len(deck_families) / 64, len(cards.locations) / 64, ns / 96]),
+            "decks": (0.0, [deck / 64, len(cards.locations) / 64, ns / 96]),
             "phase": flag,
             "current_player": flag,
             "start_player": flag,
@@ -523,13 +528,13 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             "jana": (
                 0.0,
                 [
-                    len(deck_families) / 20,
+                    jana_families / 20,
                     longest / 9,
                     *(c / 6 for c in shore),
                     seas / 6,
-                    sum(f.points for f in deck_families) / 100,
+                    sum(deck_points[:jana_families]) / 100,
                 ]
-                if solo
+                if n == 1
                 else 0.0,
             ),
         }
