@@ -16,7 +16,13 @@ pettingzoo = pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
 from gymnasium import spaces  # noqa: E402
-from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, render_test, seed_test  # noqa: E402
+from pettingzoo.test import (  # type: ignore[import-untyped]  # noqa: E402
+    api_test,
+    max_cycles_test,
+    parallel_api_test,
+    render_test,
+    seed_test,
+)
 
 import cruiselib  # noqa: E402
 from cruiselib._registry import game_class  # noqa: E402
@@ -128,7 +134,7 @@ def test_max_cycles_truncates_every_agent(name: str, options: dict[str, Any]) ->
     assert max(acted.values()) == limit
     assert all(env.truncations.values()) and len(env.truncations) == len(env.possible_agents)
     assert not any(env.rewards.values())
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         observation, reward, terminated, truncated, _ = env.last()
         assert truncated and not terminated and reward == 0
         assert not observation["action_mask"].any()

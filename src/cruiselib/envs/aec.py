@@ -135,7 +135,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
-        self.agent_selection: str | None = None
+        self.agent_selection = ""  # no agent before the first reset
 
     def observation_space(self, agent: str) -> Any:
         """The observation space of ``agent`` (the same object on every call)."""
@@ -196,9 +196,9 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The selected agent's observation (None for ``observe=False``), its reward
         accumulated since it last acted, terminated, truncated and info."""
-        agent = self.agent_selection
-        if agent is None:
+        if self.state is None:
             raise InvalidStateError("call reset() before last()")
+        agent = self.agent_selection
         return (
             self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
@@ -211,7 +211,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         """Apply the selected agent's action (None for an agent that has ended, as PettingZoo
         steps them out). Raises :class:`cruiselib.IllegalMoveError` for an action that is
         not legal now, changing nothing."""
-        agent: Any = self.agent_selection
+        agent = self.agent_selection
         try:
             ended = self.terminations[agent] or self.truncations[agent]
         except KeyError:
