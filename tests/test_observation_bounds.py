@@ -6,6 +6,7 @@ by a user (tests/toy_game) is unbounded in every field it declares no range for.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -174,3 +175,28 @@ def test_check_game_names_a_value_outside_its_declared_range() -> None:
     game = _toy_with({"points": (0.0, 0.0)})  # the points are not always 0
     with pytest.raises(ConformanceError, match=r"observation\(\d\)\[\d+\] = .*field 'points'.*outside its bounds"):
         check_game(game, n_games=2)
+
+
+# ------------------------------------------------------------------------------- docs
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_the_docs_page_gives_the_range_of_every_field(name: str) -> None:
+    """The tables of the page's "Observation tensor" section have a range column, and
+    together name every field of the information state (the observation's and its own)."""
+    page = (DOCS / f"{name}.md").read_text(encoding="utf-8")
+    section = page.split("## Observation tensor", 1)[1].split("\n## ", 1)[0]
+    ranges: dict[str, str] = {}
+    columns: list[str] = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")] if line.startswith("|") else []
+        if cells[:1] == ["field"]:
+            columns = cells
+        elif cells and cells[0].startswith("`"):
+            assert "range" in columns, f"docs/{name}.md: a table of fields without a range column"
+            ranges[cells[0].strip("`")] = cells[columns.index("range")]
+    game = cruiselib.make(name)
+    assert set(ranges) == set(game.information_state_fields())
+    assert all(ranges.values())
