@@ -79,7 +79,7 @@ def _numbers(tree: Any) -> list[int | float]:
 
 def check_state(game: Game[Any], state: State, rnd: random.Random, *, where: str = "") -> None:
     """The deep checks of one state: copies, round-trips, illegal input, is_legal over every
-    action id, views, tensors, resampling."""
+    action id, views, tensors (within the game's bounds too), resampling."""
     st: Any = state
     snapshot = st.to_json()
 
@@ -393,8 +393,8 @@ def check_game(
     Deep checks also compare ``is_legal`` on every action id with ``legal_actions()``, and
     so the core's own check (what ``apply`` accepts, asked past any override of
     ``legal_actions``, ``action_mask`` or ``is_legal`` in the state class), and
-    check the tensors: float32 of the game's shapes, ``out=`` filled in place, equal for a
-    resampled state (a function of what the seat sees; with ``recall=True`` for the
+    check the tensors: float32 of the game's shapes, within the game's bounds
+    (:func:`check_bounds`), ``out=`` filled in place, equal for a resampled state (a function of what the seat sees; with ``recall=True`` for the
     information state where the game has one). Every game's history is its actions, its
     record replays to its final state and ``undo()`` gives the state before the last action.
     Before the first game, the game's declarations for the integrations are checked
