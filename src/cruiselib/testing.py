@@ -394,8 +394,9 @@ def check_game(
     so the core's own check (what ``apply`` accepts, asked past any override of
     ``legal_actions``, ``action_mask`` or ``is_legal`` in the state class), and
     check the tensors: float32 of the game's shapes, within the game's bounds
-    (:func:`check_bounds`), ``out=`` filled in place, equal for a resampled state (a function of what the seat sees; with ``recall=True`` for the
-    information state where the game has one). Every game's history is its actions, its
+    (:func:`check_bounds`), ``out=`` filled in place, equal for a resampled state (a
+    function of what the seat sees; with ``recall=True`` for the information state where
+    the game has one). Every game's history is its actions, its
     record replays to its final state and ``undo()`` gives the state before the last action.
     Before the first game, the game's declarations for the integrations are checked
     (:func:`check_declarations`).
