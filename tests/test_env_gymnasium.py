@@ -85,8 +85,8 @@ def test_an_episode_is_the_game_with_rewards_at_the_end(name: str, options: dict
     seat = game.num_players - 1
     env = gym_env(game, seat=seat)
     observation, info = env.reset(seed=9)
-    assert env.state.current_player == seat and env.deal_seed == 9
-    np.testing.assert_array_equal(observation, env.state.observation(seat))
+    assert env.game_state.current_player == seat and env.deal_seed == 9
+    np.testing.assert_array_equal(observation, env.game_state.observation(seat))
     assert observation in env.observation_space
     rnd = random.Random(9)
     ended = False
@@ -94,18 +94,18 @@ def test_an_episode_is_the_game_with_rewards_at_the_end(name: str, options: dict
         mask = env.action_masks()
         assert mask.dtype == np.bool_ and mask.shape == (game.num_actions,)
         np.testing.assert_array_equal(mask, info["action_mask"])
-        np.testing.assert_array_equal(np.flatnonzero(mask), env.state.legal_actions())
+        np.testing.assert_array_equal(np.flatnonzero(mask), env.game_state.legal_actions())
         observation, reward, terminated, truncated, info = env.step(sample(mask, rnd))
         assert observation in env.observation_space and not truncated
         ended = terminated
         if not ended:
-            assert reward == 0.0 and env.state.current_player == seat
-    assert env.state.is_over and reward == env.state.returns()[seat]
+            assert reward == 0.0 and env.game_state.current_player == seat
+    assert env.game_state.is_over and reward == env.game_state.returns()[seat]
     assert not env.action_masks().any() and not info["action_mask"].any()
     replay = game.new_state(9)
-    for action in env.state.history:
+    for action in env.game_state.history:
         replay.apply(action)
-    assert replay == env.state
+    assert replay == env.game_state
 
 
 @pytest.mark.parametrize(("name", "options"), MULTI, ids=MULTI_IDS)
@@ -122,7 +122,7 @@ def test_seeded_episodes_reproduce(name: str, options: dict[str, Any]) -> None:
             assert reward_one == reward_two and len(seen_one) == len(seen_two)
             for a, b in zip(seen_one, seen_two, strict=True):
                 np.testing.assert_array_equal(a, b)
-            assert one.state.history == two.state.history
+            assert one.game_state.history == two.game_state.history
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
@@ -146,12 +146,12 @@ def test_observations_are_new_arrays(name: str, options: dict[str, Any]) -> None
 def test_illegal_action_raises_and_changes_nothing(name: str, options: dict[str, Any]) -> None:
     env = gym_env(name, opponents="random", **options)
     env.reset(seed=4)
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     mask = env.action_masks()
     for action in (illegal_action(mask), -1, env.game.num_actions, None, 2.0):
         with pytest.raises(cruiselib.IllegalMoveError):
             env.step(action)
-        assert env.state.to_json() == before
+        assert env.game_state.to_json() == before
     env.step(sample(mask, random.Random(0)))  # the env plays on
 
 
@@ -159,10 +159,10 @@ def test_illegal_action_raises_and_changes_nothing(name: str, options: dict[str,
 def test_illegal_action_loses_when_asked(name: str, options: dict[str, Any]) -> None:
     env = gym_env(name, illegal_action="lose", **options)
     env.reset(seed=4)
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     observation, reward, terminated, truncated, info = env.step(illegal_action(env.action_masks()))
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
-    assert env.state.to_json() == before and observation in env.observation_space
+    assert env.game_state.to_json() == before and observation in env.observation_space
     assert not env.action_masks().any()
     with pytest.raises(cruiselib.InvalidStateError, match="reset"):
         env.step(0)
@@ -178,7 +178,7 @@ def test_opponents_play_the_other_seats(name: str, options: dict[str, Any]) -> N
     env.reset(seed=2)
     play(env, random.Random(2))
     assert set(bot.seats) == set(others)
-    assert len(bot.seats) < len(env.state.history)  # the learner played the rest
+    assert len(bot.seats) < len(env.game_state.history)  # the learner played the rest
     # A bot per seat, each playing only its own seat, and names.
     bots = [Recorder() for _ in others]
     env = gym_env(game, opponents=bots)
@@ -218,7 +218,7 @@ def test_one_seat_configurations_have_no_opponents() -> None:
             env.reset(seed=1)
             assert env.opponents == [None]
             _, reward = play(env, random.Random(1))
-            assert reward == env.state.returns()[0]
+            assert reward == env.game_state.returns()[0]
 
 
 def test_max_steps_truncates() -> None:
@@ -228,7 +228,7 @@ def test_max_steps_truncates() -> None:
     rnd = random.Random(1)
     results = [env.step(sample(env.action_masks(), rnd))[1:4] for _ in range(3)]
     assert results == [(0.0, False, False), (0.0, False, False), (0.0, False, True)]
-    assert not env.state.is_over and not env.action_masks().any()
+    assert not env.game_state.is_over and not env.action_masks().any()
     with pytest.raises(cruiselib.InvalidStateError, match="reset"):
         env.step(0)
     env.reset()
@@ -239,7 +239,7 @@ def test_render_modes() -> None:
     name = cruiselib.games()[0]
     env = gym_env(name, render_mode="ansi")
     env.reset(seed=3)
-    assert env.render() == env.game.render(env.state)
+    assert env.render() == env.game.render(env.game_state)
 
 
 @pytest.mark.parametrize("name", cruiselib.games())

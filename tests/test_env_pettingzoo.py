@@ -160,12 +160,12 @@ def test_seeded_reset_replays_new_state(name: str, options: dict[str, Any]) -> N
     env = aec_env(game)
     env.reset(seed=21)
     assert env.deal_seed == 21
-    assert env.state == game.new_state(21)
+    assert env.game_state == game.new_state(21)
     play(env, random.Random(1))
     replay = game.new_state(21)
-    for action in env.state.history:
+    for action in env.game_state.history:
         replay.apply(action)
-    assert replay == env.state and replay.is_over
+    assert replay == env.game_state and replay.is_over
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
@@ -177,7 +177,7 @@ def test_unseeded_resets_follow_the_seeded_one(name: str, options: dict[str, Any
     for _ in range(3):
         one.reset()
         two.reset()
-        assert one.state == two.state
+        assert one.game_state == two.game_state
         deals.append(one.deal_seed)
     assert len(set(deals)) == 3 and 5 not in deals
     one.reset(seed=5)  # a seeded reset reseeds the generator
@@ -219,13 +219,13 @@ def test_illegal_action_raises_and_changes_nothing(name: str, options: dict[str,
     for _ in range(5):  # a few moves in, then every kind of illegal action
         env.step(sample(env.observe(env.agent_selection)["action_mask"], rnd))
     agent = env.agent_selection
-    before = (env.state.to_json(), dict(env.rewards), dict(env.terminations), dict(env.truncations))
+    before = (env.game_state.to_json(), dict(env.rewards), dict(env.terminations), dict(env.truncations))
     mask = env.observe(agent)["action_mask"]
     for action in (illegal_action(mask), -1, env.game.num_actions, None, 1.5, True):
         with pytest.raises(cruiselib.IllegalMoveError):
             env.step(action)
         assert env.agent_selection == agent
-        assert (env.state.to_json(), env.rewards, env.terminations, env.truncations) == before
+        assert (env.game_state.to_json(), env.rewards, env.terminations, env.truncations) == before
     env.step(sample(mask, rnd))  # the env plays on
 
 
@@ -237,7 +237,7 @@ def test_rewards_are_the_returns_at_the_end(name: str, options: dict[str, Any]) 
     while not any(env.terminations.values()):
         assert not any(env.rewards.values()) and not any(env.infos.values())
         env.step(sample(env.observe(env.agent_selection)["action_mask"], rnd))
-    returns = env.state.returns()
+    returns = env.game_state.returns()
     assert env.rewards == dict(zip(env.possible_agents, returns, strict=True))
     collected = {}
     for agent in env.agent_iter():
@@ -253,7 +253,7 @@ def test_observations_are_the_seats_tensors(name: str, options: dict[str, Any]) 
     for information_state in (False, True):
         env = aec_env(name, information_state=information_state, **options)
         env.reset(seed=6)
-        state = env.state
+        state = env.game_state
         tensor = state.information_state if information_state else state.observation
         for seat, agent in enumerate(env.possible_agents):
             observation = env.observe(agent)
@@ -286,7 +286,7 @@ def test_ansi_render_is_the_game_render() -> None:
     name = cruiselib.games()[0]
     env = aec_env(name, render_mode="ansi")
     env.reset(seed=3)
-    assert env.render() == env.game.render(env.state)
+    assert env.render() == env.game.render(env.game_state)
     assert aec_env(name).render() is None  # no mode: a warning, no text
 
 

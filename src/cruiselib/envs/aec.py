@@ -74,10 +74,11 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
     ``last()`` gives the reward accumulated since the agent last acted, as PettingZoo's
     ``_cumulative_rewards`` convention has it.
 
-    Attributes beyond PettingZoo's: ``game`` (the :class:`cruiselib.Game`), ``state`` (the
-    game's :class:`cruiselib.State`, None before the first reset; read it, do not apply to
-    it), ``deal_seed`` (the seed the current game was dealt from: ``game.new_state(deal_seed)``
-    replays it), ``max_cycles``.
+    Attributes beyond PettingZoo's: ``game`` (the :class:`cruiselib.Game`), ``game_state``
+    (the game's :class:`cruiselib.State`, None before the first reset; read it, do not
+    apply to it; PettingZoo's ``state()``, a global observation, is not offered),
+    ``deal_seed`` (the seed the current game was dealt from: ``game.new_state(deal_seed)``
+    replays it), ``max_cycles``, ``information_state``.
     """
 
     # Each env copies this with its game's name ("cruiselib_<game>_v0", what str(env) shows).
@@ -125,7 +126,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         }
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
         self._rng = random.Random(secrets.randbits(64))
-        self.state: Any = None
+        self.game_state: Any = None
         self.deal_seed: int | None = None
         self._live = False
         self._tensor: Any = None
@@ -163,7 +164,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         else:
             deal = self._rng.getrandbits(64)
         state = self.game.new_state(deal)
-        self.state = state
+        self.game_state = state
         self.deal_seed = deal
         self._tensor = state.information_state if self.information_state else state.observation
         agents = list(self.possible_agents)
@@ -184,7 +185,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
             seat = self._seats[agent]
         except (KeyError, TypeError):
             raise InvalidOptionError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}") from None
-        state = self.state
+        state = self.game_state
         if state is None:
             raise InvalidStateError("there is nothing to observe before the first reset()")
         if self._live and seat == state.current_player:
@@ -196,7 +197,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The selected agent's observation (None for ``observe=False``), its reward
         accumulated since it last acted, terminated, truncated and info."""
-        if self.state is None:
+        if self.game_state is None:
             raise InvalidStateError("call reset() before last()")
         agent = self.agent_selection
         return (
@@ -219,7 +220,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         if ended:
             self._was_dead_step(action)
             return
-        state = self.state
+        state = self.game_state
         seat = state.current_player
         state.apply(action)  # IllegalMoveError: nothing has changed yet
         if state.is_over:
@@ -253,7 +254,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
     def render(self) -> str | None:
         """The whole table as text (``game.render(state)``): returned in ``"ansi"`` mode,
         printed in ``"human"`` mode (returning None); None with a warning without a mode."""
-        return text_of(self.game, self.state, self.render_mode)
+        return text_of(self.game, self.game_state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (the env holds no window, process or file)."""

@@ -69,7 +69,7 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
     it) and ``info["action_mask"]`` give the legal actions as a bool array (all False once
     the episode has ended).
 
-    Attributes: ``game``, ``seat``, ``state`` (the game's :class:`cruiselib.State`, None
+    Attributes: ``game``, ``seat``, ``game_state`` (the game's :class:`cruiselib.State`, None
     before the first reset; read it, do not apply to it), ``deal_seed`` (the current game
     is ``game.new_state(deal_seed)``), ``opponents`` (the bots of the current episode, by
     seat, None at the learner's), ``max_steps``, ``illegal_action``.
@@ -104,7 +104,7 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
         low, high = bounds(game, self.information_state)
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(game.num_actions)
-        self.state: Any = None
+        self.game_state: Any = None
         self.deal_seed: int | None = None
         self.opponents: list[Any] = []
         self._steps = 0
@@ -126,7 +126,7 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
         deal = seed if seed is not None else int(self.np_random.integers(2**63))
         game = self.game
         state = game.new_state(deal)
-        self.state = state
+        self.game_state = state
         self.deal_seed = deal
         self.opponents = [
             None if maker is None else maker(derived_seed(deal, seat)) for seat, maker in enumerate(self._makers)
@@ -142,7 +142,7 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
         -1 loss, 0 draw). ``truncated`` once the learner has taken ``max_steps`` steps.
         An illegal action raises :class:`cruiselib.IllegalMoveError`, changing nothing
         (with ``illegal_action="lose"``: the episode ends with reward -1)."""
-        state = self.state
+        state = self.game_state
         if self._ended:
             if state is None:
                 raise InvalidStateError("call reset() before step()")
@@ -165,7 +165,7 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions now, a new bool array of ``game.num_actions``."""
-        state = self.state
+        state = self.game_state
         if state is None:
             raise InvalidStateError("call reset() before action_masks()")
         if self._ended or state.current_player != self.seat:
@@ -176,13 +176,13 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
     def render(self) -> str | None:
         """The whole table as text (``game.render(state)``): returned in ``"ansi"`` mode,
         printed in ``"human"`` mode (returning None); None with a warning without a mode."""
-        return text_of(self.game, self.state, self.render_mode)
+        return text_of(self.game, self.game_state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (the env holds no window, process or file)."""
 
     def _observe(self) -> npt.NDArray[np.float32]:
-        state = self.state
+        state = self.game_state
         tensor: npt.NDArray[np.float32] = (
             state.information_state(self.seat) if self.information_state else state.observation(self.seat)
         )
@@ -190,7 +190,7 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
 
     def _play_opponents(self) -> None:
         """The bots' moves until the learner is to act or the game is over."""
-        state, seat, bots = self.state, self.seat, self.opponents
+        state, seat, bots = self.game_state, self.seat, self.opponents
         while not state.is_over:
             player = state.current_player
             if player == seat:
