@@ -219,6 +219,9 @@ def test_one_seat_configurations_have_no_opponents() -> None:
             assert env.opponents == [None]
             _, reward = play(env, random.Random(1))
             assert reward == env.game_state.returns()[0]
+        for bad in (42, None, ["random"]):
+            with pytest.raises(cruiselib.InvalidOptionError, match="opponents"):
+                gym_env(name, opponents=bad, **options)
 
 
 def test_max_steps_truncates() -> None:

@@ -203,6 +203,11 @@ def _opponent_makers(game: Any, learner: int, opponents: Any) -> list[BotMaker |
     name is checked now, so a bad option fails when the env is made."""
     others = [seat for seat in range(game.num_players) if seat != learner]
     if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+        if not isinstance(opponents, str) and not callable(getattr(opponents, "choose", None)):
+            raise InvalidOptionError(
+                "opponents is 'rules', a bot name (cruiselib.bots.BOTS), a bot with choose(state) "
+                f"or a sequence of those, one per other seat; not {opponents!r}"
+            )
         specs = [opponents] * len(others)
     else:
         if len(opponents) != len(others):
