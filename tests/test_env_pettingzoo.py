@@ -134,12 +134,16 @@ def test_max_cycles_truncates_every_agent(name: str, options: dict[str, Any]) ->
     assert max(acted.values()) == limit
     assert all(env.truncations.values()) and len(env.truncations) == len(env.possible_agents)
     assert not any(env.rewards.values())
+    with pytest.raises(cruiselib.IllegalMoveError, match="None"):
+        env.step(0)  # an ended agent's only action is None
     for _agent in env.agent_iter():
         observation, reward, terminated, truncated, _ = env.last()
         assert truncated and not terminated and reward == 0
         assert not observation["action_mask"].any()
         env.step(None)
     assert env.agents == []
+    with pytest.raises(cruiselib.InvalidStateError, match="reset"):
+        env.step(None)
 
     # The parallel env counts parallel steps, one turn each.
     par = parallel_env(name, max_cycles=limit, **options)

@@ -35,7 +35,7 @@ from cruiselib.envs._common import (
     game_of,
     text_of,
 )
-from cruiselib.errors import InvalidOptionError, InvalidStateError
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
 try:
     import pettingzoo  # type: ignore[import-untyped,import-not-found,unused-ignore]  # no type information
@@ -129,6 +129,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         self.game_state: Any = None
         self.deal_seed: int | None = None
         self._live = False
+        self._steps: list[int] = []
         self._tensor: Any = None
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -211,13 +212,17 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
     def step(self, action: Any) -> None:
         """Apply the selected agent's action (None for an agent that has ended, as PettingZoo
         steps them out). Raises :class:`cruiselib.IllegalMoveError` for an action that is
-        not legal now, changing nothing."""
+        not legal now (or not None for an ended agent), changing nothing, and
+        :class:`cruiselib.InvalidStateError` when no agent is left (before the first reset
+        and once every agent has been stepped out)."""
         agent = self.agent_selection
         try:
             ended = self.terminations[agent] or self.truncations[agent]
         except KeyError:
-            raise InvalidStateError("call reset() before step()") from None
+            raise InvalidStateError("no agent is to act: call reset()") from None
         if ended:
+            if action is not None:
+                raise IllegalMoveError(f"{agent} has ended: step it out with None, not {action!r}")
             self._was_dead_step(action)
             return
         state = self.game_state
