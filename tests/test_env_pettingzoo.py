@@ -294,6 +294,15 @@ def test_ansi_render_is_the_game_render() -> None:
     assert aec_env(name).render() is None  # no mode: a warning, no text
 
 
+def test_cycle_based_parallel_conversion_is_refused() -> None:
+    """A seat may act several times in a row: PettingZoo's aec_to_parallel, which steps
+    every agent once per cycle, is told the env is not parallelizable that way."""
+    from pettingzoo.utils.conversions import aec_to_parallel  # type: ignore[import-untyped]
+
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(aec_env(cruiselib.games()[0]))
+
+
 def test_agents_are_named_by_seat() -> None:
     for name, options in CONFIGURATIONS:
         env = aec_env(name, **options)

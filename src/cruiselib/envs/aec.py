@@ -85,7 +85,9 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
     metadata: dict[str, Any] = {  # noqa: RUF012
         "render_modes": list(RENDER_MODES),
         "name": "cruiselib",
-        "is_parallelizable": True,
+        # Not for PettingZoo's aec_to_parallel, which needs every agent once per cycle in
+        # a fixed order: parallel_env uses turn_based_aec_to_parallel.
+        "is_parallelizable": False,
         "render_fps": 1,
     }
 
