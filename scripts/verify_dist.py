@@ -236,18 +236,18 @@ def read_version() -> str:
 
 def core_modules() -> tuple[list[str], list[str]]:
     """(modules setup.py compiles: a .pxd with a .py beside it, _core.MODULES). MODULES is the
-    shared kernels and the search named in _core/__init__.py, and the game cores found the
-    way setup.py finds them; a kernel or the search without its .pxd and .py is missing
+    shared kernels and the engine tools named in _core/__init__.py, and the game cores found
+    the way setup.py finds them; a kernel or a tool without its .pxd and .py is missing
     from the second list."""
     compiled = sorted(p.stem for p in CORE.glob("*.pxd") if p.with_suffix(".py").exists())
     named: dict[str, tuple[str, ...]] = {}
     for node in ast.parse((CORE / "__init__.py").read_text()).body:
         if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-                and node.targets[0].id in ("KERNELS", "SEARCH")):
+                and node.targets[0].id in ("KERNELS", "ENGINE_TOOLS")):
             named[node.targets[0].id] = tuple(ast.literal_eval(node.value))
-    kernels, search = named.get("KERNELS", ()), named.get("SEARCH", ())
-    games = [m for m in compiled if m not in kernels and m not in search]
-    loaded = [m for m in (*kernels, *games, *search) if m in compiled]
+    kernels, tools = named.get("KERNELS", ()), named.get("ENGINE_TOOLS", ())
+    games = [m for m in compiled if m not in kernels and m not in tools]
+    loaded = [m for m in (*kernels, *games, *tools) if m in compiled]
     return compiled, loaded
 
 

@@ -20,10 +20,10 @@ from types import ModuleType
 
 __all__ = ["MODULES", "PURE_PACKAGE", "compiled", "load", "pure_module", "pure_python_requested"]
 
-# The shared kernels every game core cimports, in dependency order, and the search, which
-# cimports the engine only.
+# The shared kernels every game core cimports, in dependency order, and the tools built on
+# the engine alone, for every game (the search, the batch environments).
 KERNELS = ("rng", "common", "engine")
-SEARCH = ("ismcts",)
+ENGINE_TOOLS = ("ismcts", "batch")
 
 
 def _game_cores() -> tuple[str, ...]:
@@ -31,11 +31,11 @@ def _game_cores() -> tuple[str, ...]:
     (as setup.py compiles them), so a new game's core needs no edit here."""
     here = Path(__file__).parent
     found = {p.stem for p in here.glob("*.pxd") if p.with_suffix(".py").exists()}
-    return tuple(sorted(found - set(KERNELS) - set(SEARCH)))
+    return tuple(sorted(found - set(KERNELS) - set(ENGINE_TOOLS)))
 
 
 # Dependency order: a module is loaded after the modules it cimports.
-MODULES = (*KERNELS, *_game_cores(), *SEARCH)
+MODULES = (*KERNELS, *_game_cores(), *ENGINE_TOOLS)
 
 
 def pure_python_requested() -> bool:

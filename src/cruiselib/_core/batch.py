@@ -1,0 +1,388 @@
+"""Many games of one configuration stepped together: the compiled half of ``BatchEnv``.
+
+A :class:`Batch` holds N positions (states of one game) and the buffers a
+reinforcement-learning loop reads: each env's observation, action mask, seat to act,
+rewards, end flags and number of legal actions. ``step`` applies one action per env,
+plays the compiled opponents (if any) until the learner's turn, settles the end of a game
+(rewards, autoreset) and writes the buffers, all with the GIL released, for envs
+``lo .. hi-1``: ``cruiselib.envs.BatchEnv`` hands contiguous ranges to threads, so the
+result never depends on how the batch is split.
+
+Every env's games are reproducible alone: a game is dealt from a 64-bit generator state
+(the env's first from ``seed_state(seed)`` exactly as ``Game.new_state(seed)``, each later
+one from ``mix64(previous ^ NEXT_DEAL_SALT)``), and the random choices of the compiled
+opponents and of ``sample`` come from a stream of the game's own, started at
+``mix64(deal ^ CHOICE_SALT)`` and stepped by the Weyl constant as in the playouts.
+
+The states are held in a Python list; compiled, the stepping loop reaches them through
+their addresses (the list keeps them alive) so it never touches a reference count. The
+module is compiled by Cython (types in ``batch.pxd``) and runs unchanged as plain Python.
+"""
+
+try:  # pragma: no cover - depends on whether Cython is installed
+    import cython
+except ImportError:  # pragma: no cover
+    from cruiselib._core import _cython_shim as cython
+
+if not cython.compiled:  # compiled, memset is libc's (cimported in batch.pxd); unused here
+    memset = None
+
+import numpy
+
+from .engine import CoreState
+from .rng import SPLITMIX64 as _SPLITMIX64
+from .rng import mix64
+
+GOLDEN, _, _, MASK64 = _SPLITMIX64  # the generator's constants have one home: rng.py
+# The streams of a game in a batch: its choices (opponents, sampling), and the next deal.
+CHOICE_SALT = 0x9E6C63D0676A9A99
+NEXT_DEAL_SALT = 0xD1B54A32D192ED03
+# Autoreset modes (Gymnasium's AutoresetMode), opponents, and the check's own error codes
+# (a positive code is an index into the game's reasons, from its legality check).
+NEXT_STEP = 0
+SAME_STEP = 1
+DISABLED = 2
+NO_OPPONENTS = 0
+RANDOM_OPPONENTS = 1
+ROLLOUT_OPPONENTS = 2
+BAD_RANGE = -1
+BAD_ENDED = -2
+# The same numbers for Python code (the names above are C-only compiled).
+AUTORESET_CODES = {"next_step": NEXT_STEP, "same_step": SAME_STEP, "disabled": DISABLED}
+OPPONENT_CODES = {None: NO_OPPONENTS, "random": RANDOM_OPPONENTS, "rollout": ROLLOUT_OPPONENTS}
+REFUSAL_CODES = {"out_of_range": BAD_RANGE, "ended": BAD_ENDED}
+# The legal actions an env remembers from its last look (to clear its mask row and sample
+# without listing them again); a position with more is listed again.
+LEGAL_CACHE = 128
+LEGAL_CACHE_SIZE = LEGAL_CACHE  # the same number, for Python code
+# Deals tried for a game that the opponents end before the learner's first turn.
+SKIP_LIMIT = 64
+
+
+class Batch:
+    """N positions of one game configuration, stepped together (see the module docstring).
+
+    ``states`` are fresh states of one game (their positions are replaced by ``reset``);
+    ``learner`` the seat whose turns the caller plays (-1: every seat, self-play), the
+    others played by ``opponents`` (``RANDOM_OPPONENTS``: uniformly random legal actions,
+    ``ROLLOUT_OPPONENTS``: the game's rollout policy); ``autoreset`` a mode constant;
+    ``max_steps`` the actions after which a game is truncated (0: never);
+    ``information_state`` writes information-state tensors instead of observations.
+    The buffers are handed in by ``bind``.
+    """
+
+    def __init__(self, states, learner, opponents, autoreset, max_steps, information_state):
+        self.states = list(states)
+        self.num_envs = len(self.states)
+        # The loops cast what they hold to this module's CoreState: nothing else may come in.
+        if not self.states or any(type(s) is not type(self.states[0]) for s in self.states):
+            raise TypeError("a batch holds one or more states of one class")
+        if not isinstance(self.states[0], CoreState):
+            raise TypeError(f"{type(self.states[0]).__name__} is not a state of this core")
+        rules = self.states[0].core_rules
+        self.num_players = rules.num_players
+        self.num_actions = rules.num_actions
+        self.information_state = information_state
+        self.observation_size = rules.info_state_size if information_state else rules.observation_size
+        self.learner = learner
+        self.opponents = opponents
+        self.autoreset = autoreset
+        self.max_steps = max_steps
+        self.error_env = -1
+        self.error_code = 0
+        # Compiled, the loops reach each state by its address; the list keeps them alive.
+        self.addresses = numpy.array([id(s) for s in self.states], dtype=numpy.intp)
+
+    def bind(
+        self,
+        observations,
+        final_observations,
+        masks,
+        seats,
+        rewards,
+        terminated,
+        truncated,
+        legal_counts,
+        deal_states,
+        choices,
+        steps,
+        pending,
+        ended,
+        legal_ids,
+        legal_n,
+    ):
+        """Take the buffers (numpy arrays of the shapes and dtypes ``BatchEnv`` checks;
+        the end flags as int8 views of its bool arrays)."""
+        self.observations = observations
+        self.final_observations = final_observations
+        self.masks = masks
+        self.seats = seats
+        self.rewards = rewards
+        self.terminated = terminated
+        self.truncated = truncated
+        self.legal_counts = legal_counts
+        self.deal_states = deal_states
+        self.choices = choices
+        self.steps = steps
+        self.pending = pending
+        self.ended = ended
+        self.legal_ids = legal_ids
+        self.legal_n = legal_n
+
+    def state_at(self, i):
+        """Env ``i``'s state object itself (the caller copies it)."""
+        return self.states[i]
+
+    # ------------------------------------------------------------------ the Python entries
+
+    def check(self, actions):
+        """Whether every env may take its action: -1 if so, else the first env that may not
+        (``error_env``), with ``error_code`` saying why (``BAD_RANGE``, ``BAD_ENDED``, or the
+        game's reason index). Changes nothing: a refused step leaves every env as it was."""
+        self.error_env = -1
+        self.error_code = 0
+        with cython.nogil:
+            for i in range(self.num_envs):
+                if self.pending[i] != 0:
+                    continue  # next-step autoreset: this env's action is ignored
+                if self.ended[i] != 0:
+                    self.error_env = i
+                    self.error_code = BAD_ENDED
+                    break
+                a = _i64(actions[i])
+                if a < 0 or a >= self.num_actions:
+                    self.error_env = i
+                    self.error_code = BAD_RANGE
+                    break
+                if cython.compiled:
+                    code = cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])).c_check(a)
+                else:
+                    code = self.states[i].c_check(a)
+                if code != 0:
+                    self.error_env = i
+                    self.error_code = code
+                    break
+        return self.error_env
+
+    def step(self, actions, lo, hi):
+        """Apply each env's action (checked by ``check``) for envs ``lo .. hi-1``."""
+        with cython.nogil:
+            for i in range(lo, hi):
+                if cython.compiled:
+                    self.c_step_one(
+                        cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])), i, actions[i]
+                    )
+                else:
+                    self.c_step_one(self.states[i], i, _i64(actions[i]))
+
+    def reset(self, deal_states, which, every, lo, hi):
+        """Deal new games from ``deal_states`` in envs ``lo .. hi-1`` (``every``), or in those
+        of them whose ``which`` flag is set."""
+        with cython.nogil:
+            for i in range(lo, hi):
+                if not every and which[i] == 0:
+                    continue
+                self.c_clear_rewards(i)
+                self.terminated[i] = 0
+                self.truncated[i] = 0
+                if cython.compiled:  # memset: the loop is not vectorized through the memoryview
+                    memset(cython.address(self.masks[i, 0]), 0, self.num_actions)
+                else:
+                    self.masks[i] = 0
+                if cython.compiled:
+                    self.c_new_game(
+                        cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])), i, _u64(deal_states[i])
+                    )
+                    self.c_write(cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])), i, -1, False)
+                else:
+                    self.c_new_game(self.states[i], i, _u64(deal_states[i]))
+                    self.c_write(self.states[i], i, -1, False)
+
+    def sample(self, out, lo, hi):
+        """A uniformly random legal action per env into ``out`` (0 for an env that is over),
+        from each game's choice stream: the k-th legal action for the stream's next 64-bit
+        value r, k = ((r >> 32) * count) >> 32 (the engine's default random action)."""
+        with cython.nogil:
+            for i in range(lo, hi):
+                n = _i64(self.legal_n[i])
+                if n == 0:
+                    out[i] = 0
+                    continue
+                self.choices[i] = (_u64(self.choices[i]) + GOLDEN) & MASK64
+                k = ((mix64(_u64(self.choices[i])) >> 32) * n) >> 32
+                if n <= LEGAL_CACHE:
+                    out[i] = self.legal_ids[i, k]
+                elif cython.compiled:
+                    out[i] = _legal_at(cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])), k)
+                else:
+                    out[i] = _legal_at(self.states[i], k)
+
+    # ------------------------------------------------------------------ one env, no GIL
+
+    def c_step_one(self, st, i, action):
+        self.c_clear_rewards(i)
+        self.terminated[i] = 0
+        self.truncated[i] = 0
+        if self.pending[i] != 0:
+            # Next-step autoreset: the game ended in the last step; this step deals the next.
+            self.c_new_game(st, i, mix64((_u64(self.deal_states[i]) ^ NEXT_DEAL_SALT) & MASK64))
+            self.c_write(st, i, -1, False)
+            return
+        actor = st.c_current()
+        # The mask row holds this position's legal actions and nothing else (c_write's
+        # precondition: a zero row): clearing just them beats a memset of a large action
+        # space, whose rows of a large batch do not fit in the caches.
+        n = _i64(self.legal_n[i])
+        if cython.compiled:
+            row = cython.address(self.masks[i, 0])
+            ids = cython.address(self.legal_ids[i, 0])
+        else:
+            row = self.masks[i]
+            ids = self.legal_ids[i]
+        if n <= LEGAL_CACHE:
+            for k in range(n):
+                row[ids[k]] = 0
+        else:
+            n = st.c_legal()
+            for k in range(n):
+                row[st.c_legal_at(k)] = 0
+        st.c_do(action)
+        self.steps[i] += 1
+        self.c_opponents(st, i)
+        self.c_settle(st, i, actor)
+
+    def c_new_game(self, st, i, deal):
+        """Deal env i's next game from ``deal`` and let the opponents move to the learner's
+        first turn. A game they end before it (no game of the library does; a registered one
+        might) is skipped: the next deal follows, up to ``SKIP_LIMIT`` times."""
+        for tries in range(SKIP_LIMIT):
+            if tries > 0:
+                deal = mix64((deal ^ NEXT_DEAL_SALT) & MASK64)
+            st.c_deal(deal)
+            self.deal_states[i] = deal
+            self.choices[i] = mix64((deal ^ CHOICE_SALT) & MASK64)
+            self.steps[i] = 0
+            self.pending[i] = 0
+            self.ended[i] = 0
+            self.c_opponents(st, i)
+            if st.c_current() >= 0:
+                return
+
+    def c_opponents(self, st, i):
+        """The compiled opponents move until the learner's turn or the end (the step cap is
+        looked at after them, so a truncated game ends on the learner's turn)."""
+        if self.learner < 0 or self.opponents == NO_OPPONENTS:
+            return
+        while True:
+            c = st.c_current()
+            if c < 0 or c == self.learner:
+                return
+            self.choices[i] = (_u64(self.choices[i]) + GOLDEN) & MASK64
+            r = mix64(_u64(self.choices[i]))
+            if self.opponents == RANDOM_OPPONENTS:
+                a = st.c_random_action(r)
+            else:
+                a = st.c_rollout_action(r)
+            st.c_do(a)
+            self.steps[i] += 1
+
+    def c_settle(self, st, i, actor):
+        """After env i's actions: the rewards and end flags, autoreset, the buffers."""
+        current = st.c_current()
+        over = current < 0
+        done = False
+        if over:
+            m = st.c_winners_mask()
+            # +1 each winner, -1 every other seat; 0 for all after a draw, except in a solo
+            # game, where no winner is a loss (State.returns, the search's returns).
+            if m != 0 or self.num_players == 1:
+                for p in range(self.num_players):
+                    self.rewards[i, p] = 1.0 if (m >> p) & 1 else -1.0
+            self.terminated[i] = 1
+            done = True
+        elif self.max_steps > 0 and self.steps[i] >= self.max_steps:
+            self.truncated[i] = 1
+            done = True
+        if self.learner >= 0:
+            observer = self.learner
+        elif over:
+            observer = actor
+        else:
+            observer = current
+        if not done:
+            self.c_write(st, i, observer, False)
+        elif self.autoreset == SAME_STEP:
+            # The last observation goes to final_observations; the env starts its next game.
+            self.c_observe_into(st, self.final_observations[i], observer)
+            self.c_new_game(st, i, mix64((_u64(self.deal_states[i]) ^ NEXT_DEAL_SALT) & MASK64))
+            self.c_write(st, i, -1, False)
+        else:
+            if self.autoreset == NEXT_STEP:
+                self.pending[i] = 1
+            else:
+                self.ended[i] = 1
+            self.c_write(st, i, observer, True)
+
+    def c_write(self, st, i, observer, done):
+        """Env i's observation (of ``observer``, or of the seat to act for -1), mask, seat
+        and legal count, its mask row zero before; ``done``: the game ended or was cut,
+        nothing is legal."""
+        current = st.c_current()
+        if done:
+            self.seats[i] = -1
+            self.legal_counts[i] = 0
+            self.legal_n[i] = 0
+        else:
+            self.seats[i] = current
+            n = st.c_legal()
+            if cython.compiled:
+                row = cython.address(self.masks[i, 0])
+                ids = cython.address(self.legal_ids[i, 0])
+            else:
+                row = self.masks[i]
+                ids = self.legal_ids[i]
+            for k in range(n):
+                a = st.c_legal_at(k)
+                row[a] = 1
+                if k < LEGAL_CACHE:
+                    ids[k] = a
+            self.legal_counts[i] = n
+            self.legal_n[i] = n
+        if observer < 0:
+            observer = current if current >= 0 else max(self.learner, 0)
+        self.c_observe_into(st, self.observations[i], observer)
+
+    def c_observe_into(self, st, out, seat):
+        if cython.compiled:
+            memset(cython.address(out[0]), 0, self.observation_size * cython.sizeof(cython.float))
+        else:
+            out[:] = 0.0
+        if self.information_state:
+            st.c_info_state(seat, out)
+        else:
+            st.c_observe(seat, out)
+
+    def c_clear_rewards(self, i):
+        for p in range(self.num_players):
+            self.rewards[i, p] = 0.0
+
+
+def _legal_at(st, k):
+    """The k-th legal action of ``st``, listed again."""
+    st.c_legal()
+    return st.c_legal_at(k)
+
+
+def _u64(x):
+    """``x`` as an unsigned 64-bit number: the identity compiled; a Python int from a numpy
+    scalar in plain Python (numpy's fixed-width arithmetic would wrap with warnings)."""
+    if cython.compiled:
+        return x
+    return int(x)
+
+
+def _i64(x):
+    """``x`` as a signed 64-bit number (as ``_u64``)."""
+    if cython.compiled:
+        return x
+    return int(x)

@@ -1,0 +1,411 @@
+"""``BatchEnv``: N games of one configuration stepped in the compiled core in one call.
+
+The loop of a reinforcement-learning trainer over many games at once: each call of
+:meth:`BatchEnv.step` applies one action per env, plays the compiled opponents (if any),
+settles the end of every game that ends (rewards, autoreset) and writes the buffers, with
+the GIL released, on as many threads as asked. The buffers are numpy arrays the env
+overwrites in place (pass your own, for example in shared memory); copy what you keep.
+docs/rl.md describes the layout, autoreset, seeding, threads and the opponents.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import secrets
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from cruiselib import _core
+from cruiselib._game import Game
+from cruiselib._registry import make
+from cruiselib._state import State
+from cruiselib.errors import IllegalMoveError, InvalidOptionError
+
+__all__ = ["AUTORESET_MODES", "OPPONENTS", "BatchEnv", "BatchStep"]
+
+_batch = _core.load("batch")
+_CoreState = _core.load("engine").CoreState
+_seed_state = _core.load("rng").seed_state
+
+AutoresetName = Literal["next_step", "same_step", "disabled"]
+AUTORESET_MODES: Mapping[str, int] = dict(_batch.AUTORESET_CODES)
+"""The autoreset modes (Gymnasium 1.x's ``AutoresetMode``, by value) and the core's codes."""
+OPPONENTS: Mapping[str | None, int] = dict(_batch.OPPONENT_CODES)
+"""The compiled opponents: uniformly random legal actions, or the game's rollout policy
+(the random one in a game that has no policy of its own)."""
+
+MAX_ENVS = 1 << 20
+"""The most envs one batch holds."""
+MAX_BUFFER_BYTES = 8 << 30
+"""The most memory one batch's buffers may take (8 GiB): a larger request is refused."""
+MAX_THREADS = 256
+
+BUFFER_NAMES = (
+    "observations",
+    "action_masks",
+    "seats",
+    "rewards",
+    "terminated",
+    "truncated",
+    "legal_counts",
+    "final_observations",
+)
+"""The buffers a caller may hand in (``buffers=``), by name."""
+
+
+class BatchStep(NamedTuple):
+    """What ``reset`` and ``step`` return: the env's own buffers (not copies), which the next
+    call overwrites. ``rewards`` is per seat; ``seats`` the seat to act in each env (-1 where
+    the game has ended or been cut and waits for its reset)."""
+
+    observations: npt.NDArray[np.float32]
+    action_masks: npt.NDArray[np.int8]
+    seats: npt.NDArray[np.int32]
+    rewards: npt.NDArray[np.float32]
+    terminated: npt.NDArray[np.bool_]
+    truncated: npt.NDArray[np.bool_]
+
+
+class BatchEnv:
+    """N games of one game configuration, stepped together in the compiled core.
+
+    ``game``: a :class:`~cruiselib.Game` or a registered name (then ``options`` are its
+    ``make`` options). ``num_envs``: how many games (1 .. 2**20). ``seed``: as for
+    :meth:`reset`, which the constructor calls. ``threads``: how many threads a call
+    splits the batch over (contiguous ranges; the results are the same for every value).
+    ``autoreset``: ``"next_step"`` (the default, Gymnasium's: a step after the end of a game
+    deals the next and ignores that env's action), ``"same_step"`` (the step that ends a
+    game deals the next at once; its last observation is in ``final_observations``), or
+    ``"disabled"`` (an ended env waits for ``reset(mask=...)``; stepping it is an error).
+    ``information_state``: write information-state tensors (perfect recall of public
+    events) instead of observations. ``learner`` and ``opponents``: with a learner seat,
+    the other seats are played in the core (``"random"``: uniformly random legal actions,
+    ``"rollout"``: the game's rollout policy), so every step is the learner's turn;
+    without, every seat is played through ``step`` (self-play). ``max_steps``: a game is
+    truncated after that many actions (all seats' actions counted). ``buffers``: arrays of
+    your own for any of :data:`BUFFER_NAMES` (C-contiguous, writeable, the dtype and shape
+    of the attribute of that name).
+
+    Env i's first game is ``game.new_state(seed + i)``: the same actions give the same
+    states. Each later game of env i is dealt from ``mix64(previous ^ salt)`` (its generator
+    state is ``deal_states[i]``: ``game.state_from_seed_state(int(env.deal_states[i]))``
+    deals it again), and the random choices of the opponents and of :meth:`sample_actions`
+    come from a stream of each game's own (docs/rl.md, "Seeding").
+    """
+
+    def __init__(
+        self,
+        game: Game[Any] | str,
+        num_envs: int,
+        *,
+        seed: int | str | bytes | Sequence[int | str | bytes] | None = None,
+        threads: int = 1,
+        autoreset: AutoresetName = "next_step",
+        information_state: bool = False,
+        learner: int | None = None,
+        opponents: Literal["random", "rollout"] | None = None,
+        max_steps: int | None = None,
+        buffers: Mapping[str, npt.NDArray[Any]] | None = None,
+        **options: Any,
+    ) -> None:
+        if isinstance(game, str):
+            game = make(game, **options)
+        elif not isinstance(game, Game):
+            raise InvalidOptionError(f"game must be a cruiselib Game or a game name, not {game!r}")
+        elif options:
+            raise InvalidOptionError(f"options {sorted(options)} are for make(); this game is already made")
+        self.game: Game[Any] = game
+        self.num_envs = _count("num_envs", num_envs, 1, MAX_ENVS)
+        self.threads = _count("threads", threads, 1, MAX_THREADS)
+        if autoreset not in AUTORESET_MODES:
+            raise InvalidOptionError(f"autoreset must be one of {sorted(AUTORESET_MODES)}, not {autoreset!r}")
+        self.autoreset: AutoresetName = autoreset
+        if not isinstance(information_state, bool):
+            raise InvalidOptionError(f"information_state must be True or False, not {information_state!r}")
+        self.information_state = information_state
+        self.num_players = int(game.num_players)
+        self.num_actions = int(game.num_actions)
+        if learner is None:
+            if opponents is not None:
+                raise InvalidOptionError("opponents play the seats other than a learner's: give learner=SEAT too")
+            seat = -1
+        else:
+            seat = game.check_player(learner)
+            if opponents not in ("random", "rollout") and self.num_players > 1:
+                raise InvalidOptionError(
+                    f"with a learner, opponents must be 'random' or 'rollout' (they play the other seats), "
+                    f"not {opponents!r}"
+                )
+        self.learner = None if learner is None else seat
+        self.opponents = opponents if self.num_players > 1 or opponents is None else None
+        self.max_steps = 0 if max_steps is None else _count("max_steps", max_steps, 1, 2**31 - 1)
+        size = game.information_state_shape[0] if information_state else game.observation_shape[0]
+        self.observation_size = int(size)
+        n, p, a = self.num_envs, self.num_players, self.num_actions
+        shapes: dict[str, tuple[tuple[int, ...], Any]] = {
+            "observations": ((n, size), np.float32),
+            "action_masks": ((n, a), np.int8),
+            "seats": ((n,), np.int32),
+            "rewards": ((n, p), np.float32),
+            "terminated": ((n,), np.bool_),
+            "truncated": ((n,), np.bool_),
+            "legal_counts": ((n,), np.int32),
+            # Written only in same-step mode; one row otherwise.
+            "final_observations": ((n if autoreset == "same_step" else 1, size), np.float32),
+        }
+        given = dict(buffers or {})
+        unknown = sorted(set(given) - set(shapes))
+        if unknown:
+            raise InvalidOptionError(f"unknown buffers {unknown}; the names are {list(BUFFER_NAMES)}")
+        total = sum(
+            int(np.prod(shape)) * np.dtype(dtype).itemsize
+            for name, (shape, dtype) in shapes.items()
+            if name not in given
+        )
+        if total > MAX_BUFFER_BYTES:
+            raise InvalidOptionError(
+                f"{n} envs need {total / 2**30:.1f} GiB of buffers; the most is {MAX_BUFFER_BYTES / 2**30:.0f} GiB"
+            )
+        arrays = {name: _buffer(name, given.get(name), shape, dtype) for name, (shape, dtype) in shapes.items()}
+        self.observations: npt.NDArray[np.float32] = arrays["observations"]
+        self.action_masks: npt.NDArray[np.int8] = arrays["action_masks"]
+        self.seats: npt.NDArray[np.int32] = arrays["seats"]
+        self.rewards: npt.NDArray[np.float32] = arrays["rewards"]
+        self.terminated: npt.NDArray[np.bool_] = arrays["terminated"]
+        self.truncated: npt.NDArray[np.bool_] = arrays["truncated"]
+        self.legal_counts: npt.NDArray[np.int32] = arrays["legal_counts"]
+        self.final_observations: npt.NDArray[np.float32] = arrays["final_observations"]
+        self._deal_states = np.zeros(n, np.uint64)
+        self._choices = np.zeros(n, np.uint64)
+        self._steps = np.zeros(n, np.int32)
+        self._pending = np.zeros(n, np.int8)
+        self._ended = np.zeros(n, np.int8)
+        self._sampled = np.zeros(n, np.int64)
+        self._legal_ids = np.zeros((n, _batch.LEGAL_CACHE_SIZE), np.int32)
+        self._legal_n = np.zeros(n, np.int32)
+        states = [game.state_from_seed_state(0) for _ in range(n)]
+        for state in states:
+            state._forget_history()  # type: ignore[union-attr]  # the core steps them directly: no record is kept
+        # A pure twin's states are stepped by the pure module (the compiled one refuses them).
+        module = _batch if isinstance(states[0], _CoreState) else _core.pure_module("batch")
+        self._core = module.Batch(
+            states, seat, OPPONENTS[self.opponents], AUTORESET_MODES[autoreset], self.max_steps, information_state
+        )
+        self._core.bind(
+            self.observations,
+            self.final_observations,
+            self.action_masks,
+            self.seats,
+            self.rewards,
+            self.terminated.view(np.int8),
+            self.truncated.view(np.int8),
+            self.legal_counts,
+            self._deal_states,
+            self._choices,
+            self._steps,
+            self._pending,
+            self._ended,
+            self._legal_ids,
+            self._legal_n,
+        )
+        threads_used = min(self.threads, n)
+        self._cuts = [n * k // threads_used for k in range(threads_used + 1)]
+        self._pool: ThreadPoolExecutor | None = (
+            ThreadPoolExecutor(max_workers=threads_used - 1, thread_name_prefix="cruiselib-batch")
+            if threads_used > 1
+            else None
+        )
+        self.reset(seed)
+
+    # ------------------------------------------------------------------ stepping
+
+    def reset(
+        self,
+        seed: int | str | bytes | Sequence[int | str | bytes] | None = None,
+        *,
+        mask: npt.ArrayLike | None = None,
+    ) -> BatchStep:
+        """Deal new games: in every env, or in those where ``mask`` (bool, one per env) is set.
+
+        ``seed``: an int s deals env i's game from ``new_state(s + i)``'s deal; a sequence of
+        ``num_envs`` seeds (int, str or bytes) gives each env its own; None draws fresh seeds.
+        The reset envs' rewards and end flags are cleared; the others are left as they were.
+        """
+        n = self.num_envs
+        which = _mask(mask, n)
+        if seed is None:
+            states = np.array([secrets.randbits(64) for _ in range(n)], dtype=np.uint64)
+        elif isinstance(seed, (int, str, bytes)) and not isinstance(seed, bool):
+            if isinstance(seed, int):
+                states = np.array([_seed_state(seed + i) for i in range(n)], dtype=np.uint64)
+            elif n > 1:
+                raise InvalidOptionError(
+                    "a str or bytes seed would give every env the same game: give an int, or one seed per env"
+                )
+            else:
+                states = np.array([_seed_state(seed)], dtype=np.uint64)
+        elif isinstance(seed, Sequence):
+            if len(seed) != n:
+                raise InvalidOptionError(f"seed: {len(seed)} seeds for {n} envs")
+            states = np.array([_seed_state(Game._seed_or_random(s)) for s in seed], dtype=np.uint64)
+        else:
+            raise InvalidOptionError(f"seed must be an int, str, bytes, a sequence of them or None, not {seed!r}")
+        if which is None:
+            self._run(self._core.reset, states, _NO_MASK, True)
+        else:
+            self._run(self._core.reset, states, which, False)
+        return self._result()
+
+    def step(self, actions: npt.ArrayLike) -> BatchStep:
+        """Apply one action per env (an int array of shape ``(num_envs,)``): each env's seat
+        to act takes it. An env whose game ended in the last step (next-step autoreset)
+        starts its next game instead and ignores its action.
+
+        Raises IllegalMoveError, naming the env, if any action is out of range or illegal
+        (or an env waits for its reset, autoreset disabled); then no env has changed.
+        """
+        chosen = _actions(actions, self.num_envs)
+        bad = self._core.check(chosen)
+        if bad >= 0:
+            raise IllegalMoveError(self._refusal(int(bad), int(chosen[bad])))
+        self._run(self._core.step, chosen)
+        return self._result()
+
+    def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action per env (0 for an env waiting for its reset),
+        chosen in the core from each game's choice stream (reproducible with the seed).
+        Written into ``out`` (int64, shape ``(num_envs,)``) or a new array."""
+        target = self._sampled if out is None else _buffer("out", out, (self.num_envs,), np.int64)
+        self._run(self._core.sample, target)
+        return target.copy() if out is None else target
+
+    def _run(self, method: Any, *args: Any) -> None:
+        """``method(*args, lo, hi)`` over the batch's ranges, one per thread (this one too)."""
+        cuts = self._cuts
+        if self._pool is None:
+            method(*args, 0, self.num_envs)
+            return
+        call = functools.partial(method, *args)
+        futures = [self._pool.submit(call, lo, hi) for lo, hi in itertools.pairwise(cuts[1:])]
+        call(cuts[0], cuts[1])
+        for future in futures:
+            future.result()
+
+    def _result(self) -> BatchStep:
+        return BatchStep(
+            self.observations, self.action_masks, self.seats, self.rewards, self.terminated, self.truncated
+        )
+
+    def _refusal(self, env: int, action: int) -> str:
+        code = int(self._core.error_code)
+        if code == _batch.REFUSAL_CODES["ended"]:
+            return f"env {env}: its game has ended; reset it first (reset(mask=...), autoreset disabled)"
+        if code == _batch.REFUSAL_CODES["out_of_range"]:
+            return f"env {env}: action {action} is out of range 0..{self.num_actions - 1}"
+        reason = self.game.rules.reasons[code]
+        return f"env {env}: action {action} is illegal for seat {int(self.seats[env])}: {reason}"
+
+    # ------------------------------------------------------------------ looking at envs
+
+    @property
+    def deal_states(self) -> npt.NDArray[np.uint64]:
+        """Each env's current game's deal: the generator state it was dealt from (a copy)."""
+        deals: npt.NDArray[np.uint64] = self._deal_states.copy()
+        return deals
+
+    @property
+    def episode_steps(self) -> npt.NDArray[np.int32]:
+        """The actions applied in each env's current game, all seats' (a copy)."""
+        steps: npt.NDArray[np.int32] = self._steps.copy()
+        return steps
+
+    def state(self, env: int) -> State[Any, Any, Any]:
+        """A copy of env ``env``'s position as a cruiselib State (it keeps no history: the
+        deal is ``deal_states[env]``)."""
+        if isinstance(env, bool) or not isinstance(env, (int, np.integer)) or not 0 <= env < self.num_envs:
+            raise InvalidOptionError(f"env must be an int 0..{self.num_envs - 1}, not {env!r}")
+        state: State[Any, Any, Any] = self._core.state_at(int(env)).clone()
+        return state
+
+    @property
+    def observation_fields(self) -> dict[str, slice]:
+        """The named parts of a row of ``observations`` (the game's observation or
+        information-state fields)."""
+        if self.information_state:
+            return self.game.information_state_fields()
+        return self.game.observation_fields()
+
+    def close(self) -> None:
+        """Stop the worker threads (a closed env with threads cannot step again)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+            self._cuts = [0, self.num_envs]
+
+    def __enter__(self) -> BatchEnv:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        extra = "" if self.learner is None else f", learner={self.learner}, opponents={self.opponents!r}"
+        return (
+            f"BatchEnv({self.game!r}, num_envs={self.num_envs}, threads={self.threads}, "
+            f"autoreset={self.autoreset!r}{extra})"
+        )
+
+
+_NO_MASK = np.zeros(1, np.int8)
+
+
+def _count(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise InvalidOptionError(f"{name} must be an int from {low} to {high}, not {value!r}")
+    return int(value)
+
+
+def _buffer(name: str, given: object, shape: tuple[int, ...], dtype: Any) -> Any:
+    """A new zeroed array, or ``given`` checked to be one the core may write."""
+    if given is None:
+        return np.zeros(shape, dtype)
+    if (
+        not isinstance(given, np.ndarray)
+        or given.dtype != np.dtype(dtype)
+        or given.shape != shape
+        or not given.flags.c_contiguous
+        or not given.flags.writeable
+    ):
+        what = f"dtype {given.dtype}, shape {given.shape}" if isinstance(given, np.ndarray) else type(given).__name__
+        raise InvalidOptionError(
+            f"buffer {name} must be a writeable C-contiguous {np.dtype(dtype).name} array of shape {shape}, not {what}"
+        )
+    return given
+
+
+def _actions(actions: npt.ArrayLike, n: int) -> npt.NDArray[np.int64]:
+    try:
+        array = np.asarray(actions)
+    except (TypeError, ValueError) as exc:
+        raise IllegalMoveError(f"actions must be an int array of shape ({n},): {exc}") from None
+    if array.shape != (n,) or not np.issubdtype(array.dtype, np.integer):
+        raise IllegalMoveError(f"actions must be an int array of shape ({n},), not {array.dtype} {array.shape}")
+    if array.dtype != np.int64:
+        if array.dtype == np.uint64 and n and int(array.max()) > np.iinfo(np.int64).max:
+            raise IllegalMoveError(f"actions: {int(array.max())} is out of range")
+        array = array.astype(np.int64)
+    return np.ascontiguousarray(array)
+
+
+def _mask(mask: npt.ArrayLike | None, n: int) -> npt.NDArray[np.int8] | None:
+    if mask is None:
+        return None
+    array = np.asarray(mask)
+    if array.shape != (n,) or array.dtype != np.bool_:
+        raise InvalidOptionError(f"mask must be a bool array of shape ({n},), not {array.dtype} {array.shape}")
+    return np.ascontiguousarray(array).view(np.int8)
