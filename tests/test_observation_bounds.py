@@ -72,7 +72,7 @@ def test_random_games_stay_within_bounds(name: str, options: dict[str, Any], cor
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
 def test_long_sweep_stays_within_bounds(name: str, options: dict[str, Any]) -> None:
-    _play_checked(cruiselib.make(name, **options), 300, seed=7)
+    _play_checked(cruiselib.make(name, **options), 1000, seed=7)
 
 
 # --------------------------------------------------------------- a game registered by a user
