@@ -2,7 +2,8 @@
 
 :class:`BatchEnv` steps N games in the compiled core in one call (numpy buffers; no extra
 needed). :func:`aec_env` and :func:`parallel_env` are PettingZoo environments (every seat an agent),
-:func:`gym_env` a Gymnasium environment (one learner seat, bots at the others). They need
+:func:`gym_env` a Gymnasium environment (one learner seat, bots at the others),
+:func:`vector_env` a Gymnasium vector environment over :class:`BatchEnv`. They need
 the ``rl`` extra (``pip install 'cruiselib[rl]'``); importing this package does not.
 """
 
@@ -11,5 +12,16 @@ from __future__ import annotations
 from cruiselib.envs.aec import GameAECEnv, aec_env, parallel_env
 from cruiselib.envs.batch import BatchEnv, BatchStep
 from cruiselib.envs.gym import GameGymEnv, gym_env
+from cruiselib.envs.vector import GameVectorEnv, vector_env
 
-__all__ = ["BatchEnv", "BatchStep", "GameAECEnv", "GameGymEnv", "aec_env", "gym_env", "parallel_env"]
+__all__ = [
+    "BatchEnv",
+    "BatchStep",
+    "GameAECEnv",
+    "GameGymEnv",
+    "GameVectorEnv",
+    "aec_env",
+    "gym_env",
+    "parallel_env",
+    "vector_env",
+]
