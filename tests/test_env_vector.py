@@ -51,7 +51,7 @@ def test_next_step_autoreset_as_gymnasium_defines_it() -> None:
     envs = vector_env(name, 3, seed=1, **options)
     envs.reset(seed=1)
     while True:
-        observations, rewards, terminated, truncated, infos = envs.step(envs.sample_actions())
+        observations, rewards, terminated, _truncated, infos = envs.step(envs.sample_actions())
         if terminated.any():
             break
     done = int(np.flatnonzero(terminated)[0])
