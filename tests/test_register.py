@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import msgspec
+import numpy as np
 import pytest
 
 import cruiselib
@@ -226,3 +227,35 @@ def test_web_catalog_and_drawer(toy: str) -> None:
         drawer = client.get(entry["drawer"])
         assert drawer.status_code == 200
         assert f'cruiselib.registerDrawer("{toy}", draw)' in drawer.text
+
+
+def test_environments(toy: str) -> None:
+    """The batch environment (on the pure engine the toy game is built on) and, with the rl
+    extra, PettingZoo's and Gymnasium's own checks of the adapters."""
+    from cruiselib.envs import BatchEnv
+
+    game = cruiselib.make(toy)
+    env = BatchEnv(toy, 3, seed=1)
+    single = [game.new_state(1 + i) for i in range(3)]
+    for _ in range(40):
+        actions = env.sample_actions()
+        for i, state in enumerate(single):
+            if not state.is_over:
+                np.testing.assert_array_equal(env.observations[i], state.observation(state.current_player))
+                state.apply(int(actions[i]))
+        env.step(actions)
+    assert any(state.is_over for state in single)
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    from cruiselib.envs import aec_env, gym_env, vector_env
+
+    api_test(aec_env(toy), num_cycles=30)
+    check_env(gym_env(toy, opponents="random", illegal_action="lose").unwrapped)
+    envs = vector_env(toy, 4, seed=2)
+    observations, _ = envs.reset(seed=2)
+    for _ in range(30):
+        observations, *_ = envs.step(envs.sample_actions())
+        assert envs.observation_space.contains(observations)
