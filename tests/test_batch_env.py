@@ -345,3 +345,36 @@ def test_the_batch_module_constants_match_the_engine() -> None:
     # The salts differ from each other and from the engine's playout stream.
     assert len({CHOICE_SALT, NEXT_DEAL_SALT, _core.load("engine").PLAYOUT_STREAM[1]}) == 3
     assert _batch.LEGAL_CACHE_SIZE == _SOURCE.LEGAL_CACHE_SIZE
+
+
+def test_one_call_at_a_time() -> None:
+    """A call while another thread's call runs is refused (both would move the same
+    positions with the GIL released); the env is unchanged by the refusal."""
+    import threading
+
+    name, options = ONE_PER_GAME[0]
+    env = BatchEnv(_game(name, options), 2, seed=1)
+    env._busy.acquire()  # as a call in another thread holds it
+    try:
+        for call in (lambda: env.step(env.sample_actions()), env.reset, lambda: env.state(0)):
+            with pytest.raises(cruiselib.InvalidStateError, match="busy in another thread"):
+                call()
+    finally:
+        env._busy.release()
+    # Two real threads stepping their own envs do not disturb each other.
+    envs = [BatchEnv(_game(name, options), 64, seed=s) for s in (1, 1)]
+    done = []
+
+    def run(e: BatchEnv) -> None:
+        for _ in range(200):
+            e.step(e.sample_actions())
+        done.append(e)
+
+    threads = [threading.Thread(target=run, args=(e,)) for e in envs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(done) == 2
+    for x, y in zip(envs[0]._result(), envs[1]._result(), strict=True):
+        np.testing.assert_array_equal(x, y)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import itertools
 import secrets
+import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, NamedTuple
@@ -24,7 +25,7 @@ from cruiselib import _core
 from cruiselib._game import Game
 from cruiselib._registry import make
 from cruiselib._state import State
-from cruiselib.errors import IllegalMoveError, InvalidOptionError
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
 __all__ = ["AUTORESET_MODES", "OPPONENTS", "BatchEnv", "BatchStep"]
 
@@ -213,6 +214,7 @@ class BatchEnv:
             self._legal_ids,
             self._legal_n,
         )
+        self._busy = threading.Lock()
         threads_used = min(self.threads, n)
         self._cuts = [n * k // threads_used for k in range(threads_used + 1)]
         self._pool: ThreadPoolExecutor | None = (
@@ -255,10 +257,14 @@ class BatchEnv:
             states = np.array([_seed_state(Game._seed_or_random(s)) for s in seed], dtype=np.uint64)
         else:
             raise InvalidOptionError(f"seed must be an int, str, bytes, a sequence of them or None, not {seed!r}")
-        if which is None:
-            self._run(self._core.reset, states, _NO_MASK, True)
-        else:
-            self._run(self._core.reset, states, which, False)
+        self._claim()
+        try:
+            if which is None:
+                self._run(self._core.reset, states, _NO_MASK, True)
+            else:
+                self._run(self._core.reset, states, which, False)
+        finally:
+            self._busy.release()
         return self._result()
 
     def step(self, actions: npt.ArrayLike) -> BatchStep:
@@ -270,10 +276,14 @@ class BatchEnv:
         (or an env waits for its reset, autoreset disabled); then no env has changed.
         """
         chosen = _actions(actions, self.num_envs)
-        bad = self._core.check(chosen)
-        if bad >= 0:
-            raise IllegalMoveError(self._refusal(int(bad), int(chosen[bad])))
-        self._run(self._core.step, chosen)
+        self._claim()
+        try:
+            bad = self._core.check(chosen)
+            if bad >= 0:
+                raise IllegalMoveError(self._refusal(int(bad), int(chosen[bad])))
+            self._run(self._core.step, chosen)
+        finally:
+            self._busy.release()
         return self._result()
 
     def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
@@ -281,7 +291,11 @@ class BatchEnv:
         chosen in the core from each game's choice stream (reproducible with the seed).
         Written into ``out`` (int64, shape ``(num_envs,)``) or a new array."""
         target = self._sampled if out is None else _buffer("out", out, (self.num_envs,), np.int64)
-        self._run(self._core.sample, target)
+        self._claim()
+        try:
+            self._run(self._core.sample, target)
+        finally:
+            self._busy.release()
         return target.copy() if out is None else target
 
     def _run(self, method: Any, *args: Any) -> None:
@@ -295,6 +309,12 @@ class BatchEnv:
         call(cuts[0], cuts[1])
         for future in futures:
             future.result()
+
+    def _claim(self) -> None:
+        """Refuse a second caller while a call runs: the core steps the envs with the GIL
+        released, and two calls at once would move the same positions."""
+        if not self._busy.acquire(blocking=False):
+            raise InvalidStateError("this BatchEnv is busy in another thread: one call at a time")
 
     def _result(self) -> BatchStep:
         return BatchStep(
@@ -329,7 +349,11 @@ class BatchEnv:
         deal is ``deal_states[env]``)."""
         if isinstance(env, bool) or not isinstance(env, (int, np.integer)) or not 0 <= env < self.num_envs:
             raise InvalidOptionError(f"env must be an int 0..{self.num_envs - 1}, not {env!r}")
-        state: State[Any, Any, Any] = self._core.state_at(int(env)).clone()
+        self._claim()
+        try:
+            state: State[Any, Any, Any] = self._core.state_at(int(env)).clone()
+        finally:
+            self._busy.release()
         return state
 
     @property
