@@ -378,3 +378,26 @@ def test_one_call_at_a_time() -> None:
     assert len(done) == 2
     for x, y in zip(envs[0]._result(), envs[1]._result(), strict=True):
         np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize(("name", "options"), ONE_PER_GAME, ids=ONE_PER_GAME_IDS)
+def test_positions_with_more_legal_actions_than_remembered(
+    name: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An env remembers a position's first LEGAL_CACHE legal actions (to clear its mask row,
+    check and sample without listing them again); past that it lists them again. The pure
+    module remembering only 3 must step exactly as the compiled one."""
+    game = _game(name, options)
+    monkeypatch.setattr(_core.pure_module("batch"), "LEGAL_CACHE", 3)
+    compiled, pure = BatchEnv(game, 4, seed=21), BatchEnv(game.pure_twin(), 4, seed=21)
+    for _ in range(150):
+        actions = compiled.sample_actions()
+        np.testing.assert_array_equal(actions, pure.sample_actions())
+        for x, y in zip(compiled.step(actions), pure.step(actions), strict=True):
+            np.testing.assert_array_equal(x, y)
+    actions = pure.sample_actions()
+    busy = int(np.argmax(pure.legal_counts))
+    assert pure.legal_counts[busy] > 3
+    actions[busy] = int(np.flatnonzero(pure.action_masks[busy] == 0)[0])
+    with pytest.raises(IllegalMoveError, match=f"env {busy}: action"):
+        pure.step(actions)

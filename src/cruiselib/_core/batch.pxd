@@ -59,6 +59,8 @@ cdef class Batch:
     cpdef sample(self, long long[::1] out, Py_ssize_t lo, Py_ssize_t hi)
     cpdef CoreState state_at(self, Py_ssize_t i)
 
+    @cython.locals(n=cython.int, lo=cython.int, hi=cython.int, mid=cython.int)
+    cdef bint c_remembered(self, Py_ssize_t i, long long a) noexcept nogil
     @cython.locals(actor=cython.int, n=cython.int, k=cython.int, row=cython.p_schar, ids=cython.p_int)
     cdef void c_step_one(self, CoreState st, Py_ssize_t i, long long action) noexcept nogil
     @cython.locals(tries=cython.int)

@@ -53,7 +53,7 @@ OPPONENT_CODES = {None: NO_OPPONENTS, "random": RANDOM_OPPONENTS, "rollout": ROL
 REFUSAL_CODES = {"out_of_range": BAD_RANGE, "ended": BAD_ENDED}
 # The legal actions an env remembers from its last look (to clear its mask row and sample
 # without listing them again); a position with more is listed again.
-LEGAL_CACHE = 128
+LEGAL_CACHE = 256
 LEGAL_CACHE_SIZE = LEGAL_CACHE  # the same number, for Python code
 # Deals tried for a game that the opponents end before the learner's first turn.
 SKIP_LIMIT = 64
@@ -154,6 +154,9 @@ class Batch:
                     self.error_env = i
                     self.error_code = BAD_RANGE
                     break
+                if self.c_remembered(i, a):
+                    continue  # among the legal actions listed at the last look
+                # Not listed (or too many to remember): the game's check, with its reason.
                 if cython.compiled:
                     code = cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])).c_check(a)
                 else:
@@ -218,6 +221,23 @@ class Batch:
                     out[i] = _legal_at(self.states[i], k)
 
     # ------------------------------------------------------------------ one env, no GIL
+
+    def c_remembered(self, i, a):
+        """Whether action ``a`` is among env i's legal actions as listed when its position
+        was last written (sorted ascending, so a binary search); False where more were legal
+        than are remembered, or the env is over."""
+        n = _i64(self.legal_n[i])
+        if n == 0 or n > LEGAL_CACHE:
+            return False
+        lo = 0
+        hi = n
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if self.legal_ids[i, mid] < a:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo < n and self.legal_ids[i, lo] == a
 
     def c_step_one(self, st, i, action):
         self.c_clear_rewards(i)

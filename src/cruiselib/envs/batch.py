@@ -163,11 +163,12 @@ class BatchEnv:
         unknown = sorted(set(given) - set(shapes))
         if unknown:
             raise InvalidOptionError(f"unknown buffers {unknown}; the names are {list(BUFFER_NAMES)}")
+        # The buffers made here and the core's own per-env arrays (its remembered legal actions).
         total = sum(
             int(np.prod(shape)) * np.dtype(dtype).itemsize
             for name, (shape, dtype) in shapes.items()
             if name not in given
-        )
+        ) + n * (4 * _batch.LEGAL_CACHE_SIZE + 40)
         if total > MAX_BUFFER_BYTES:
             raise InvalidOptionError(
                 f"{n} envs need {total / 2**30:.1f} GiB of buffers; the most is {MAX_BUFFER_BYTES / 2**30:.0f} GiB"
