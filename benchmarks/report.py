@@ -15,6 +15,10 @@ from typing import Any
 def _rate(bench: dict[str, Any]) -> str:
     median = bench["stats"]["median"]
     info = bench.get("extra_info", {})
+    if "env_steps" in info:
+        return f"{info['env_steps'] / median / 1e6:,.2f} M env-steps/s"
+    if "steps" in info:
+        return f"{info['steps'] / median / 1e3:,.1f} k steps/s"
     if "actions" in info:
         return f"{info['actions'] / median / 1e6:,.2f} M actions/s ({info['games'] / median:,.0f} games/s)"
     if "iterations" in info:
@@ -22,6 +26,12 @@ def _rate(bench: dict[str, Any]) -> str:
     if "actions_per_game" in info:
         return f"{info['actions_per_game'] / median / 1e3:,.0f} k actions/s"
     return ""
+
+
+def _per_unit(bench: dict[str, Any]) -> float:
+    """The median time of one unit of a round's work: an env-step where a round counts them
+    (its rounds may differ in length between the cores), else the whole round."""
+    return float(bench["stats"]["median"]) / float(bench.get("extra_info", {}).get("env_steps", 1))
 
 
 def _time(seconds: float) -> str:
@@ -55,16 +65,17 @@ def table(data: dict[str, Any]) -> str:
             else:
                 rate = _rate(bench)
                 cells.append(_time(bench["stats"]["median"]) + (f" · {rate}" if rate else ""))
-        ratio = f"{pure['stats']['median'] / compiled['stats']['median']:,.0f}×" if compiled and pure else "–"
+        ratio = f"{_per_unit(pure) / _per_unit(compiled):,.0f}×" if compiled and pure else "–"
         lines.append(f"| {group} | {cells[0]} | {cells[1]} | {ratio} |")
     lines.extend(load_table(groups))
+    lines.extend(batch_table(groups))
     lines.extend(openspiel_table(groups))
     lines.extend(protocol_table(protocol))
     machine = data.get("machine_info", {})
     lines.append("")
     lines.append(
         f"Measured on {machine.get('cpu', {}).get('brand_raw', 'unknown CPU')}, "
-        f"Python {machine.get('python_version', '?')}, one core."
+        f"Python {machine.get('python_version', '?')}, one core (two for the 2-thread rows)."
     )
     return "\n".join(lines)
 
@@ -96,6 +107,77 @@ def load_table(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
         "",
         "| game | msgspec typed decode | `load_state` (compiled) | load ÷ decode |",
         "|---|---|---|---|",
+        *rows,
+    ]
+
+
+BATCH = ": BatchEnv "
+AEC = ": PettingZoo AEC env"
+BATCH_ENVS = 1024
+"""The BatchEnv batch set against the AEC env (one thread)."""
+THREADS_ENVS = 4096
+"""The BatchEnv batch measured on one thread and on two."""
+
+
+def _game(group: str) -> str:
+    """The game a group measures: groups read ``"<game>: <what>"``."""
+    return group.split(": ", 1)[0]
+
+
+def _env_steps_per_second(bench: dict[str, Any] | None) -> float | None:
+    """A round's env-steps (BatchEnv) or steps (the single envs) per second of its median."""
+    if bench is None:
+        return None
+    info = bench["extra_info"]
+    return float(info.get("env_steps", info.get("steps"))) / float(bench["stats"]["median"])
+
+
+def _ratio(top: float | None, bottom: float | None, digits: int) -> str:
+    return f"{top / bottom:,.{digits}f}×" if top is not None and bottom is not None else "–"
+
+
+def _count(value: float | None) -> str:
+    return "–" if value is None else f"{value:,.0f}"
+
+
+def batch_table(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """Per game: BatchEnv's env-steps per second at 1,024 envs against the AEC env stepped
+    from Python (test_bench_envs_single.py), and 4,096 envs on two threads against one; all
+    compiled, from the same run."""
+    batch: dict[tuple[str, int, int], dict[str, Any]] = {}
+    aec: dict[str, dict[str, Any]] = {}
+    for group, modes in groups.items():
+        compiled = modes.get("compiled")
+        if compiled is None:
+            continue
+        if BATCH in group:
+            info = compiled["extra_info"]
+            batch[_game(group), int(info["num_envs"]), int(info["threads"])] = compiled
+        elif AEC in group:
+            aec[_game(group)] = compiled
+    games = sorted({game for game, _, _ in batch})
+    if not games:
+        return []
+    rows = []
+    for game in games:
+        steps = _env_steps_per_second(batch.get((game, BATCH_ENVS, 1)))
+        single = _env_steps_per_second(aec.get(game))
+        one = _env_steps_per_second(batch.get((game, THREADS_ENVS, 1)))
+        two = _env_steps_per_second(batch.get((game, THREADS_ENVS, 2)))
+        rows.append(
+            f"| {game} | {_count(steps)} | {_count(single)} | {_ratio(steps, single, 0)} "
+            f"| {_count(one)} | {_count(two)} | {_ratio(two, one, 2)} |"
+        )
+    return [
+        "",
+        "BatchEnv against the single environments, same run (compiled, env-steps per second): "
+        f"`BatchEnv.step(sample_actions())` over {BATCH_ENVS:,} envs on one thread against "
+        "PettingZoo's AEC env stepped from Python with a masked random action, and "
+        f"{THREADS_ENVS:,} envs on two threads against one:",
+        "",
+        f"| game | BatchEnv, {BATCH_ENVS:,} envs | AEC env | BatchEnv ÷ AEC "
+        f"| {THREADS_ENVS:,} envs, 1 thread | 2 threads | 2 ÷ 1 thread |",
+        "|---|---|---|---|---|---|---|",
         *rows,
     ]
 

@@ -59,7 +59,8 @@ def steps_per_round(mode: str, num_envs: int) -> int:
 def group(game: Any, num_envs: int, threads: int | None = None) -> str:
     """The benchmark group: ``"<name>: BatchEnv step(sample_actions()), 2 players, 1,024 envs"``,
     and the thread count for the threads pair (which report.py reads back from extra_info)."""
-    name = f"{game.name}: BatchEnv step(sample_actions()), {game.num_players} players, {num_envs:,} envs"
+    envs = f"{num_envs:,} env{'s' if num_envs > 1 else ''}"
+    name = f"{game.name}: BatchEnv step(sample_actions()), {game.num_players} players, {envs}"
     if threads is None:
         return name
     return f"{name}, {threads} thread{'s' if threads > 1 else ''}"
