@@ -401,3 +401,64 @@ def test_positions_with_more_legal_actions_than_remembered(
     actions[busy] = int(np.flatnonzero(pure.action_masks[busy] == 0)[0])
     with pytest.raises(IllegalMoveError, match=f"env {busy}: action"):
         pure.step(actions)
+
+
+def test_the_core_module_refuses_what_does_not_fit() -> None:
+    """The compiled loops index without bounds checks, so the core's Batch refuses states of
+    another core, buffers of the wrong shape, calls before its buffers, and short arguments."""
+    name, options = ONE_PER_GAME[0]
+    game = _game(name, options)
+    states = [game.new_state(i) for i in range(3)]
+    with pytest.raises(TypeError):
+        _batch.Batch([object(), object()], -1, 0, 0, 0, False)
+    with pytest.raises(TypeError):
+        _batch.Batch([states[0], game.pure_twin().new_state(1)], -1, 0, 0, 0, False)
+    batch = _batch.Batch(states, -1, 0, 0, 0, False)
+    with pytest.raises(ValueError, match="no buffers"):
+        batch.step(np.zeros(3, np.int64), 0, 3)
+    n, obs, a, p = 3, game.observation_shape[0], game.num_actions, game.num_players
+
+    def buffers(**wrong: Any) -> list[Any]:
+        made = {
+            "observations": np.zeros((n, obs), np.float32),
+            "final_observations": np.zeros((1, obs), np.float32),
+            "masks": np.zeros((n, a), np.int8),
+            "seats": np.zeros(n, np.int32),
+            "rewards": np.zeros((n, p), np.float32),
+            "terminated": np.zeros(n, np.int8),
+            "truncated": np.zeros(n, np.int8),
+            "legal_counts": np.zeros(n, np.int32),
+            "deal_states": np.zeros(n, np.uint64),
+            "choices": np.zeros(n, np.uint64),
+            "steps": np.zeros(n, np.int32),
+            "pending": np.zeros(n, np.int8),
+            "ended": np.zeros(n, np.int8),
+            "legal_ids": np.zeros((n, _batch.LEGAL_CACHE_SIZE), np.int32),
+            "legal_n": np.zeros(n, np.int32),
+        }
+        made.update(wrong)
+        return list(made.values())
+
+    for wrong in (
+        {"observations": np.zeros((n, obs - 1), np.float32)},
+        {"masks": np.zeros((n - 1, a), np.int8)},
+        {"rewards": np.zeros((n, p + 1), np.float32)},
+        {"legal_ids": np.zeros((n, 2), np.int32)},
+        {"final_observations": np.zeros((1, obs + 1), np.float32)},
+        {"seats": np.zeros(n + 1, np.int32)},
+        {"legal_n": np.zeros(n - 1, np.int32)},
+    ):
+        with pytest.raises(ValueError, match="must have|does not fit"):
+            batch.bind(*buffers(**wrong))
+    batch.bind(*buffers())
+    batch.reset(np.arange(3, dtype=np.uint64), np.zeros(1, np.int8), True, 0, 3)
+    for call in (
+        lambda: batch.check(np.zeros(2, np.int64)),
+        lambda: batch.step(np.zeros(2, np.int64), 0, 3),
+        lambda: batch.step(np.zeros(3, np.int64), 0, 4),
+        lambda: batch.sample(np.zeros(2, np.int64), 0, 3),
+        lambda: batch.reset(np.arange(2, dtype=np.uint64), np.zeros(1, np.int8), True, 0, 3),
+        lambda: batch.reset(np.arange(3, dtype=np.uint64), np.zeros(1, np.int8), False, 0, 3),
+    ):
+        with pytest.raises(ValueError, match="entries"):
+            call()

@@ -28,6 +28,7 @@ cdef class Batch:
     cdef readonly int max_steps
     cdef readonly long long error_env
     cdef readonly int error_code
+    cdef bint bound
     cdef unsigned long long[::1] deal_states
     cdef unsigned long long[::1] choices
     cdef int[::1] steps
@@ -44,6 +45,7 @@ cdef class Batch:
     cdef int[:, ::1] legal_ids
     cdef int[::1] legal_n
 
+    @cython.locals(n=Py_ssize_t, rows=dict, finals=Py_ssize_t)
     cpdef bind(self, object observations, object final_observations, object masks, object seats,
                object rewards, object terminated, object truncated, object legal_counts,
                object deal_states, object choices, object steps, object pending, object ended,
@@ -82,3 +84,4 @@ cdef class Batch:
 cdef int _legal_at(CoreState st, int k) noexcept nogil
 cdef inline unsigned long long _u64(unsigned long long x) noexcept nogil
 cdef inline long long _i64(long long x) noexcept nogil
+cdef _check_range(bint bound, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t n, Py_ssize_t length)

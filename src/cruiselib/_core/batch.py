@@ -90,6 +90,7 @@ class Batch:
         self.max_steps = max_steps
         self.error_env = -1
         self.error_code = 0
+        self.bound = False
         # Compiled, the loops reach each state by its address; the list keeps them alive.
         self.addresses = numpy.array([id(s) for s in self.states], dtype=numpy.intp)
 
@@ -113,6 +114,24 @@ class Batch:
     ):
         """Take the buffers (numpy arrays of the shapes and dtypes ``BatchEnv`` checks;
         the end flags as int8 views of its bool arrays)."""
+        # The loops index without bounds checks: every buffer must fit the batch.
+        n = self.num_envs
+        rows = {
+            "observations": (observations, self.observation_size),
+            "masks": (masks, self.num_actions),
+            "rewards": (rewards, self.num_players),
+        }
+        for name, (array, width) in rows.items():
+            if tuple(array.shape) != (n, width):
+                raise ValueError(f"{name} must have shape ({n}, {width})")
+        if legal_ids.shape[0] != n or legal_ids.shape[1] < LEGAL_CACHE:
+            raise ValueError(f"legal_ids must have {n} rows of at least {LEGAL_CACHE}")
+        finals = 1 if self.autoreset != SAME_STEP else n
+        if final_observations.shape[1] != self.observation_size or final_observations.shape[0] < finals:
+            raise ValueError("final_observations does not fit the batch")
+        for array in (seats, terminated, truncated, legal_counts, deal_states, choices, steps, pending, ended, legal_n):
+            if tuple(array.shape) != (n,):
+                raise ValueError(f"every per-env buffer must have {n} entries")
         self.observations = observations
         self.final_observations = final_observations
         self.masks = masks
@@ -128,6 +147,7 @@ class Batch:
         self.ended = ended
         self.legal_ids = legal_ids
         self.legal_n = legal_n
+        self.bound = True
 
     def state_at(self, i):
         """Env ``i``'s state object itself (the caller copies it)."""
@@ -141,6 +161,7 @@ class Batch:
         game's reason index). Changes nothing: a refused step leaves every env as it was."""
         self.error_env = -1
         self.error_code = 0
+        _check_range(self.bound, 0, self.num_envs, self.num_envs, actions.shape[0])
         with cython.nogil:
             for i in range(self.num_envs):
                 if self.pending[i] != 0:
@@ -169,6 +190,7 @@ class Batch:
 
     def step(self, actions, lo, hi):
         """Apply each env's action (checked by ``check``) for envs ``lo .. hi-1``."""
+        _check_range(self.bound, lo, hi, self.num_envs, actions.shape[0])
         with cython.nogil:
             for i in range(lo, hi):
                 if cython.compiled:
@@ -181,6 +203,9 @@ class Batch:
     def reset(self, deal_states, which, every, lo, hi):
         """Deal new games from ``deal_states`` in envs ``lo .. hi-1`` (``every``), or in those
         of them whose ``which`` flag is set."""
+        _check_range(self.bound, lo, hi, self.num_envs, deal_states.shape[0])
+        if not every:
+            _check_range(self.bound, lo, hi, self.num_envs, which.shape[0])
         with cython.nogil:
             for i in range(lo, hi):
                 if not every and which[i] == 0:
@@ -205,6 +230,7 @@ class Batch:
         """A uniformly random legal action per env into ``out`` (0 for an env that is over),
         from each game's choice stream: the k-th legal action for the stream's next 64-bit
         value r, k = ((r >> 32) * count) >> 32 (the engine's default random action)."""
+        _check_range(self.bound, lo, hi, self.num_envs, out.shape[0])
         with cython.nogil:
             for i in range(lo, hi):
                 n = _i64(self.legal_n[i])
@@ -406,3 +432,12 @@ def _i64(x):
     if cython.compiled:
         return x
     return int(x)
+
+
+def _check_range(bound, lo, hi, n, length):
+    """The buffers are bound, envs ``lo .. hi-1`` exist and an argument of ``length``
+    entries covers them."""
+    if not bound:
+        raise ValueError("the batch has no buffers yet (bind)")
+    if not (0 <= lo <= hi <= n and length == n):
+        raise ValueError(f"envs {lo}..{hi - 1} of {n}, with {length} entries")
