@@ -448,7 +448,7 @@ def test_the_core_module_refuses_what_does_not_fit() -> None:
         {"seats": np.zeros(n + 1, np.int32)},
         {"legal_n": np.zeros(n - 1, np.int32)},
     ):
-        with pytest.raises(ValueError, match="must have|does not fit"):
+        with pytest.raises(ValueError, match=r"must have|does not fit"):
             batch.bind(*buffers(**wrong))
     batch.bind(*buffers())
     batch.reset(np.arange(3, dtype=np.uint64), np.zeros(1, np.int8), True, 0, 3)
