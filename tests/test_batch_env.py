@@ -30,6 +30,12 @@ def _game(name: str, options: dict[str, Any]) -> Any:
     return cruiselib.make(name, **options)
 
 
+def _raw(state: Any) -> Any:
+    """The whole position as plain values (the core's own dump; a state from a batch keeps
+    no history, so its snapshot is compared without one this way)."""
+    return state._get_raw()
+
+
 class Replay:
     """One env followed through the public API: the game it should hold, and the choice
     stream BatchEnv's sampling and opponents draw from."""
@@ -50,7 +56,7 @@ class Replay:
     def sample(self) -> int:
         """BatchEnv.sample_actions' choice: the k-th legal action, k from the stream."""
         legal = self.state.legal_actions()
-        return legal[((self.next_choice() >> 32) * len(legal)) >> 32]
+        return int(legal[((self.next_choice() >> 32) * len(legal)) >> 32])
 
     def opponents(self, learner: int, kind: str) -> None:
         while not self.state.is_over and self.state.current_player != learner:
@@ -116,12 +122,12 @@ def test_each_env_replays_as_a_single_game_with_its_seed(name: str, options: dic
     # state(i) is a copy of the position, a State of the game.
     copy = env.state(0)
     assert type(copy) is type(replays[0].state)
-    assert copy._get_raw() == replays[0].state._get_raw()
+    assert _raw(copy) == _raw(replays[0].state)
 
 
 @pytest.mark.parametrize(("name", "options"), ONE_PER_GAME, ids=ONE_PER_GAME_IDS)
 @pytest.mark.parametrize("kind", ["random", "rollout"])
-def test_compiled_opponents_play_the_other_seats(name: str, options: dict[str, Any], kind: str) -> None:
+def test_compiled_opponents_play_the_other_seats(name: str, options: dict[str, Any], kind: Any) -> None:
     """With a learner seat, the core plays every other seat (random or the rollout policy)
     from the game's choice stream: each step is the learner's turn, and the games are the
     ones a Python replay of the same stream plays."""
@@ -224,7 +230,7 @@ def test_disabled_autoreset_waits_for_a_masked_reset() -> None:
     mask[done] = True
     env.reset(seed=100, mask=mask)
     assert not env.terminated[done] and env.seats[done] >= 0
-    assert env.state(done)._get_raw() == game.new_state(100 + done)._get_raw()
+    assert _raw(env.state(done)) == _raw(game.new_state(100 + done))
     assert {i: env.state(i).to_json() for i in others} == kept
 
 
@@ -290,7 +296,7 @@ def test_buffers_of_the_caller_are_written_in_place() -> None:
 def test_bad_options_are_refused() -> None:
     name, options = ONE_PER_GAME[0]
     game = _game(name, options)
-    for kwargs, match in [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"num_envs": 0}, "num_envs must be"),
         ({"num_envs": True}, "num_envs must be"),
         ({"num_envs": 2**21}, "num_envs must be"),
@@ -304,7 +310,8 @@ def test_bad_options_are_refused() -> None:
         ({"seed": [1, 2, 3]}, "3 seeds for 2 envs"),
         ({"seed": "words"}, "same game"),
         ({"seed": 1.5}, "seed must be"),
-    ]:
+    ]
+    for kwargs, match in cases:
         kwargs.setdefault("num_envs", 2)
         with pytest.raises(InvalidOptionError, match=match):
             BatchEnv(game, **kwargs)
@@ -323,8 +330,8 @@ def test_seeds_per_env_and_fresh_seeds() -> None:
     name, options = ONE_PER_GAME[0]
     game = _game(name, options)
     env = BatchEnv(game, 2, seed=["a", b"b"])
-    assert env.state(0)._get_raw() == game.new_state("a")._get_raw()
-    assert env.state(1)._get_raw() == game.new_state(b"b")._get_raw()
+    assert _raw(env.state(0)) == _raw(game.new_state("a"))
+    assert _raw(env.state(1)) == _raw(game.new_state(b"b"))
     one, two = BatchEnv(game, 8), BatchEnv(game, 8)
     assert not np.array_equal(one.deal_states, two.deal_states)  # None: fresh seeds
 
@@ -452,13 +459,14 @@ def test_the_core_module_refuses_what_does_not_fit() -> None:
             batch.bind(*buffers(**wrong))
     batch.bind(*buffers())
     batch.reset(np.arange(3, dtype=np.uint64), np.zeros(1, np.int8), True, 0, 3)
-    for call in (
+    calls: list[Any] = [
         lambda: batch.check(np.zeros(2, np.int64)),
         lambda: batch.step(np.zeros(2, np.int64), 0, 3),
         lambda: batch.step(np.zeros(3, np.int64), 0, 4),
         lambda: batch.sample(np.zeros(2, np.int64), 0, 3),
         lambda: batch.reset(np.arange(2, dtype=np.uint64), np.zeros(1, np.int8), True, 0, 3),
         lambda: batch.reset(np.arange(3, dtype=np.uint64), np.zeros(1, np.int8), False, 0, 3),
-    ):
+    ]
+    for call in calls:
         with pytest.raises(ValueError, match="entries"):
             call()

@@ -122,7 +122,7 @@ def test_copies_do_not_alias_and_buffers_do() -> None:
     observations, _ = shared.reset(seed=4)
     assert observations is shared.batch.observations
     with pytest.raises(InvalidOptionError):
-        vector_env(name, 2, copy="yes", **options)
+        vector_env(name, 2, copy="yes", **options)  # type: ignore[arg-type]
 
 
 def test_the_same_seed_gives_the_same_run() -> None:
@@ -145,10 +145,11 @@ def test_gymnasium_vector_wrappers_run_over_it() -> None:
     from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
     name, options = ONE_PER_GAME[0]
-    envs = RecordEpisodeStatistics(vector_env(name, 4, seed=1, **options))
+    inner = vector_env(name, 4, seed=1, **options)
+    envs = RecordEpisodeStatistics(inner)
     envs.reset(seed=1)
     for _ in range(3000):
-        _, _, terminated, _, infos = envs.step(envs.unwrapped.sample_actions())
+        _, _, terminated, _, infos = envs.step(inner.sample_actions())
         if terminated.any():
             assert "episode" in infos
             i = int(np.flatnonzero(terminated)[0])

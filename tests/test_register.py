@@ -248,7 +248,7 @@ def test_environments(toy: str) -> None:
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
     from gymnasium.utils.env_checker import check_env
-    from pettingzoo.test import api_test
+    from pettingzoo.test import api_test  # type: ignore[import-untyped]
 
     from cruiselib.envs import aec_env, gym_env, vector_env
 

@@ -12,7 +12,7 @@ import cruiselib
 from cruiselib.testing import check_game
 
 
-def _entry(game: Any, name: str, index: int = 0) -> tuple[float, float]:
+def _entry(game: Any, name: str, index: int = 0) -> tuple[Any, Any]:
     low, high = game.observation_bounds()
     at = game.observation_fields()[name].start + index
     return float(low[at]), float(high[at])

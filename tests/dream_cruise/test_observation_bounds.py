@@ -11,7 +11,7 @@ import cruiselib
 from cruiselib.testing import check_game
 
 
-def _entry(game: Any, name: str, index: int) -> tuple[float, float]:
+def _entry(game: Any, name: str, index: int) -> tuple[Any, Any]:
     """The bounds of entry ``index`` of field ``name`` (of the observer's seat, for per-seat
     parts)."""
     low, high = game.observation_bounds()

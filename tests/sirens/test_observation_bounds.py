@@ -22,7 +22,7 @@ EXTREME = CardSet(
 )
 
 
-def _field(game: Any, name: str) -> tuple[list[float], list[float]]:
+def _field(game: Any, name: str) -> tuple[list[Any], list[Any]]:
     low, high = game.observation_bounds()
     part = game.observation_fields()[name]
     return low[part].tolist(), high[part].tolist()
