@@ -13,6 +13,14 @@ both win rates with their 95% Wilson intervals.
 Everything is seeded by ``--seed``: the same command gives the same model and the same
 numbers (on one thread; ``--threads`` above 1 lets torch reorder its sums). The evaluation
 helpers (:func:`evaluate`, :func:`wilson_interval`) need no torch.
+
+Measured with the command above (compiled core, sb3-contrib 2.9.2, torch 2.13.0 on the CPU,
+one thread): 1,001,472 timesteps in 870 s (1,152 steps/s); the trained policy won 1,987
+of 2,000 games against the random bot (99.4%, 95% CI 98.9-99.6%; 1 draw, 12 losses)
+where the random player won 969 (48.4%, 95% CI 46.3-50.6%; 36 draws). After 100,000
+timesteps (94 s) it already won 95.7% (94.3-96.8%) of 1,000. The random bot is a low
+bar: the same policy beats the greedy bot 98% of the time but the game's rule bot
+(``opponents="rules"``) only 15-20%, from either seat.
 """
 
 from __future__ import annotations
