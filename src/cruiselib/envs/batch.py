@@ -294,7 +294,9 @@ class BatchEnv:
         target = self._sampled if out is None else _buffer("out", out, (self.num_envs,), np.int64)
         self._claim()
         try:
-            self._run(self._core.sample, target)
+            # On this thread alone: about 20 ns an env (the legal actions are remembered),
+            # less than handing a range to another thread costs.
+            self._core.sample(target, 0, self.num_envs)
         finally:
             self._busy.release()
         return target.copy() if out is None else target
