@@ -340,7 +340,7 @@ class Batch:
         if over:
             m = st.c_winners_mask()
             # +1 each winner, -1 every other seat; 0 for all after a draw, except in a solo
-            # game, where no winner is a loss (State.returns, the search's returns).
+            # game, where no winner is a loss (C9; State.returns, the search's returns).
             if m != 0 or self.num_players == 1:
                 for p in range(self.num_players):
                     self.rewards[i, p] = 1.0 if (m >> p) & 1 else -1.0
