@@ -6,6 +6,7 @@ import io
 import json
 import re
 
+import numpy as np
 import pytest
 
 import cruiselib
@@ -27,7 +28,35 @@ def test_games(capsys: pytest.CaptureFixture[str]) -> None:
 def test_simulate_random_in_the_core(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "simulate", "sirens", "--games", "3000", "--seed", "4")
     assert code == 0
-    assert "3,000 games" in out and "games/s" in out and "win rate" in out and "in the core" in out
+    assert "3,000 games" in out and "games/s" in out and "share" in out and "in the core" in out
+    assert "95% CI" in out and "starts" in out and "fair share 50.0%" in out
+
+
+def _table_rows(out: str) -> list[list[str]]:
+    """The body rows of a rich table in the output, as their cells."""
+    return [[cell.strip() for cell in line.strip("│").split("│")] for line in out.splitlines() if line.startswith("│")]
+
+
+def test_simulate_counts_shared_wins_as_shares_and_the_start_player(capsys: pytest.CaptureFixture[str]) -> None:
+    """Shared wins are shares (the win shares add up to at most 100%), each seat's starts are
+    the games the core dealt it the start, and threads change nothing but the speed."""
+    name = next(n for n in cruiselib.games() if max(game_class(n).player_counts) >= 3)
+    players = max(game_class(name).player_counts)
+    argv = ["simulate", name, "--players", str(players), "-n", "2000", "--seed", "3"]  # one batch
+    code, one, _ = run(capsys, *argv)
+    code2, two, _ = run(capsys, *argv, "--threads", "2")
+    assert code == code2 == 0
+    rows = _table_rows(one)
+    assert rows == _table_rows(two)
+    assert len(rows) == players
+    total_share = sum(float(row[2].rstrip("%")) for row in rows)
+    assert total_share <= 100.05
+    starts = sum(int(row[5].replace(",", "")) for row in rows)
+    assert starts == 2000
+    game = cruiselib.make(name, players=players)
+    result = game.playouts(2000, seed=3 * 1_000_003)
+    counted = np.bincount(result.first_seats, minlength=players)
+    assert [int(row[5].replace(",", "")) for row in rows] == counted.tolist()
 
 
 def test_simulate_bots_from_python_with_an_option(capsys: pytest.CaptureFixture[str]) -> None:
@@ -186,7 +215,7 @@ def test_simulate_search_and_rule_bots(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_simulate_solo_counts_losses_not_draws(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "simulate", "dream_cruise", "--players", "1", "-n", "30", "--seed", "2")
-    assert code == 0 and re.search(r"30 games · lost \d+", out) and "draws" not in out
+    assert code == 0 and re.search(r"30 games · fair share 100.0% · lost \d+", out) and "draws" not in out
 
 
 @pytest.mark.parametrize("argv", [["play", "sirens", "--think", "0"], ["simulate", "sirens", "--iterations", "x"]])

@@ -149,22 +149,51 @@ def _summary_table(
     scores: np.ndarray,
     lengths: np.ndarray,
     wins: np.ndarray,
+    first_seats: np.ndarray,
     seconds: float,
 ) -> tuple[Any, str]:
-    """A per-seat results table and a line of totals (draws, lengths, speed)."""
+    """A per-seat results table and a line of totals (draws, lengths, speed).
+
+    A game won by k seats gives each a share of 1/k, so the shares of a game add up to
+    at most one win (the rates never pass 100% in total); "shared" counts the games a seat
+    won together with others. "95% CI" is Wilson's interval of the share; the fair share is
+    one seat's share of an even game. "starts" counts the games a seat acted first in (the
+    start player as the core dealt it) and "as start" is its win share in those games;
+    "score" is the mean score.
+    """
+    from cruiselib.arena.stats import wilson
+
     n = len(lengths)
+    players = game.num_players
+    winners_per_game = wins.sum(axis=1, dtype=np.int64)
+    shares = np.where(winners_per_game[:, None] > 0, wins / np.maximum(winners_per_game, 1)[:, None], 0.0)
     table = rich.table.Table(title=title)
-    table.add_column("seat", justify="right")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("mean score", justify="right")
-    for p in range(game.num_players):
-        table.add_row(str(p), str(int(wins[:, p].sum())), f"{wins[:, p].mean():.1%}", f"{scores[:, p].mean():.2f}")
-    draws = int((wins.sum(axis=1) == 0).sum())
+    for column in ("seat", "wins", "share", "95% CI", "shared", "starts", "as start", "score"):
+        table.add_column(column, justify="right")
+    for p in range(players):
+        won = float(shares[:, p].sum())
+        low, high = wilson(won, n) if n else (0.0, 1.0)
+        starting = first_seats == p
+        started = int(starting.sum())
+        as_start = f"{shares[starting, p].mean():.1%}" if started else "-"
+        shared = int(((wins[:, p] == 1) & (winners_per_game > 1)).sum())
+        table.add_row(
+            str(p),
+            f"{won:,.1f}" if shared else f"{won:,.0f}",
+            f"{won / max(n, 1):.1%}",
+            f"{100 * low:.1f}-{100 * high:.1f}%",
+            f"{shared:,}",
+            f"{started:,}",
+            as_start,
+            f"{scores[:, p].mean():.2f}",
+        )
+    fair = 1 / players
+    draws = int((winners_per_game == 0).sum())
     # Alone, a game without a win is lost to the game's own opponent (Dream Cruise's Jana, C9).
     no_winner = "lost" if game.num_players == 1 else "draws"
     return table, (
-        f"{n:,} games · {no_winner} {draws:,} ({draws / max(n, 1):.1%}) · mean length {lengths.mean():.1f} actions"
+        f"{n:,} games · fair share {fair:.1%} · {no_winner} {draws:,} ({draws / max(n, 1):.1%})"
+        f" · mean length {lengths.mean():.1f} actions"
         f" (min {lengths.min()}, max {lengths.max()}) · {n / seconds:,.0f} games/s · "
         f"{lengths.sum() / seconds:,.0f} actions/s"
         if n
@@ -196,6 +225,7 @@ def simulate(args: argparse.Namespace) -> int:
     scores = np.zeros((n, game.num_players), dtype=np.int32)
     lengths = np.zeros(n, dtype=np.int64)
     wins = np.zeros((n, game.num_players), dtype=np.int8)
+    first_seats = np.zeros(n, dtype=np.int8)
     in_core = all(name == "random" for name in names)
     progress = rich.progress.Progress(
         rich.progress.TextColumn("[progress.description]{task.description}"),
@@ -212,13 +242,15 @@ def simulate(args: argparse.Namespace) -> int:
             # Random against random runs entirely in the compiled core, in batches.
             for lo in range(0, n, BATCH):
                 hi = min(n, lo + BATCH)
-                batch = game.playouts(hi - lo, seed=args.seed * 1_000_003 + lo)
+                batch = game.playouts(hi - lo, seed=args.seed * 1_000_003 + lo, threads=args.threads)
                 scores[lo:hi], lengths[lo:hi], wins[lo:hi] = batch.scores, batch.lengths, batch.wins
+                first_seats[lo:hi] = batch.first_seats
                 progress.update(task, completed=hi)
         else:
             bots = [_bot(name, args.seed * 7919 + p, args.think, args.iterations) for p, name in enumerate(names)]
             for g in range(n):
                 state: Any = game.new_state(seed=args.seed * 1_000_003 + g)
+                first_seats[g] = state.current_player
                 steps = 0
                 while not state.is_over:
                     state.apply(bots[state.current_player].choose(state))
@@ -233,7 +265,7 @@ def simulate(args: argparse.Namespace) -> int:
     mode = "compiled core" if cruiselib.compiled else "pure-Python core"
     where = "in the core" if in_core else "driven from Python"
     title = f"{game.title} · {' vs '.join(names)} · seed {args.seed} · {mode}, {where}"
-    _print_summary(out, _summary_table(rich, game, title, scores, lengths, wins, seconds))
+    _print_summary(out, _summary_table(rich, game, title, scores, lengths, wins, first_seats, seconds))
     return 0
 
 
@@ -261,6 +293,7 @@ def demo(args: argparse.Namespace) -> int:
                 result.scores,
                 result.lengths,
                 result.wins,
+                result.first_seats,
                 seconds,
             ),
         )
@@ -269,10 +302,12 @@ def demo(args: argparse.Namespace) -> int:
         scores = np.zeros((n, game.num_players), dtype=np.int32)
         lengths = np.zeros(n, dtype=np.int64)
         wins = np.zeros((n, game.num_players), dtype=np.int8)
+        first_seats = np.zeros(n, dtype=np.int8)
         start = time.perf_counter()
         state: Any = None
         for g in range(n):
             state = game.new_state(seed=args.seed + g)
+            first_seats[g] = state.current_player
             while not state.is_over:
                 state.apply(bots[state.current_player].choose(state))
                 lengths[g] += 1
@@ -283,7 +318,14 @@ def demo(args: argparse.Namespace) -> int:
         _print_summary(
             out,
             _summary_table(
-                rich, game, f"greedy (seat 0) against random, {n} games from Python", scores, lengths, wins, seconds
+                rich,
+                game,
+                f"greedy (seat 0) against random, {n} games from Python",
+                scores,
+                lengths,
+                wins,
+                first_seats,
+                seconds,
             ),
         )
         if state is not None:
@@ -331,6 +373,12 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(p_sim)
     p_sim.add_argument("--games", "-n", type=int, default=1000)
     p_sim.add_argument("--seed", type=int, default=0)
+    p_sim.add_argument(
+        "--threads",
+        type=_positive(int, "--threads"),
+        default=1,
+        help="random games in the core: threads to spread each batch over (the results are the same)",
+    )
     p_sim.add_argument(
         "--bots",
         default="random",
