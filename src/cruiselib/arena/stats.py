@@ -125,7 +125,10 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     z2n = z * z / trials
     centre = (p + z2n / 2) / (1 + z2n)
     half = z / (1 + z2n) * math.sqrt(p * (1 - p) / trials + z2n / (4 * trials))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # No failure (or no success) puts the bound exactly at 1 (or 0), which rounding can miss.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
 
 
 def win_shares(winners: Sequence[Sequence[int]], players: int) -> npt.NDArray[np.float64]:
@@ -354,7 +357,9 @@ def multiplayer_ratings(games: Sequence[tuple[Sequence[str], Sequence[float]]], 
                 raise InvalidOptionError(f"game {index} has a player name that is not a string: {name!r}")
             if name not in current:
                 current[name] = model.rating(name=name)
-        rated = model.rate([[current[name]] for name in seats], ranks=order)
+        # A fresh copy per seat: openskill updates a rating object passed twice twice over.
+        teams = [[model.rating(mu=current[name].mu, sigma=current[name].sigma, name=name)] for name in seats]
+        rated = model.rate(teams, ranks=order)
         copies: dict[str, list[PlackettLuceRating]] = {}
         for name, team in zip(seats, rated, strict=True):
             copies.setdefault(name, []).append(team[0])
