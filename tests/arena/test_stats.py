@@ -59,6 +59,9 @@ def test_wilson_edges_and_z() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     assert wilson(0, 20)[0] == 0.0
     assert wilson(20, 20)[1] == 1.0
+    sixths = sum([1 / 6] * 36)  # six games, six shared winners each, summed in floats
+    assert sixths > 6
+    assert wilson(sixths, 6) == wilson(6, 6)
     narrow = wilson(50, 100, z=1.0)
     wide = wilson(50, 100, z=2.576)
     assert wide[0] < narrow[0] < 0.5 < narrow[1] < wide[1]

@@ -107,7 +107,8 @@ class SeatWinRates(msgspec.Struct, frozen=True):
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of a success rate ``successes / trials``.
 
-    ``successes`` may be fractional (a shared win counts 1/k, a draw 1/2). ``z`` is the normal
+    ``successes`` may be fractional (a shared win counts 1/k, a draw 1/2; a sum of such shares
+    that overshoots ``trials`` by rounding alone counts as ``trials``). ``z`` is the normal
     quantile (1.96: a 95% interval). No trials: the uninformative ``(0.0, 1.0)``. The bounds are
     clipped to [0, 1] against rounding.
 
@@ -115,8 +116,10 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     [0.2366, 0.7634]
     """
     trials = _count(trials, "trials")
-    if not math.isfinite(successes) or successes < 0 or successes > trials:
+    # Sums of fractional shares (thirds) can overshoot a whole count by rounding: allowed.
+    if not math.isfinite(successes) or successes < 0 or successes > trials * (1 + 1e-9):
         raise InvalidOptionError(f"successes must lie in [0, trials={trials}], got {successes!r}")
+    successes = min(float(successes), float(trials))
     if not math.isfinite(z) or z <= 0:
         raise InvalidOptionError(f"z must be a positive number, got {z!r}")
     if trials == 0:
@@ -169,8 +172,7 @@ def seat_win_rates(shares: npt.ArrayLike, z: float = 1.96) -> SeatWinRates:
     highs: list[float] = []
     verdicts: list[str] = []
     for seat in range(players):
-        # Clipped: float sums of thirds can exceed the game count by an ulp.
-        low, high = wilson(min(float(totals[seat]), float(games)), games, z)
+        low, high = wilson(float(totals[seat]), games, z)
         rates.append(float(totals[seat]) / games if games else 0.0)
         lows.append(low)
         highs.append(high)
