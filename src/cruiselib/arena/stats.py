@@ -397,12 +397,15 @@ class SPRT:
     ``pairs=False`` (trinomial) an outcome is one game: 0 (loss), 0.5 (draw) or 1 (win). Pairs
     cancel most of the luck of the deal, so they decide sooner.
 
-    The LLR is the GSPRT of M. Van den Bergh (fishtest's ``LLRcalc``, "Comments on
-    Normalized Elo" and "A Generalized SPRT" in the fishtest documentation): the outcome
-    frequencies are fitted by maximum likelihood under each hypothesis' expected score
-    ``s = 1 / (1 + 10 ** (-elo / 400))`` (per game), and ``llr = N * sum_i f_i log(p1_i / p0_i)``.
-    As in fishtest, an outcome never seen counts ``0.001`` times so both fits exist. Unlike
-    fishtest's live display there is no overshoot correction of the bounds.
+    The bounds are Wald's (A. Wald, "Sequential tests of statistical hypotheses", Annals of
+    Mathematical Statistics 16, 1945). The LLR is M. Van den Bergh's generalized SPRT as
+    fishtest computes it (``LLRcalc.py`` of github.com/official-stockfish/fishtest): the
+    outcome frequencies ``f_i`` of ``N`` outcomes are fitted by maximum likelihood under each
+    hypothesis' expected score per game ``s = 1 / (1 + 10 ** (-elo / 400))``, giving ``p0`` and
+    ``p1``, and ``llr = N * sum_i f_i log(p1_i / p0_i)``. As in fishtest, an outcome never seen
+    counts 0.001 times so that both fits exist. fishtest also corrects the bounds for the
+    overshoot of the last update; this class does not. :meth:`update` with ``count > 1`` checks
+    the bounds once, after the whole batch.
     """
 
     def __init__(
