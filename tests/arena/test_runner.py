@@ -258,3 +258,32 @@ def test_the_commands_run_and_refuse(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "10 games" in capsys.readouterr().out
     assert arena_main([name, "--bot", "random", "--backend", "serial"]) == 2
     assert "at least two participants" in capsys.readouterr().err
+
+
+def test_rows_name_every_winner_of_a_shared_win() -> None:
+    import numpy as np
+
+    (job,) = expand(small_study(games=4, shard=10, players=(3,)))
+    wins = np.array([[1, 1, 0], [0, 0, 0], [0, 0, 1], [1, 1, 1]], dtype=np.int8)
+    rows = JobRows(
+        job=0,
+        deal=np.arange(4, dtype=np.int64),
+        deal_seed=np.zeros(4, dtype=np.uint64),
+        seating=np.full(4, -1, dtype=np.int16),
+        start_player=np.zeros(4, dtype=np.int16),
+        scores=np.zeros((4, 3), dtype=np.int32),
+        wins=wins,
+        length=np.ones(4, dtype=np.int32),
+        seconds=np.zeros(4),
+    )
+    assert results.job_rows(job, rows)["winners"] == [[0, 1], [], [2], [0, 1, 2]]
+
+
+def test_in_core_games_are_dealt_as_playouts_deals_them() -> None:
+    spec = small_study()
+    rows = run(spec, backend="serial", progress=False).rows
+    game = cruiselib.make(spec.game, **json.loads(rows["options_json"][0]))
+    assert rows["deal_seed"][:20] == [game.playout_seed_state(spec.seed, g) for g in rows["deal"][:20]]
+    batch = game.playouts(rows["cell"].count(0), spec.seed)  # the first cell, in one batch
+    assert rows["length"][: batch.games] == batch.lengths.tolist()
+    assert rows["start_player"][: batch.games] == batch.first_seats.tolist()

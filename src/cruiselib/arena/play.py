@@ -19,7 +19,7 @@ from cruiselib.errors import InvalidOptionError
 
 from .plan import MASK64, BotSpec, Job, deal_seed, mix64
 
-__all__ = ["JobRows", "make_player", "play_job", "playout_seed_for"]
+__all__ = ["JobRows", "make_player", "mix64_array", "play_job", "playout_seed_for"]
 
 
 class JobRows(msgspec.Struct, frozen=True):
@@ -64,6 +64,14 @@ def make_player(bot: BotSpec, seed: int) -> Bot:
     return result
 
 
+def mix64_array(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """:func:`~cruiselib.arena.plan.mix64` of every element (uint64 arithmetic wraps)."""
+    with np.errstate(over="ignore"):
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.asarray(z ^ (z >> np.uint64(31)), dtype=np.uint64)
+
+
 def _unmix64(z: int) -> int:
     """The inverse of :func:`~cruiselib.arena.plan.mix64`."""
     z = z ^ (z >> 31) ^ (z >> 62)
@@ -102,7 +110,7 @@ def _play_core(game: Any, job: Job) -> JobRows:
     result = game.playouts(n, playout_seed_for(game, job.base, job.first), threads=1)
     seconds = (time.perf_counter() - start) / max(n, 1)
     deals = np.arange(job.first, job.first + n, dtype=np.int64)
-    seeds = np.fromiter((deal_seed(job.base, int(g)) for g in deals), dtype=np.uint64, count=n)
+    seeds = mix64_array(np.uint64(job.base) + deals.astype(np.uint64))
     first_seats = getattr(result, "first_seats", None)
     if first_seats is None:
         # The core's playouts do not report the start seat: deal each game again to read it.

@@ -84,7 +84,11 @@ def job_rows(job: Job, rows: JobRows) -> Rows:
         seats = [labels[s] for s in rows.seating.tolist()]
     else:
         seats = [["random"] * job.players for _ in range(n)]
-    winners = [np.flatnonzero(w).tolist() for w in rows.wins]
+    # The winners of each game through its bit mask of winning seats: one lookup a game.
+    players = rows.wins.shape[1]
+    masks = (rows.wins.astype(np.int64) << np.arange(players, dtype=np.int64)).sum(axis=1)
+    by_mask = {int(m): [p for p in range(players) if m >> p & 1] for m in np.unique(masks)}
+    winners = [list(by_mask[m]) for m in masks.tolist()]
     return {
         "study": [job.study] * n,
         "job": [job.index] * n,
