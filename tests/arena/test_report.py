@@ -128,7 +128,16 @@ def study_summary() -> dict[str, Any]:
                 "low": -0.01,
                 "high": 0.07,
                 "games": 30,
-            }
+            },
+            {
+                "name": "ships=4",
+                "baseline": "ships=3",
+                "metric": "length",
+                "difference": -2.5,
+                "low": -4.0,
+                "high": -1.0,
+                "games": 30,
+            },
         ],
     }
 

@@ -127,21 +127,33 @@ class _RowColumns:
     """Column access to rows given as structs, mappings or a pyarrow Table."""
 
     def __init__(self, rows: Any) -> None:
+        self._columns: Mapping[str, Sequence[Any]] | None = None
         if hasattr(rows, "column_names") and hasattr(rows, "column"):
             self._table: Any = rows
             self._rows: Sequence[Any] = ()
             self.count = int(rows.num_rows)
+        elif isinstance(rows, Mapping):
+            # Columns: name -> one value per game (the runner's ``Rows``).
+            lengths = {len(values) for values in rows.values()}
+            if len(lengths) > 1:
+                raise InvalidOptionError(f"row columns must have equal lengths, not {sorted(lengths)}")
+            self._table = None
+            self._rows = ()
+            self._columns = rows
+            self.count = lengths.pop() if lengths else 0
         elif isinstance(rows, Sequence) and not isinstance(rows, (str, bytes)):
             self._table = None
             self._rows = rows
             self.count = len(rows)
         else:
             raise InvalidOptionError(
-                f"rows must be a sequence of game rows or a pyarrow Table, not {type(rows).__name__}"
+                f"rows must be game rows, a mapping of columns or a pyarrow Table, not {type(rows).__name__}"
             )
 
     def column(self, name: str) -> list[Any]:
         """The values of field ``name``, one per row (``None`` where a row lacks it)."""
+        if self._columns is not None:
+            return list(self._columns.get(name) or [None] * self.count)
         if self._table is not None:
             if name not in self._table.column_names:
                 return [None] * self.count
@@ -345,16 +357,16 @@ def _distribution_sections(summary: Mapping[str, Any], table: _RowColumns, kind:
     seats = table.column("seats")
     scores = table.column("scores")
     lengths = table.column("length")
-    keys = [_cell_key(o, p) for o, p in zip(table.column("options_json"), table.column("players"), strict=True)]
+    keys = _row_cells(summary, table)
     sections = []
     groups: list[tuple[str, dict[str, list[float]]]] = []
     if kind == "study":
-        by_cell: dict[tuple[str, int], dict[str, list[float]]] = {}
+        by_cell: dict[tuple[int, str], dict[str, list[float]]] = {}
         for key, row_scores in zip(keys, scores, strict=True):
             per_seat = by_cell.setdefault(key, {})
             for seat, score in enumerate(row_scores or ()):
                 per_seat.setdefault(f"seat {seat}", []).append(float(score))
-        groups = [(_cell_title(key), by_cell[key]) for key in sorted(by_cell)[:MAX_CELL_PLOTS]]
+        groups = [(key[1], by_cell[key]) for key in sorted(by_cell)[:MAX_CELL_PLOTS]]
     else:
         per_bot: dict[str, list[float]] = {}
         for labels, row_scores in zip(seats, scores, strict=True):
@@ -369,12 +381,33 @@ def _distribution_sections(summary: Mapping[str, Any], table: _RowColumns, kind:
     by_length: dict[str, list[float]] = {}
     for key, length in zip(keys, lengths, strict=True):
         if length is not None:
-            by_length.setdefault(_cell_title(key) if kind == "study" else "all games", []).append(float(length))
+            by_length.setdefault(key[1] if kind == "study" else "all games", []).append(float(length))
     if by_length:
-        samples = dict(sorted(by_length.items())[:MAX_CELL_PLOTS])
+        samples = dict(list(by_length.items())[:MAX_CELL_PLOTS])
         svg = _histogram_figure(samples, "game length (actions)", "lengths")
         sections.append(_section("Game length", svg, _stats_table(by_length, "Games"), ""))
     return sections
+
+
+def _row_cells(summary: Mapping[str, Any], table: _RowColumns) -> list[tuple[int, str]]:
+    """Each row's cell as (order, name): by the ``cell`` column, named as the summary's cell
+    of that number, else by its options and player count."""
+    names: dict[Any, str] = {}
+    for cell in _cells(summary):
+        if cell.get("cell") is not None and cell.get("name"):
+            names[cell["cell"]] = str(cell["name"])
+    cells = table.column("cell")
+    options = table.column("options_json")
+    players = table.column("players")
+    found: dict[tuple[Any, tuple[str, int]], tuple[int, str]] = {}
+    keys = []
+    for number, options_json, count in zip(cells, options, players, strict=True):
+        key = _cell_key(options_json, count)
+        name = names.get(number) or _cell_title(key)
+        # Cells in order of their number (else of first appearance).
+        order = number if isinstance(number, int) else len(found)
+        keys.append(found.setdefault((number, key), (order, name)))
+    return keys
 
 
 def _variant_sections(summary: Mapping[str, Any]) -> list[str]:
@@ -400,19 +433,27 @@ def _variant_sections(summary: Mapping[str, Any]) -> list[str]:
         except (KeyError, TypeError, ValueError) as error:
             raise InvalidOptionError(f"a summary variant needs numeric difference, low and high: {error}") from None
 
-    def draw(figure: Any) -> None:
-        axes = figure.add_subplot()
-        positions = np.arange(len(entries))
-        centre = np.array([entry[3] for entry in entries])
-        errors = np.array([centre - [entry[4] for entry in entries], [entry[5] for entry in entries] - centre])
-        axes.errorbar(centre, positions, xerr=errors, fmt="o", capsize=4, color="tab:purple")
-        axes.axvline(0.0, color="grey", linewidth=0.8)
-        axes.set_yticks(positions, [f"{entry[0]} vs {entry[1]}\n{entry[2]}" for entry in entries])
-        axes.invert_yaxis()
-        axes.set_xlabel("paired difference (variant - baseline)")
-        axes.grid(axis="x", alpha=0.3)
+    # One panel per metric: a share and a length do not share a scale.
+    by_metric: dict[str, list[tuple[str, str, str, float, float, float, Any]]] = {}
+    for entry in entries:
+        by_metric.setdefault(entry[2], []).append(entry)
 
-    svg = _svg(draw, "variants", height=min(10.0, 1.2 + 0.6 * len(entries)))
+    def draw(figure: Any) -> None:
+        heights = [len(group) + 1 for group in by_metric.values()]
+        axes_list = figure.subplots(len(by_metric), 1, squeeze=False, height_ratios=heights)[:, 0]
+        for axes, (metric, group) in zip(axes_list, by_metric.items(), strict=True):
+            positions = np.arange(len(group))
+            centre = np.array([entry[3] for entry in group])
+            errors = np.array([centre - [entry[4] for entry in group], [entry[5] for entry in group] - centre])
+            axes.errorbar(centre, positions, xerr=errors, fmt="o", capsize=4, color="tab:purple")
+            axes.axvline(0.0, color="grey", linewidth=0.8)
+            axes.set_yticks(positions, [f"{entry[0]} vs {entry[1]}" for entry in group])
+            axes.set_ylim(len(group) - 0.5, -0.5)
+            axes.set_title(f"{metric}: variant - baseline")
+            axes.grid(axis="x", alpha=0.3)
+
+    rows_drawn = len(entries) + 1.2 * len(by_metric)
+    svg = _svg(draw, "variants", height=min(14.0, 0.8 + 0.45 * rows_drawn))
     rows = "".join(
         f"<tr><td>{_esc(name)}</td><td>{_esc(base)}</td><td>{_esc(metric)}</td>"
         f'<td class="num">{_num(diff)}</td><td class="num">{_num(lo)} to {_num(hi)}</td>'
@@ -442,7 +483,7 @@ def _rate_entries(entries: Any, name_key: str, what: str) -> list[_Rate]:
             rates.append(
                 (
                     f"seat {name}" if name_key == "seat" else str(name),
-                    float(share),
+                    math.nan if share is None else float(share),  # None: no games (a seat never started)
                     float(entry["low"]),
                     float(entry["high"]),
                     float(entry["fair"]) if entry.get("fair") is not None else math.nan,
@@ -605,10 +646,12 @@ def _plain(value: Any) -> str:
 
 
 def _pct(value: float) -> str:
-    return f"{value * 100:.1f}%"
+    return "n/a" if math.isnan(value) else f"{value * 100:.1f}%"
 
 
 def _num(value: float) -> str:
+    if math.isnan(value):
+        return "n/a"
     return f"{value:.4g}" if abs(value) < 1e5 else f"{value:,.0f}"
 
 
