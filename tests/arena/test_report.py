@@ -263,3 +263,62 @@ def test_bad_summaries_are_refused(tmp_path: Path, summary: Any, message: str) -
 def test_bad_rows_are_refused(tmp_path: Path) -> None:
     with pytest.raises(InvalidOptionError, match="rows must be"):
         html_report(42, {}, tmp_path / "r.html")
+
+
+def test_row_columns_give_the_same_report_as_row_mappings(tmp_path: Path) -> None:
+    rows = tournament_rows(LABELS)
+    columns = {name: [row[name] for row in rows] for name in rows[0]}
+    from_rows = html_report(rows, tournament_summary(LABELS), tmp_path / "a.html").read_bytes()
+    assert html_report(columns, tournament_summary(LABELS), tmp_path / "b.html").read_bytes() == from_rows
+    with pytest.raises(InvalidOptionError, match="equal lengths"):
+        html_report({"length": [1, 2], "players": [2]}, {}, tmp_path / "c.html")
+
+
+def test_a_share_of_no_games_is_shown_as_not_available(tmp_path: Path) -> None:
+    never = {"seat": 1, "games": 0, "share": None, "low": 0.0, "high": 1.0, "fair": 0.5}
+    summary = {"game": "sirens", "start_players": [_rate("seat", 0, 0.5, 0.5), never]}
+    text = html_report([], summary, tmp_path / "r.html").read_text()
+    assert '<td>seat 1</td><td class="num">n/a</td>' in text
+
+
+def test_study_cells_take_the_summarys_names(tmp_path: Path) -> None:
+    rows = study_rows()
+    for row in rows:
+        row["cell"] = 7 if row["players"] == 2 else 3
+    summary = study_summary()
+    summary["cells"][0]["cell"], summary["cells"][0]["name"] = 7, "two seats"
+    summary["cells"][1]["cell"], summary["cells"][1]["name"] = 3, "three seats"
+    text = html_report(rows, summary, tmp_path / "r.html").read_text()
+    # Histograms in cell order (3 before 7), under the summary's names.
+    assert text.index("<h2>Score distribution: three seats") < text.index("<h2>Score distribution: two seats")
+
+
+def test_variants_get_a_panel_per_metric(tmp_path: Path) -> None:
+    text = html_report(study_rows(), study_summary(), tmp_path / "r.html").read_text()
+    assert "seat 0 win share: variant - baseline" in text
+    assert "length: variant - baseline" in text
+
+
+@pytest.mark.parametrize("kind", ["tournament", "study"])
+def test_the_report_of_a_real_run(tmp_path: Path, kind: str) -> None:
+    from cruiselib.arena.plan import BotSpec, Study, Tournament
+    from cruiselib.arena.runner import run
+
+    spec: Tournament | Study
+    if kind == "tournament":
+        spec = Tournament(
+            game="sirens", participants=(BotSpec("random"), BotSpec("greedy", label=HOSTILE)), games=4, seed=1
+        )
+    else:
+        spec = Study(game="sirens", grid={}, games=200, seed=1, players=(2,))
+    result = run(spec, out_dir=tmp_path / "run", backend="serial", progress=False)
+    # As the runner writes it: summary.json read back.
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    text = html_report(result.rows, summary, tmp_path / "r.html").read_text()
+    assert "<h2>Seats and start player" in text
+    assert "<h2>Score distribution" in text
+    assert "<h2>Game length" in text
+    assert "<script" not in text.lower()
+    if kind == "tournament":
+        assert "<h2>Win-rate matrix" in text
+        assert "<h2>Ratings" in text

@@ -1,8 +1,8 @@
 """A self-contained HTML report of a tournament or a balance study.
 
 :func:`html_report` writes ONE HTML file: no scripts, no external style sheets, fonts or
-images. Its plots are drawn by matplotlib (the Agg-free SVG canvas, no pyplot state) and
-inlined as SVG; every plot is followed by a table of the same numbers. The file holds no
+images. Its plots are drawn by matplotlib's SVG canvas (no pyplot: no GUI backend, no global
+figure state) and inlined as SVG; every plot is followed by a table of the same numbers. The file holds no
 date, host or path, so the same rows and summary give the same bytes (on the same
 matplotlib version), and it stays readable at 1280 pixels wide.
 
@@ -21,10 +21,12 @@ edge (``1/players``)::
     {
       "kind": "tournament" | "study",
       "game": "sirens",
-      "options": {...},                 # the game's options (a tournament's, or a study's base)
+      "name": "tournament",             # the run's name
+      "options": {...},                 # a tournament's game options; a study's grid
       "players": 2,                     # or a list of player counts (a study)
       "games": 1200,                    # games played in all
       "mode": "round_robin",            # a tournament's mode (shown in the header)
+      "mirror": true,                   # a tournament: every deal under every seat rotation
       "bots": [                         # per participant (tournaments)
         {"label": "mcts", "games": 800, "share": 0.61, "low": 0.58, "high": 0.64, "fair": 0.5}
       ],
@@ -36,7 +38,7 @@ edge (``1/players``)::
       "ratings": {"method": "Bradley-Terry (Elo scale)",
                   "names": [...], "values": [...], "low": [...], "high": [...]},
       "cells": [                        # one per configuration (a tournament has one)
-        {"name": "players=2 ships=3", "options": {...}, "players": 2, "games": 600,
+        {"cell": 0, "name": "players=2 ships=3", "options": {...}, "players": 2, "games": 600,
          "seats": [{"seat": 0, "games": 600, "share": 0.52, "low": 0.48, "high": 0.56,
                     "fair": 0.5}, ...],
          "start_players": [...same shape as "seats", by the seat that acted first...]}
@@ -48,15 +50,18 @@ edge (``1/players``)::
     }
 
 A summary without ``"cells"`` but with top-level ``"seats"`` / ``"start_players"`` is read as
-a single cell. Rates may also be named ``"rate"`` instead of ``"share"``.
+a single cell. Rates may also be named ``"rate"`` instead of ``"share"``; a share of ``null``
+(no games: a seat that never started) is shown as n/a. Other keys are ignored.
 
 The rows
 --------
-``rows`` are the games (``GameRow`` structs, mappings with the same keys, or a pyarrow
-Table of them). The report reads ``seats`` (bot labels by seat), ``scores``, ``length`` and,
-to split a study by cell, ``options_json`` and ``players``. From them it draws the score
-distributions (per bot in a tournament, per seat in each cell of a study) and the game
-length distribution.
+``rows`` are the games: ``GameRow`` structs, mappings with the same keys, a mapping of
+columns (the runner's ``Rows``: name -> one value per game; the fastest) or a pyarrow Table.
+The report reads ``seats`` (bot labels by seat), ``scores``, ``length`` and, to split a
+study by cell, ``cell`` (named as the summary's cell of that number), else ``options_json``
+and ``players``. From them it draws the score distributions (per bot in a tournament, per
+seat in each cell of a study) and the game length distribution, with tables of their mean,
+standard deviation, minimum, median and maximum.
 """
 
 from __future__ import annotations
@@ -201,13 +206,18 @@ def _header(summary: Mapping[str, Any], table: _RowColumns, title: str, game: st
         counts = sorted({int(p) for p in table.column("players") if p is not None})
         players = counts[0] if len(counts) == 1 else counts
     facts: list[tuple[str, str]] = [("Game", game), ("Kind", kind)]
+    if summary.get("name") is not None:
+        facts.append(("Name", str(summary["name"])))
     if summary.get("mode") is not None:
         facts.append(("Mode", str(summary["mode"])))
+    if summary.get("mirror") is not None:
+        facts.append(("Mirrored deals", "yes" if summary["mirror"] else "no"))
     facts.append(("Players", ", ".join(map(str, players)) if isinstance(players, list) else str(players)))
     facts.append(("Games", _count(games)))
     options = summary.get("options")
     if options:
-        facts.append(("Options", json.dumps(options, sort_keys=True, default=str)))
+        # A study's options are its grid: option name -> the values compared.
+        facts.append(("Grid" if kind == "study" else "Options", json.dumps(options, sort_keys=True, default=str)))
     items = "".join(f"<tr><th>{_esc(name)}</th><td>{_esc(value)}</td></tr>" for name, value in facts)
     return f'<header><h1>{_esc(title)}</h1><table class="facts">{items}</table></header>'
 
@@ -546,9 +556,11 @@ def _histogram_figure(samples: Mapping[str, list[float]], label: str, salt: str)
     def draw(figure: Any) -> None:
         axes = figure.add_subplot()
         for name, values in samples.items():
-            axes.hist(values, bins=edges, histtype="step", linewidth=1.6, label=name, density=True)
+            # Weights, not density: a bar's height is the share of the samples in it.
+            weights = np.full(len(values), 1.0 / len(values))
+            axes.hist(values, bins=edges, weights=weights, histtype="step", linewidth=1.6, label=name)
         axes.set_xlabel(label)
-        axes.set_ylabel("share of games")
+        axes.set_ylabel("share of samples")
         axes.legend(loc="upper right", fontsize="small")
         axes.grid(alpha=0.3)
 
