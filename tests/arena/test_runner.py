@@ -16,7 +16,7 @@ from cruiselib.arena.backends import Backend, LocalBackend, SerialBackend, make_
 from cruiselib.arena.cli import arena_main, study_main
 from cruiselib.arena.plan import BotSpec, Job, Study, Tournament, expand
 from cruiselib.arena.play import JobRows
-from cruiselib.arena.results import GameRow, Rows, read_rows, write_rows
+from cruiselib.arena.results import GameRow, Games, Rows, games_to_lists, read_rows, write_rows
 from cruiselib.arena.runner import run
 from cruiselib.errors import InvalidOptionError
 
@@ -47,9 +47,9 @@ def small_study(name: str | None = None, **fields: Any) -> Study:
     return Study(**(base | fields))
 
 
-def without_seconds(rows: Rows) -> Rows:
-    """Every column but wall time."""
-    return {name: values for name, values in rows.items() if name != "seconds"}
+def without_seconds(rows: Games) -> Rows:
+    """Every column but wall time, as lists."""
+    return {name: values for name, values in games_to_lists(rows).items() if name != "seconds"}
 
 
 class Interrupted(Exception):
@@ -80,12 +80,13 @@ def test_results_are_the_same_on_every_backend_and_worker_count(spec: Tournament
     two = run(spec, backend="local", workers=2, progress=False)
     assert without_seconds(serial.rows) == without_seconds(one.rows) == without_seconds(two.rows)
     assert serial.summary == one.summary == two.summary
-    assert serial.rows["job"] == sorted(serial.rows["job"])
+    jobs = games_to_lists(serial.rows)["job"]
+    assert jobs == sorted(jobs)
 
 
 def test_shard_size_does_not_change_the_games() -> None:
-    coarse = run(small_study(shard=1000), backend="serial", progress=False).rows
-    fine = run(small_study(shard=7), backend="serial", progress=False).rows
+    coarse = games_to_lists(run(small_study(shard=1000), backend="serial", progress=False).rows)
+    fine = games_to_lists(run(small_study(shard=7), backend="serial", progress=False).rows)
     for column in ("cell", "deal", "deal_seed", "start_player", "scores", "winners", "length"):
         assert coarse[column] == fine[column]
 
@@ -139,10 +140,10 @@ def test_every_game_runs_a_study_and_a_tournament(name: str) -> None:
     study = run(Study(game=name, games=12, shard=5), backend="serial", progress=False)
     counts = game_class(name).player_counts
     assert sorted({cell["players"] for cell in study.summary["cells"]}) == list(counts)
-    assert len(study.rows["job"]) == 12 * len(counts)
+    assert study.game_count == 12 * len(counts)
     tournament = run(small_tournament(name), backend="serial", progress=False)
     players = smallest_table(name)
-    assert len(tournament.rows["job"]) == 3 * 2 * players
+    assert tournament.game_count == 3 * 2 * players
     for outcome in (study, tournament):
         check_rows(outcome.games())
         check_shares(outcome.summary)
@@ -222,7 +223,7 @@ def varied_option() -> tuple[str, str, list[Any]]:
 
 
 def test_rows_round_trip_through_csv_without_pyarrow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    rows = run(small_tournament(), backend="serial", progress=False).rows
+    rows = games_to_lists(run(small_tournament(), backend="serial", progress=False).rows)
     monkeypatch.setattr(results, "HAVE_PYARROW", False)
     path = write_rows(rows, tmp_path / "games")
     assert path.suffix == ".csv"
@@ -277,13 +278,23 @@ def test_rows_name_every_winner_of_a_shared_win() -> None:
         seconds=np.zeros(4),
     )
     assert results.job_rows(job, rows)["winners"] == [[0, 1], [], [2], [0, 1, 2]]
+    assert results.job_table(job, rows).column("winners").to_pylist() == [[0, 1], [], [2], [0, 1, 2]]
+    assert results.job_rows(job, rows) == results.job_table(job, rows).to_pydict()
 
 
 def test_in_core_games_are_dealt_as_playouts_deals_them() -> None:
     spec = small_study()
-    rows = run(spec, backend="serial", progress=False).rows
+    rows = games_to_lists(run(spec, backend="serial", progress=False).rows)
     game = cruiselib.make(spec.game, **json.loads(rows["options_json"][0]))
     assert rows["deal_seed"][:20] == [game.playout_seed_state(spec.seed, g) for g in rows["deal"][:20]]
     batch = game.playouts(rows["cell"].count(0), spec.seed)  # the first cell, in one batch
     assert rows["length"][: batch.games] == batch.lengths.tolist()
     assert rows["start_player"][: batch.games] == batch.first_seats.tolist()
+
+
+@pytest.mark.parametrize("spec", [small_tournament(), small_study()], ids=["tournament", "study"])
+def test_the_summary_of_a_table_is_the_summary_of_its_lists(spec: Tournament | Study) -> None:
+    from cruiselib.arena.summary import summarize
+
+    table = run(spec, backend="serial", progress=False).table()
+    assert summarize(spec, table) == summarize(spec, games_to_lists(table))

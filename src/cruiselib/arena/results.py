@@ -75,6 +75,9 @@ LIST_COLUMNS = ("seats", "scores", "winners")
 Rows = dict[str, list[Any]]
 """Rows as columns: column name -> one value per game (lists for the list columns)."""
 
+Games = Any
+"""The games of a run: a pyarrow Table of :data:`COLUMNS` (with pyarrow), else :data:`Rows`."""
+
 
 def job_rows(job: Job, rows: JobRows) -> Rows:
     """The rows of a finished job as columns, in row order."""
@@ -109,6 +112,99 @@ def job_rows(job: Job, rows: JobRows) -> Rows:
     }
 
 
+def job_table(job: Job, rows: JobRows) -> Any:
+    """The rows of a finished job as a pyarrow Table, built from the arrays at C speed (the
+    in-core games of a study come by the hundred thousand)."""
+    n, players = rows.games, job.players
+    seat_offsets = pa.array(np.arange(0, n * players + 1, players, dtype=np.int32))
+    if job.seatings:
+        labels = pa.array([bot.display for seating in job.seatings for bot in seating], pa.string())
+        picks = (rows.seating.astype(np.int64)[:, None] * players + np.arange(players)).ravel()
+        seat_labels = labels.take(pa.array(picks))
+    else:
+        seat_labels = pa.array(["random"]).take(pa.array(np.zeros(n * players, dtype=np.int64)))
+    won_rows, won_seats = np.nonzero(rows.wins)  # row-major: each row's winners in seat order
+    winner_offsets = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(np.bincount(won_rows, minlength=n), out=winner_offsets[1:])
+    columns = {
+        "study": pa.array([job.study]).take(pa.array(np.zeros(n, dtype=np.int64))),
+        "job": np.full(n, job.index, dtype=np.int32),
+        "index": np.arange(n, dtype=np.int32),
+        "cell": np.full(n, job.cell, dtype=np.int32),
+        "game": pa.array([job.game]).take(pa.array(np.zeros(n, dtype=np.int64))),
+        "options_json": pa.array([job.options_json]).take(pa.array(np.zeros(n, dtype=np.int64))),
+        "players": np.full(n, players, dtype=np.int8),
+        "deal": rows.deal.astype(np.int64),
+        "deal_seed": rows.deal_seed.astype(np.uint64),
+        "mirror": np.maximum(rows.seating, 0).astype(np.int16),
+        "seats": pa.ListArray.from_arrays(seat_offsets, seat_labels),
+        "start_player": rows.start_player.astype(np.int8),
+        "scores": pa.ListArray.from_arrays(seat_offsets, pa.array(rows.scores.astype(np.int32).ravel())),
+        "winners": pa.ListArray.from_arrays(pa.array(winner_offsets), pa.array(won_seats.astype(np.int8))),
+        "length": rows.length.astype(np.int32),
+        "seconds": rows.seconds.astype(np.float64),
+    }
+    schema = _schema()
+    return pa.Table.from_arrays([pa.array(columns[f.name], f.type) for f in schema], schema=schema)
+
+
+def job_games(job: Job, rows: JobRows) -> Games:
+    """The rows of a finished job as :data:`Games`."""
+    return job_table(job, rows) if HAVE_PYARROW else job_rows(job, rows)
+
+
+def _is_table(games: Games) -> bool:
+    return not isinstance(games, dict)
+
+
+def concat_games(parts: Sequence[Games]) -> Games:
+    """Several job's games as one, in the order given."""
+    if parts and all(_is_table(part) for part in parts):
+        return pa.concat_tables(parts).combine_chunks()
+    if not parts and HAVE_PYARROW:
+        return _schema().empty_table()
+    return concat_rows(games_to_lists(part) for part in parts)
+
+
+def game_count(games: Games) -> int:
+    return int(games.num_rows) if _is_table(games) else len(games["job"])
+
+
+def games_to_lists(games: Games) -> Rows:
+    """The games as :data:`Rows` (Python lists)."""
+    if _is_table(games):
+        data: Rows = games.to_pydict()
+        return data
+    return dict(games)
+
+
+def scalar_column(games: Games, name: str) -> np.ndarray[Any, Any]:
+    """A scalar column as a numpy array."""
+    if _is_table(games):
+        return np.asarray(games.column(name).to_numpy())
+    return np.asarray(games[name])
+
+
+def value_at(games: Games, name: str, row: int) -> Any:
+    """One value of a column."""
+    if _is_table(games):
+        return games.column(name)[row].as_py()
+    return games[name][row]
+
+
+def list_column(games: Games, name: str) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """A list column as (values, offsets): row i holds ``values[offsets[i]:offsets[i + 1]]``."""
+    if _is_table(games):
+        column = games.column(name).combine_chunks()
+        offsets = np.asarray(column.offsets.to_numpy(), dtype=np.int64)
+        values = np.asarray(column.flatten().to_numpy(zero_copy_only=False))
+        return values, offsets - offsets[0]
+    lists = games[name]
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    np.cumsum([len(item) for item in lists], out=offsets[1:])
+    return np.asarray([value for item in lists for value in item]), offsets
+
+
 def concat_rows(parts: Iterable[Rows]) -> Rows:
     """Several row sets as one, in the order given."""
     out: Rows = {name: [] for name in COLUMNS}
@@ -118,8 +214,9 @@ def concat_rows(parts: Iterable[Rows]) -> Rows:
     return out
 
 
-def rows_to_games(rows: Rows) -> list[GameRow]:
-    """The rows as :class:`GameRow` objects."""
+def rows_to_games(games: Games) -> list[GameRow]:
+    """The rows (:data:`Games`) as :class:`GameRow` objects."""
+    rows = games_to_lists(games)
     n = len(rows["job"])
     return [GameRow(**{name: rows[name][i] for name in COLUMNS}) for i in range(n)]
 
@@ -152,14 +249,16 @@ def to_table(rows: Rows) -> Any:
     return pa.Table.from_pydict(rows, schema=_schema())
 
 
-def write_rows(rows: Rows, path: Path) -> Path:
-    """Write rows to ``path`` with its suffix replaced by ``.parquet`` (or ``.csv`` without
-    pyarrow), atomically: a reader never sees half a file. Returns the path written."""
+def write_rows(rows: Games, path: Path) -> Path:
+    """Write rows (:data:`Games`) to ``path`` with its suffix replaced by ``.parquet`` (or
+    ``.csv`` without pyarrow), atomically: a reader never sees half a file. Returns the path
+    written."""
     path = path.with_suffix(".parquet" if HAVE_PYARROW else ".csv")
     partial = path.with_name(path.name + ".partial")
     if HAVE_PYARROW:
-        pq.write_table(to_table(rows), partial)
+        pq.write_table(rows if _is_table(rows) else to_table(rows), partial)
     else:
+        rows = games_to_lists(rows)
         with partial.open("w", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(COLUMNS)
@@ -178,13 +277,19 @@ _CSV_TYPES: dict[str, type] = {
 }
 
 
-def read_rows(path: Path) -> Rows:
-    """Rows from a file :func:`write_rows` wrote (Parquet or CSV by its suffix)."""
+def read_games(path: Path) -> Games:
+    """Games from a file :func:`write_rows` wrote: a Table from Parquet, Rows from CSV."""
     if path.suffix == ".parquet":
         if not HAVE_PYARROW:
             raise RuntimeError(f"reading {path} needs pyarrow")
-        table = pq.read_table(path)
-        return {name: table.column(name).to_pylist() for name in COLUMNS}
+        return pq.read_table(path, schema=_schema())
+    return read_rows(path)
+
+
+def read_rows(path: Path) -> Rows:
+    """Rows from a file :func:`write_rows` wrote (Parquet or CSV by its suffix)."""
+    if path.suffix == ".parquet":
+        return games_to_lists(read_games(path))
     with path.open(newline="") as handle:
         reader = csv.reader(handle)
         header = next(reader)
@@ -196,12 +301,3 @@ def read_rows(path: Path) -> Rows:
                 else:
                     out[name].append(_CSV_TYPES.get(name, int)(text))
     return out
-
-
-def row_count(rows: Rows) -> int:
-    return len(rows["job"])
-
-
-def select(rows: Rows, keep: Sequence[int]) -> Rows:
-    """The rows at positions ``keep``."""
-    return {name: [values[i] for i in keep] for name, values in rows.items()}

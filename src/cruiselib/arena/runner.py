@@ -29,19 +29,30 @@ from cruiselib.errors import InvalidOptionError
 
 from .backends import Backend, make_backend
 from .plan import Job, Spec, dump_spec, expand, load_spec
-from .results import GameRow, Rows, concat_rows, job_rows, read_rows, rows_to_games, to_table, write_rows
+from .results import (
+    GameRow,
+    Games,
+    concat_games,
+    game_count,
+    job_games,
+    read_games,
+    rows_to_games,
+    to_table,
+    write_rows,
+)
 from .summary import summarize
 
 __all__ = ["RunResult", "run"]
 
 
 class RunResult(msgspec.Struct):
-    """What :func:`run` returns: ``rows`` as columns (sorted by job and index), the
+    """What :func:`run` returns: ``rows``, the games sorted by job and index (a pyarrow Table
+    with pyarrow, else columns of Python lists: :data:`~cruiselib.arena.results.Games`), the
     ``summary`` dict, the output directory (None for a run in memory), and how many jobs
     this call played and how many it found finished on disk."""
 
     spec: Spec
-    rows: Rows
+    rows: Games
     summary: dict[str, Any]
     out_dir: Path | None
     played: int
@@ -53,7 +64,11 @@ class RunResult(msgspec.Struct):
 
     def table(self) -> Any:
         """The rows as a pyarrow Table (needs pyarrow)."""
-        return to_table(self.rows)
+        return to_table(self.rows) if isinstance(self.rows, dict) else self.rows
+
+    @property
+    def game_count(self) -> int:
+        return game_count(self.rows)
 
 
 def _job_file(jobs_dir: Path, job: Job) -> Path | None:
@@ -103,7 +118,7 @@ def run(
     spec = load_spec(spec)
     jobs = expand(spec)
     chosen = make_backend(backend, workers)
-    parts: dict[int, Rows] = {}
+    parts: dict[int, Games] = {}
     jobs_dir: Path | None = None
     pending = jobs
     if out_dir is not None:
@@ -116,16 +131,16 @@ def run(
             if found is None:
                 pending.append(job)
             else:
-                parts[job.index] = read_rows(found)
+                parts[job.index] = read_games(found)
     resumed = len(parts)
     with _Progress(progress, sum(job.games for job in jobs), sum(job.games for job in pending)) as bar:
         for job, job_result in chosen.run_jobs(pending):
-            rows = job_rows(job, job_result)
+            rows = job_games(job, job_result)
             if jobs_dir is not None:
                 write_rows(rows, jobs_dir / job.id)
             parts[job.index] = rows
             bar.advance(job.games)
-    rows = concat_rows(parts[job.index] for job in jobs)
+    rows = concat_games([parts[job.index] for job in jobs])
     summary = summarize(spec, rows)
     if out_dir is not None:
         write_rows(rows, out_dir / "games")

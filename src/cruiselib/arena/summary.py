@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from . import stats
 from .plan import Spec, Study, Tournament, dump_spec
-from .results import Rows
+from .results import Games, Rows, game_count, games_to_lists, list_column, scalar_column, value_at
 
 __all__ = ["summarize"]
 
@@ -70,17 +70,19 @@ def _cell_name(options: dict[str, Any], players: int) -> str:
     return " ".join(parts)
 
 
-def summarize(spec: Spec, rows: Rows) -> dict[str, Any]:
-    """The summary of a run's rows (all of them, in row order)."""
+def summarize(spec: Spec, rows: Games) -> dict[str, Any]:
+    """The summary of a run's rows (:data:`~cruiselib.arena.results.Games`, all of them, in
+    row order)."""
     header: dict[str, Any] = {
         "kind": "tournament" if isinstance(spec, Tournament) else "study",
         "name": spec.name,
         "game": spec.game,
-        "games": len(rows["job"]),
+        "games": game_count(rows),
         "spec": msgspec.json.decode(dump_spec(spec)),
     }
     if isinstance(spec, Tournament):
-        return header | _tournament(spec, rows)
+        # Bot games are few (each takes milliseconds): plain lists will do.
+        return header | _tournament(spec, games_to_lists(rows))
     return header | _study(spec, rows)
 
 
@@ -166,21 +168,33 @@ def _ratings(
     return {"method": method, **found}
 
 
-def _study(spec: Study, rows: Rows) -> dict[str, Any]:
+def _study(spec: Study, games: Games) -> dict[str, Any]:
+    # Whole-column arithmetic: a study of in-core games has millions of rows.
+    cell_of = scalar_column(games, "cell")
+    players_of = scalar_column(games, "players")
+    start_of = scalar_column(games, "start_player").astype(np.int64)
+    length_of = scalar_column(games, "length").astype(np.float64)
+    deal_of = scalar_column(games, "deal").astype(np.int64)
+    score_values, score_offsets = list_column(games, "scores")
+    winner_values, winner_offsets = list_column(games, "winners")
+    # Each seat's win share, aligned with score_values: a game won by k seats gives each 1/k.
+    winner_counts = np.diff(winner_offsets)
+    won_rows = np.repeat(np.arange(len(cell_of)), winner_counts)
+    share_values = np.zeros(len(score_values), dtype=np.float64)
+    share_values[score_offsets[won_rows] + winner_values.astype(np.int64)] = 1.0 / winner_counts[won_rows]
     cells: list[dict[str, Any]] = []
-    by_cell: dict[int, list[int]] = defaultdict(list)
-    for position, cell in enumerate(rows["cell"]):
-        by_cell[cell].append(position)
     outcomes: dict[int, dict[str, npt.NDArray[np.float64]]] = {}
     deals: dict[int, npt.NDArray[np.int64]] = {}
-    for cell, positions in sorted(by_cell.items()):
-        first = positions[0]
-        players = int(rows["players"][first])
-        options = json.loads(rows["options_json"][first])
-        shares = stats.win_shares([rows["winners"][i] for i in positions], players)
-        start = np.asarray([rows["start_player"][i] for i in positions], dtype=np.int64)
-        scores = np.asarray([rows["scores"][i] for i in positions], dtype=np.float64).reshape(len(positions), players)
-        length = np.asarray([rows["length"][i] for i in positions], dtype=np.float64)
+    for cell in np.unique(cell_of).tolist():
+        positions = np.flatnonzero(cell_of == cell)
+        first = int(positions[0])
+        players = int(players_of[first])
+        options = json.loads(value_at(games, "options_json", first))
+        seat_index = score_offsets[positions][:, None] + np.arange(players)
+        shares = share_values[seat_index]
+        scores = score_values[seat_index].astype(np.float64)
+        start = start_of[positions]
+        length = length_of[positions]
         cells.append(
             {
                 "cell": cell,
@@ -194,7 +208,7 @@ def _study(spec: Study, rows: Rows) -> dict[str, Any]:
                 "scores": [_distribution(scores[:, p]) for p in range(players)],
             }
         )
-        deals[cell] = np.asarray([rows["deal"][i] for i in positions], dtype=np.int64)
+        deals[cell] = deal_of[positions]
         outcomes[cell] = {
             "seat 0 win share": shares[:, 0],
             "start player win share": shares[np.arange(len(positions)), start],
