@@ -298,3 +298,20 @@ def test_the_summary_of_a_table_is_the_summary_of_its_lists(spec: Tournament | S
 
     table = run(spec, backend="serial", progress=False).table()
     assert summarize(spec, table) == summarize(spec, games_to_lists(table))
+
+
+def test_the_commands_write_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    name = GAMES[0]
+    argv = [name, "--games", "30", "--backend", "serial", "--out", str(tmp_path)]
+    assert study_main(argv) == 0
+    assert "games" in capsys.readouterr().out
+    report = (tmp_path / "report.html").read_text()
+    assert report.startswith("<!DOCTYPE html>") and "<svg" in report
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "games.parquet",
+        "jobs",
+        "report.html",
+        "spec.json",
+        "summary.json",
+    ]

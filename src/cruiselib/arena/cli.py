@@ -208,7 +208,8 @@ def _write_report(result: RunResult, out_dir: Path) -> None:
     try:
         from .report import html_report
 
-        html_report(result.games(), result.summary, out_dir / "report.html")
+        rows = result.games() if isinstance(result.rows, dict) else result.rows  # a Table as it is
+        html_report(rows, result.summary, out_dir / "report.html")
     except ImportError as exc:  # matplotlib is optional
         print(f"no report.html ({exc})", file=sys.stderr)
 
