@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -315,3 +315,14 @@ def test_the_commands_write_the_report(tmp_path: Path, capsys: pytest.CaptureFix
         "spec.json",
         "summary.json",
     ]
+
+
+def test_the_local_backend_stops_when_the_caller_stops() -> None:
+    jobs = expand(small_study(games=40, shard=2))
+    stream = LocalBackend(2).run_jobs(jobs)
+    assert isinstance(stream, Generator)
+    job, rows = next(stream)
+    assert rows.games == job.games
+    stream.close()  # what an interrupted run does: no more jobs are started
+    with pytest.raises(StopIteration):
+        next(stream)
