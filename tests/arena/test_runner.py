@@ -326,3 +326,38 @@ def test_the_local_backend_stops_when_the_caller_stops() -> None:
     stream.close()  # what an interrupted run does: no more jobs are started
     with pytest.raises(StopIteration):
         next(stream)
+
+
+def test_a_study_of_bots_one_per_seat() -> None:
+    name = next(g for g in GAMES if 2 in game_class(g).player_counts)
+    spec = Study(game=name, players=(2,), bots=(BotSpec("greedy"), BotSpec("random")), games=3)
+    rows = games_to_lists(run(spec, backend="serial", progress=False).rows)
+    assert rows["seats"] == [["greedy", "random"]] * 3
+    assert rows["deal"] == [0, 1, 2]
+
+
+def test_a_tournament_of_more_than_two_seats_rates_every_bot_by_plackett_luce() -> None:
+    name = next(g for g in GAMES if 3 in game_class(g).player_counts)
+    result = run(small_tournament(name, players=3, games=3), backend="serial", progress=False)
+    ratings = result.summary["ratings"]
+    assert ratings["method"].startswith("Plackett-Luce")
+    assert sorted(ratings["names"]) == ["filler:random", "greedy", "random", "rules"]
+    two_seats = run(small_tournament(name, players=2, games=2), backend="serial", progress=False)
+    assert two_seats.summary["ratings"]["method"].startswith("Bradley-Terry")
+    assert two_seats.summary["ratings"]["names"] == ["random", "greedy", "rules"]
+
+
+def test_a_backend_made_by_name_is_closed_and_one_given_is_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cruiselib.arena import runner
+
+    class Closable(SerialBackend):
+        closed = 0
+
+        def close(self) -> None:
+            Closable.closed += 1
+
+    monkeypatch.setattr(runner, "make_backend", lambda backend, workers: Closable() if backend == "serial" else backend)
+    run(small_study(games=2), backend="serial", progress=False)
+    assert Closable.closed == 1
+    run(small_study(games=2), backend=Closable(), progress=False)
+    assert Closable.closed == 1

@@ -133,13 +133,18 @@ def run(
             else:
                 parts[job.index] = read_games(found)
     resumed = len(parts)
-    with _Progress(progress, sum(job.games for job in jobs), sum(job.games for job in pending)) as bar:
-        for job, job_result in chosen.run_jobs(pending):
-            rows = job_games(job, job_result)
-            if jobs_dir is not None:
-                write_rows(rows, jobs_dir / job.id)
-            parts[job.index] = rows
-            bar.advance(job.games)
+    try:
+        with _Progress(progress, sum(job.games for job in jobs), sum(job.games for job in pending)) as bar:
+            for job, job_result in chosen.run_jobs(pending):
+                rows = job_games(job, job_result)
+                if jobs_dir is not None:
+                    write_rows(rows, jobs_dir / job.id)
+                parts[job.index] = rows
+                bar.advance(job.games)
+    finally:
+        close = getattr(chosen, "close", None)
+        if isinstance(backend, str) and callable(close):  # a backend made here is ended here
+            close()
     rows = concat_games([parts[job.index] for job in jobs])
     summary = summarize(spec, rows)
     if out_dir is not None:
