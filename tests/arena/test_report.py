@@ -322,3 +322,15 @@ def test_the_report_of_a_real_run(tmp_path: Path, kind: str) -> None:
     if kind == "tournament":
         assert "<h2>Win-rate matrix" in text
         assert "<h2>Ratings" in text
+
+
+def test_distribution_tables_hold_the_rows_numbers(tmp_path: Path) -> None:
+    rows = [
+        {"seats": ["a", "b"], "scores": [score, 10], "winners": [0], "length": 30 + score, "players": 2}
+        for score in (1, 2, 3, 6)
+    ]
+    text = html_report(rows, {"game": "sirens"}, tmp_path / "r.html").read_text()
+    numbers = '<td class="num">4</td><td class="num">3</td><td class="num">1.871</td>'
+    assert f"<td>a</td>{numbers}" in text  # samples, mean, std
+    assert '<td class="num">1</td><td class="num">2.5</td><td class="num">6</td></tr>' in text  # min, median, max
+    assert '<td>all games</td><td class="num">4</td><td class="num">33</td>' in text

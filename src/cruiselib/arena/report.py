@@ -409,14 +409,17 @@ def _row_cells(summary: Mapping[str, Any], table: _RowColumns) -> list[tuple[int
     cells = table.column("cell")
     options = table.column("options_json")
     players = table.column("players")
-    found: dict[tuple[Any, tuple[str, int]], tuple[int, str]] = {}
+    found: dict[tuple[Any, Any, Any], tuple[int, str]] = {}
     keys = []
     for number, options_json, count in zip(cells, options, players, strict=True):
-        key = _cell_key(options_json, count)
-        name = names.get(number) or _cell_title(key)
-        # Cells in order of their number (else of first appearance).
-        order = number if isinstance(number, int) else len(found)
-        keys.append(found.setdefault((number, key), (order, name)))
+        raw = (number, options_json if isinstance(options_json, str) else repr(options_json), count)
+        row_cell = found.get(raw)
+        if row_cell is None:  # once a cell: a study has millions of rows and a few cells
+            key = _cell_key(options_json, count)
+            # Cells in order of their number (else of first appearance).
+            order = number if isinstance(number, int) else len(found)
+            row_cell = found[raw] = (order, names.get(number) or _cell_title(key))
+        keys.append(row_cell)
     return keys
 
 
@@ -556,9 +559,10 @@ def _histogram_figure(samples: Mapping[str, list[float]], label: str, salt: str)
     def draw(figure: Any) -> None:
         axes = figure.add_subplot()
         for name, values in samples.items():
-            # Weights, not density: a bar's height is the share of the samples in it.
-            weights = np.full(len(values), 1.0 / len(values))
-            axes.hist(values, bins=edges, weights=weights, histtype="step", linewidth=1.6, label=name)
+            # Counted by numpy (matplotlib's hist is slow on long lists); a step's height is
+            # the share of the samples in its bin.
+            counts, _ = np.histogram(np.asarray(values, dtype=float), bins=edges)
+            axes.stairs(counts / max(len(values), 1), edges, linewidth=1.6, label=name)
         axes.set_xlabel(label)
         axes.set_ylabel("share of samples")
         axes.legend(loc="upper right", fontsize="small")
