@@ -162,6 +162,8 @@ def test_tournament_report_has_every_plot_and_table(tmp_path: Path) -> None:
     assert text.count("<svg") == 6
     assert text.count("<table") >= 7
     assert "Bradley-Terry (Elo scale)" in text
+    # Ratings best first, to one decimal.
+    assert '<tbody><tr><td>$x^2$ &amp; co</td><td class="num">100.0</td><td class="num">30.0 to 170.0</td>' in text
     assert "55.0%" in text  # seat 0's share in the seats table
     assert "Variants" not in text  # no variants in a tournament summary
 

@@ -309,7 +309,7 @@ def _ratings_section(ratings: Mapping[str, Any]) -> str:
 
     svg = _svg(draw, "ratings", height=min(9.0, 1.2 + 0.45 * len(names)))
     rows = "".join(
-        f'<tr><td>{_esc(name)}</td><td class="num">{_num(value)}</td><td class="num">{_num(lo)} to {_num(hi)}</td></tr>'
+        f'<tr><td>{_esc(name)}</td><td class="num">{value:.1f}</td><td class="num">{lo:.1f} to {hi:.1f}</td></tr>'
         for name, value, lo, hi in reversed(list(zip(ordered, values, low, high, strict=True)))
     )
     table = (
