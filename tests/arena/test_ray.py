@@ -15,9 +15,10 @@ from cruiselib.arena.plan import BotSpec, Study, Tournament, expand
 from cruiselib.arena.results import GameRow
 from cruiselib.arena.runner import RunResult, run
 from cruiselib.errors import InvalidOptionError
+from tests.support import ANY_GAME
 
 TOURNAMENT = Tournament(
-    game="sirens", participants=(BotSpec("random"), BotSpec("greedy"), BotSpec("rules")), games=4, seed=3, shard=2
+    game=ANY_GAME, participants=(BotSpec("random"), BotSpec("greedy"), BotSpec("rules")), games=4, seed=3, shard=2
 )
 
 
@@ -118,7 +119,7 @@ def test_tournament_rows_match_the_serial_backend(backend: RayBackend) -> None:
 
 
 def test_study_rows_match_the_serial_backend_whatever_the_batch(backend: RayBackend) -> None:
-    study = Study(game="sirens", games=600, shard=50, seed=5, players=(2,))
+    study = Study(game=ANY_GAME, games=600, shard=50, seed=5, players=(2,))
     serial = run(study, backend="serial", progress=False)
     for batch_size in (1, 5):
         backend.batch_size = batch_size
@@ -130,7 +131,7 @@ def test_study_rows_match_the_serial_backend_whatever_the_batch(backend: RayBack
 
 
 def test_jobs_come_back_in_job_order(backend: RayBackend) -> None:
-    jobs = expand(Study(game="sirens", games=300, shard=10, seed=2, players=(2,)))
+    jobs = expand(Study(game=ANY_GAME, games=300, shard=10, seed=2, players=(2,)))
     backend.batch_size = 2
     try:
         finished = list(backend.run_jobs(jobs))
@@ -150,7 +151,7 @@ def test_a_failing_job_is_named_and_keeps_its_error_type(backend: RayBackend) ->
 
 
 def test_an_interrupted_run_leaves_the_backend_usable(backend: RayBackend) -> None:
-    jobs = expand(Study(game="sirens", games=400, shard=10, seed=4, players=(2,)))
+    jobs = expand(Study(game=ANY_GAME, games=400, shard=10, seed=4, players=(2,)))
     stream = backend.run_jobs(jobs)
     first = next(stream)
     stream.close()  # cancels the tasks still in flight

@@ -13,6 +13,7 @@ pytest.importorskip("matplotlib")
 
 from cruiselib.arena.report import html_report
 from cruiselib.errors import InvalidOptionError
+from tests.support import ANY_GAME
 
 HOSTILE = "<script>alert('x')</script>"
 
@@ -31,7 +32,7 @@ def tournament_rows(labels: list[str]) -> list[dict[str, Any]]:
                 {
                     "study": "t",
                     "job": job,
-                    "game": "sirens",
+                    "game": ANY_GAME,
                     "options_json": "{}",
                     "players": 2,
                     "deal_seed": game,
@@ -51,7 +52,7 @@ def tournament_summary(labels: list[str]) -> dict[str, Any]:
     size = len(labels)
     return {
         "kind": "tournament",
-        "game": "sirens",
+        "game": ANY_GAME,
         "options": {"variant": HOSTILE},
         "players": 2,
         "games": 10 * size * (size - 1),
@@ -101,7 +102,7 @@ def study_rows() -> list[dict[str, Any]]:
 def study_summary() -> dict[str, Any]:
     return {
         "kind": "study",
-        "game": "sirens",
+        "game": ANY_GAME,
         "players": [2, 3],
         "games": 60,
         "cells": [
@@ -190,7 +191,7 @@ def test_hostile_labels_are_escaped(tmp_path: Path) -> None:
 
 
 def test_hostile_title_is_escaped(tmp_path: Path) -> None:
-    text = html_report([], {"game": "sirens"}, tmp_path / "r.html", title=HOSTILE).read_text()
+    text = html_report([], {"game": ANY_GAME}, tmp_path / "r.html", title=HOSTILE).read_text()
     assert "<script" not in text.lower()
     assert "<title>&lt;script&gt;" in text
 
@@ -219,7 +220,7 @@ def test_plots_have_unique_ids(tmp_path: Path) -> None:
 
 def test_study_report_has_cells_distributions_and_variants(tmp_path: Path) -> None:
     text = html_report(study_rows(), study_summary(), tmp_path / "r.html").read_text()
-    assert "<h1>sirens study</h1>" in text
+    assert f"<h1>{ANY_GAME} study</h1>" in text
     assert "<h2>Seats and start player: players=2 ships=3 (30 games)" in text
     assert "<h2>Seats and start player: players=3 ships=4 (30 games)" in text
     assert "<h2>Score distribution: players=2 ships=3" in text
@@ -240,7 +241,7 @@ def test_a_pyarrow_table_of_rows_gives_the_same_report(tmp_path: Path) -> None:
 
 
 def test_top_level_seats_are_read_as_one_cell(tmp_path: Path) -> None:
-    summary = {"game": "sirens", "seats": [_rate("seat", 0, 0.7, 0.5), _rate("seat", 1, 0.3, 0.5)]}
+    summary = {"game": ANY_GAME, "seats": [_rate("seat", 0, 0.7, 0.5), _rate("seat", 1, 0.3, 0.5)]}
     text = html_report([], summary, tmp_path / "r.html").read_text()
     assert "Win share by seat" in text
     assert "70.0%" in text
@@ -278,7 +279,7 @@ def test_row_columns_give_the_same_report_as_row_mappings(tmp_path: Path) -> Non
 
 def test_a_share_of_no_games_is_shown_as_not_available(tmp_path: Path) -> None:
     never = {"seat": 1, "games": 0, "share": None, "low": 0.0, "high": 1.0, "fair": 0.5}
-    summary = {"game": "sirens", "start_players": [_rate("seat", 0, 0.5, 0.5), never]}
+    summary = {"game": ANY_GAME, "start_players": [_rate("seat", 0, 0.5, 0.5), never]}
     text = html_report([], summary, tmp_path / "r.html").read_text()
     assert '<td>seat 1</td><td class="num">n/a</td>' in text
 
@@ -309,10 +310,10 @@ def test_the_report_of_a_real_run(tmp_path: Path, kind: str) -> None:
     spec: Tournament | Study
     if kind == "tournament":
         spec = Tournament(
-            game="sirens", participants=(BotSpec("random"), BotSpec("greedy", label=HOSTILE)), games=4, seed=1
+            game=ANY_GAME, participants=(BotSpec("random"), BotSpec("greedy", label=HOSTILE)), games=4, seed=1
         )
     else:
-        spec = Study(game="sirens", grid={}, games=200, seed=1, players=(2,))
+        spec = Study(game=ANY_GAME, grid={}, games=200, seed=1, players=(2,))
     result = run(spec, out_dir=tmp_path / "run", backend="serial", progress=False)
     # As the runner writes it: summary.json read back.
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
@@ -331,7 +332,7 @@ def test_distribution_tables_hold_the_rows_numbers(tmp_path: Path) -> None:
         {"seats": ["a", "b"], "scores": [score, 10], "winners": [0], "length": 30 + score, "players": 2}
         for score in (1, 2, 3, 6)
     ]
-    text = html_report(rows, {"game": "sirens"}, tmp_path / "r.html").read_text()
+    text = html_report(rows, {"game": ANY_GAME}, tmp_path / "r.html").read_text()
     numbers = '<td class="num">4</td><td class="num">3</td><td class="num">1.871</td>'
     assert f"<td>a</td>{numbers}" in text  # samples, mean, std
     assert '<td class="num">1</td><td class="num">2.5</td><td class="num">6</td></tr>' in text  # min, median, max
