@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -223,3 +224,85 @@ def test_bad_budgets_are_usage_errors(capsys: pytest.CaptureFixture[str], argv: 
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2 and "must be" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- arena, study
+
+
+def _rows_without_wall_time(out_dir: Path) -> dict[str, list[object]]:
+    """The rows a run wrote, column by column, without ``seconds`` (the one column of wall time)."""
+    from cruiselib.arena.results import games_to_lists, read_games
+
+    rows = games_to_lists(read_games(next(out_dir.glob("games.*"))))
+    return {name: column for name, column in rows.items() if name != "seconds"}
+
+
+def _same_run(command_dir: Path, api_dir: Path) -> None:
+    """The command's outputs are those of ``cruiselib.arena.run`` on the same spec."""
+    assert (command_dir / "spec.json").read_bytes() == (api_dir / "spec.json").read_bytes()
+    assert json.loads((command_dir / "summary.json").read_text()) == json.loads((api_dir / "summary.json").read_text())
+    assert _rows_without_wall_time(command_dir) == _rows_without_wall_time(api_dir)
+
+
+def test_arena_runs_a_tournament_as_the_api_does(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from cruiselib.arena.plan import BotSpec, Tournament
+    from cruiselib.arena.runner import run as arena_run
+
+    argv = ["arena", "sirens", "--bot", "rules", "--bot", "random,label=rnd", "--games", "4", "--seed", "3"]
+    code, out, _ = run(capsys, *argv, "--backend", "serial", "--no-progress", "--out", str(tmp_path / "cli"))
+    assert code == 0
+    assert "4 games of sirens" in out and "rules" in out and "rnd" in out
+    assert all((tmp_path / "cli" / name).is_file() for name in ("spec.json", "summary.json", "report.html"))
+    spec = Tournament(game="sirens", participants=(BotSpec("rules"), BotSpec("random", label="rnd")), games=4, seed=3)
+    arena_run(spec, tmp_path / "api", backend="serial", progress=False)
+    _same_run(tmp_path / "cli", tmp_path / "api")
+
+
+def test_study_runs_a_study_as_the_api_does(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from cruiselib.arena.plan import Study
+    from cruiselib.arena.runner import run as arena_run
+
+    argv = ["study", "sirens", "--grid", 'variant=["standard","bow_to_rear"]', "--games", "50", "--seed", "2"]
+    code, out, _ = run(capsys, *argv, "--workers", "1", "--no-progress", "--no-report", "--out", str(tmp_path / "cli"))
+    assert code == 0
+    assert "100 games of sirens" in out and "seat 0" in out and "bow_to_rear" in out
+    assert not (tmp_path / "cli" / "report.html").exists()
+    spec = Study(game="sirens", grid={"variant": ["standard", "bow_to_rear"]}, games=50, seed=2)
+    arena_run(spec, tmp_path / "api", backend="serial", progress=False)
+    _same_run(tmp_path / "cli", tmp_path / "api")
+
+
+def test_arena_and_study_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as top:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert top.value.code == 0 and "a tournament of bots" in out and "a balance study" in out
+    for command, flag in (("arena", "--bot"), ("study", "--grid")):
+        with pytest.raises(SystemExit) as exit_:
+            main([command, "--help"])
+        out = capsys.readouterr().out
+        assert exit_.value.code == 0 and f"usage: cruiselib {command}" in out and flag in out and "--out" in out
+
+
+@pytest.mark.parametrize("command", ["arena", "study"])
+def test_arena_and_study_exit_codes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    import cruiselib.arena.cli
+
+    code, _, err = run(capsys, command, "nosuchgame", "--bot", "random", "--no-progress")
+    assert code == 2 and "nosuchgame" in err
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cruiselib.arena.cli, "run", interrupted)
+    code, _, err = run(capsys, command, "sirens", "--no-progress")
+    assert code == 130 and "again" in err
+
+    def no_ray(*args: object, **kwargs: object) -> None:
+        raise ImportError("the ray backend needs Ray: pip install 'cruiselib[ray]'")
+
+    monkeypatch.setattr(cruiselib.arena.cli, "run", no_ray)
+    code, _, err = run(capsys, command, "sirens", "--backend", "ray", "--no-progress")
+    assert code == 2 and f"cruiselib {command}:" in err and "cruiselib[ray]" in err

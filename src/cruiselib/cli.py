@@ -4,6 +4,8 @@
     cruiselib demo
     cruiselib play sirens [--seat 0] [--opponent ismcts] [--think 0.2] [--seed 7] [-o variant=bow_to_rear]
     cruiselib simulate sirens --games 10000 --seed 1 [--bots ismcts,rules] [--iterations 2000]
+    cruiselib arena sirens --bot rules --bot greedy --games 100 --out runs/t   (a tournament: docs/arena.md)
+    cruiselib study sirens --grid variant='["standard","bow_to_rear"]' --out runs/s   (a balance study)
     cruiselib schema sirens
     cruiselib serve                  (the JSON-lines engine protocol on stdin/stdout: docs/protocol.md)
     cruiselib web [--host 127.0.0.1] [--port 8000] [--allow-host NAME]   (play in a web browser: docs/web.md)
@@ -334,6 +336,29 @@ def demo(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- arena, study
+
+#: The commands whose arguments :mod:`cruiselib.arena.cli` parses, with their one-line help.
+ARENA_COMMANDS = {
+    "arena": "a tournament of bots: every seat rotated, win shares, ratings, a report (docs/arena.md)",
+    "study": "a balance study of game options and player counts: seat and start-player win shares",
+}
+
+
+def arena_command(command: str, argv: Sequence[str]) -> int:
+    """``cruiselib arena`` / ``cruiselib study``: the rest of the command line goes to
+    :func:`cruiselib.arena.cli.arena_main` / :func:`~cruiselib.arena.cli.study_main`, which
+    print their own ``--help``. A missing optional package (Ray for ``--backend ray``) is an
+    error of the command line, exit status 2, not a traceback."""
+    from cruiselib.arena.cli import arena_main, study_main
+
+    try:
+        return (arena_main if command == "arena" else study_main)(list(argv))
+    except ImportError as exc:
+        print(f"cruiselib {command}: {exc}", file=sys.stderr)
+        return 2
+
+
 # --------------------------------------------------------------------------- entry
 
 
@@ -407,6 +432,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="microseconds to poll a piped stdin for the next request before sleeping (0: sleep at once)",
     )
 
+    for command, summary in ARENA_COMMANDS.items():
+        # Listed here for `cruiselib --help`; main() hands their arguments on before parsing.
+        p_arena = sub.add_parser(command, help=summary, add_help=False)
+        p_arena.add_argument("arguments", nargs=argparse.REMAINDER, help=f"see cruiselib {command} --help")
+
     p_web = sub.add_parser("web", help="play in a web browser (needs the 'web' extra; docs/web.md)")
     p_web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p_web.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
@@ -422,8 +452,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments and arguments[0] in ARENA_COMMANDS:
+        args = argparse.Namespace(command=arguments[0], arguments=arguments[1:])
+    else:
+        args = build_parser().parse_args(arguments)
     try:
+        if args.command in ARENA_COMMANDS:
+            return arena_command(args.command, args.arguments)
         if args.command == "games":
             for name in cruiselib.games():
                 game = cruiselib.make(name)
