@@ -22,8 +22,8 @@ result in a game is its win share (a game won by k seats gives each winner 1/k),
 players a game nobody wins is half a win each; the interval is
 :func:`cruiselib.arena.stats.wilson`. The Elo fit is
 :func:`cruiselib.arena.stats.bradley_terry` on the 2-player results of each configuration,
-random bot at 0 (every bot also plays one virtual draw against a rating-0 reference, which
-keeps unbeaten bots finite).
+random bot at 0 (every bot also plays one virtual draw against the random bot, which keeps
+unbeaten bots finite).
 
 Lines of the pre-arena benchmark (keyed by ``index``, each a deal of its own) are still read
 by ``report``; ``run`` refuses to add arena games to such a file (the deals differ): give
@@ -357,7 +357,9 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def elo_fit(results: list[tuple[str, str, float]], anchor: str = "random") -> dict[str, float]:
-    """Bradley–Terry Elo of the bots in (a, b, score of a) results, ``anchor`` at 0."""
+    """Bradley–Terry Elo of the bots in (a, b, score of a) results, ``anchor`` at 0. A draw is
+    half a win each; a prior of one draw of every bot against the anchor keeps unbeaten bots
+    finite (and ties a bot that met one other bot only to the anchor, not to the field)."""
     import numpy as np
 
     from cruiselib.arena import stats
@@ -368,7 +370,11 @@ def elo_fit(results: list[tuple[str, str, float]], anchor: str = "random") -> di
     for a, b, score in results:
         wins[index[a], index[b]] += score
         wins[index[b], index[a]] += 1 - score
-    ratings = stats.bradley_terry(wins, names, anchor=index[anchor])
+    for i in range(len(names)):
+        if i != index[anchor]:  # the prior: one draw against the anchor
+            wins[i, index[anchor]] += 0.5
+            wins[index[anchor], i] += 0.5
+    ratings = stats.bradley_terry(wins, names, prior=0.0, anchor=index[anchor])
     return dict(zip(ratings.names, ratings.values, strict=True))
 
 

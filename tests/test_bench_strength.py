@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +139,13 @@ def test_report_writes_the_table_between_the_markers(tmp_path: Path, monkeypatch
     assert cells[1] == "+0" and float(cells[3]) > 0 and float(cells[4]) > 0
     assert cells[2] == cells[5] == cells[6] == "–"
     assert (tmp_path / "strength.png").exists()
+
+
+def test_the_elo_prior_is_one_draw_against_the_random_bot() -> None:
+    """3 wins in 4 against random, plus the prior's draw: 3.5 of 5, odds 7:3."""
+    elo = strength.elo_fit([("rules", "random", 1.0)] * 3 + [("rules", "random", 0.0)])
+    assert elo["random"] == 0.0
+    assert elo["rules"] == pytest.approx(400 * math.log10(3.5 / 1.5), abs=1e-6)
+    # A bot that lost its every game to one partner only sits by its draw with random.
+    tied = strength.elo_fit([("a", "random", 1.0)] * 4 + [("a", "b", 1.0)] * 4)
+    assert tied["b"] < 0 < tied["a"]
