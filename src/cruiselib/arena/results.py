@@ -113,36 +113,100 @@ def job_rows(job: Job, rows: JobRows) -> Rows:
 
 
 def job_table(job: Job, rows: JobRows) -> Any:
-    """The rows of a finished job as a pyarrow Table, built from the arrays at C speed (the
-    in-core games of a study come by the hundred thousand)."""
-    n, players = rows.games, job.players
-    seat_offsets = pa.array(np.arange(0, n * players + 1, players, dtype=np.int32))
-    if job.seatings:
-        labels = pa.array([bot.display for seating in job.seatings for bot in seating], pa.string())
-        picks = (rows.seating.astype(np.int64)[:, None] * players + np.arange(players)).ravel()
-        seat_labels = labels.take(pa.array(picks))
+    """The rows of a finished job as a pyarrow Table (see :func:`jobs_table`)."""
+    return jobs_table([job], [rows])
+
+
+def _strings(runs: Sequence[tuple[str, int]]) -> Any:
+    """A pyarrow string array of ``count`` copies of each ``value`` of ``runs``, in order,
+    built from its two buffers: a run of one label over a million rows costs a memory copy,
+    not a million string objects (nor pyarrow.compute, a fifth of a second to import)."""
+    encoded = [(value.encode(), count) for value, count in runs if count]
+    total = sum(count for _, count in encoded)
+    sizes = {len(data) for data, _ in encoded}
+    if len(sizes) <= 1 and total * max(sizes, default=0) < 2**31:
+        offsets = np.arange(total + 1, dtype=np.int32) * np.int32(max(sizes, default=0))
     else:
-        seat_labels = pa.array(["random"]).take(pa.array(np.zeros(n * players, dtype=np.int64)))
-    won_rows, won_seats = np.nonzero(rows.wins)  # row-major: each row's winners in seat order
-    winner_offsets = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(np.bincount(won_rows, minlength=n), out=winner_offsets[1:])
+        lengths = np.array([len(data) for data, _ in encoded], dtype=np.int64)
+        ends = np.cumsum(np.repeat(lengths, [count for _, count in encoded]))
+        if ends.size and ends[-1] >= 2**31:  # past a string array's 32-bit offsets: let pyarrow split it
+            return pa.array([value for value, count in runs for _ in range(count)], pa.string())
+        offsets = np.concatenate([np.zeros(1, dtype=np.int32), ends.astype(np.int32)])
+    data = encoded[0][0] * encoded[0][1] if len(encoded) == 1 else b"".join(d * c for d, c in encoded)
+    return pa.StringArray.from_buffers(total, pa.py_buffer(offsets), pa.py_buffer(data))
+
+
+def _add_run(runs: list[tuple[str, int]], value: str, count: int) -> None:
+    """Append ``count`` copies of ``value`` to ``runs`` (merged with the last run if equal)."""
+    if runs and runs[-1][0] == value:
+        runs[-1] = (value, runs[-1][1] + count)
+    else:
+        runs.append((value, count))
+
+
+def jobs_table(jobs: Sequence[Job], parts: Sequence[JobRows]) -> Any:
+    """The rows of finished jobs (``parts[i]`` played ``jobs[i]``), in that order, as one
+    pyarrow Table built from the job arrays a job at a time: no Python object per game, as
+    the in-core games of a study come by the million."""
+    n = sum(part.games for part in parts)
+    seats = sum(part.games * job.players for job, part in zip(jobs, parts, strict=True))
+    seat_offsets = np.empty(n + 1, dtype=np.int32)
+    seat_offsets[n] = seats
+    winner_offsets = np.empty(n + 1, dtype=np.int32)
+    winner_seats: list[np.ndarray[Any, Any]] = []
+    study: list[tuple[str, int]] = []
+    game: list[tuple[str, int]] = []
+    options: list[tuple[str, int]] = []
+    labels: list[tuple[str, int]] = []
+    row = seat = won = 0
+    for job, part in zip(jobs, parts, strict=True):
+        games, players = part.games, job.players
+        seat_offsets[row : row + games] = np.arange(seat, seat + games * players, players, dtype=np.int32)
+        # The winning seats, row-major: each row's winners in seat order.
+        won_rows, won_seats = np.divmod(np.flatnonzero(part.wins), players)
+        won_here = np.bincount(won_rows, minlength=games).astype(np.int32)
+        winner_offsets[row : row + games] = won + np.cumsum(won_here) - won_here
+        winner_seats.append(won_seats.astype(np.int8))
+        _add_run(study, job.study, games)
+        _add_run(game, job.game, games)
+        _add_run(options, job.options_json, games)
+        if job.seatings:
+            by_seating = [[bot.display for bot in seating] for seating in job.seatings]
+            for s in part.seating.tolist():
+                for label in by_seating[s]:
+                    _add_run(labels, label, 1)
+        else:
+            _add_run(labels, "random", games * players)
+        row, seat, won = row + games, seat + games * players, won + won_rows.size
+    winner_offsets[n] = won
+
+    def column(name: str, dtype: Any) -> np.ndarray[Any, Any]:
+        arrays = [np.asarray(getattr(part, name), dtype=dtype).ravel() for part in parts]
+        return np.concatenate(arrays) if arrays else np.zeros(0, dtype=dtype)
+
+    def per_job(values: Sequence[int], dtype: Any) -> np.ndarray[Any, Any]:
+        return np.repeat(np.asarray(values, dtype=dtype), [part.games for part in parts])
+
+    seat_list_offsets = pa.array(seat_offsets)
     columns = {
-        "study": pa.array([job.study]).take(pa.array(np.zeros(n, dtype=np.int64))),
-        "job": np.full(n, job.index, dtype=np.int32),
-        "index": np.arange(n, dtype=np.int32),
-        "cell": np.full(n, job.cell, dtype=np.int32),
-        "game": pa.array([job.game]).take(pa.array(np.zeros(n, dtype=np.int64))),
-        "options_json": pa.array([job.options_json]).take(pa.array(np.zeros(n, dtype=np.int64))),
-        "players": np.full(n, players, dtype=np.int8),
-        "deal": rows.deal.astype(np.int64),
-        "deal_seed": rows.deal_seed.astype(np.uint64),
-        "mirror": np.maximum(rows.seating, 0).astype(np.int16),
-        "seats": pa.ListArray.from_arrays(seat_offsets, seat_labels),
-        "start_player": rows.start_player.astype(np.int8),
-        "scores": pa.ListArray.from_arrays(seat_offsets, pa.array(rows.scores.astype(np.int32).ravel())),
-        "winners": pa.ListArray.from_arrays(pa.array(winner_offsets), pa.array(won_seats.astype(np.int8))),
-        "length": rows.length.astype(np.int32),
-        "seconds": rows.seconds.astype(np.float64),
+        "study": _strings(study),
+        "job": per_job([job.index for job in jobs], np.int32),
+        "index": np.concatenate([np.arange(part.games, dtype=np.int32) for part in parts] or [np.zeros(0, np.int32)]),
+        "cell": per_job([job.cell for job in jobs], np.int32),
+        "game": _strings(game),
+        "options_json": _strings(options),
+        "players": per_job([job.players for job in jobs], np.int8),
+        "deal": column("deal", np.int64),
+        "deal_seed": column("deal_seed", np.uint64),
+        "mirror": np.maximum(column("seating", np.int16), 0),
+        "seats": pa.ListArray.from_arrays(seat_list_offsets, _strings(labels)),
+        "start_player": column("start_player", np.int8),
+        "scores": pa.ListArray.from_arrays(seat_list_offsets, pa.array(column("scores", np.int32))),
+        "winners": pa.ListArray.from_arrays(
+            pa.array(winner_offsets), pa.array(np.concatenate(winner_seats or [np.zeros(0, np.int8)]))
+        ),
+        "length": column("length", np.int32),
+        "seconds": column("seconds", np.float64),
     }
     schema = _schema()
     return pa.Table.from_arrays([pa.array(columns[f.name], f.type) for f in schema], schema=schema)
@@ -151,6 +215,14 @@ def job_table(job: Job, rows: JobRows) -> Any:
 def job_games(job: Job, rows: JobRows) -> Games:
     """The rows of a finished job as :data:`Games`."""
     return job_table(job, rows) if HAVE_PYARROW else job_rows(job, rows)
+
+
+def jobs_games(jobs: Sequence[Job], parts: Sequence[JobRows]) -> Games:
+    """The rows of finished jobs (``parts[i]`` played ``jobs[i]``), in that order, as
+    :data:`Games`."""
+    if HAVE_PYARROW:
+        return jobs_table(jobs, parts)
+    return concat_rows(job_rows(job, part) for job, part in zip(jobs, parts, strict=True))
 
 
 def _is_table(games: Games) -> bool:
@@ -197,7 +269,10 @@ def list_column(games: Games, name: str) -> tuple[np.ndarray[Any, Any], np.ndarr
     if _is_table(games):
         column = games.column(name).combine_chunks()
         offsets = np.asarray(column.offsets.to_numpy(), dtype=np.int64)
-        values = np.asarray(column.flatten().to_numpy(zero_copy_only=False))
+        # The backing values sliced by the offsets (ListArray.flatten would import
+        # pyarrow.compute, a fifth of a second).
+        backing = column.values.to_numpy(zero_copy_only=False)
+        values = np.asarray(backing[offsets[0] : offsets[-1]])
         return values, offsets - offsets[0]
     lists = games[name]
     offsets = np.zeros(len(lists) + 1, dtype=np.int64)
@@ -219,6 +294,15 @@ def rows_to_games(games: Games) -> list[GameRow]:
     rows = games_to_lists(games)
     n = len(rows["job"])
     return [GameRow(**{name: rows[name][i] for name in COLUMNS}) for i in range(n)]
+
+
+PARQUET_OPTIONS: dict[str, Any] = {
+    # Dictionaries pay only for the text columns (a few distinct values over millions of
+    # rows); tried on a column of distinct integers (deal, deal_seed) they cost a third of
+    # the write for nothing.
+    "use_dictionary": ["study", "game", "options_json", "seats.list.element"],
+}
+"""How :func:`write_rows` writes Parquet."""
 
 
 def _schema() -> Any:
@@ -256,7 +340,7 @@ def write_rows(rows: Games, path: Path) -> Path:
     path = path.with_suffix(".parquet" if HAVE_PYARROW else ".csv")
     partial = path.with_name(path.name + ".partial")
     if HAVE_PYARROW:
-        pq.write_table(rows if _is_table(rows) else to_table(rows), partial)
+        pq.write_table(rows if _is_table(rows) else to_table(rows), partial, **PARQUET_OPTIONS)
     else:
         rows = games_to_lists(rows)
         with partial.open("w", newline="") as handle:
@@ -267,6 +351,27 @@ def write_rows(rows: Games, path: Path) -> Path:
                 writer.writerow([json.dumps(rows[c][i]) if c in LIST_COLUMNS else rows[c][i] for c in COLUMNS])
     os.replace(partial, path)
     return path
+
+
+JOB_ARRAYS = tuple(name for name in JobRows.__struct_fields__ if name != "job")
+
+
+def write_job_rows(rows: JobRows, path: Path) -> Path:
+    """Write a finished job's arrays to ``path`` with its suffix replaced by ``.npz``
+    (uncompressed numpy arrays: a checkpoint costs a memory copy), atomically. Returns the
+    path written."""
+    path = path.with_suffix(".npz")
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("wb") as handle:
+        np.savez(handle, job=np.int64(rows.job), **{name: getattr(rows, name) for name in JOB_ARRAYS})
+    os.replace(partial, path)
+    return path
+
+
+def read_job_rows(path: Path) -> JobRows:
+    """A job's arrays from a file :func:`write_job_rows` wrote."""
+    with np.load(path, allow_pickle=False) as data:
+        return JobRows(job=int(data["job"]), **{name: data[name] for name in JOB_ARRAYS})
 
 
 _CSV_TYPES: dict[str, type] = {

@@ -5,8 +5,8 @@ disk at once (so an interrupted run restarts where it stopped), and writes the g
 ``out_dir`` holds::
 
     spec.json             the spec (a resumed run with another spec is refused)
-    jobs/<job>.parquet    the rows of each finished job (.csv without pyarrow)
-    games.parquet         every row, sorted by (job, index)
+    jobs/<job>.npz        the arrays of each finished job (numpy's uncompressed .npz)
+    games.parquet         every row, sorted by (job, index) (.csv without pyarrow)
     summary.json          see cruiselib.arena.summary
 
 >>> result = run({"kind": "study", "game": "sirens", "games": 100}, backend="serial", progress=False)
@@ -20,6 +20,7 @@ import json
 import math
 import shutil
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +30,16 @@ from cruiselib.errors import InvalidOptionError
 
 from .backends import Backend, make_backend
 from .plan import Job, Spec, dump_spec, expand, load_spec
+from .play import JobRows
 from .results import (
     GameRow,
     Games,
-    concat_games,
     game_count,
-    job_games,
-    read_games,
+    jobs_games,
+    read_job_rows,
     rows_to_games,
     to_table,
+    write_job_rows,
     write_rows,
 )
 from .summary import summarize
@@ -72,11 +74,8 @@ class RunResult(msgspec.Struct):
 
 
 def _job_file(jobs_dir: Path, job: Job) -> Path | None:
-    for suffix in (".parquet", ".csv"):
-        path = jobs_dir / f"{job.id}{suffix}"
-        if path.exists():
-            return path
-    return None
+    path = jobs_dir / f"{job.id}.npz"
+    return path if path.exists() else None
 
 
 def _prepare(out_dir: Path, spec: Spec, resume: bool) -> None:
@@ -118,7 +117,7 @@ def run(
     spec = load_spec(spec)
     jobs = expand(spec)
     chosen = make_backend(backend, workers)
-    parts: dict[int, Games] = {}
+    parts: dict[int, JobRows] = {}
     jobs_dir: Path | None = None
     pending = jobs
     if out_dir is not None:
@@ -131,24 +130,30 @@ def run(
             if found is None:
                 pending.append(job)
             else:
-                parts[job.index] = read_games(found)
+                parts[job.index] = read_job_rows(found)
     resumed = len(parts)
     try:
         with _Progress(progress, sum(job.games for job in jobs), sum(job.games for job in pending)) as bar:
-            for job, job_result in chosen.run_jobs(pending):
-                rows = job_games(job, job_result)
+            for job, job_rows in chosen.run_jobs(pending):
                 if jobs_dir is not None:
-                    write_rows(rows, jobs_dir / job.id)
-                parts[job.index] = rows
+                    write_job_rows(job_rows, jobs_dir / job.id)
+                parts[job.index] = job_rows
                 bar.advance(job.games)
     finally:
         close = getattr(chosen, "close", None)
         if isinstance(backend, str) and callable(close):  # a backend made here is ended here
             close()
-    rows = concat_games([parts[job.index] for job in jobs])
-    summary = summarize(spec, rows)
-    if out_dir is not None:
-        write_rows(rows, out_dir / "games")
+    # The rows are built once, from every job's arrays, in job order.
+    rows = jobs_games(jobs, [parts[job.index] for job in jobs])
+    del parts
+    if out_dir is None:
+        summary = summarize(spec, rows)
+    else:
+        # The games file is written (in pyarrow, without the GIL) while the summary is computed.
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-write") as writer:
+            written = writer.submit(write_rows, rows, out_dir / "games")
+            summary = summarize(spec, rows)
+            written.result()
         (out_dir / "summary.json").write_text(json.dumps(_finite(summary), indent=2, allow_nan=False) + "\n")
     return RunResult(
         spec=spec, rows=rows, summary=summary, out_dir=out_dir, played=len(jobs) - resumed, resumed=resumed

@@ -9,8 +9,10 @@ Wilson interval of the share and ``fair`` the share of a player with no edge, ``
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -37,30 +39,63 @@ def _rate(label_key: str, label: Any, shares: float, games: int, fair: float) ->
     }
 
 
+def _percentiles(values: npt.NDArray[Any], quantiles: Sequence[float]) -> list[float]:
+    """``np.percentile(values, quantiles)`` (linear interpolation), found for integers of a
+    modest range by counting (a pass of ``bincount``, not a partition of a copy)."""
+    if values.dtype.kind not in "iu":
+        return [float(v) for v in np.percentile(values, quantiles)]
+    low = int(values.min())
+    span = int(values.max()) - low + 1
+    if span > 4 * values.size + 1024:
+        return [float(v) for v in np.percentile(values, quantiles)]
+    ranked = np.cumsum(np.bincount((values - low).astype(np.intp), minlength=span))
+    n = values.size
+    out = []
+    for q in quantiles:
+        # numpy's "linear" method: the virtual index (n - 1) q, between two order statistics.
+        virtual = (n - 1) * (q / 100)
+        below = min(max(int(np.floor(virtual)), 0), n - 1)
+        above = min(below + 1, n - 1)
+        gamma = virtual - below
+        a = float(low + int(np.searchsorted(ranked, below, side="right")))
+        b = float(low + int(np.searchsorted(ranked, above, side="right")))
+        out.append(float(b - (b - a) * (1 - gamma) if gamma >= 0.5 else a + (b - a) * gamma))
+    return out
+
+
 def _distribution(values: npt.NDArray[Any]) -> dict[str, float | None]:
     if values.size == 0:
         return {"mean": None, "std": None, "min": None, "p10": None, "median": None, "p90": None, "max": None}
-    p10, median, p90 = np.percentile(values, [10, 50, 90])
+    p10, median, p90 = _percentiles(values, (10, 50, 90))
+    as_float = values.astype(np.float64)
     return {
-        "mean": float(values.mean()),
-        "std": float(values.std()),
+        "mean": float(as_float.mean()),
+        "std": float(as_float.std()),
         "min": float(values.min()),
-        "p10": float(p10),
-        "median": float(median),
-        "p90": float(p90),
+        "p10": p10,
+        "median": median,
+        "p90": p90,
         "max": float(values.max()),
     }
 
 
-def _seat_sections(shares: npt.NDArray[np.float64], start: npt.NDArray[np.int64], players: int) -> dict[str, Any]:
-    """Per seat and per start seat win shares of one configuration's games."""
+def _seat_sections(
+    shares: npt.NDArray[np.float64],
+    start: npt.NDArray[np.intp],
+    players: int,
+    starter_shares: npt.NDArray[np.float64] | None = None,
+) -> dict[str, Any]:
+    """Per seat and per start seat win shares of one configuration's games
+    (``starter_shares``: each game's share of its start seat, if already at hand)."""
     fair = 1.0 / players
     games = shares.shape[0]
-    seats = [_rate("seat", p, float(shares[:, p].sum()), games, fair) for p in range(players)]
-    starters = []
-    for p in range(players):
-        mask = start == p
-        starters.append(_rate("seat", p, float(shares[mask, p].sum()), int(mask.sum()), fair))
+    if starter_shares is None:
+        starter_shares = shares[np.arange(games), start]
+    seat_sums = shares.sum(axis=0)
+    start_sums = np.bincount(start, weights=starter_shares, minlength=players)
+    start_games = np.bincount(start, minlength=players)
+    seats = [_rate("seat", p, float(seat_sums[p]), games, fair) for p in range(players)]
+    starters = [_rate("seat", p, float(start_sums[p]), int(start_games[p]), fair) for p in range(players)]
     return {"seats": seats, "start_players": starters}
 
 
@@ -126,7 +161,7 @@ def _tournament(spec: Tournament, rows: Rows) -> dict[str, Any]:
         "options": options,
         "players": players,
         "games": len(seats),
-        **_seat_sections(shares, np.asarray(rows["start_player"], dtype=np.int64), players),
+        **_seat_sections(shares, np.asarray(rows["start_player"], dtype=np.intp), players),
         "length": _distribution(np.asarray(rows["length"], dtype=np.float64)),
     }
     return {
@@ -168,51 +203,81 @@ def _ratings(
     return {"method": method, **found}
 
 
+def _cell_groups(cell_of: npt.NDArray[Any]) -> list[tuple[int, slice | npt.NDArray[np.intp]]]:
+    """Each cell with its rows: a slice when the cells come in runs (a run's rows are sorted
+    by job, and a job is one cell: the usual case), else the row positions."""
+    if cell_of.size == 0:
+        return []
+    if bool(np.all(cell_of[1:] >= cell_of[:-1])):
+        cuts = [0, *(np.flatnonzero(cell_of[1:] != cell_of[:-1]) + 1).tolist(), int(cell_of.size)]
+        return [(int(cell_of[lo]), slice(lo, hi)) for lo, hi in itertools.pairwise(cuts)]
+    order = np.argsort(cell_of, kind="stable")
+    ordered = cell_of[order]
+    cuts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), int(ordered.size)]
+    return [(int(ordered[lo]), order[lo:hi]) for lo, hi in itertools.pairwise(cuts)]
+
+
+def _seat_block(
+    values: npt.NDArray[Any], offsets: npt.NDArray[np.int64], rows: slice | npt.NDArray[np.intp], players: int
+) -> npt.NDArray[Any]:
+    """The per-seat values of ``rows`` as a (games, players) array: a view of a run of rows,
+    else gathered."""
+    if isinstance(rows, slice):
+        lo, hi = int(offsets[rows.start]), int(offsets[rows.stop])
+        if hi - lo == (rows.stop - rows.start) * players:
+            return values[lo:hi].reshape(-1, players)
+        rows = np.arange(rows.start, rows.stop)
+    gathered: npt.NDArray[Any] = values[offsets[rows][:, None] + np.arange(players)]
+    return gathered
+
+
 def _study(spec: Study, games: Games) -> dict[str, Any]:
-    # Whole-column arithmetic: a study of in-core games has millions of rows.
+    # Whole-column arithmetic on views of the columns: a study of in-core games has
+    # millions of rows, and its cells come in runs.
     cell_of = scalar_column(games, "cell")
     players_of = scalar_column(games, "players")
-    start_of = scalar_column(games, "start_player").astype(np.int64)
-    length_of = scalar_column(games, "length").astype(np.float64)
-    deal_of = scalar_column(games, "deal").astype(np.int64)
+    start_of = scalar_column(games, "start_player").astype(np.intp)
+    length_of = scalar_column(games, "length")
+    deal_of = scalar_column(games, "deal")
     score_values, score_offsets = list_column(games, "scores")
     winner_values, winner_offsets = list_column(games, "winners")
     # Each seat's win share, aligned with score_values: a game won by k seats gives each 1/k.
     winner_counts = np.diff(winner_offsets)
-    won_rows = np.repeat(np.arange(len(cell_of)), winner_counts)
     share_values = np.zeros(len(score_values), dtype=np.float64)
-    share_values[score_offsets[won_rows] + winner_values.astype(np.int64)] = 1.0 / winner_counts[won_rows]
+    if winner_values.size:
+        won_rows = np.repeat(np.arange(len(cell_of)), winner_counts)
+        share_values[score_offsets[won_rows] + winner_values.astype(np.int64)] = 1.0 / winner_counts[won_rows]
     cells: list[dict[str, Any]] = []
     outcomes: dict[int, dict[str, npt.NDArray[np.float64]]] = {}
     deals: dict[int, npt.NDArray[np.int64]] = {}
-    for cell in np.unique(cell_of).tolist():
-        positions = np.flatnonzero(cell_of == cell)
-        first = int(positions[0])
+    for cell, rows in _cell_groups(cell_of):
+        first = rows.start if isinstance(rows, slice) else int(rows[0])
         players = int(players_of[first])
         options = json.loads(value_at(games, "options_json", first))
-        seat_index = score_offsets[positions][:, None] + np.arange(players)
-        shares = share_values[seat_index]
-        scores = score_values[seat_index].astype(np.float64)
-        start = start_of[positions]
-        length = length_of[positions]
+        shares = _seat_block(share_values, score_offsets, rows, players)
+        scores = _seat_block(score_values, score_offsets, rows, players)
+        start = start_of[rows]
+        length = length_of[rows]
+        games_here = len(start)
+        starter_shares = shares[np.arange(games_here), start]
         cells.append(
             {
                 "cell": cell,
                 "name": _cell_name(options, players),
                 "options": options,
                 "players": players,
-                "games": len(positions),
-                **_seat_sections(shares, start, players),
-                "draws": float((shares.sum(axis=1) == 0).mean()),
+                "games": games_here,
+                **_seat_sections(shares, start, players, starter_shares),
+                "draws": float(np.count_nonzero(winner_counts[rows] == 0) / games_here),
                 "length": _distribution(length),
                 "scores": [_distribution(scores[:, p]) for p in range(players)],
             }
         )
-        deals[cell] = deal_of[positions]
+        deals[cell] = deal_of[rows]
         outcomes[cell] = {
             "seat 0 win share": shares[:, 0],
-            "start player win share": shares[np.arange(len(positions)), start],
-            "length": length,
+            "start player win share": starter_shares,
+            "length": length.astype(np.float64),
         }
     return {
         "options": dict(spec.grid),
