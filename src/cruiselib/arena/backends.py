@@ -99,7 +99,8 @@ def make_backend(backend: str | Backend, workers: int | None = None) -> Backend:
             ray_backend = globals().get("RayBackend")
             if ray_backend is None:
                 raise InvalidOptionError("the ray backend is not available in this version")
-            made: Backend = ray_backend()
+            # workers sizes a local Ray as it sizes the process pool.
+            made: Backend = ray_backend(num_cpus=workers)
             return made
         raise InvalidOptionError(f"unknown backend {backend!r}; backends: serial, local, ray")
     if not isinstance(backend, Backend):

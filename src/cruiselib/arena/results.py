@@ -374,6 +374,46 @@ def read_job_rows(path: Path) -> JobRows:
         return JobRows(job=int(data["job"]), **{name: data[name] for name in JOB_ARRAYS})
 
 
+class TableWriter:
+    """The rows Table of a run built chunk by chunk as its jobs finish, each chunk also
+    appended to ``path`` (a Parquet file, with its suffix replaced by ``.parquet``) as a row
+    group if given. :meth:`finish` makes the file whole (a reader never sees half of it)
+    and returns the Table; :meth:`abort` drops the partial file. Needs pyarrow."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = None if path is None else path.with_suffix(".parquet")
+        self._partial = None if self.path is None else self.path.with_name(self.path.name + ".partial")
+        self._writer: Any = None
+        self._chunks: list[Any] = []
+
+    def add(self, jobs: Sequence[Job], parts: Sequence[JobRows]) -> None:
+        """Append the rows of ``jobs`` (played as ``parts``), the next in row order."""
+        table = jobs_table(jobs, parts)
+        if self._partial is not None:
+            if self._writer is None:
+                self._writer = pq.ParquetWriter(self._partial, table.schema, **PARQUET_OPTIONS)
+            self._writer.write_table(table)
+        self._chunks.append(table)
+
+    def finish(self) -> Any:
+        """The Table of every row added (one chunk an :meth:`add`), the file made whole."""
+        table = pa.concat_tables(self._chunks) if self._chunks else _schema().empty_table()
+        if self._partial is not None and self.path is not None:
+            if self._writer is None:
+                pq.write_table(table, self._partial, **PARQUET_OPTIONS)
+            else:
+                self._writer.close()
+            os.replace(self._partial, self.path)
+        return table
+
+    def abort(self) -> None:
+        """Close and remove the partial file (an interrupted run)."""
+        if self._writer is not None:
+            self._writer.close()
+        if self._partial is not None:
+            self._partial.unlink(missing_ok=True)
+
+
 _CSV_TYPES: dict[str, type] = {
     "study": str,
     "game": str,

@@ -20,7 +20,7 @@ import json
 import math
 import shutil
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +28,14 @@ import msgspec
 
 from cruiselib.errors import InvalidOptionError
 
+from . import results
 from .backends import Backend, make_backend
 from .plan import Job, Spec, dump_spec, expand, load_spec
 from .play import JobRows
 from .results import (
     GameRow,
     Games,
+    TableWriter,
     game_count,
     jobs_games,
     read_job_rows,
@@ -132,32 +134,91 @@ def run(
             else:
                 parts[job.index] = read_job_rows(found)
     resumed = len(parts)
+    rows_out = _Rows(jobs, None if out_dir is None else out_dir / "games")
     try:
+        rows_out.add(parts)
         with _Progress(progress, sum(job.games for job in jobs), sum(job.games for job in pending)) as bar:
             for job, job_rows in chosen.run_jobs(pending):
                 if jobs_dir is not None:
                     write_job_rows(job_rows, jobs_dir / job.id)
-                parts[job.index] = job_rows
+                rows_out.add({job.index: job_rows})
                 bar.advance(job.games)
+        rows = rows_out.finish()
+    except BaseException:
+        rows_out.abort()
+        raise
     finally:
         close = getattr(chosen, "close", None)
         if isinstance(backend, str) and callable(close):  # a backend made here is ended here
             close()
-    # The rows are built once, from every job's arrays, in job order.
-    rows = jobs_games(jobs, [parts[job.index] for job in jobs])
-    del parts
-    if out_dir is None:
-        summary = summarize(spec, rows)
-    else:
-        # The games file is written (in pyarrow, without the GIL) while the summary is computed.
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-write") as writer:
-            written = writer.submit(write_rows, rows, out_dir / "games")
-            summary = summarize(spec, rows)
-            written.result()
+    summary = summarize(spec, rows)
+    if out_dir is not None:
         (out_dir / "summary.json").write_text(json.dumps(_finite(summary), indent=2, allow_nan=False) + "\n")
     return RunResult(
         spec=spec, rows=rows, summary=summary, out_dir=out_dir, played=len(jobs) - resumed, resumed=resumed
     )
+
+
+CHUNK_ROWS = 65_536
+"""Rows at least in a chunk of the rows Table (a row group of games.parquet), but the last."""
+
+
+class _Rows:
+    """The rows of a run, made while its jobs play: the jobs' arrays are taken in job order
+    (whatever order they finish in), and each chunk of at least :data:`CHUNK_ROWS` rows is
+    turned into a Table (and written to ``path`` as a row group) on a thread of its own,
+    overlapping the games still playing. Without pyarrow the rows are made (and written as
+    CSV) at the end."""
+
+    def __init__(self, jobs: list[Job], path: Path | None) -> None:
+        self.jobs = jobs
+        self.path = path
+        self._parts: dict[int, JobRows] = {}
+        self._next = 0  # the first job not yet in a chunk
+        self._batch: list[Job] = []
+        self._batch_rows = 0
+        self._writer = TableWriter(path) if results.HAVE_PYARROW else None
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-rows")
+        self._done: list[Future[None]] = []
+
+    def add(self, parts: Mapping[int, JobRows]) -> None:
+        """Take finished jobs' arrays (job index -> rows); chunk those now next in order."""
+        self._parts.update(parts)
+        while self._next < len(self.jobs) and self._next in self._parts:
+            job = self.jobs[self._next]
+            self._batch.append(job)
+            self._batch_rows += self._parts[job.index].games
+            self._next += 1
+            if self._batch_rows >= CHUNK_ROWS:
+                self._flush()
+
+    def _flush(self) -> None:
+        if self._writer is None or not self._batch:
+            return
+        batch_parts = [self._parts.pop(job.index) for job in self._batch]
+        self._done.append(self._thread.submit(self._writer.add, self._batch, batch_parts))
+        self._batch, self._batch_rows = [], 0
+        if self._done[0].done():  # a failed chunk stops the run now, not at the end
+            self._done.pop(0).result()
+
+    def finish(self) -> Games:
+        """Every row, in job order (the games file written)."""
+        if self._writer is None:
+            rows = jobs_games(self.jobs, [self._parts[job.index] for job in self.jobs])
+            if self.path is not None:
+                write_rows(rows, self.path)
+            return rows
+        self._flush()
+        self._thread.shutdown(wait=True)
+        for future in self._done:
+            future.result()
+        return self._writer.finish()
+
+    def abort(self) -> None:
+        """Stop: chunks not begun are dropped, the partial games file removed."""
+        self._thread.shutdown(wait=True, cancel_futures=True)
+        if self._writer is not None:
+            self._writer.abort()
 
 
 def _finite(value: Any) -> Any:
