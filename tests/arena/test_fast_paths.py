@@ -105,3 +105,14 @@ def test_make_backend_sizes_a_local_ray_by_workers() -> None:
     made = make_backend("ray", 3)
     assert isinstance(made, RayBackend) and made.num_cpus == 3
     assert make_backend("ray").num_cpus is None  # type: ignore[attr-defined]
+
+
+def test_in_core_jobs_of_a_configuration_share_one_game() -> None:
+    from cruiselib.arena.play import _playout_game
+
+    jobs = expand(Study(game=MANY_COUNTS, games=6, shard=3, seed=2, players=(2,)))
+    assert _playout_game(jobs[0].game, jobs[0].options_json) is _playout_game(jobs[1].game, jobs[1].options_json)
+    again = [play_job(job) for job in jobs]
+    first = [play_job(job) for job in jobs]
+    for a, b in zip(first, again, strict=True):
+        assert np.array_equal(a.scores, b.scores) and np.array_equal(a.deal_seed, b.deal_seed)

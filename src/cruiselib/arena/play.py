@@ -5,7 +5,9 @@ workers; it imports cruiselib itself, so it runs in a fresh (spawned) process.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
 import time
 from typing import Any
 
@@ -98,10 +100,17 @@ def _bot_seed(deal: int, seat: int) -> int:
 
 def play_job(job: Job) -> JobRows:
     """Play every game of ``job`` and return its rows."""
-    game = cruiselib.make(job.game, **job.options)
     if not job.seatings:
-        return _play_core(game, job)
-    return _play_bots(game, job)
+        return _play_core(_playout_game(job.game, job.options_json), job)
+    return _play_bots(cruiselib.make(job.game, **job.options), job)
+
+
+@functools.lru_cache(maxsize=16)
+def _playout_game(name: str, options_json: str) -> Any:
+    """The game of a configuration, made once a process for its in-core jobs (making one
+    can take milliseconds: a study's hundreds of jobs would pay it each time). Only
+    ``playouts`` and seeding are used, which leave the game as it was."""
+    return cruiselib.make(name, **json.loads(options_json))
 
 
 def _play_core(game: Any, job: Job) -> JobRows:

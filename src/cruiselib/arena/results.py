@@ -268,12 +268,12 @@ def list_column(games: Games, name: str) -> tuple[np.ndarray[Any, Any], np.ndarr
     """A list column as (values, offsets): row i holds ``values[offsets[i]:offsets[i + 1]]``."""
     if _is_table(games):
         column = games.column(name).combine_chunks()
-        offsets = np.asarray(column.offsets.to_numpy(), dtype=np.int64)
+        offsets = np.asarray(column.offsets.to_numpy())
         # The backing values sliced by the offsets (ListArray.flatten would import
         # pyarrow.compute, a fifth of a second).
         backing = column.values.to_numpy(zero_copy_only=False)
         values = np.asarray(backing[offsets[0] : offsets[-1]])
-        return values, offsets - offsets[0]
+        return values, offsets - offsets[0] if offsets[0] else offsets
     lists = games[name]
     offsets = np.zeros(len(lists) + 1, dtype=np.int64)
     np.cumsum([len(item) for item in lists], out=offsets[1:])

@@ -140,7 +140,7 @@ def run(
         with _Progress(progress, sum(job.games for job in jobs), sum(job.games for job in pending)) as bar:
             for job, job_rows in chosen.run_jobs(pending):
                 if jobs_dir is not None:
-                    write_job_rows(job_rows, jobs_dir / job.id)
+                    rows_out.checkpoint(job_rows, jobs_dir / job.id)
                 rows_out.add({job.index: job_rows})
                 bar.advance(job.games)
         rows = rows_out.finish()
@@ -180,6 +180,15 @@ class _Rows:
         self._writer = TableWriter(path) if results.HAVE_PYARROW else None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-rows")
         self._done: list[Future[None]] = []
+        self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-checkpoints")
+        self._saved: list[Future[Path]] = []
+
+    def checkpoint(self, rows: JobRows, path: Path) -> None:
+        """Save a finished job's arrays to ``path`` (on a thread: the games go on meanwhile;
+        a run stopped before a save replays that job when resumed)."""
+        self._saved.append(self._checkpoints.submit(write_job_rows, rows, path))
+        while self._saved and self._saved[0].done():  # a failed save stops the run now
+            self._saved.pop(0).result()
 
     def add(self, parts: Mapping[int, JobRows]) -> None:
         """Take finished jobs' arrays (job index -> rows); chunk those now next in order."""
@@ -202,7 +211,10 @@ class _Rows:
             self._done.pop(0).result()
 
     def finish(self) -> Games:
-        """Every row, in job order (the games file written)."""
+        """Every row, in job order (the games file and every checkpoint written)."""
+        self._checkpoints.shutdown(wait=True)
+        for saved in self._saved:
+            saved.result()
         if self._writer is None:
             rows = jobs_games(self.jobs, [self._parts[job.index] for job in self.jobs])
             if self.path is not None:
@@ -215,7 +227,9 @@ class _Rows:
         return self._writer.finish()
 
     def abort(self) -> None:
-        """Stop: chunks not begun are dropped, the partial games file removed."""
+        """Stop: the checkpoints of finished jobs saved, chunks not begun dropped, the
+        partial games file removed."""
+        self._checkpoints.shutdown(wait=True)
         self._thread.shutdown(wait=True, cancel_futures=True)
         if self._writer is not None:
             self._writer.abort()

@@ -67,16 +67,23 @@ def _distribution(values: npt.NDArray[Any]) -> dict[str, float | None]:
     if values.size == 0:
         return {"mean": None, "std": None, "min": None, "p10": None, "median": None, "p90": None, "max": None}
     p10, median, p90 = _percentiles(values, (10, 50, 90))
-    as_float = values.astype(np.float64)
     return {
-        "mean": float(as_float.mean()),
-        "std": float(as_float.std()),
+        "mean": float(values.mean(dtype=np.float64)),
+        "std": float(values.std(dtype=np.float64)),
         "min": float(values.min()),
         "p10": p10,
         "median": median,
         "p90": p90,
         "max": float(values.max()),
     }
+
+
+def _starter_shares(shares: npt.NDArray[np.float64], start: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
+    """Each game's share of the seat that started it (``shares[g, start[g]]``), picked
+    without an index array of the games."""
+    if shares.shape[1] > 32:  # past np.choose's limit
+        return np.asarray(shares[np.arange(shares.shape[0]), start.astype(np.intp)], dtype=np.float64)
+    return np.asarray(np.choose(start, shares.T), dtype=np.float64)
 
 
 def _seat_sections(
@@ -90,7 +97,7 @@ def _seat_sections(
     fair = 1.0 / players
     games = shares.shape[0]
     if starter_shares is None:
-        starter_shares = shares[np.arange(games), start]
+        starter_shares = _starter_shares(shares, start)
     seat_sums = shares.sum(axis=0)
     start_sums = np.bincount(start, weights=starter_shares, minlength=players)
     start_games = np.bincount(start, minlength=players)
@@ -236,19 +243,22 @@ def _study(spec: Study, games: Games) -> dict[str, Any]:
     # millions of rows, and its cells come in runs.
     cell_of = scalar_column(games, "cell")
     players_of = scalar_column(games, "players")
-    start_of = scalar_column(games, "start_player").astype(np.intp)
+    start_of = scalar_column(games, "start_player")
     length_of = scalar_column(games, "length")
     deal_of = scalar_column(games, "deal")
     score_values, score_offsets = list_column(games, "scores")
     winner_values, winner_offsets = list_column(games, "winners")
     # Each seat's win share, aligned with score_values: a game won by k seats gives each 1/k.
+    # (Few temporaries: each is millions of values.)
     winner_counts = np.diff(winner_offsets)
     share_values = np.zeros(len(score_values), dtype=np.float64)
     if winner_values.size:
-        won_rows = np.repeat(np.arange(len(cell_of)), winner_counts)
-        share_values[score_offsets[won_rows] + winner_values.astype(np.int64)] = 1.0 / winner_counts[won_rows]
+        per_winner = 1.0 / np.maximum(winner_counts, 1)
+        won_at = np.repeat(score_offsets[:-1], winner_counts)
+        won_at += winner_values
+        share_values[won_at] = np.repeat(per_winner, winner_counts)
     cells: list[dict[str, Any]] = []
-    outcomes: dict[int, dict[str, npt.NDArray[np.float64]]] = {}
+    outcomes: dict[int, dict[str, npt.NDArray[Any]]] = {}
     deals: dict[int, npt.NDArray[np.int64]] = {}
     for cell, rows in _cell_groups(cell_of):
         first = rows.start if isinstance(rows, slice) else int(rows[0])
@@ -259,7 +269,7 @@ def _study(spec: Study, games: Games) -> dict[str, Any]:
         start = start_of[rows]
         length = length_of[rows]
         games_here = len(start)
-        starter_shares = shares[np.arange(games_here), start]
+        starter_shares = _starter_shares(shares, start)
         cells.append(
             {
                 "cell": cell,
@@ -277,7 +287,7 @@ def _study(spec: Study, games: Games) -> dict[str, Any]:
         outcomes[cell] = {
             "seat 0 win share": shares[:, 0],
             "start player win share": starter_shares,
-            "length": length.astype(np.float64),
+            "length": length,
         }
     return {
         "options": dict(spec.grid),
@@ -290,7 +300,7 @@ def _study(spec: Study, games: Games) -> dict[str, Any]:
 def _variants(
     spec: Study,
     cells: list[dict[str, Any]],
-    outcomes: dict[int, dict[str, npt.NDArray[np.float64]]],
+    outcomes: dict[int, dict[str, npt.NDArray[Any]]],
     deals: dict[int, npt.NDArray[np.int64]],
 ) -> list[dict[str, Any]]:
     """Each cell against the first cell of its player count, paired on the same deals (a
@@ -307,7 +317,9 @@ def _variants(
         if len(deals[a]) < 2 or not np.array_equal(deals[a], deals[b]):
             continue
         for metric, values in outcomes[a].items():
-            estimate = msgspec.to_builtins(stats.paired_difference(values, outcomes[b][metric]))
+            estimate = msgspec.to_builtins(
+                stats.paired_difference(values.astype(np.float64), outcomes[b][metric].astype(np.float64))
+            )
             out.append(
                 {
                     "name": cell["name"],
