@@ -2,7 +2,7 @@
 
     python benchmarks/arena_workers.py [GAME] [--games 200] [--iterations 50] [--workers 2]
                                        [--shard 2] [--study-games 2000000] [--study-game NAME]
-                                       [--no-ray]
+                                       [--ray-batch N] [--no-ray]
 
 Tournament: ISMCTS (``--iterations`` per move) against the rule bot on ``GAME`` (default:
 the first registered game) at two seats where the game has them, ``--games`` games
@@ -10,13 +10,15 @@ the first registered game) at two seats where the game has them, ``--games`` gam
 ``--workers`` local processes, and on a local Ray of ``--workers`` CPUs; the script prints
 each run's wall time and its speed-up over the one process (the goal: at least 1.8x on two
 cores). Ray's start-up (``ray.init`` and its first task) is timed apart from the run and
-shown as its own column. Every run's rows (but the ``seconds`` column) and summary must be
-identical: the script stops with an error if not.
+shown as its own column; ``--ray-batch N`` adds a Ray run of N jobs a task. Every run's
+rows (but the ``seconds`` column) and summary must be identical: the script stops with an
+error if not.
 
 Study: ``--study-games`` random games of ``--study-game`` (default: ``GAME``) in the core,
 on ``--workers`` local processes and on the same Ray (jobs batched into tasks), to show
 what Ray's per-task cost and its start-up come to as a share of a study (the goal: under
-5%).
+5%): each run is set against the ideal, the games' own time (the sum of the ``seconds``
+column) over the worker count.
 
 The load average is printed before and after: the figures mean something only on a
 machine otherwise idle. A job is ``--shard`` deals (each played under both seatings), so
@@ -97,6 +99,7 @@ def main() -> None:
     parser.add_argument("--shard", type=int, default=2, help="deals a tournament job (default 2)")
     parser.add_argument("--study-games", type=int, default=2_000_000, help="random games of the study (0: none)")
     parser.add_argument("--study-game", help="the study's game (default: GAME)")
+    parser.add_argument("--ray-batch", type=int, help="also run the tournament on Ray with this many jobs a task")
     parser.add_argument("--no-ray", action="store_true", help="local processes only")
     args = parser.parse_args()
     name = args.game or cruiselib.games()[0]
@@ -119,6 +122,12 @@ def main() -> None:
         on_ray, results[f"Ray, {args.workers} CPUs"] = timed(spec, ray_backend)
         label = f"Ray, {args.workers} CPUs"
         print(f"{label:<22}{startup:>9.2f}s{on_ray:>9.2f}s{one / on_ray:>9.2f}x")
+        if args.ray_batch:
+            ray_backend.batch_size = args.ray_batch
+            label = f"Ray, {args.ray_batch} jobs a task"
+            on_ray, results[label] = timed(spec, ray_backend)
+            ray_backend.batch_size = None
+            print(f"{label:<22}{'':>10}{on_ray:>9.2f}s{one / on_ray:>9.2f}x")
     same_results(results)
     print("rows and summaries identical on every backend")
     if args.study_games:
@@ -126,13 +135,17 @@ def main() -> None:
         study_spec = study(study_name, args.study_games)
         study_results: dict[str, RunResult] = {}
         local, study_results["local"] = timed(study_spec, LocalBackend(args.workers))
-        print(f"{f'{args.workers} processes':<22}{'':>10}{local:>9.2f}s")
+        # The games' own time, summed over the workers: the run of an ideal backend is
+        # this over the worker count.
+        work = float(study_results["local"].table().column("seconds").to_numpy().sum())
+        ideal = work / args.workers
+        print(f"games' own time {work:.2f}s, over {args.workers} workers {ideal:.2f}s")
+        print(f"{f'{args.workers} processes':<22}{'':>10}{local:>9.2f}s   {local / ideal - 1:+.1%} over the ideal")
         if ray_backend is not None:
             on_ray, study_results["ray"] = timed(study_spec, ray_backend)
             print(
                 f"{f'Ray, {args.workers} CPUs':<22}{startup:>9.2f}s{on_ray:>9.2f}s"
-                f"   Ray over local: {on_ray / local - 1:+.1%} of the run, {(on_ray + startup) / local - 1:+.1%}"
-                " with its start-up"
+                f"   {on_ray / ideal - 1:+.1%} over the ideal, {(on_ray + startup) / ideal - 1:+.1%} with its start-up"
             )
             same_results(study_results)
     if ray_backend is not None:
