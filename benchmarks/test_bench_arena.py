@@ -31,9 +31,11 @@ from cruiselib.arena.runner import run
 
 MAX_GAMES = int(os.environ.get("ARENA_BENCH_GAMES", "1000000"))
 """Random games a round plays at most."""
-ROUND_SECONDS = 2.5
+ROUND_SECONDS = 3.0
 """About how long the raw playouts of a round take: a game slower than the fastest plays
 fewer games (a round count of 1, 2 or 5 times a power of ten)."""
+CALIBRATION_GAMES = 20_000
+"""Games timed to size a round."""
 ROUNDS = 3
 """Rounds per benchmark: a round is seconds long, and the machine's load varies."""
 
@@ -43,9 +45,10 @@ def games_for(name: str) -> int:
     """The games a round of ``name`` plays: :data:`MAX_GAMES`, or fewer if they would take
     much over :data:`ROUND_SECONDS` in the core."""
     game = cruiselib.make(name)
+    game.playouts(1000, 1, threads=1)  # warm: the first batch pays for its start
     start = time.perf_counter()
-    game.playouts(2000, 1, threads=1)
-    fit = ROUND_SECONDS * 2000 / max(time.perf_counter() - start, 1e-9)
+    game.playouts(CALIBRATION_GAMES, 2, threads=1)
+    fit = ROUND_SECONDS * CALIBRATION_GAMES / max(time.perf_counter() - start, 1e-9)
     steps = [m * 10**k for k in range(3, 8) for m in (1, 2, 5)]
     return min(MAX_GAMES, max([s for s in steps if s <= fit], default=1000))
 

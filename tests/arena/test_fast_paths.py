@@ -116,3 +116,12 @@ def test_in_core_jobs_of_a_configuration_share_one_game() -> None:
     first = [play_job(job) for job in jobs]
     for a, b in zip(first, again, strict=True):
         assert np.array_equal(a.scores, b.scores) and np.array_equal(a.deal_seed, b.deal_seed)
+
+
+def test_a_chunk_with_too_much_text_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cruiselib.errors import InvalidOptionError
+
+    jobs, parts = mixed_jobs()
+    monkeypatch.setattr(results, "MAX_TEXT_BYTES", 10)
+    with pytest.raises(InvalidOptionError, match="smaller shard"):
+        results.jobs_table(jobs, parts)

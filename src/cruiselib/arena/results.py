@@ -7,6 +7,11 @@ deal_seed, mirror, seats, start_player, scores, winners, length, seconds``. ``se
 generator state the game was dealt from: ``cruiselib.make(game, **json.loads(options_json))
 .state_from_seed_state(deal_seed)`` is the game's first position. Every column but
 ``seconds`` (wall time) is the same on every backend and worker count.
+
+The rows of in-core games come by the million, so they never pass through a Python object
+a game: :func:`jobs_table` builds the Table from the jobs' numpy arrays, :class:`TableWriter`
+does so chunk by chunk as a run goes (each chunk a row group of the Parquet file), and a
+finished job's arrays are kept as a ``.npz`` checkpoint (:func:`write_job_rows`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from typing import Any
 
 import msgspec
 import numpy as np
+
+from cruiselib.errors import InvalidOptionError
 
 from .plan import Job
 from .play import JobRows
@@ -36,10 +43,14 @@ __all__ = [
     "HAVE_PYARROW",
     "GameRow",
     "Rows",
+    "TableWriter",
     "concat_rows",
     "job_rows",
+    "jobs_table",
+    "read_job_rows",
     "read_rows",
     "rows_to_games",
+    "write_job_rows",
     "write_rows",
 ]
 
@@ -117,6 +128,11 @@ def job_table(job: Job, rows: JobRows) -> Any:
     return jobs_table([job], [rows])
 
 
+MAX_TEXT_BYTES = 2**31 - 1
+"""The most bytes of text in one column of a chunk of rows (a string array's offsets are
+32-bit)."""
+
+
 def _strings(runs: Sequence[tuple[str, int]]) -> Any:
     """A pyarrow string array of ``count`` copies of each ``value`` of ``runs``, in order,
     built from its two buffers: a run of one label over a million rows costs a memory copy,
@@ -124,13 +140,15 @@ def _strings(runs: Sequence[tuple[str, int]]) -> Any:
     encoded = [(value.encode(), count) for value, count in runs if count]
     total = sum(count for _, count in encoded)
     sizes = {len(data) for data, _ in encoded}
-    if len(sizes) <= 1 and total * max(sizes, default=0) < 2**31:
+    if len(sizes) <= 1 and total * max(sizes, default=0) <= MAX_TEXT_BYTES:
         offsets = np.arange(total + 1, dtype=np.int32) * np.int32(max(sizes, default=0))
     else:
         lengths = np.array([len(data) for data, _ in encoded], dtype=np.int64)
         ends = np.cumsum(np.repeat(lengths, [count for _, count in encoded]))
-        if ends.size and ends[-1] >= 2**31:  # past a string array's 32-bit offsets: let pyarrow split it
-            return pa.array([value for value, count in runs for _ in range(count)], pa.string())
+        if ends.size and ends[-1] > MAX_TEXT_BYTES:
+            raise InvalidOptionError(
+                f"{total:,} rows of text are too many for one chunk of the rows: give the spec a smaller shard"
+            )
         offsets = np.concatenate([np.zeros(1, dtype=np.int32), ends.astype(np.int32)])
     data = encoded[0][0] * encoded[0][1] if len(encoded) == 1 else b"".join(d * c for d, c in encoded)
     return pa.StringArray.from_buffers(total, pa.py_buffer(offsets), pa.py_buffer(data))

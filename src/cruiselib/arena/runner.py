@@ -193,7 +193,7 @@ class _Rows:
     def add(self, parts: Mapping[int, JobRows]) -> None:
         """Take finished jobs' arrays (job index -> rows); chunk those now next in order."""
         self._parts.update(parts)
-        while self._next < len(self.jobs) and self._next in self._parts:
+        while self._next < len(self.jobs) and self.jobs[self._next].index in self._parts:
             job = self.jobs[self._next]
             self._batch.append(job)
             self._batch_rows += self._parts[job.index].games
