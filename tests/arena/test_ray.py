@@ -47,7 +47,7 @@ def test_jobs_are_batched_about_four_tasks_a_cpu() -> None:
     pytest.importorskip("ray")
     backend = RayBackend()
     assert backend.tasks_for(jobs=8, cpus=2) == 1
-    assert backend.tasks_for(jobs=80, cpus=2) == 10
+    assert backend.tasks_for(jobs=80, cpus=2) == 5
     assert backend.tasks_for(jobs=10_000, cpus=2) == 16  # capped: little work lost to an interruption
     assert RayBackend(batch_size=3).tasks_for(jobs=10_000, cpus=2) == 3
 

@@ -8,6 +8,7 @@ them at the end, so the results never depend on the backend or the number of wor
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import traceback
@@ -115,6 +116,7 @@ __all__ += ["RayBackend"]
 # Jobs per Ray task at most: batching amortises the per-task cost (about half a millisecond
 # of scheduling and transfer), a small batch keeps the work lost to an interruption small.
 MAX_RAY_BATCH = 16
+TASKS_PER_CPU = 8  # the tasks the jobs are split into, a CPU
 
 
 class _JobFailure:
@@ -169,7 +171,7 @@ class RayBackend:
     Ray's own rules apply: the Ray this process already runs, else the ``RAY_ADDRESS``
     environment variable, else a cluster started on this machine with ``ray start``, else a new
     local Ray of ``num_cpus`` CPUs (default: all), which :meth:`close` shuts down.
-    ``batch_size``: jobs per task (default: about four tasks a CPU, at most
+    ``batch_size``: jobs per task (default: about eight tasks a CPU, at most
     :data:`MAX_RAY_BATCH` jobs each). ``runtime_env``: passed to ``ray.init``.
 
     Results come back in job order, whatever the order the tasks finish in, with at most two
@@ -259,7 +261,9 @@ class RayBackend:
         """Jobs per task for ``jobs`` jobs on ``cpus`` CPUs."""
         if self.batch_size is not None:
             return self.batch_size
-        return max(1, min(MAX_RAY_BATCH, -(-jobs // (4 * cpus))))
+        # About eight tasks a CPU: the last round then leaves a CPU idle for a small share of
+        # the run (four a CPU measured 1.72x on two CPUs against 1.94x for local processes).
+        return max(1, min(MAX_RAY_BATCH, -(-jobs // (TASKS_PER_CPU * cpus))))
 
     def run_jobs(self, jobs: Sequence[Job]) -> Generator[tuple[Job, JobRows], None, None]:
         """Yield each job with its rows, in job order; closing the generator cancels the
@@ -269,7 +273,10 @@ class RayBackend:
         ray = self.connect()
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = self.tasks_for(len(jobs), cpus)
-        batches = iter([list(jobs[i : i + size]) for i in range(0, len(jobs), size)])
+        # As many tasks as batches of that size need, their sizes differing by one at most.
+        count = -(-len(jobs) // size)
+        cuts = [len(jobs) * k // count for k in range(count + 1)]
+        batches = iter([list(jobs[lo:hi]) for lo, hi in itertools.pairwise(cuts)])
         # No retries: a task that dies is reported, not replayed behind the caller's back.
         play = ray.remote(num_cpus=1, max_retries=0)(_play_batch)
         pending: deque[tuple[list[Job], Any]] = deque()
