@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
+from cruiselib._registry import game_class
 from cruiselib.arena.report import html_report
 from cruiselib.errors import InvalidOptionError
 from tests.support import ANY_GAME
@@ -220,7 +221,7 @@ def test_plots_have_unique_ids(tmp_path: Path) -> None:
 
 def test_study_report_has_cells_distributions_and_variants(tmp_path: Path) -> None:
     text = html_report(study_rows(), study_summary(), tmp_path / "r.html").read_text()
-    assert f"<h1>{ANY_GAME} study</h1>" in text
+    assert f"<h1>{game_class(ANY_GAME).title} study</h1>" in text
     assert "<h2>Seats and start player: players=2 ships=3 (30 games)" in text
     assert "<h2>Seats and start player: players=3 ships=4 (30 games)" in text
     assert "<h2>Score distribution: players=2 ships=3" in text

@@ -112,7 +112,7 @@ def html_report(
     kind = str(summary.get("kind", "tournament"))
     game = str(summary.get("game", "")) or _first(table.column("game"), "")
     if title is None:
-        title = f"{game} {kind}".strip()
+        title = f"{_game_title(game)} {kind}".strip()
     sections = [_header(summary, table, title, game, kind)]
     sections += _bot_sections(summary)
     sections += _cell_sections(summary)
@@ -706,3 +706,13 @@ table.facts th {{ background: #f3f3f3; width: 8em; }}
 </body>
 </html>
 """
+
+
+def _game_title(name: str) -> str:
+    """A registered game's title (its name for a game not registered here)."""
+    from cruiselib._registry import game_class
+
+    try:
+        return str(game_class(name).title)
+    except InvalidOptionError:  # not a registered name
+        return name
