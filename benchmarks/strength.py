@@ -3,16 +3,31 @@
     python benchmarks/strength.py run [--jobs 2] [--games 200] [--only sirens-2p] [--hours 2]
     python benchmarks/strength.py report        # the Markdown table and the PNG
 
-``run`` plays the schedule below and appends one JSON line per finished game to
-``benchmarks/results/strength.jsonl``; it is resumable: a game already in the file is not
-played again, so stop it any time (Ctrl-C) and run it again to go on. Games are played in
-rounds of ``--batch`` per pairing, so a partial run covers every pairing evenly.
+``run`` plays the schedule below as :mod:`cruiselib.arena` tournaments (``ab`` mode, the
+local backend of ``--jobs`` processes) and appends one JSON line per finished game to
+``benchmarks/results/strength.jsonl``. It is resumable: stop it any time (Ctrl-C) and run it
+again to go on. Games are played in rounds of ``--batch`` per pairing, so a partial run
+covers every pairing evenly; a round is one arena run in a work directory beside the results
+file (the arena resumes it job by job), removed once its games are on file.
+
+Deals. Deal ``d`` of a configuration is the arena's deal ``d`` of spec seed :data:`SEED`
+(``cruiselib.arena.plan.deal_seed``): every pairing of a configuration plays the same deals,
+and each deal is played once per rotation of the seating, so A sits every seat on it. A
+pairing "A vs B" at N players seats A once and B in every other seat (the arena's filler).
+Pairings are played in whole deals: a pairing's games are rounded up to a multiple of N.
 
 ``report`` reads the file and writes the table between the ``strength-table`` markers of
-``docs/bots.md`` and ``README.md`` and ``docs/images/strength.png`` (needs matplotlib). A pairing
-"A vs B" at N players seats A once and B in every other seat, rotating A through the seats;
-A's result is 1 for a win, 0.5 for a draw at 2 players, 0 otherwise. The Elo fit is a
-Bradley–Terry maximum-likelihood fit of the 2-player results of each game, random bot at 0.
+``docs/bots.md`` and ``README.md`` and ``docs/images/strength.png`` (needs matplotlib). A's
+result in a game is its win share (a game won by k seats gives each winner 1/k), and at 2
+players a game nobody wins is half a win each; the interval is
+:func:`cruiselib.arena.stats.wilson`. The Elo fit is
+:func:`cruiselib.arena.stats.bradley_terry` on the 2-player results of each configuration,
+random bot at 0 (every bot also plays one virtual draw against the random bot, which keeps
+unbeaten bots finite).
+
+Lines of the pre-arena benchmark (keyed by ``index``, each a deal of its own) are still read
+by ``report``; ``run`` refuses to add arena games to such a file (the deals differ): give
+another ``--results`` file.
 """
 
 from __future__ import annotations
@@ -21,42 +36,45 @@ import argparse
 import json
 import math
 import os
+import shutil
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: the bot factory below is imported as benchmarks.strength
+    sys.path.insert(0, str(ROOT))
+
 RESULTS = ROOT / "benchmarks" / "results" / "strength.jsonl"
-DOC = ROOT / "docs" / "bots.md"
+PAGES = (ROOT / "docs" / "bots.md", ROOT / "README.md")
 PNG = ROOT / "docs" / "images" / "strength.png"
 MARK = "<!-- strength-table -->"
 
 # The seat counts the matches are played at, where a game takes them.
 SEATS = (2, 4)
+# The arena spec seed every configuration's deals come from.
+SEED = 1
 
 
-def configurations() -> list[tuple[str, str, dict[str, Any]]]:
-    """Every registered game at each of SEATS it takes, as (label, game, options): all the
-    2-player configurations first, labelled ``<game>-2p`` (a game of one seat count is made
-    with its default options)."""
+def configurations() -> list[tuple[str, str, int]]:
+    """Every registered game at each of SEATS it takes, as (label, game, players): all the
+    2-player configurations first, labelled ``<game>-2p``."""
     import cruiselib
     from cruiselib._registry import game_class
 
     out = []
     for seats in SEATS:
         for name in cruiselib.games():
-            counts = game_class(name).player_counts
-            if seats in counts:
-                out.append((f"{name}-{seats}p", name, {"players": seats} if len(counts) > 1 else {}))
+            if seats in game_class(name).player_counts:
+                out.append((f"{name}-{seats}p", name, seats))
     return out
 
 
-# Configurations: (label, game, options).
-CONFIGS: list[tuple[str, str, dict[str, Any]]] = configurations()
+# Configurations: (label, game, players).
+CONFIGS: list[tuple[str, str, int]] = configurations()
 # Pairings (A, B, games wanted as a share of --games).
 PAIRINGS: list[tuple[str, str, float]] = [
     ("rules", "random", 1.0),
@@ -77,23 +95,39 @@ BOT_LABELS = {
 }
 
 
-def make_player(spec: str, game: Any, seed: int) -> Any:
-    """A bot from its label in the schedule."""
-    from cruiselib.bots import ISMCTSBot, make_bot
+def openspiel_ismcts(seed: int, game: str, players: int, seconds: float) -> Any:
+    """OpenSpiel's ISMCTS with a time budget (it needs the game, which an arena bot factory
+    gets as options): the arena imports it as ``benchmarks.strength:openspiel_ismcts``."""
+    import cruiselib
+    from cruiselib._registry import game_class
+    from cruiselib.openspiel import TimedISMCTS
 
-    if spec == "ismcts":
-        return ISMCTSBot(iterations=2000, seed=seed)
-    if spec == "ismcts-100ms":
-        return ISMCTSBot(iterations=None, seconds=0.1, seed=seed)
-    if spec == "openspiel-ismcts-100ms":
-        from cruiselib.openspiel import TimedISMCTS
-
-        return TimedISMCTS(game, seconds=0.1, seed=seed)
-    return make_bot(spec, seed=seed)
+    options = {"players": players} if len(game_class(game).player_counts) > 1 else {}
+    return TimedISMCTS(cruiselib.make(game, **options), seconds=seconds, seed=seed)
 
 
-def available(spec: str) -> bool:
-    if spec.startswith("openspiel"):
+def bot_spec(key: str, game: str, players: int) -> Any:
+    """The arena BotSpec of a bot of the schedule, labelled with its key."""
+    from cruiselib.arena.plan import BotSpec
+
+    specs: dict[str, tuple[str, dict[str, Any]]] = {
+        "random": ("random", {}),
+        "greedy": ("greedy", {}),
+        "rules": ("rules", {}),
+        "ismcts": ("ismcts", {"iterations": 2000}),
+        "ismcts-100ms": ("ismcts", {"iterations": None, "seconds": 0.1}),
+        "openspiel-ismcts-100ms": (
+            "benchmarks.strength:openspiel_ismcts",
+            {"game": game, "players": players, "seconds": 0.1},
+        ),
+    }
+    name, options = specs[key]
+    return BotSpec(name, options, label=key)
+
+
+def available(key: str) -> bool:
+    """Whether a bot of the schedule can be made here (OpenSpiel is an optional extra)."""
+    if key.startswith("openspiel"):
         try:
             from cruiselib.openspiel import TimedISMCTS  # noqa: F401
         except ImportError:
@@ -101,50 +135,89 @@ def available(spec: str) -> bool:
     return True
 
 
-def play_one(label: str, name: str, options: dict[str, Any], a: str, b: str, index: int) -> dict[str, Any]:
-    """Game ``index`` of pairing A vs B: A sits in seat index % players."""
+def deals_for(games: int, players: int) -> int:
+    """Deals that give at least ``games`` games when each is played under every rotation."""
+    return max(1, math.ceil(games / players))
+
+
+def tournament(label: str, game: str, players: int, a: str, b: str, first: int, deals: int) -> Any:
+    """The arena tournament of deals ``first`` to ``first + deals - 1`` of pairing A vs B:
+    each deal played under every rotation of (A, B, B, ...)."""
+    import cruiselib
+    from cruiselib.arena.plan import Tournament, cell_base
+    from cruiselib.arena.play import playout_seed_for
+
+    # The spec seed whose deal 0 is deal ``first`` of SEED: rounds of any size share the deals.
+    made = cruiselib.make(game, **({"players": players} if len(_counts(game)) > 1 else {}))
+    seed = playout_seed_for(made, cell_base(SEED, None), first)
+    return Tournament(
+        game=game,
+        participants=(bot_spec(a, game, players), bot_spec(b, game, players)),
+        mode="ab",
+        players=players,
+        games=deals * players,
+        seed=seed,
+        mirror=True,
+        filler=bot_spec(b, game, players),
+        shard=1,
+        name=f"{label} {a} vs {b} deals {first}-{first + deals - 1}",
+    )
+
+
+def _counts(game: str) -> tuple[int, ...]:
+    from cruiselib._registry import game_class
+
+    return tuple(game_class(game).player_counts)
+
+
+def result_of_a(winners: Sequence[int], seat_a: int, players: int) -> float:
+    """A's result: its win share, and half a win for a game nobody wins at 2 players."""
+    from cruiselib.arena import stats
+
+    if not winners:
+        return 0.5 if players == 2 else 0.0
+    return float(stats.win_shares([winners], players)[0, seat_a])
+
+
+def game_lines(label: str, a: str, b: str, first: int, rows: Sequence[Any]) -> list[dict[str, Any]]:
+    """The JSON lines of a round's arena rows (GameRow), deals numbered from ``first``."""
     import cruiselib
 
-    game = cruiselib.make(name, **options)
-    n = game.num_players
-    seat_a = index % n
-    seed = 1_000_003 * index + 7
-    bots = [make_player(a if p == seat_a else b, game, seed + 31 * p) for p in range(n)]
-    state = game.new_state(seed=seed)
-    thinking = [0.0] * n
-    start = time.perf_counter()
-    while not state.is_over:
-        seat = state.current_player
-        t = time.perf_counter()
-        action = bots[seat].choose(state)
-        thinking[seat] += time.perf_counter() - t
-        state.apply(action)
-    winners = state.winners()
-    if seat_a in winners:
-        result = 1.0
-    elif not winners and n == 2:
-        result = 0.5
-    else:
-        result = 0.0
-    return {
-        "config": label,
-        "a": a,
-        "b": b,
-        "index": index,
-        "seat_a": seat_a,
-        "seed": seed,
-        "winners": winners,
-        "scores": state.scores(),
-        "result_a": result,
-        "actions": len(state.history),
-        "seconds": round(time.perf_counter() - start, 3),
-        "seconds_a": round(thinking[seat_a], 3),
-        "compiled": cruiselib.compiled,
-        "version": cruiselib.__version__,
-    }
+    out = []
+    for row in rows:
+        seat_a = list(row.seats).index(a)
+        out.append(
+            {
+                "config": label,
+                "a": a,
+                "b": b,
+                "deal": first + row.deal,
+                "mirror": row.mirror,
+                "seat_a": seat_a,
+                "deal_seed": row.deal_seed,
+                "seats": list(row.seats),
+                "start_player": row.start_player,
+                "winners": list(row.winners),
+                "scores": list(row.scores),
+                "result_a": result_of_a(row.winners, seat_a, row.players),
+                "actions": row.length,
+                "seconds": round(row.seconds, 3),
+                "compiled": cruiselib.compiled,
+                "version": cruiselib.__version__,
+            }
+        )
+    return out
+
+
+def _key(row: dict[str, Any]) -> tuple[Any, ...]:
+    """A game's identity: (pairing, deal, rotation), or (pairing, index) on a pre-arena line."""
+    if "deal" in row:
+        return (row["config"], row["a"], row["b"], "deal", row["deal"], row["mirror"])
+    return (row["config"], row["a"], row["b"], "index", row["index"])
 
 
 def load_results(path: Path = RESULTS) -> list[dict[str, Any]]:
+    """The games on file, each once (two runs side by side may both write a game)."""
     if not path.exists():
         return []
     rows = []
@@ -152,118 +225,109 @@ def load_results(path: Path = RESULTS) -> list[dict[str, Any]]:
     for line in path.read_text().splitlines():
         if line.strip():
             row = json.loads(line)
-            key = (row["config"], row["a"], row["b"], row["index"])
-            if key not in seen:  # two runs side by side may both play a game: count it once
+            key = _key(row)
+            if key not in seen:
                 seen.add(key)
                 rows.append(row)
     return rows
+
+
+Round = tuple[str, str, int, str, str, int, int]
+"""(label, game, players, A, B, first deal, deals)."""
 
 
 def schedule(
     games: int,
     batch: int,
     only: set[str] | None,
-    done: set[tuple[str, str, str, int]],
+    done: dict[tuple[str, str, str], set[int]],
     pairs: set[str] | None = None,
-) -> Iterator[tuple[Any, ...]]:
-    """The games still to play, in rounds of ``batch`` per pairing (so every pairing grows)."""
+) -> Iterator[Round]:
+    """The rounds still to play: ``batch`` games (whole deals) per pairing a round, every
+    pairing's round k before any round k + 1, a round skipped once all its deals are on file."""
     wanted = {}
-    for label, name, options in CONFIGS:
+    for label, name, players in CONFIGS:
         if only and label not in only and name not in only:
             continue
         for a, b, share in PAIRINGS:
             if pairs and f"{a}:{b}" not in pairs:
                 continue
             if available(a) and available(b):
-                wanted[(label, name, a, b)] = (options, max(1, round(games * share)))
-    for lo in range(0, games, batch):
-        for (label, name, a, b), (options, total) in wanted.items():
-            for index in range(lo, min(lo + batch, total)):
-                if (label, a, b, index) not in done:
-                    yield (label, name, options, a, b, index)
+                total = deals_for(max(1, round(games * share)), players)
+                wanted[(label, name, players, a, b)] = (total, deals_for(batch, players))
+    rounds = max((math.ceil(total / step) for total, step in wanted.values()), default=0)
+    for k in range(rounds):
+        for (label, name, players, a, b), (total, step) in wanted.items():
+            first = k * step
+            count = min(step, total - first)
+            if count > 0 and not set(range(first, first + count)) <= done.get((label, a, b), set()):
+                yield (label, name, players, a, b, first, count)
+
+
+def _done_deals(rows: list[dict[str, Any]]) -> dict[tuple[str, str, str], set[int]]:
+    """The deals on file of each pairing with every rotation played."""
+    rotations: dict[tuple[str, str, str, int], set[int]] = defaultdict(set)
+    for r in rows:
+        rotations[(r["config"], r["a"], r["b"], r["deal"])].add(r["mirror"])
+    players = {label: n for label, _, n in CONFIGS}
+    done: dict[tuple[str, str, str], set[int]] = defaultdict(set)
+    for (label, a, b, deal), seen in rotations.items():
+        if len(seen) >= players.get(label, 0):
+            done[(label, a, b)].add(deal)
+    return done
 
 
 def run(args: argparse.Namespace) -> int:
+    from cruiselib.arena.backends import LocalBackend, SerialBackend
+    from cruiselib.arena.runner import run as arena_run
+
     args.results.parent.mkdir(parents=True, exist_ok=True)
-    done = {(r["config"], r["a"], r["b"], r["index"]) for r in load_results(args.results)}
+    rows = load_results(args.results)
+    legacy = sum("deal" not in r for r in rows)
+    if legacy:
+        print(
+            f"{args.results} holds {legacy} games of the pre-arena benchmark, dealt differently: "
+            "give another --results file to play the arena's schedule",
+            file=sys.stderr,
+        )
+        return 2
     only = set(args.only) if args.only else None
-    todo = list(schedule(args.games, args.batch, only, done, set(args.pairs) if args.pairs else None))
-    print(f"{len(done)} games on file, {len(todo)} to play on {args.jobs} processes", flush=True)
+    todo = list(schedule(args.games, args.batch, only, _done_deals(rows), set(args.pairs) if args.pairs else None))
+    print(f"{len(rows)} games on file, {len(todo)} rounds to play on {args.jobs} processes", flush=True)
     deadline = time.monotonic() + args.hours * 3600 if args.hours else math.inf
-    pending: dict[Future[dict[str, Any]], tuple[Any, ...]] = {}
-    queue = iter(todo)
+    work = args.results.with_suffix(".work")
+    # One process: no pool to start for every round.
+    backend = SerialBackend() if args.jobs == 1 else LocalBackend(args.jobs)
     finished = 0
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool, args.results.open("a") as out:
-        try:
-            while True:
-                while len(pending) < 2 * args.jobs and time.monotonic() < deadline:
-                    task = next(queue, None)
-                    if task is None:
-                        break
-                    pending[pool.submit(play_one, *task)] = task
-                if not pending:
-                    break
-                ready, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in ready:
-                    pending.pop(future)
-                    row = future.result()
-                    out.write(json.dumps(row) + "\n")
-                    out.flush()
-                    finished += 1
-                    if finished % 20 == 0:
-                        print(f"  {finished} games played ({row['config']}: {row['a']} vs {row['b']})", flush=True)
-        except KeyboardInterrupt:
-            print("stopped; the games finished so far are on file", flush=True)
-            for future in pending:
-                future.cancel()
-            return 130
+    try:
+        for label, name, players, a, b, first, count in todo:
+            if time.monotonic() >= deadline:
+                break
+            spec = tournament(label, name, players, a, b, first, count)
+            out_dir = work / f"{label}--{a}--{b}--{first:06d}-{count}"
+            result = arena_run(spec, out_dir, backend=backend, resume=True, progress=False)
+            lines = game_lines(label, a, b, first, result.games())
+            with args.results.open("a") as out:
+                out.writelines(json.dumps(line) + "\n" for line in lines)
+            shutil.rmtree(out_dir)
+            finished += len(lines)
+            print(f"  {finished} games played ({label}: {a} vs {b}, deals {first}-{first + count - 1})", flush=True)
+    except KeyboardInterrupt:
+        print("stopped; the games finished so far are on file (a round in progress resumes)", flush=True)
+        return 130
+    if work.exists() and not any(work.iterdir()):
+        work.rmdir()
     print(f"{finished} games played", flush=True)
     return 0
 
 
-# --------------------------------------------------------------------------- statistics
-
-
-def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score 95% interval of a win rate (draws count half)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def elo_fit(results: list[tuple[str, str, float]], anchor: str = "random", rounds: int = 2000) -> dict[str, float]:
-    """Bradley–Terry strengths by the minorization–maximization iteration (Hunter 2004) on
-    (a, b, score of a) results, as Elo points with ``anchor`` at 0. A draw is half a win each;
-    a prior of one draw against the anchor keeps unbeaten bots finite."""
-    players = sorted({x for a, b, _ in results for x in (a, b)} | {anchor})
-    wins: dict[str, float] = defaultdict(float)
-    games: dict[tuple[str, str], float] = defaultdict(float)
-    for a, b, s in results:
-        wins[a] += s
-        wins[b] += 1 - s
-        games[(a, b)] += 1
-        games[(b, a)] += 1
-    for p in players:
-        if p != anchor:  # the prior: one draw against the anchor
-            wins[p] += 0.5
-            wins[anchor] += 0.5
-            games[(p, anchor)] += 1
-            games[(anchor, p)] += 1
-    gamma = dict.fromkeys(players, 1.0)
-    for _ in range(rounds):
-        new = {}
-        for p in players:
-            denom = sum(games[(p, q)] / (gamma[p] + gamma[q]) for q in players if q != p and games[(p, q)])
-            new[p] = wins[p] / denom if denom else gamma[p]
-        scale = new[anchor]
-        gamma = {p: g / scale for p, g in new.items()}
-    return {p: 400 * math.log10(g) for p, g in gamma.items()}
+# --------------------------------------------------------------------------- the report
 
 
 def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A's win rate and its Wilson interval for each pairing on file, in schedule order."""
+    from cruiselib.arena import stats
+
     by: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         by[(r["config"], r["a"], r["b"])].append(r)
@@ -276,7 +340,7 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         n = len(games)
         score = sum(g["result_a"] for g in games)
         players = int(config.rsplit("-", 1)[1].rstrip("p"))
-        lo, hi = wilson(score, n)
+        lo, hi = stats.wilson(score, n)
         out.append(
             {
                 "config": config,
@@ -287,18 +351,35 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "low": lo,
                 "high": hi,
                 "fair": 1 / players,
-                "seconds_a": sum(g["seconds_a"] for g in games) / max(1, sum(g["actions"] for g in games)) * players,
             }
         )
     return out
 
 
-def report(args: argparse.Namespace) -> int:
-    rows = load_results(args.results)
-    if not rows:
-        print("no results yet: run `python benchmarks/strength.py run` first")
-        return 1
-    summary = summarize(rows)
+def elo_fit(results: list[tuple[str, str, float]], anchor: str = "random") -> dict[str, float]:
+    """Bradley–Terry Elo of the bots in (a, b, score of a) results, ``anchor`` at 0. A draw is
+    half a win each; a prior of one draw of every bot against the anchor keeps unbeaten bots
+    finite (and ties a bot that met one other bot only to the anchor, not to the field)."""
+    import numpy as np
+
+    from cruiselib.arena import stats
+
+    names = sorted({x for a, b, _ in results for x in (a, b)} | {anchor})
+    index = {name: i for i, name in enumerate(names)}
+    wins = np.zeros((len(names), len(names)))
+    for a, b, score in results:
+        wins[index[a], index[b]] += score
+        wins[index[b], index[a]] += 1 - score
+    for i in range(len(names)):
+        if i != index[anchor]:  # the prior: one draw against the anchor
+            wins[i, index[anchor]] += 0.5
+            wins[index[anchor], i] += 0.5
+    ratings = stats.bradley_terry(wins, names, prior=0.0, anchor=index[anchor])
+    return dict(zip(ratings.names, ratings.values, strict=True))
+
+
+def table(rows: list[dict[str, Any]], summary: list[dict[str, Any]]) -> tuple[str, dict[str, dict[str, float]]]:
+    """The Markdown of the strength table and the Elo of each 2-player configuration."""
     lines = [
         "| game | A vs B | games | A's win rate | 95% interval | fair share | A above it? |",
         "|---|---|---|---|---|---|---|",
@@ -317,28 +398,37 @@ def report(args: argparse.Namespace) -> int:
         "|---|" + "---|" * len(BOT_LABELS),
     ]
     elos: dict[str, dict[str, float]] = {}
-    for label, _, _ in CONFIGS:
-        if not label.endswith("-2p"):
+    for label, _, players in CONFIGS:
+        if players != 2:
             continue
         results = [(r["a"], r["b"], r["result_a"]) for r in rows if r["config"] == label]
         if not results:
             continue
         elo = elos[label] = elo_fit(results)
         elo_lines.append(f"| {label} | " + " | ".join(f"{elo[b]:+.0f}" if b in elo else "–" for b in BOT_LABELS) + " |")
-    table = "\n".join(lines + elo_lines)
-    stamp = time.strftime("%Y-%m-%d")
-    table += (
+    text = "\n".join(lines + elo_lines)
+    text += (
         "\n\nA bot measured against one other bot only (the 100 ms pairing) is tied to the rest by"
         " the fit's prior alone: read its Elo against its partner's."
-        f"\n\n{len(rows):,} games on file ({stamp}); reproduce with "
+        f"\n\n{len(rows):,} games on file ({time.strftime('%Y-%m-%d')}); reproduce with "
         "`python benchmarks/strength.py run` and `python benchmarks/strength.py report`."
     )
-    for page in (DOC, ROOT / "README.md"):  # the table between the markers of each page
-        text = page.read_text()
-        if MARK in text:
-            start, end = text.index(MARK), text.index(MARK.replace("<!-- ", "<!-- /"))
-            page.write_text(text[: start + len(MARK)] + "\n" + table + "\n" + text[end:])
-    print(table)
+    return text, elos
+
+
+def report(args: argparse.Namespace) -> int:
+    rows = load_results(args.results)
+    if not rows:
+        print("no results yet: run `python benchmarks/strength.py run` first")
+        return 1
+    summary = summarize(rows)
+    text, elos = table(rows, summary)
+    for page in PAGES:  # the table between the markers of each page
+        content = page.read_text()
+        if MARK in content:
+            start, end = content.index(MARK), content.index(MARK.replace("<!-- ", "<!-- /"))
+            page.write_text(content[: start + len(MARK)] + "\n" + text + "\n" + content[end:])
+    print(text)
     _plot(summary, elos)
     return 0
 
@@ -367,7 +457,8 @@ def _plot(summary: list[dict[str, Any]], elos: dict[str, dict[str, float]]) -> N
     ax.set_title("cruiselib bots, seat-rotated matches")
     fig.tight_layout()
     fig.savefig(PNG, dpi=110)
-    print(f"wrote {PNG.relative_to(ROOT)}")
+    plt.close(fig)
+    print(f"wrote {PNG.relative_to(ROOT) if PNG.is_relative_to(ROOT) else PNG}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -379,11 +470,15 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p_run.add_argument("--only", nargs="*", help="configurations or games to play (e.g. sirens-2p dream_islands)")
     p_run.add_argument("--pairs", nargs="*", help="pairings to play, as A:B (e.g. ismcts:rules)")
-    p_run.add_argument("--hours", type=float, default=None, help="stop starting games after this long")
+    p_run.add_argument("--hours", type=float, default=None, help="stop starting rounds after this long")
     sub.add_parser("report", help="write the table and the PNG")
     for p in (p_run, sub.choices["report"]):
         p.add_argument("--results", type=Path, default=RESULTS, help="the JSON-lines file of results")
     args = parser.parse_args(argv)
+    if args.command == "run":
+        for option in ("games", "batch", "jobs"):
+            if getattr(args, option) < 1:
+                parser.error(f"--{option} must be at least 1")
     command: Callable[[argparse.Namespace], int] = run if args.command == "run" else report
     return command(args)
 

@@ -14,7 +14,7 @@ import cruiselib
 from cruiselib._registry import game_class
 from cruiselib.errors import CruiseError
 
-from .support import ANY_GAME
+from .support import ANY_GAME, CONFIGURATION_IDS, CONFIGURATIONS
 
 
 def test_games_lists_every_registered_game() -> None:
@@ -205,3 +205,20 @@ def test_make_seats_exactly_the_declared_player_counts(name: str) -> None:
         else:
             with pytest.raises(cruiselib.InvalidOptionError, match=f"not {n}$"):
                 cruiselib.make(name, players=n)
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=CONFIGURATION_IDS)
+def test_playouts_record_the_seat_that_acted_first(name: str, options: dict[str, Any]) -> None:
+    """Playouts.first_seats: in a new deal the start player as the core dealt it (the deal's
+    first seat to act), from a position the seat to act there; on any number of threads."""
+    game = cruiselib.make(name, **options)
+    result = game.playouts(60, seed=4, threads=2)
+    assert result.first_seats.dtype == np.int8 and result.first_seats.shape == (60,)
+    for g in range(60):
+        dealt = game.state_from_seed_state(game.playout_seed_state(4, g))
+        assert result.first_seats[g] == dealt.current_player
+    np.testing.assert_array_equal(result.first_seats, game.playouts(60, seed=4).first_seats)
+    state = game.new_state(9)
+    state.apply(state.legal_actions()[0])
+    assert (state.playouts(5, seed=1).first_seats == state.current_player).all()
+    assert (state.playouts(5, seed=1, threads=2).first_seats == state.current_player).all()

@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 import cruiselib
@@ -27,7 +29,36 @@ def test_games(capsys: pytest.CaptureFixture[str]) -> None:
 def test_simulate_random_in_the_core(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "simulate", "sirens", "--games", "3000", "--seed", "4")
     assert code == 0
-    assert "3,000 games" in out and "games/s" in out and "win rate" in out and "in the core" in out
+    text = " ".join(out.split())  # the title wraps where the table is narrower than it
+    assert "3,000 games" in text and "games/s" in text and "share" in text and "in the core" in text
+    assert "95% CI" in out and "starts" in out and "fair share 50.0%" in out
+
+
+def _table_rows(out: str) -> list[list[str]]:
+    """The body rows of a rich table in the output, as their cells."""
+    return [[cell.strip() for cell in line.strip("│").split("│")] for line in out.splitlines() if line.startswith("│")]
+
+
+def test_simulate_counts_shared_wins_as_shares_and_the_start_player(capsys: pytest.CaptureFixture[str]) -> None:
+    """Shared wins are shares (the win shares add up to at most 100%), each seat's starts are
+    the games the core dealt it the start, and threads change nothing but the speed."""
+    name = next(n for n in cruiselib.games() if max(game_class(n).player_counts) >= 3)
+    players = max(game_class(name).player_counts)
+    argv = ["simulate", name, "--players", str(players), "-n", "2000", "--seed", "3"]  # one batch
+    code, one, _ = run(capsys, *argv)
+    code2, two, _ = run(capsys, *argv, "--threads", "2")
+    assert code == code2 == 0
+    rows = _table_rows(one)
+    assert rows == _table_rows(two)
+    assert len(rows) == players
+    total_share = sum(float(row[2].rstrip("%")) for row in rows)
+    assert total_share <= 100.05
+    starts = sum(int(row[5].replace(",", "")) for row in rows)
+    assert starts == 2000
+    game = cruiselib.make(name, players=players)
+    result = game.playouts(2000, seed=3 * 1_000_003)
+    counted = np.bincount(result.first_seats, minlength=players)
+    assert [int(row[5].replace(",", "")) for row in rows] == counted.tolist()
 
 
 def test_simulate_bots_from_python_with_an_option(capsys: pytest.CaptureFixture[str]) -> None:
@@ -186,7 +217,7 @@ def test_simulate_search_and_rule_bots(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_simulate_solo_counts_losses_not_draws(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "simulate", "dream_cruise", "--players", "1", "-n", "30", "--seed", "2")
-    assert code == 0 and re.search(r"30 games · lost \d+", out) and "draws" not in out
+    assert code == 0 and re.search(r"30 games · fair share 100.0% · lost \d+", out) and "draws" not in out
 
 
 @pytest.mark.parametrize("argv", [["play", "sirens", "--think", "0"], ["simulate", "sirens", "--iterations", "x"]])
@@ -194,3 +225,93 @@ def test_bad_budgets_are_usage_errors(capsys: pytest.CaptureFixture[str], argv: 
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2 and "must be" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- arena, study
+
+
+def _rows_without_wall_time(out_dir: Path) -> dict[str, list[object]]:
+    """The rows a run wrote, column by column, without ``seconds`` (the one column of wall time)."""
+    from cruiselib.arena.results import games_to_lists, read_games
+
+    rows = games_to_lists(read_games(next(out_dir.glob("games.*"))))
+    return {name: column for name, column in rows.items() if name != "seconds"}
+
+
+def _has(module: str) -> bool:
+    """Whether an optional package is installed (the checked wheels install the test extra only)."""
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+def _same_run(command_dir: Path, api_dir: Path) -> None:
+    """The command's outputs are those of ``cruiselib.arena.run`` on the same spec."""
+    assert (command_dir / "spec.json").read_bytes() == (api_dir / "spec.json").read_bytes()
+    assert json.loads((command_dir / "summary.json").read_text()) == json.loads((api_dir / "summary.json").read_text())
+    assert _rows_without_wall_time(command_dir) == _rows_without_wall_time(api_dir)
+
+
+def test_arena_runs_a_tournament_as_the_api_does(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from cruiselib.arena.plan import BotSpec, Tournament
+    from cruiselib.arena.runner import run as arena_run
+
+    argv = ["arena", "sirens", "--bot", "rules", "--bot", "random,label=rnd", "--games", "4", "--seed", "3"]
+    code, out, _ = run(capsys, *argv, "--backend", "serial", "--no-progress", "--out", str(tmp_path / "cli"))
+    assert code == 0
+    assert "4 games of sirens" in out and "rules" in out and "rnd" in out
+    written = ["spec.json", "summary.json"] + (["report.html"] if _has("matplotlib") else [])  # the report needs it
+    assert all((tmp_path / "cli" / name).is_file() for name in written)
+    spec = Tournament(game="sirens", participants=(BotSpec("rules"), BotSpec("random", label="rnd")), games=4, seed=3)
+    arena_run(spec, tmp_path / "api", backend="serial", progress=False)
+    _same_run(tmp_path / "cli", tmp_path / "api")
+
+
+def test_study_runs_a_study_as_the_api_does(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from cruiselib.arena.plan import Study
+    from cruiselib.arena.runner import run as arena_run
+
+    argv = ["study", "sirens", "--grid", 'variant=["standard","bow_to_rear"]', "--games", "50", "--seed", "2"]
+    code, out, _ = run(capsys, *argv, "--workers", "1", "--no-progress", "--no-report", "--out", str(tmp_path / "cli"))
+    assert code == 0
+    assert "100 games of sirens" in out and "seat 0" in out and "bow_to_rear" in out
+    assert not (tmp_path / "cli" / "report.html").exists()
+    spec = Study(game="sirens", grid={"variant": ["standard", "bow_to_rear"]}, games=50, seed=2)
+    arena_run(spec, tmp_path / "api", backend="serial", progress=False)
+    _same_run(tmp_path / "cli", tmp_path / "api")
+
+
+def test_arena_and_study_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as top:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert top.value.code == 0 and "a tournament of bots" in out and "a balance study" in out
+    for command, flag in (("arena", "--bot"), ("study", "--grid")):
+        with pytest.raises(SystemExit) as exit_:
+            main([command, "--help"])
+        out = capsys.readouterr().out
+        assert exit_.value.code == 0 and f"usage: cruiselib {command}" in out and flag in out and "--out" in out
+
+
+@pytest.mark.parametrize("command", ["arena", "study"])
+def test_arena_and_study_exit_codes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    import cruiselib.arena.cli
+
+    code, _, err = run(capsys, command, "nosuchgame", "--bot", "random", "--no-progress")
+    assert code == 2 and "nosuchgame" in err
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cruiselib.arena.cli, "run", interrupted)
+    code, _, err = run(capsys, command, "sirens", "--no-progress")
+    assert code == 130 and "again" in err
+
+    def no_ray(*args: object, **kwargs: object) -> None:
+        raise ImportError("the ray backend needs Ray: pip install 'cruiselib[ray]'")
+
+    monkeypatch.setattr(cruiselib.arena.cli, "run", no_ray)
+    code, _, err = run(capsys, command, "sirens", "--backend", "ray", "--no-progress")
+    assert code == 2 and f"cruiselib {command}:" in err and "cruiselib[ray]" in err

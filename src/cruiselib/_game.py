@@ -140,10 +140,10 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
 
     def _state_playouts(self, state: StateT, n: int, seed: int | str | bytes, threads: int) -> Playouts:
         """``state.playouts`` for the calls its short path in the core does not take."""
-        scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
+        scores, lengths, wins, first_seats = self._new_playout_arrays(n, self.num_players)
         base = _seed_state(self._seed_or_random(seed))
-        actions = run_batch(state, state.clone, True, len(lengths), base, scores, lengths, wins, threads)
-        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions)
+        actions = run_batch(state, state.clone, True, len(lengths), base, scores, lengths, wins, first_seats, threads)
+        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions, first_seats=first_seats)
 
     def playouts(self, n: int, seed: int | str | bytes = 0, *, threads: int = 1) -> Playouts:
         """Play ``n`` uniformly random games from new deals, entirely in the compiled core.
@@ -153,15 +153,17 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
         ``threads=k`` (the batch split over k threads, the GIL released) gives exactly the
         results of one thread. Ctrl-C stops the batch within a few games.
         """
-        scores, lengths, wins = self._new_playout_arrays(n, self.num_players)
+        scores, lengths, wins, first_seats = self._new_playout_arrays(n, self.num_players)
         base = _core.load("rng").seed_state(self._seed_or_random(seed))
         state_class, rules = self._state_class, self.rules  # type: ignore[attr-defined]
 
         def new_work() -> Any:
             return state_class(rules, self)
 
-        actions = run_batch(new_work(), new_work, False, len(lengths), base, scores, lengths, wins, threads)
-        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions)
+        actions = run_batch(
+            new_work(), new_work, False, len(lengths), base, scores, lengths, wins, first_seats, threads
+        )
+        return Playouts(scores=scores, lengths=lengths, wins=wins, actions=actions, first_seats=first_seats)
 
     #: The most a compact render (``render(..., compact=True)``) takes, in every game,
     #: configuration and position: it leaves room on an 80×24 terminal for the moves.
@@ -418,7 +420,7 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
     @staticmethod
     def _new_playout_arrays(
         n: int, players: int
-    ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int32], npt.NDArray[np.int8]]:
+    ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int32], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
             raise InvalidOptionError(f"n must be a non-negative int, not {n!r}")
         if n > MAX_PLAYOUTS:
@@ -430,6 +432,7 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
             np.zeros((n, players), dtype=np.int16),
             np.zeros(n, dtype=np.int32),
             np.zeros((n, players), dtype=np.int8),
+            np.zeros(n, dtype=np.int8),
         )
 
     def __eq__(self, other: object) -> bool:

@@ -17,13 +17,15 @@ class Playouts(msgspec.Struct, frozen=True):
 
     ``scores[g, p]`` is seat p's final score in game g, ``lengths[g]`` the number of
     actions applied, ``wins[g, p]`` 1 if seat p won game g (a shared win marks several
-    seats; a draw marks none).
+    seats; a draw marks none), ``first_seats[g]`` the seat that acted first (in a new deal,
+    the start player as the core dealt it; from a position, the seat to act there).
     """
 
     scores: npt.NDArray[np.int16]
     lengths: npt.NDArray[np.int32]
     wins: npt.NDArray[np.int8]
     actions: int
+    first_seats: npt.NDArray[np.int8]
 
     @property
     def games(self) -> int:

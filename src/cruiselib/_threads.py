@@ -22,6 +22,7 @@ def run_batch(
     scores: npt.NDArray[np.int16],
     lengths: npt.NDArray[np.int32],
     wins: npt.NDArray[np.int8],
+    first_seats: npt.NDArray[np.int8],
     threads: int,
 ) -> int:
     """Games 0..n-1 of a batch in the core, on ``threads`` threads (contiguous ranges)."""
@@ -30,7 +31,7 @@ def run_batch(
     stop = np.zeros(1, dtype=np.int8)
     threads = min(int(threads), max(n, 1))
     if threads == 1:
-        return int(source.c_playouts(new_work(), from_here, 0, n, base, scores, lengths, wins, stop))
+        return int(source.c_playouts(new_work(), from_here, 0, n, base, scores, lengths, wins, first_seats, stop))
     from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
     cuts = [n * k // threads for k in range(threads + 1)]
@@ -46,6 +47,7 @@ def run_batch(
                 scores[lo:hi],
                 lengths[lo:hi],
                 wins[lo:hi],
+                first_seats[lo:hi],
                 stop,
             )
             for lo, hi in itertools.pairwise(cuts)

@@ -4,6 +4,8 @@
     cruiselib demo
     cruiselib play sirens [--seat 0] [--opponent ismcts] [--think 0.2] [--seed 7] [-o variant=bow_to_rear]
     cruiselib simulate sirens --games 10000 --seed 1 [--bots ismcts,rules] [--iterations 2000]
+    cruiselib arena sirens --bot rules --bot greedy --games 100 --out runs/t   (a tournament: docs/arena.md)
+    cruiselib study sirens --grid variant='["standard","bow_to_rear"]' --out runs/s   (a balance study)
     cruiselib schema sirens
     cruiselib serve                  (the JSON-lines engine protocol on stdin/stdout: docs/protocol.md)
     cruiselib web [--host 127.0.0.1] [--port 8000] [--allow-host NAME]   (play in a web browser: docs/web.md)
@@ -149,22 +151,51 @@ def _summary_table(
     scores: np.ndarray,
     lengths: np.ndarray,
     wins: np.ndarray,
+    first_seats: np.ndarray,
     seconds: float,
 ) -> tuple[Any, str]:
-    """A per-seat results table and a line of totals (draws, lengths, speed)."""
+    """A per-seat results table and a line of totals (draws, lengths, speed).
+
+    A game won by k seats gives each a share of 1/k, so the shares of a game add up to
+    at most one win (the rates never pass 100% in total); "shared" counts the games a seat
+    won together with others. "95% CI" is Wilson's interval of the share; the fair share is
+    one seat's share of an even game. "starts" counts the games a seat acted first in (the
+    start player as the core dealt it) and "as start" is its win share in those games;
+    "score" is the mean score.
+    """
+    from cruiselib.arena.stats import wilson
+
     n = len(lengths)
+    players = game.num_players
+    winners_per_game = wins.sum(axis=1, dtype=np.int64)
+    shares = np.where(winners_per_game[:, None] > 0, wins / np.maximum(winners_per_game, 1)[:, None], 0.0)
     table = rich.table.Table(title=title)
-    table.add_column("seat", justify="right")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("mean score", justify="right")
-    for p in range(game.num_players):
-        table.add_row(str(p), str(int(wins[:, p].sum())), f"{wins[:, p].mean():.1%}", f"{scores[:, p].mean():.2f}")
-    draws = int((wins.sum(axis=1) == 0).sum())
+    for column in ("seat", "wins", "share", "95% CI", "shared", "starts", "as start", "score"):
+        table.add_column(column, justify="right")
+    for p in range(players):
+        won = float(shares[:, p].sum())
+        low, high = wilson(won, n) if n else (0.0, 1.0)
+        starting = first_seats == p
+        started = int(starting.sum())
+        as_start = f"{shares[starting, p].mean():.1%}" if started else "-"
+        shared = int(((wins[:, p] == 1) & (winners_per_game > 1)).sum())
+        table.add_row(
+            str(p),
+            f"{won:,.1f}" if shared else f"{won:,.0f}",
+            f"{won / max(n, 1):.1%}",
+            f"{100 * low:.1f}-{100 * high:.1f}%",
+            f"{shared:,}",
+            f"{started:,}",
+            as_start,
+            f"{scores[:, p].mean():.2f}",
+        )
+    fair = 1 / players
+    draws = int((winners_per_game == 0).sum())
     # Alone, a game without a win is lost to the game's own opponent (Dream Cruise's Jana, C9).
     no_winner = "lost" if game.num_players == 1 else "draws"
     return table, (
-        f"{n:,} games · {no_winner} {draws:,} ({draws / max(n, 1):.1%}) · mean length {lengths.mean():.1f} actions"
+        f"{n:,} games · fair share {fair:.1%} · {no_winner} {draws:,} ({draws / max(n, 1):.1%})"
+        f" · mean length {lengths.mean():.1f} actions"
         f" (min {lengths.min()}, max {lengths.max()}) · {n / seconds:,.0f} games/s · "
         f"{lengths.sum() / seconds:,.0f} actions/s"
         if n
@@ -196,6 +227,7 @@ def simulate(args: argparse.Namespace) -> int:
     scores = np.zeros((n, game.num_players), dtype=np.int32)
     lengths = np.zeros(n, dtype=np.int64)
     wins = np.zeros((n, game.num_players), dtype=np.int8)
+    first_seats = np.zeros(n, dtype=np.int8)
     in_core = all(name == "random" for name in names)
     progress = rich.progress.Progress(
         rich.progress.TextColumn("[progress.description]{task.description}"),
@@ -212,13 +244,15 @@ def simulate(args: argparse.Namespace) -> int:
             # Random against random runs entirely in the compiled core, in batches.
             for lo in range(0, n, BATCH):
                 hi = min(n, lo + BATCH)
-                batch = game.playouts(hi - lo, seed=args.seed * 1_000_003 + lo)
+                batch = game.playouts(hi - lo, seed=args.seed * 1_000_003 + lo, threads=args.threads)
                 scores[lo:hi], lengths[lo:hi], wins[lo:hi] = batch.scores, batch.lengths, batch.wins
+                first_seats[lo:hi] = batch.first_seats
                 progress.update(task, completed=hi)
         else:
             bots = [_bot(name, args.seed * 7919 + p, args.think, args.iterations) for p, name in enumerate(names)]
             for g in range(n):
                 state: Any = game.new_state(seed=args.seed * 1_000_003 + g)
+                first_seats[g] = state.current_player
                 steps = 0
                 while not state.is_over:
                     state.apply(bots[state.current_player].choose(state))
@@ -233,7 +267,7 @@ def simulate(args: argparse.Namespace) -> int:
     mode = "compiled core" if cruiselib.compiled else "pure-Python core"
     where = "in the core" if in_core else "driven from Python"
     title = f"{game.title} · {' vs '.join(names)} · seed {args.seed} · {mode}, {where}"
-    _print_summary(out, _summary_table(rich, game, title, scores, lengths, wins, seconds))
+    _print_summary(out, _summary_table(rich, game, title, scores, lengths, wins, first_seats, seconds))
     return 0
 
 
@@ -261,6 +295,7 @@ def demo(args: argparse.Namespace) -> int:
                 result.scores,
                 result.lengths,
                 result.wins,
+                result.first_seats,
                 seconds,
             ),
         )
@@ -269,10 +304,12 @@ def demo(args: argparse.Namespace) -> int:
         scores = np.zeros((n, game.num_players), dtype=np.int32)
         lengths = np.zeros(n, dtype=np.int64)
         wins = np.zeros((n, game.num_players), dtype=np.int8)
+        first_seats = np.zeros(n, dtype=np.int8)
         start = time.perf_counter()
         state: Any = None
         for g in range(n):
             state = game.new_state(seed=args.seed + g)
+            first_seats[g] = state.current_player
             while not state.is_over:
                 state.apply(bots[state.current_player].choose(state))
                 lengths[g] += 1
@@ -283,13 +320,43 @@ def demo(args: argparse.Namespace) -> int:
         _print_summary(
             out,
             _summary_table(
-                rich, game, f"greedy (seat 0) against random, {n} games from Python", scores, lengths, wins, seconds
+                rich,
+                game,
+                f"greedy (seat 0) against random, {n} games from Python",
+                scores,
+                lengths,
+                wins,
+                first_seats,
+                seconds,
             ),
         )
         if state is not None:
             out.print(f"The last of those games, at its end (scores {state.scores()}):")
             out.print(game.render(state, None))
     return 0
+
+
+# --------------------------------------------------------------------------- arena, study
+
+#: The commands whose arguments :mod:`cruiselib.arena.cli` parses, with their one-line help.
+ARENA_COMMANDS = {
+    "arena": "a tournament of bots: every seat rotated, win shares, ratings, a report (docs/arena.md)",
+    "study": "a balance study of game options and player counts: seat and start-player win shares",
+}
+
+
+def arena_command(command: str, argv: Sequence[str]) -> int:
+    """``cruiselib arena`` / ``cruiselib study``: the rest of the command line goes to
+    :func:`cruiselib.arena.cli.arena_main` / :func:`~cruiselib.arena.cli.study_main`, which
+    print their own ``--help``. A missing optional package (Ray for ``--backend ray``) is an
+    error of the command line, exit status 2, not a traceback."""
+    from cruiselib.arena.cli import arena_main, study_main
+
+    try:
+        return (arena_main if command == "arena" else study_main)(list(argv))
+    except ImportError as exc:
+        print(f"cruiselib {command}: {exc}", file=sys.stderr)
+        return 2
 
 
 # --------------------------------------------------------------------------- entry
@@ -332,6 +399,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_sim.add_argument("--games", "-n", type=int, default=1000)
     p_sim.add_argument("--seed", type=int, default=0)
     p_sim.add_argument(
+        "--threads",
+        type=_positive(int, "--threads"),
+        default=1,
+        help="random games in the core: threads to spread each batch over (the results are the same)",
+    )
+    p_sim.add_argument(
         "--bots",
         default="random",
         help=f"one bot for all seats or one per seat, comma-separated: {', '.join(BOTS)}",
@@ -359,6 +432,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="microseconds to poll a piped stdin for the next request before sleeping (0: sleep at once)",
     )
 
+    for command, summary in ARENA_COMMANDS.items():
+        # Listed here for `cruiselib --help`; main() hands their arguments on before parsing.
+        p_arena = sub.add_parser(command, help=summary, add_help=False)
+        p_arena.add_argument("arguments", nargs=argparse.REMAINDER, help=f"see cruiselib {command} --help")
+
     p_web = sub.add_parser("web", help="play in a web browser (needs the 'web' extra; docs/web.md)")
     p_web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p_web.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
@@ -374,8 +452,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments and arguments[0] in ARENA_COMMANDS:
+        args = argparse.Namespace(command=arguments[0], arguments=arguments[1:])
+    else:
+        args = build_parser().parse_args(arguments)
     try:
+        if args.command in ARENA_COMMANDS:
+            return arena_command(args.command, args.arguments)
         if args.command == "games":
             for name in cruiselib.games():
                 game = cruiselib.make(name)

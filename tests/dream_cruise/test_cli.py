@@ -52,7 +52,7 @@ def test_simulate_dream_cruise_in_the_core(capsys: pytest.CaptureFixture[str]) -
     code, out, _ = run(capsys, "simulate", "dream_cruise", "--games", "200", "--seed", "3")
     assert code == 0
     assert "Dream Cruise" in out and "200 games" in out and "in the core" in out
-    rows = re.findall(r"│\s*(\d)\s*│\s*(\d+)\s*│", out)
+    rows = re.findall(r"^│\s*(\d)\s*│\s*(\d+)\s*│", out, flags=re.MULTILINE)  # seat, wins
     assert [seat for seat, _ in rows] == ["0", "1", "2", "3"]
     assert sum(int(wins) for _, wins in rows) == 200 and "draws 0 " in out  # ties are broken (C8)
 

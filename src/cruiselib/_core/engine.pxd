@@ -106,7 +106,8 @@ cdef class CoreState:
                    m=cython.int, r=cython.ulonglong, np=cython.int, stopped=cython.bint)
     cpdef long long c_playouts(self, CoreState work, bint from_here, long long first, long long count,
                                unsigned long long seed, short[:, ::1] scores, int[::1] lengths,
-                               signed char[:, ::1] wins, signed char[::1] stop) except -1
+                               signed char[:, ::1] wins, signed char[::1] first_seats,
+                               signed char[::1] stop) except -1
 
 
 cdef object _FLOAT32
@@ -116,4 +117,4 @@ cdef str _bad_out(object out, int size)
 
 @cython.locals(p=cython.int, m=cython.int, np=cython.int, steps=cython.int, r=cython.ulonglong)
 cdef int _play_out(CoreState st, unsigned long long r, long long g, short[:, ::1] scores,
-                   int[::1] lengths, signed char[:, ::1] wins) noexcept nogil
+                   int[::1] lengths, signed char[:, ::1] wins, signed char[::1] first_seats) noexcept nogil

@@ -474,19 +474,25 @@ class CoreState:
             scores = numpy.empty((n, players), _INT16)
             lengths = numpy.empty(n, _INT32)
             wins = numpy.empty((n, players), _INT8)
-            actions = self.c_playouts(self.c_empty(), True, 0, n, mix64(seed), scores, lengths, wins, _NO_STOP)
-            return self.game.playouts_type(scores, lengths, wins, actions)
+            first_seats = numpy.empty(n, _INT8)
+            actions = self.c_playouts(
+                self.c_empty(), True, 0, n, mix64(seed), scores, lengths, wins, first_seats, _NO_STOP
+            )
+            return self.game.playouts_type(
+                scores=scores, lengths=lengths, wins=wins, actions=actions, first_seats=first_seats
+            )
         return self.game._state_playouts(self, n, seed, threads)
 
     def _reseed(self, rng):
         """Set the generator state (what a playout from this position does first)."""
         self.rng = rng & MASK64
 
-    def c_playouts(self, work, from_here, first, count, seed, scores, lengths, wins, stop):
+    def c_playouts(self, work, from_here, first, count, seed, scores, lengths, wins, first_seats, stop):
         """Play games ``first .. first+count-1`` of a batch with the GIL released; return the
         number of actions. Game g starts from this position (``from_here``, copied into
         ``work``, its generator reseeded with ``mix64(seed + g)`` so later chance varies) or
-        from a new deal ``c_deal(mix64(seed + g))`` in ``work``. Results go to row ``g - first``.
+        from a new deal ``c_deal(mix64(seed + g))`` in ``work``. Results go to row ``g - first``
+        (``first_seats``: the seat to act first in each game, as the core had it).
         A nonzero ``stop[0]`` (set by another thread) ends the batch early.
         """
         total = 0
@@ -504,7 +510,7 @@ class CoreState:
                     work.rng = r
                 else:
                     work.c_deal(r)
-                total += _play_out(work, mix64(r ^ CHOICE_SALT), g - first, scores, lengths, wins)
+                total += _play_out(work, mix64(r ^ CHOICE_SALT), g - first, scores, lengths, wins, first_seats)
         return total
 
 
@@ -531,8 +537,9 @@ def _bad_out(out, size):
     return f"out must be a writeable C-contiguous float32 numpy array of shape ({size},), not {what}"
 
 
-def _play_out(st, r, g, scores, lengths, wins):
+def _play_out(st, r, g, scores, lengths, wins, first_seats):
     """Random actions until the game ends; the result in row g. Returns the actions taken."""
+    first_seats[g] = st.c_current()
     steps = 0
     while st.c_current() >= 0:
         r = (r + GOLDEN) & MASK64

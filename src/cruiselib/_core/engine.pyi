@@ -88,5 +88,6 @@ class CoreState:
         scores: npt.NDArray[np.int16],
         lengths: npt.NDArray[np.int32],
         wins: npt.NDArray[np.int8],
+        first_seats: npt.NDArray[np.int8],
         stop: npt.NDArray[np.int8],
     ) -> int: ...

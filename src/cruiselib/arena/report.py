@@ -1,0 +1,718 @@
+"""A self-contained HTML report of a tournament or a balance study.
+
+:func:`html_report` writes ONE HTML file: no scripts, no external style sheets, fonts or
+images. Its plots are drawn by matplotlib's SVG canvas (no pyplot: no GUI backend, no global
+figure state) and inlined as SVG; every plot is followed by a table of the same numbers. The file holds no
+date, host or path, so the same rows and summary give the same bytes (on the same
+matplotlib version), and it stays readable at 1280 pixels wide.
+
+Every string taken from the rows or the summary (bot labels, option names and values, cell
+and variant names) is HTML-escaped; inside the plots, matplotlib's SVG writer escapes the
+text and mathtext is off, so a label such as ``$x$`` or ``<script>`` is shown as written.
+
+The summary
+-----------
+``summary`` is the dict that ``summary.json`` holds. Every section is optional: a section
+that is absent (or empty) is left out of the report. A *rate* below is a win share: a game
+won by ``k`` seats counts ``1/k`` for each, so the shares of a game sum to at most 1;
+``low`` / ``high`` are its 95% Wilson interval and ``fair`` the share of a player with no
+edge (``1/players``)::
+
+    {
+      "kind": "tournament" | "study",
+      "game": "sirens",
+      "name": "tournament",             # the run's name
+      "options": {...},                 # a tournament's game options; a study's grid
+      "players": 2,                     # or a list of player counts (a study)
+      "games": 1200,                    # games played in all
+      "mode": "round_robin",            # a tournament's mode (shown in the header)
+      "mirror": true,                   # a tournament: every deal under every seat rotation
+      "bots": [                         # per participant (tournaments)
+        {"label": "mcts", "games": 800, "share": 0.61, "low": 0.58, "high": 0.64, "fair": 0.5}
+      ],
+      "matrix": {                       # tournaments: share[i][j] = row i's win share
+        "labels": ["mcts", "random"],   # against column j (null where they never met)
+        "share": [[null, 0.9], [0.1, null]],
+        "games": [[0, 400], [400, 0]]
+      },
+      "ratings": {"method": "Bradley-Terry (Elo scale)",
+                  "names": [...], "values": [...], "low": [...], "high": [...]},
+      "cells": [                        # one per configuration (a tournament has one)
+        {"cell": 0, "name": "players=2 ships=3", "options": {...}, "players": 2, "games": 600,
+         "seats": [{"seat": 0, "games": 600, "share": 0.52, "low": 0.48, "high": 0.56,
+                    "fair": 0.5}, ...],
+         "start_players": [...same shape as "seats", by the seat that acted first...]}
+      ],
+      "variants": [                     # studies: paired differences on the same deals
+        {"name": "ships=4", "baseline": "ships=3", "metric": "seat 0 win share",
+         "difference": 0.031, "low": 0.012, "high": 0.050, "games": 600}
+      ]
+    }
+
+A summary without ``"cells"`` but with top-level ``"seats"`` / ``"start_players"`` is read as
+a single cell. Rates may also be named ``"rate"`` instead of ``"share"``; a share of ``null``
+(no games: a seat that never started) is shown as n/a. Other keys are ignored.
+
+The rows
+--------
+``rows`` are the games: ``GameRow`` structs, mappings with the same keys, a mapping of
+columns (the runner's ``Rows``: name -> one value per game; the fastest) or a pyarrow Table.
+The report reads ``seats`` (bot labels by seat), ``scores``, ``length`` and, to split a
+study by cell, ``cell`` (named as the summary's cell of that number), else ``options_json``
+and ``players``. From them it draws the score distributions (per bot in a tournament, per
+seat in each cell of a study) and the game length distribution, with tables of their mean,
+standard deviation, minimum, median and maximum.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cruiselib.errors import InvalidOptionError
+
+__all__ = ["html_report"]
+
+# Plots and tables of this many cells at most; a larger study's remaining cells are still
+# in the tables of the summary numbers, only their histograms are left out.
+MAX_CELL_PLOTS = 24
+
+_FIGURE_WIDTH = 11.0  # inches: 1,056 CSS pixels at 96 dpi, inside a 1,280-pixel window
+_SVG_PROLOGUE = re.compile(r"\A.*?(?=<svg)", re.DOTALL)
+_SVG_ID = re.compile(r'\b(id)="([^"]+)"')
+_SVG_REFERENCE = re.compile(r"(url\(|href=\")#([^)\"]+)")
+
+
+def html_report(
+    rows: Any,
+    summary: Mapping[str, Any],
+    path: str | Path,
+    title: str | None = None,
+) -> Path:
+    """Write the HTML report of ``rows`` and ``summary`` to ``path`` and return the path.
+
+    ``rows`` are the games (see the module docstring: structs, mappings or a pyarrow Table),
+    ``summary`` the dict of ``summary.json`` whose shape the module docstring describes.
+    ``title`` defaults to "<game> tournament" or "<game> study". The parent directory of
+    ``path`` must exist. Raises :class:`~cruiselib.errors.InvalidOptionError` on a summary
+    or rows of the wrong shape, and :class:`ImportError` without matplotlib.
+    """
+    if not isinstance(summary, Mapping):
+        raise InvalidOptionError(f"summary must be a mapping (the dict of summary.json), not {type(summary).__name__}")
+    table = _RowColumns(rows)
+    kind = str(summary.get("kind", "tournament"))
+    game = str(summary.get("game", "")) or _first(table.column("game"), "")
+    if title is None:
+        title = f"{_game_title(game)} {kind}".strip()
+    sections = [_header(summary, table, title, game, kind)]
+    sections += _bot_sections(summary)
+    sections += _cell_sections(summary)
+    sections += _distribution_sections(summary, table, kind)
+    sections += _variant_sections(summary)
+    document = _PAGE.format(title=_esc(title), body="\n".join(sections))
+    target = Path(path)
+    # Bytes, not text: the newline convention must not depend on the platform.
+    target.write_bytes(document.encode("utf-8"))
+    return target
+
+
+# --- rows -------------------------------------------------------------------------------
+
+
+class _RowColumns:
+    """Column access to rows given as structs, mappings or a pyarrow Table."""
+
+    def __init__(self, rows: Any) -> None:
+        self._columns: Mapping[str, Sequence[Any]] | None = None
+        if hasattr(rows, "column_names") and hasattr(rows, "column"):
+            self._table: Any = rows
+            self._rows: Sequence[Any] = ()
+            self.count = int(rows.num_rows)
+        elif isinstance(rows, Mapping):
+            # Columns: name -> one value per game (the runner's ``Rows``).
+            lengths = {len(values) for values in rows.values()}
+            if len(lengths) > 1:
+                raise InvalidOptionError(f"row columns must have equal lengths, not {sorted(lengths)}")
+            self._table = None
+            self._rows = ()
+            self._columns = rows
+            self.count = lengths.pop() if lengths else 0
+        elif isinstance(rows, Sequence) and not isinstance(rows, (str, bytes)):
+            self._table = None
+            self._rows = rows
+            self.count = len(rows)
+        else:
+            raise InvalidOptionError(
+                f"rows must be game rows, a mapping of columns or a pyarrow Table, not {type(rows).__name__}"
+            )
+
+    def column(self, name: str) -> list[Any]:
+        """The values of field ``name``, one per row (``None`` where a row lacks it)."""
+        if self._columns is not None:
+            return list(self._columns.get(name) or [None] * self.count)
+        if self._table is not None:
+            if name not in self._table.column_names:
+                return [None] * self.count
+            return list(self._table.column(name).to_pylist())
+        return [_field(row, name) for row in self._rows]
+
+
+def _field(row: Any, name: str) -> Any:
+    if isinstance(row, Mapping):
+        return row.get(name)
+    return getattr(row, name, None)
+
+
+def _first(values: Sequence[Any], default: str) -> str:
+    return str(values[0]) if values and values[0] is not None else default
+
+
+def _cell_key(options_json: Any, players: Any) -> tuple[str, int]:
+    """A row's configuration: its options (canonical JSON) and player count."""
+    if isinstance(options_json, Mapping):
+        options_json = json.dumps(options_json, sort_keys=True)
+    return (str(options_json or "{}"), int(players) if players is not None else 0)
+
+
+def _cell_title(key: tuple[str, int]) -> str:
+    options_json, players = key
+    try:
+        options = json.loads(options_json)
+    except ValueError:
+        options = options_json
+    if isinstance(options, Mapping):
+        described = " ".join(f"{name}={_plain(value)}" for name, value in sorted(options.items()))
+    else:
+        described = str(options)
+    return f"players={players} {described}".strip()
+
+
+# --- sections ---------------------------------------------------------------------------
+
+
+def _header(summary: Mapping[str, Any], table: _RowColumns, title: str, game: str, kind: str) -> str:
+    games = summary.get("games", table.count)
+    players = summary.get("players")
+    if players is None:
+        counts = sorted({int(p) for p in table.column("players") if p is not None})
+        players = counts[0] if len(counts) == 1 else counts
+    facts: list[tuple[str, str]] = [("Game", game), ("Kind", kind)]
+    if summary.get("name") is not None:
+        facts.append(("Name", str(summary["name"])))
+    if summary.get("mode") is not None:
+        facts.append(("Mode", str(summary["mode"])))
+    if summary.get("mirror") is not None:
+        facts.append(("Mirrored deals", "yes" if summary["mirror"] else "no"))
+    facts.append(("Players", ", ".join(map(str, players)) if isinstance(players, list) else str(players)))
+    facts.append(("Games", _count(games)))
+    options = summary.get("options")
+    if options:
+        # A study's options are its grid: option name -> the values compared.
+        facts.append(("Grid" if kind == "study" else "Options", json.dumps(options, sort_keys=True, default=str)))
+    items = "".join(f"<tr><th>{_esc(name)}</th><td>{_esc(value)}</td></tr>" for name, value in facts)
+    return f'<header><h1>{_esc(title)}</h1><table class="facts">{items}</table></header>'
+
+
+def _bot_sections(summary: Mapping[str, Any]) -> list[str]:
+    sections = []
+    matrix = summary.get("matrix")
+    if matrix:
+        sections.append(_matrix_section(matrix))
+    ratings = summary.get("ratings")
+    if ratings and ratings.get("names"):
+        sections.append(_ratings_section(ratings))
+    bots = summary.get("bots")
+    if bots:
+        entries = _rate_entries(bots, "label", "bots")
+        svg = _rates_figure([("Win share by bot", entries)], "bots")
+        sections.append(
+            _section(
+                "Win share by bot", svg, _rates_table(entries, "Bot"), "Bars: 95% Wilson intervals; line: fair share."
+            )
+        )
+    return sections
+
+
+def _matrix_section(matrix: Mapping[str, Any]) -> str:
+    labels = [str(label) for label in matrix.get("labels", [])]
+    share = _square(matrix.get("share", matrix.get("rate")), len(labels), "matrix share")
+    games = _square(matrix.get("games"), len(labels), "matrix games") if matrix.get("games") is not None else None
+    values = np.array([[math.nan if v is None else float(v) for v in row] for row in share], dtype=float)
+
+    def draw(figure: Any) -> None:
+        size = len(labels)
+        axes = figure.add_subplot()
+        # A mesh, not an image: vector cells stay sharp at any zoom (and no embedded PNG).
+        image = axes.pcolormesh(np.ma.masked_invalid(values), cmap="RdBu", vmin=0.0, vmax=1.0, edgecolors="white")
+        axes.set_xticks(np.arange(size) + 0.5, labels, rotation=30, ha="right")
+        axes.set_yticks(np.arange(size) + 0.5, labels)
+        axes.invert_yaxis()
+        axes.set_aspect("equal")
+        axes.set_xlabel("opponent")
+        axes.set_ylabel("bot")
+        for i in range(size):
+            for j in range(size):
+                if not math.isnan(values[i, j]):
+                    dark = abs(values[i, j] - 0.5) > 0.3
+                    axes.text(
+                        j + 0.5,
+                        i + 0.5,
+                        f"{values[i, j]:.0%}",
+                        ha="center",
+                        va="center",
+                        color="white" if dark else "black",
+                    )
+        figure.colorbar(image, ax=axes, label="win share of the row's bot")
+
+    height = min(9.0, 2.0 + 0.5 * len(labels))
+    svg = _svg(draw, "matrix", width=min(_FIGURE_WIDTH, 3.5 + 0.7 * len(labels)), height=height)
+    head = "".join(f"<th>{_esc(label)}</th>" for label in labels)
+    body = []
+    for i, label in enumerate(labels):
+        cells = []
+        for j in range(len(labels)):
+            value = share[i][j]
+            text = "" if value is None else _pct(float(value))
+            if games is not None and value is not None:
+                text += f" ({_count(games[i][j])})"
+            cells.append(f'<td class="num">{_esc(text)}</td>')
+        body.append(f"<tr><th>{_esc(label)}</th>{''.join(cells)}</tr>")
+    table = f"<table><thead><tr><th>bot \\ opponent</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return _section("Win-rate matrix", svg, table, "Each cell: the row's win share against the column (games).")
+
+
+def _ratings_section(ratings: Mapping[str, Any]) -> str:
+    names = [str(name) for name in ratings["names"]]
+    columns = [_floats(ratings.get(key), len(names), f"ratings {key}") for key in ("values", "low", "high")]
+    order = sorted(range(len(names)), key=lambda i: (columns[0][i], names[i]))
+    values, low, high = ([column[i] for i in order] for column in columns)
+    ordered = [names[i] for i in order]
+
+    def draw(figure: Any) -> None:
+        axes = figure.add_subplot()
+        positions = np.arange(len(ordered))
+        errors = np.array([np.subtract(values, low), np.subtract(high, values)])
+        axes.errorbar(values, positions, xerr=errors, fmt="o", capsize=4, color="tab:blue")
+        axes.set_yticks(positions, ordered)
+        axes.axvline(0.0, color="grey", linewidth=0.8)
+        axes.set_xlabel("rating")
+        axes.grid(axis="x", alpha=0.3)
+
+    svg = _svg(draw, "ratings", height=min(9.0, 1.2 + 0.45 * len(names)))
+    rows = "".join(
+        f'<tr><td>{_esc(name)}</td><td class="num">{value:.1f}</td><td class="num">{lo:.1f} to {hi:.1f}</td></tr>'
+        for name, value, lo, hi in reversed(list(zip(ordered, values, low, high, strict=True)))
+    )
+    table = (
+        f"<table><thead><tr><th>Bot</th><th>Rating</th><th>95% interval</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+    method = str(ratings.get("method", "")) or "Ratings"
+    return _section("Ratings", svg, table, f"{method}; bars: 95% intervals.")
+
+
+def _cell_sections(summary: Mapping[str, Any]) -> list[str]:
+    sections = []
+    for index, cell in enumerate(_cells(summary)):
+        panels = []
+        tables = []
+        for key, heading, column in (
+            ("seats", "Win share by seat", "Seat"),
+            ("start_players", "Win share by start player", "Start player"),
+        ):
+            if cell.get(key):
+                entries = _rate_entries(cell[key], "seat", key)
+                panels.append((heading, entries))
+                tables.append(f"<h3>{_esc(heading)}</h3>{_rates_table(entries, column)}")
+        if not panels:
+            continue
+        name = str(cell.get("name", "")) or _cell_title(_cell_key(cell.get("options"), cell.get("players")))
+        svg = _rates_figure(panels, f"cell{index}")
+        games = f" ({_count(cell['games'])} games)" if cell.get("games") is not None else ""
+        sections.append(
+            _section(
+                f"Seats and start player: {name}{games}",
+                svg,
+                "".join(tables),
+                "Bars: 95% Wilson intervals; line: fair share.",
+            )
+        )
+    return sections
+
+
+def _cells(summary: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    cells = summary.get("cells")
+    if cells:
+        if not isinstance(cells, Sequence) or not all(isinstance(cell, Mapping) for cell in cells):
+            raise InvalidOptionError("summary cells must be a list of mappings")
+        return list(cells)
+    if summary.get("seats") or summary.get("start_players"):
+        return [
+            {"name": "", **{key: summary.get(key) for key in ("seats", "start_players", "games", "options", "players")}}
+        ]
+    return []
+
+
+def _distribution_sections(summary: Mapping[str, Any], table: _RowColumns, kind: str) -> list[str]:
+    if table.count == 0:
+        return []
+    seats = table.column("seats")
+    scores = table.column("scores")
+    lengths = table.column("length")
+    keys = _row_cells(summary, table)
+    sections = []
+    groups: list[tuple[str, dict[str, list[float]]]] = []
+    if kind == "study":
+        by_cell: dict[tuple[int, str], dict[str, list[float]]] = {}
+        for key, row_scores in zip(keys, scores, strict=True):
+            per_seat = by_cell.setdefault(key, {})
+            for seat, score in enumerate(row_scores or ()):
+                per_seat.setdefault(f"seat {seat}", []).append(float(score))
+        groups = [(key[1], by_cell[key]) for key in sorted(by_cell)[:MAX_CELL_PLOTS]]
+    else:
+        per_bot: dict[str, list[float]] = {}
+        for labels, row_scores in zip(seats, scores, strict=True):
+            for label, score in zip(labels or (), row_scores or (), strict=False):
+                per_bot.setdefault(str(label), []).append(float(score))
+        groups = [("", dict(sorted(per_bot.items())))]
+    for index, (name, samples) in enumerate(groups):
+        if samples:
+            heading = f"Score distribution: {name}" if name else "Score distribution"
+            svg = _histogram_figure(samples, "score", f"scores{index}")
+            sections.append(_section(heading, svg, _stats_table(samples, "Bot" if kind != "study" else "Seat"), ""))
+    by_length: dict[str, list[float]] = {}
+    for key, length in zip(keys, lengths, strict=True):
+        if length is not None:
+            by_length.setdefault(key[1] if kind == "study" else "all games", []).append(float(length))
+    if by_length:
+        samples = dict(list(by_length.items())[:MAX_CELL_PLOTS])
+        svg = _histogram_figure(samples, "game length (actions)", "lengths")
+        sections.append(_section("Game length", svg, _stats_table(by_length, "Games"), ""))
+    return sections
+
+
+def _row_cells(summary: Mapping[str, Any], table: _RowColumns) -> list[tuple[int, str]]:
+    """Each row's cell as (order, name): by the ``cell`` column, named as the summary's cell
+    of that number, else by its options and player count."""
+    names: dict[Any, str] = {}
+    for cell in _cells(summary):
+        if cell.get("cell") is not None and cell.get("name"):
+            names[cell["cell"]] = str(cell["name"])
+    cells = table.column("cell")
+    options = table.column("options_json")
+    players = table.column("players")
+    found: dict[tuple[Any, Any, Any], tuple[int, str]] = {}
+    keys = []
+    for number, options_json, count in zip(cells, options, players, strict=True):
+        raw = (number, options_json if isinstance(options_json, str) else repr(options_json), count)
+        row_cell = found.get(raw)
+        if row_cell is None:  # once a cell: a study has millions of rows and a few cells
+            key = _cell_key(options_json, count)
+            # Cells in order of their number (else of first appearance).
+            order = number if isinstance(number, int) else len(found)
+            row_cell = found[raw] = (order, names.get(number) or _cell_title(key))
+        keys.append(row_cell)
+    return keys
+
+
+def _variant_sections(summary: Mapping[str, Any]) -> list[str]:
+    variants = summary.get("variants")
+    if not variants:
+        return []
+    entries = []
+    for variant in variants:
+        if not isinstance(variant, Mapping):
+            raise InvalidOptionError("summary variants must be a list of mappings")
+        try:
+            entries.append(
+                (
+                    str(variant.get("name", "")),
+                    str(variant.get("baseline", "")),
+                    str(variant.get("metric", "")),
+                    float(variant["difference"]),
+                    float(variant["low"]),
+                    float(variant["high"]),
+                    variant.get("games"),
+                )
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise InvalidOptionError(f"a summary variant needs numeric difference, low and high: {error}") from None
+
+    # One panel per metric: a share and a length do not share a scale.
+    by_metric: dict[str, list[tuple[str, str, str, float, float, float, Any]]] = {}
+    for entry in entries:
+        by_metric.setdefault(entry[2], []).append(entry)
+
+    def draw(figure: Any) -> None:
+        heights = [len(group) + 1 for group in by_metric.values()]
+        axes_list = figure.subplots(len(by_metric), 1, squeeze=False, height_ratios=heights)[:, 0]
+        for axes, (metric, group) in zip(axes_list, by_metric.items(), strict=True):
+            positions = np.arange(len(group))
+            centre = np.array([entry[3] for entry in group])
+            errors = np.array([centre - [entry[4] for entry in group], [entry[5] for entry in group] - centre])
+            axes.errorbar(centre, positions, xerr=errors, fmt="o", capsize=4, color="tab:purple")
+            axes.axvline(0.0, color="grey", linewidth=0.8)
+            axes.set_yticks(positions, [f"{entry[0]} vs {entry[1]}" for entry in group])
+            axes.set_ylim(len(group) - 0.5, -0.5)
+            axes.set_title(f"{metric}: variant - baseline")
+            axes.grid(axis="x", alpha=0.3)
+
+    rows_drawn = len(entries) + 1.2 * len(by_metric)
+    svg = _svg(draw, "variants", height=min(14.0, 0.8 + 0.45 * rows_drawn))
+    rows = "".join(
+        f"<tr><td>{_esc(name)}</td><td>{_esc(base)}</td><td>{_esc(metric)}</td>"
+        f'<td class="num">{_num(diff)}</td><td class="num">{_num(lo)} to {_num(hi)}</td>'
+        f'<td class="num">{_esc(_count(games)) if games is not None else ""}</td></tr>'
+        for name, base, metric, diff, lo, hi, games in entries
+    )
+    table = (
+        "<table><thead><tr><th>Variant</th><th>Baseline</th><th>Metric</th><th>Difference</th>"
+        f"<th>95% interval</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+    return [_section("Variants on the same deals", svg, table, "Bars: 95% intervals of the paired difference.")]
+
+
+# --- rates ------------------------------------------------------------------------------
+
+_Rate = tuple[str, float, float, float, float, Any]  # name, share, low, high, fair, games
+
+
+def _rate_entries(entries: Any, name_key: str, what: str) -> list[_Rate]:
+    if not isinstance(entries, Sequence) or not all(isinstance(entry, Mapping) for entry in entries):
+        raise InvalidOptionError(f"summary {what} must be a list of mappings")
+    rates = []
+    for position, entry in enumerate(entries):
+        name = entry.get(name_key, entry.get("label", position))
+        share = entry.get("share", entry.get("rate"))
+        try:
+            rates.append(
+                (
+                    f"seat {name}" if name_key == "seat" else str(name),
+                    math.nan if share is None else float(share),  # None: no games (a seat never started)
+                    float(entry["low"]),
+                    float(entry["high"]),
+                    float(entry["fair"]) if entry.get("fair") is not None else math.nan,
+                    entry.get("games"),
+                )
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise InvalidOptionError(f"summary {what} entries need numeric share, low and high: {error}") from None
+    return rates
+
+
+def _rates_figure(panels: Sequence[tuple[str, list[_Rate]]], salt: str) -> str:
+    def draw(figure: Any) -> None:
+        axes_list = figure.subplots(1, len(panels), squeeze=False)[0]
+        for axes, (heading, entries) in zip(axes_list, panels, strict=True):
+            positions = np.arange(len(entries))
+            shares = np.array([entry[1] for entry in entries])
+            errors = np.array([shares - [entry[2] for entry in entries], [entry[3] for entry in entries] - shares])
+            axes.barh(positions, shares, color="tab:blue", alpha=0.6)
+            axes.errorbar(shares, positions, xerr=errors, fmt="none", ecolor="black", capsize=4)
+            fair = sorted({entry[4] for entry in entries if not math.isnan(entry[4])})
+            for share in fair:
+                axes.axvline(share, color="tab:red", linestyle="--", linewidth=1.2)
+            axes.set_yticks(positions, [entry[0] for entry in entries])
+            axes.invert_yaxis()
+            axes.set_xlim(0.0, min(1.0, max(0.05, float(max(entry[3] for entry in entries)) * 1.15)))
+            axes.xaxis.set_major_formatter(_percent_formatter())
+            axes.set_title(heading)
+            axes.grid(axis="x", alpha=0.3)
+
+    rows = max(len(entries) for _, entries in panels)
+    return _svg(draw, salt, height=min(9.0, 1.4 + 0.4 * rows))
+
+
+def _rates_table(entries: list[_Rate], column: str) -> str:
+    rows = "".join(
+        f'<tr><td>{_esc(name)}</td><td class="num">{_pct(share)}</td><td class="num">{_pct(low)} to {_pct(high)}</td>'
+        f'<td class="num">{"" if math.isnan(fair) else _pct(fair)}</td>'
+        f'<td class="num">{_esc(_count(games)) if games is not None else ""}</td></tr>'
+        for name, share, low, high, fair, games in entries
+    )
+    return (
+        f"<table><thead><tr><th>{_esc(column)}</th><th>Win share</th><th>95% Wilson</th><th>Fair share</th>"
+        f"<th>Games</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+# --- distributions ----------------------------------------------------------------------
+
+
+def _histogram_figure(samples: Mapping[str, list[float]], label: str, salt: str) -> str:
+    every = np.concatenate([np.asarray(values, dtype=float) for values in samples.values()])
+    lowest, highest = float(every.min()), float(every.max())
+    if np.all(every == np.round(every)) and highest - lowest <= 60:
+        # Whole numbers over a short range: one bin per value, centred on it.
+        edges = np.arange(lowest - 0.5, highest + 1.5)
+    else:
+        edges = np.histogram_bin_edges(every, bins=min(40, max(5, int(math.sqrt(every.size)))))
+
+    def draw(figure: Any) -> None:
+        axes = figure.add_subplot()
+        for name, values in samples.items():
+            # Counted by numpy (matplotlib's hist is slow on long lists); a step's height is
+            # the share of the samples in its bin.
+            counts, _ = np.histogram(np.asarray(values, dtype=float), bins=edges)
+            axes.stairs(counts / max(len(values), 1), edges, linewidth=1.6, label=name)
+        axes.set_xlabel(label)
+        axes.set_ylabel("share of samples")
+        axes.legend(loc="upper right", fontsize="small")
+        axes.grid(alpha=0.3)
+
+    return _svg(draw, salt, height=3.6)
+
+
+def _stats_table(samples: Mapping[str, list[float]], column: str) -> str:
+    rows = []
+    for name, values in samples.items():
+        array = np.asarray(values, dtype=float)
+        numbers = (array.mean(), array.std(), array.min(), float(np.median(array)), array.max())
+        cells = "".join(f'<td class="num">{_num(float(value))}</td>' for value in numbers)
+        rows.append(f'<tr><td>{_esc(name)}</td><td class="num">{_count(array.size)}</td>{cells}</tr>')
+    return (
+        f"<table><thead><tr><th>{_esc(column)}</th><th>Samples</th><th>Mean</th><th>Std</th><th>Min</th>"
+        f"<th>Median</th><th>Max</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+# --- drawing ----------------------------------------------------------------------------
+
+
+@contextmanager
+def _matplotlib_settings(salt: str) -> Iterator[Any]:
+    try:
+        import matplotlib
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ImportError("the arena report draws with matplotlib: pip install matplotlib") from None
+    settings: dict[str, Any] = {
+        "svg.hashsalt": f"cruiselib-arena-{salt}",  # fixed ids: same input, same bytes
+        "svg.fonttype": "none",  # text stays text: smaller, searchable, escaped by the writer
+        "text.parse_math": False,  # a "$" in a bot label is not mathtext
+        "font.size": 10.0,
+        "axes.titlesize": 11.0,
+    }
+    rc: Any = settings  # matplotlib types its keys as literals; these are checked at run time
+    with matplotlib.rc_context(rc):
+        yield Figure
+
+
+def _svg(draw: Callable[[Any], None], salt: str, width: float = _FIGURE_WIDTH, height: float = 4.0) -> str:
+    """Run ``draw`` on a new figure and return the figure as an inline ``<svg>`` element."""
+    with _matplotlib_settings(salt) as figure_class:
+        figure = figure_class(figsize=(width, height), layout="constrained")
+        draw(figure)
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
+    # Drop the XML declaration and DOCTYPE: the element is inlined into HTML.
+    svg = _SVG_PROLOGUE.sub("", buffer.getvalue(), count=1).strip()
+    # Every figure numbers its elements from 1 ("axes_1", "patch_1"): prefix the ids and the
+    # references to them, so the ids stay unique in a page of many figures.
+    svg = _SVG_ID.sub(lambda match: f'{match[1]}="{salt}-{match[2]}"', svg)
+    return _SVG_REFERENCE.sub(lambda match: f"{match[1]}#{salt}-{match[2]}", svg)
+
+
+def _percent_formatter() -> Any:
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(xmax=1.0, decimals=0)
+
+
+# --- HTML -------------------------------------------------------------------------------
+
+
+def _section(heading: str, svg: str, table: str, note: str) -> str:
+    caption = f'<p class="note">{_esc(note)}</p>' if note else ""
+    return f"<section><h2>{_esc(heading)}</h2><figure>{svg}</figure>{caption}{table}</section>"
+
+
+def _square(values: Any, size: int, what: str) -> list[list[Any]]:
+    if not isinstance(values, Sequence) or len(values) != size:
+        raise InvalidOptionError(f"summary {what} must be a {size} x {size} list of lists")
+    for row in values:
+        if not isinstance(row, Sequence) or len(row) != size:
+            raise InvalidOptionError(f"summary {what} must be a {size} x {size} list of lists")
+    return [list(row) for row in values]
+
+
+def _floats(values: Any, size: int, what: str) -> list[float]:
+    if not isinstance(values, Sequence) or len(values) != size:
+        raise InvalidOptionError(f"summary {what} must be a list of {size} numbers")
+    try:
+        return [float(value) for value in values]
+    except (TypeError, ValueError):
+        raise InvalidOptionError(f"summary {what} must be a list of {size} numbers") from None
+
+
+def _esc(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _plain(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
+
+
+def _pct(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value * 100:.1f}%"
+
+
+def _num(value: float) -> str:
+    if math.isnan(value):
+        return "n/a"
+    return f"{value:.4g}" if abs(value) < 1e5 else f"{value:,.0f}"
+
+
+def _count(value: Any) -> str:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return f"{number:,.0f}" if number == int(number) else f"{number:,.2f}"
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+body {{ font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0 auto;
+       max-width: 1120px; padding: 16px 24px; color: #1b1b1b; background: #fff; line-height: 1.4; }}
+h1 {{ font-size: 1.6em; margin: 0.3em 0; }}
+h2 {{ font-size: 1.25em; margin: 1.6em 0 0.4em; border-bottom: 1px solid #ddd; padding-bottom: 4px; }}
+h3 {{ font-size: 1.05em; margin: 1em 0 0.3em; }}
+figure {{ margin: 0; }}
+figure svg {{ display: block; max-width: 100%; height: auto; }}
+table {{ border-collapse: collapse; margin: 8px 0 16px; font-size: 0.9em; }}
+th, td {{ border: 1px solid #ddd; padding: 3px 8px; text-align: left; overflow-wrap: anywhere; }}
+thead th {{ background: #f3f3f3; }}
+td.num {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
+table.facts th {{ background: #f3f3f3; width: 8em; }}
+.note {{ color: #555; font-size: 0.9em; margin: 4px 0; }}
+</style>
+</head>
+<body>
+{body}
+</body>
+</html>
+"""
+
+
+def _game_title(name: str) -> str:
+    """A registered game's title (its name for a game not registered here)."""
+    from cruiselib._registry import game_class
+
+    try:
+        return str(game_class(name).title)
+    except InvalidOptionError:  # not a registered name
+        return name

@@ -1,0 +1,466 @@
+"""The rows of a run: :class:`GameRow` (one per game, the contract every reader relies on),
+and reading and writing them as Parquet (pyarrow) or, without pyarrow, CSV.
+
+Columns, in this order: ``study, job, index, cell, game, options_json, players, deal,
+deal_seed, mirror, seats, start_player, scores, winners, length, seconds``. ``seats``,
+``scores`` and ``winners`` are lists (JSON text in CSV). ``deal_seed`` is the 64-bit
+generator state the game was dealt from: ``cruiselib.make(game, **json.loads(options_json))
+.state_from_seed_state(deal_seed)`` is the game's first position. Every column but
+``seconds`` (wall time) is the same on every backend and worker count.
+
+The rows of in-core games come by the million, so they never pass through a Python object
+a game: :func:`jobs_table` builds the Table from the jobs' numpy arrays, :class:`TableWriter`
+does so chunk by chunk as a run goes (each chunk a row group of the Parquet file), and a
+finished job's arrays are kept as a ``.npz`` checkpoint (:func:`write_job_rows`).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import numpy as np
+
+from cruiselib.errors import InvalidOptionError
+
+from .plan import Job
+from .play import JobRows
+
+try:
+    import pyarrow as pa  # type: ignore[import-untyped]  # pyarrow ships no stubs
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+except ImportError:  # pragma: no cover - pyarrow is optional: CSV then
+    pa = None
+    pq = None
+
+__all__ = [
+    "COLUMNS",
+    "HAVE_PYARROW",
+    "GameRow",
+    "Rows",
+    "TableWriter",
+    "concat_rows",
+    "job_rows",
+    "jobs_table",
+    "read_job_rows",
+    "read_rows",
+    "rows_to_games",
+    "write_job_rows",
+    "write_rows",
+]
+
+HAVE_PYARROW = pa is not None
+
+
+class GameRow(msgspec.Struct, frozen=True):
+    """One game. ``mirror``: the seating's rotation (0 unmirrored); ``seats``: the bot label of
+    each seat; ``start_player``: the seat that acted first; ``winners``: the winning seats
+    (several for a shared win, none for a draw); ``length``: actions applied."""
+
+    study: str
+    job: int
+    index: int
+    cell: int
+    game: str
+    options_json: str
+    players: int
+    deal: int
+    deal_seed: int
+    mirror: int
+    seats: list[str]
+    start_player: int
+    scores: list[int]
+    winners: list[int]
+    length: int
+    seconds: float
+
+
+COLUMNS = tuple(GameRow.__struct_fields__)
+LIST_COLUMNS = ("seats", "scores", "winners")
+
+Rows = dict[str, list[Any]]
+"""Rows as columns: column name -> one value per game (lists for the list columns)."""
+
+Games = Any
+"""The games of a run: a pyarrow Table of :data:`COLUMNS` (with pyarrow), else :data:`Rows`."""
+
+
+def job_rows(job: Job, rows: JobRows) -> Rows:
+    """The rows of a finished job as columns, in row order."""
+    n = rows.games
+    if job.seatings:
+        labels = [[bot.display for bot in seating] for seating in job.seatings]
+        seats = [labels[s] for s in rows.seating.tolist()]
+    else:
+        seats = [["random"] * job.players for _ in range(n)]
+    # The winners of each game through its bit mask of winning seats: one lookup a game.
+    players = rows.wins.shape[1]
+    masks = (rows.wins.astype(np.int64) << np.arange(players, dtype=np.int64)).sum(axis=1)
+    by_mask = {int(m): [p for p in range(players) if m >> p & 1] for m in np.unique(masks)}
+    winners = [list(by_mask[m]) for m in masks.tolist()]
+    return {
+        "study": [job.study] * n,
+        "job": [job.index] * n,
+        "index": list(range(n)),
+        "cell": [job.cell] * n,
+        "game": [job.game] * n,
+        "options_json": [job.options_json] * n,
+        "players": [job.players] * n,
+        "deal": rows.deal.tolist(),
+        "deal_seed": rows.deal_seed.tolist(),
+        "mirror": np.maximum(rows.seating, 0).tolist(),
+        "seats": seats,
+        "start_player": rows.start_player.tolist(),
+        "scores": rows.scores.tolist(),
+        "winners": winners,
+        "length": rows.length.tolist(),
+        "seconds": rows.seconds.tolist(),
+    }
+
+
+def job_table(job: Job, rows: JobRows) -> Any:
+    """The rows of a finished job as a pyarrow Table (see :func:`jobs_table`)."""
+    return jobs_table([job], [rows])
+
+
+MAX_TEXT_BYTES = 2**31 - 1
+"""The most bytes of text in one column of a chunk of rows (a string array's offsets are
+32-bit)."""
+
+
+def _strings(runs: Sequence[tuple[str, int]]) -> Any:
+    """A pyarrow string array of ``count`` copies of each ``value`` of ``runs``, in order,
+    built from its two buffers: a run of one label over a million rows costs a memory copy,
+    not a million string objects (nor pyarrow.compute, a fifth of a second to import)."""
+    encoded = [(value.encode(), count) for value, count in runs if count]
+    total = sum(count for _, count in encoded)
+    sizes = {len(data) for data, _ in encoded}
+    if len(sizes) <= 1 and total * max(sizes, default=0) <= MAX_TEXT_BYTES:
+        offsets = np.arange(total + 1, dtype=np.int32) * np.int32(max(sizes, default=0))
+    else:
+        lengths = np.array([len(data) for data, _ in encoded], dtype=np.int64)
+        ends = np.cumsum(np.repeat(lengths, [count for _, count in encoded]))
+        if ends.size and ends[-1] > MAX_TEXT_BYTES:
+            raise InvalidOptionError(
+                f"{total:,} rows of text are too many for one chunk of the rows: give the spec a smaller shard"
+            )
+        offsets = np.concatenate([np.zeros(1, dtype=np.int32), ends.astype(np.int32)])
+    data = encoded[0][0] * encoded[0][1] if len(encoded) == 1 else b"".join(d * c for d, c in encoded)
+    return pa.StringArray.from_buffers(total, pa.py_buffer(offsets), pa.py_buffer(data))
+
+
+def _add_run(runs: list[tuple[str, int]], value: str, count: int) -> None:
+    """Append ``count`` copies of ``value`` to ``runs`` (merged with the last run if equal)."""
+    if runs and runs[-1][0] == value:
+        runs[-1] = (value, runs[-1][1] + count)
+    else:
+        runs.append((value, count))
+
+
+def jobs_table(jobs: Sequence[Job], parts: Sequence[JobRows]) -> Any:
+    """The rows of finished jobs (``parts[i]`` played ``jobs[i]``), in that order, as one
+    pyarrow Table built from the job arrays a job at a time: no Python object per game, as
+    the in-core games of a study come by the million."""
+    n = sum(part.games for part in parts)
+    seats = sum(part.games * job.players for job, part in zip(jobs, parts, strict=True))
+    seat_offsets = np.empty(n + 1, dtype=np.int32)
+    seat_offsets[n] = seats
+    winner_offsets = np.empty(n + 1, dtype=np.int32)
+    winner_seats: list[np.ndarray[Any, Any]] = []
+    study: list[tuple[str, int]] = []
+    game: list[tuple[str, int]] = []
+    options: list[tuple[str, int]] = []
+    labels: list[tuple[str, int]] = []
+    row = seat = won = 0
+    for job, part in zip(jobs, parts, strict=True):
+        games, players = part.games, job.players
+        seat_offsets[row : row + games] = np.arange(seat, seat + games * players, players, dtype=np.int32)
+        # The winning seats, row-major: each row's winners in seat order.
+        won_rows, won_seats = np.divmod(np.flatnonzero(part.wins), players)
+        won_here = np.bincount(won_rows, minlength=games).astype(np.int32)
+        winner_offsets[row : row + games] = won + np.cumsum(won_here) - won_here
+        winner_seats.append(won_seats.astype(np.int8))
+        _add_run(study, job.study, games)
+        _add_run(game, job.game, games)
+        _add_run(options, job.options_json, games)
+        if job.seatings:
+            by_seating = [[bot.display for bot in seating] for seating in job.seatings]
+            for s in part.seating.tolist():
+                for label in by_seating[s]:
+                    _add_run(labels, label, 1)
+        else:
+            _add_run(labels, "random", games * players)
+        row, seat, won = row + games, seat + games * players, won + won_rows.size
+    winner_offsets[n] = won
+
+    def column(name: str, dtype: Any) -> np.ndarray[Any, Any]:
+        arrays = [np.asarray(getattr(part, name), dtype=dtype).ravel() for part in parts]
+        return np.concatenate(arrays) if arrays else np.zeros(0, dtype=dtype)
+
+    def per_job(values: Sequence[int], dtype: Any) -> np.ndarray[Any, Any]:
+        return np.repeat(np.asarray(values, dtype=dtype), [part.games for part in parts])
+
+    seat_list_offsets = pa.array(seat_offsets)
+    columns = {
+        "study": _strings(study),
+        "job": per_job([job.index for job in jobs], np.int32),
+        "index": np.concatenate([np.arange(part.games, dtype=np.int32) for part in parts] or [np.zeros(0, np.int32)]),
+        "cell": per_job([job.cell for job in jobs], np.int32),
+        "game": _strings(game),
+        "options_json": _strings(options),
+        "players": per_job([job.players for job in jobs], np.int8),
+        "deal": column("deal", np.int64),
+        "deal_seed": column("deal_seed", np.uint64),
+        "mirror": np.maximum(column("seating", np.int16), 0),
+        "seats": pa.ListArray.from_arrays(seat_list_offsets, _strings(labels)),
+        "start_player": column("start_player", np.int8),
+        "scores": pa.ListArray.from_arrays(seat_list_offsets, pa.array(column("scores", np.int32))),
+        "winners": pa.ListArray.from_arrays(
+            pa.array(winner_offsets), pa.array(np.concatenate(winner_seats or [np.zeros(0, np.int8)]))
+        ),
+        "length": column("length", np.int32),
+        "seconds": column("seconds", np.float64),
+    }
+    schema = _schema()
+    return pa.Table.from_arrays([pa.array(columns[f.name], f.type) for f in schema], schema=schema)
+
+
+def job_games(job: Job, rows: JobRows) -> Games:
+    """The rows of a finished job as :data:`Games`."""
+    return job_table(job, rows) if HAVE_PYARROW else job_rows(job, rows)
+
+
+def jobs_games(jobs: Sequence[Job], parts: Sequence[JobRows]) -> Games:
+    """The rows of finished jobs (``parts[i]`` played ``jobs[i]``), in that order, as
+    :data:`Games`."""
+    if HAVE_PYARROW:
+        return jobs_table(jobs, parts)
+    return concat_rows(job_rows(job, part) for job, part in zip(jobs, parts, strict=True))
+
+
+def _is_table(games: Games) -> bool:
+    return not isinstance(games, dict)
+
+
+def concat_games(parts: Sequence[Games]) -> Games:
+    """Several job's games as one, in the order given."""
+    if parts and all(_is_table(part) for part in parts):
+        return pa.concat_tables(parts).combine_chunks()
+    if not parts and HAVE_PYARROW:
+        return _schema().empty_table()
+    return concat_rows(games_to_lists(part) for part in parts)
+
+
+def game_count(games: Games) -> int:
+    return int(games.num_rows) if _is_table(games) else len(games["job"])
+
+
+def games_to_lists(games: Games) -> Rows:
+    """The games as :data:`Rows` (Python lists)."""
+    if _is_table(games):
+        data: Rows = games.to_pydict()
+        return data
+    return dict(games)
+
+
+def scalar_column(games: Games, name: str) -> np.ndarray[Any, Any]:
+    """A scalar column as a numpy array."""
+    if _is_table(games):
+        return np.asarray(games.column(name).to_numpy())
+    return np.asarray(games[name])
+
+
+def value_at(games: Games, name: str, row: int) -> Any:
+    """One value of a column."""
+    if _is_table(games):
+        return games.column(name)[row].as_py()
+    return games[name][row]
+
+
+def list_column(games: Games, name: str) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """A list column as (values, offsets): row i holds ``values[offsets[i]:offsets[i + 1]]``."""
+    if _is_table(games):
+        column = games.column(name).combine_chunks()
+        offsets = np.asarray(column.offsets.to_numpy())
+        # The backing values sliced by the offsets (ListArray.flatten would import
+        # pyarrow.compute, a fifth of a second).
+        backing = column.values.to_numpy(zero_copy_only=False)
+        values = np.asarray(backing[offsets[0] : offsets[-1]])
+        return values, offsets - offsets[0] if offsets[0] else offsets
+    lists = games[name]
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    np.cumsum([len(item) for item in lists], out=offsets[1:])
+    return np.asarray([value for item in lists for value in item]), offsets
+
+
+def concat_rows(parts: Iterable[Rows]) -> Rows:
+    """Several row sets as one, in the order given."""
+    out: Rows = {name: [] for name in COLUMNS}
+    for part in parts:
+        for name in COLUMNS:
+            out[name].extend(part[name])
+    return out
+
+
+def rows_to_games(games: Games) -> list[GameRow]:
+    """The rows (:data:`Games`) as :class:`GameRow` objects."""
+    rows = games_to_lists(games)
+    n = len(rows["job"])
+    return [GameRow(**{name: rows[name][i] for name in COLUMNS}) for i in range(n)]
+
+
+PARQUET_OPTIONS: dict[str, Any] = {
+    # Dictionaries pay only for the text columns (a few distinct values over millions of
+    # rows); tried on a column of distinct integers (deal, deal_seed) they cost a third of
+    # the write for nothing.
+    "use_dictionary": ["study", "game", "options_json", "seats.list.element"],
+}
+"""How :func:`write_rows` writes Parquet."""
+
+
+def _schema() -> Any:
+    return pa.schema(
+        [
+            ("study", pa.string()),
+            ("job", pa.int32()),
+            ("index", pa.int32()),
+            ("cell", pa.int32()),
+            ("game", pa.string()),
+            ("options_json", pa.string()),
+            ("players", pa.int8()),
+            ("deal", pa.int64()),
+            ("deal_seed", pa.uint64()),
+            ("mirror", pa.int16()),
+            ("seats", pa.list_(pa.string())),
+            ("start_player", pa.int8()),
+            ("scores", pa.list_(pa.int32())),
+            ("winners", pa.list_(pa.int8())),
+            ("length", pa.int32()),
+            ("seconds", pa.float64()),
+        ]
+    )
+
+
+def to_table(rows: Rows) -> Any:
+    """The rows as a pyarrow Table (needs pyarrow)."""
+    return pa.Table.from_pydict(rows, schema=_schema())
+
+
+def write_rows(rows: Games, path: Path) -> Path:
+    """Write rows (:data:`Games`) to ``path`` with its suffix replaced by ``.parquet`` (or
+    ``.csv`` without pyarrow), atomically: a reader never sees half a file. Returns the path
+    written."""
+    path = path.with_suffix(".parquet" if HAVE_PYARROW else ".csv")
+    partial = path.with_name(path.name + ".partial")
+    if HAVE_PYARROW:
+        pq.write_table(rows if _is_table(rows) else to_table(rows), partial, **PARQUET_OPTIONS)
+    else:
+        rows = games_to_lists(rows)
+        with partial.open("w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(COLUMNS)
+            n = len(rows["job"])
+            for i in range(n):
+                writer.writerow([json.dumps(rows[c][i]) if c in LIST_COLUMNS else rows[c][i] for c in COLUMNS])
+    os.replace(partial, path)
+    return path
+
+
+JOB_ARRAYS = tuple(name for name in JobRows.__struct_fields__ if name != "job")
+
+
+def write_job_rows(rows: JobRows, path: Path) -> Path:
+    """Write a finished job's arrays to ``path`` with its suffix replaced by ``.npz``
+    (uncompressed numpy arrays: a checkpoint costs a memory copy), atomically. Returns the
+    path written."""
+    path = path.with_suffix(".npz")
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("wb") as handle:
+        np.savez(handle, job=np.int64(rows.job), **{name: getattr(rows, name) for name in JOB_ARRAYS})
+    os.replace(partial, path)
+    return path
+
+
+def read_job_rows(path: Path) -> JobRows:
+    """A job's arrays from a file :func:`write_job_rows` wrote."""
+    with np.load(path, allow_pickle=False) as data:
+        return JobRows(job=int(data["job"]), **{name: data[name] for name in JOB_ARRAYS})
+
+
+class TableWriter:
+    """The rows Table of a run built chunk by chunk as its jobs finish, each chunk also
+    appended to ``path`` (a Parquet file, with its suffix replaced by ``.parquet``) as a row
+    group if given. :meth:`finish` makes the file whole (a reader never sees half of it)
+    and returns the Table; :meth:`abort` drops the partial file. Needs pyarrow."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = None if path is None else path.with_suffix(".parquet")
+        self._partial = None if self.path is None else self.path.with_name(self.path.name + ".partial")
+        self._writer: Any = None
+        self._chunks: list[Any] = []
+
+    def add(self, jobs: Sequence[Job], parts: Sequence[JobRows]) -> None:
+        """Append the rows of ``jobs`` (played as ``parts``), the next in row order."""
+        table = jobs_table(jobs, parts)
+        if self._partial is not None:
+            if self._writer is None:
+                self._writer = pq.ParquetWriter(self._partial, table.schema, **PARQUET_OPTIONS)
+            self._writer.write_table(table)
+        self._chunks.append(table)
+
+    def finish(self) -> Any:
+        """The Table of every row added (one chunk an :meth:`add`), the file made whole."""
+        table = pa.concat_tables(self._chunks) if self._chunks else _schema().empty_table()
+        if self._partial is not None and self.path is not None:
+            if self._writer is None:
+                pq.write_table(table, self._partial, **PARQUET_OPTIONS)
+            else:
+                self._writer.close()
+            os.replace(self._partial, self.path)
+        return table
+
+    def abort(self) -> None:
+        """Close and remove the partial file (an interrupted run)."""
+        if self._writer is not None:
+            self._writer.close()
+        if self._partial is not None:
+            self._partial.unlink(missing_ok=True)
+
+
+_CSV_TYPES: dict[str, type] = {
+    "study": str,
+    "game": str,
+    "options_json": str,
+    "seconds": float,
+}
+
+
+def read_games(path: Path) -> Games:
+    """Games from a file :func:`write_rows` wrote: a Table from Parquet, Rows from CSV."""
+    if path.suffix == ".parquet":
+        if not HAVE_PYARROW:
+            raise RuntimeError(f"reading {path} needs pyarrow")
+        return pq.read_table(path, schema=_schema())
+    return read_rows(path)
+
+
+def read_rows(path: Path) -> Rows:
+    """Rows from a file :func:`write_rows` wrote (Parquet or CSV by its suffix)."""
+    if path.suffix == ".parquet":
+        return games_to_lists(read_games(path))
+    with path.open(newline="") as handle:
+        reader = csv.reader(handle)
+        header = next(reader)
+        out: Rows = {name: [] for name in header}
+        for record in reader:
+            for name, text in zip(header, record, strict=True):
+                if name in LIST_COLUMNS:
+                    out[name].append(json.loads(text))
+                else:
+                    out[name].append(_CSV_TYPES.get(name, int)(text))
+    return out
