@@ -256,27 +256,46 @@ def test_arena_runs_a_tournament_as_the_api_does(capsys: pytest.CaptureFixture[s
     from cruiselib.arena.plan import BotSpec, Tournament
     from cruiselib.arena.runner import run as arena_run
 
-    argv = ["arena", "sirens", "--bot", "rules", "--bot", "random,label=rnd", "--games", "4", "--seed", "3"]
+    name = cruiselib.games()[0]
+    title = game_class(name).title
+    argv = ["arena", name, "--bot", "rules", "--bot", "random,label=rnd", "--games", "4", "--seed", "3"]
     code, out, _ = run(capsys, *argv, "--backend", "serial", "--no-progress", "--out", str(tmp_path / "cli"))
     assert code == 0
-    assert "4 games of sirens" in out and "rules" in out and "rnd" in out
+    assert f"4 games of {title}" in " ".join(out.split()) and "rules" in out and "rnd" in out
     written = ["spec.json", "summary.json"] + (["report.html"] if _has("matplotlib") else [])  # the report needs it
     assert all((tmp_path / "cli" / name).is_file() for name in written)
-    spec = Tournament(game="sirens", participants=(BotSpec("rules"), BotSpec("random", label="rnd")), games=4, seed=3)
+    spec = Tournament(game=name, participants=(BotSpec("rules"), BotSpec("random", label="rnd")), games=4, seed=3)
     arena_run(spec, tmp_path / "api", backend="serial", progress=False)
     _same_run(tmp_path / "cli", tmp_path / "api")
+
+
+def _an_option_with_two_values() -> tuple[str, str, list[object]]:
+    """A game, one of its options (not the player count) and two values the game's example
+    configurations give it (the options as the game fills them in, defaults included)."""
+    for name in cruiselib.games():
+        cls = game_class(name)
+        filled = [cruiselib.make(name, **config).options for config in cls.example_configurations]
+        for key in filled[0]:
+            values = list(dict.fromkeys(options[key] for options in filled))
+            if key != "players" and len(values) >= 2:
+                return name, key, values[:2]
+    pytest.skip("no registered game has an option its example configurations vary")
 
 
 def test_study_runs_a_study_as_the_api_does(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from cruiselib.arena.plan import Study
     from cruiselib.arena.runner import run as arena_run
 
-    argv = ["study", "sirens", "--grid", 'variant=["standard","bow_to_rear"]', "--games", "50", "--seed", "2"]
+    name, key, values = _an_option_with_two_values()
+    players = min(game_class(name).player_counts)
+    grid = f"{key}={json.dumps(values)}"
+    argv = ["study", name, "--grid", grid, "--players", str(players), "--games", "50", "--seed", "2"]
     code, out, _ = run(capsys, *argv, "--workers", "1", "--no-progress", "--no-report", "--out", str(tmp_path / "cli"))
     assert code == 0
-    assert "100 games of sirens" in out and "seat 0" in out and "bow_to_rear" in out
+    text = " ".join(out.split())
+    assert f"100 games of {game_class(name).title}" in text and "seat 0" in text and str(values[1]) in text
     assert not (tmp_path / "cli" / "report.html").exists()
-    spec = Study(game="sirens", grid={"variant": ["standard", "bow_to_rear"]}, games=50, seed=2)
+    spec = Study(game=name, grid={key: values}, players=(players,), games=50, seed=2)
     arena_run(spec, tmp_path / "api", backend="serial", progress=False)
     _same_run(tmp_path / "cli", tmp_path / "api")
 
@@ -300,18 +319,18 @@ def test_arena_and_study_exit_codes(
     import cruiselib.arena.cli
 
     code, _, err = run(capsys, command, "nosuchgame", "--bot", "random", "--no-progress")
-    assert code == 2 and "nosuchgame" in err
+    assert code == 2 and f"cruiselib {command}: error:" in err and "nosuchgame" in err
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cruiselib.arena.cli, "run", interrupted)
-    code, _, err = run(capsys, command, "sirens", "--no-progress")
+    code, _, err = run(capsys, command, cruiselib.games()[0], "--no-progress")
     assert code == 130 and "again" in err
 
     def no_ray(*args: object, **kwargs: object) -> None:
         raise ImportError("the ray backend needs Ray: pip install 'cruiselib[ray]'")
 
     monkeypatch.setattr(cruiselib.arena.cli, "run", no_ray)
-    code, _, err = run(capsys, command, "sirens", "--backend", "ray", "--no-progress")
-    assert code == 2 and f"cruiselib {command}:" in err and "cruiselib[ray]" in err
+    code, _, err = run(capsys, command, cruiselib.games()[0], "--backend", "ray", "--no-progress")
+    assert code == 2 and f"cruiselib {command}: error:" in err and "cruiselib[ray]" in err

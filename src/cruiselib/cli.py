@@ -355,7 +355,7 @@ def arena_command(command: str, argv: Sequence[str]) -> int:
     try:
         return (arena_main if command == "arena" else study_main)(list(argv))
     except ImportError as exc:
-        print(f"cruiselib {command}: {exc}", file=sys.stderr)
+        print(f"cruiselib {command}: error: {exc}", file=sys.stderr)
         return 2
 
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from cruiselib._registry import game_class
 from cruiselib.errors import CruiseError, InvalidOptionError
 
 from .plan import BotSpec, Spec, Study, Tournament, load_spec
@@ -150,7 +151,8 @@ def _spec_from_args(args: argparse.Namespace, kind: str, flags: tuple[str, ...])
 
 def _print_summary(result: RunResult, out: TextIO) -> None:
     summary = result.summary
-    print(f"{summary['games']:,} games of {summary['game']}", file=out)
+    title = game_class(summary["game"]).title
+    print(f"{summary['games']:,} games of {title}", file=out)
     for bot in summary.get("bots", ()):
         print(_rate_line(bot["label"], bot), file=out)
     for cell in summary.get("cells", ()):
@@ -193,7 +195,7 @@ def _main(parser: argparse.ArgumentParser, kind: str, flags: tuple[str, ...], ar
             progress=not args.no_progress,
         )
     except CruiseError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)  # as argparse words its own
         return 2
     except KeyboardInterrupt:
         print("stopped; the finished jobs are kept: run the same command again to go on", file=sys.stderr)
