@@ -45,9 +45,14 @@ def _time(seconds: float) -> str:
 def table(data: dict[str, Any]) -> str:
     groups: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     protocol: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    arena: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for bench in data["benchmarks"]:
         if bench["group"].startswith(PROTOCOL):  # one row per transport, not per core
             protocol[bench["group"]][bench["extra_info"]["transport"]] = bench
+            continue
+        runner = _arena_runner(bench)
+        if runner is not None:  # the playouts and the arena share a group: a row per runner
+            arena[bench["group"]][runner] = bench
             continue
         mode = bench["params"].get("mode", "compiled") if bench.get("params") else "compiled"
         groups[bench["group"]][mode] = bench
@@ -71,6 +76,7 @@ def table(data: dict[str, Any]) -> str:
     lines.extend(batch_table(groups))
     lines.extend(openspiel_table(groups))
     lines.extend(protocol_table(protocol))
+    lines.extend(arena_table(arena))
     machine = data.get("machine_info", {})
     lines.append("")
     lines.append(
@@ -230,6 +236,46 @@ def protocol_table(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
     for group in sorted(groups):
         cells = [_time(groups[group][t]["stats"]["median"]) if t in groups[group] else "–" for t in TRANSPORTS]
         lines.append(f"| {group[len(PROTOCOL) :]} | " + " | ".join(cells) + " |")
+    return lines
+
+
+ARENA_RUNNERS = {"test_playouts": "playouts", "test_arena_in_memory": "in memory", "test_arena_to_disk": "to disk"}
+"""benchmarks/test_bench_arena.py's tests, by the runner each times."""
+
+
+def _arena_runner(bench: dict[str, Any]) -> str | None:
+    """Which runner an arena benchmark times (``None`` for any other benchmark)."""
+    if not bench["group"].endswith(" random games"):
+        return None
+    return ARENA_RUNNERS.get(bench.get("name", "").partition("[")[0])
+
+
+def arena_table(groups: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """The arena's runner against the raw playouts of the same random games, per game: the
+    runner's overhead is each arena time over the playouts time, minus one."""
+    if not groups:
+        return []
+    lines = [
+        "",
+        "The arena's runner (`cruiselib.arena.run`, serial backend, one thread) against "
+        "`game.playouts` on the same random games, same run (median of the rounds); the overhead "
+        "is the arena's time over the playouts' (goal: at most 10%):",
+        "",
+        "| games | playouts | arena, in memory | overhead | arena, to disk | overhead |",
+        "|---|---|---|---|---|---|",
+    ]
+    for group in sorted(groups):
+        runs = groups[group]
+        base = runs.get("playouts")
+        cells = []
+        for runner in ("playouts", "in memory", "to disk"):
+            bench = runs.get(runner)
+            cells.append(_time(bench["stats"]["median"]) if bench else "–")
+            if runner != "playouts":
+                cells.append(
+                    f"{bench['stats']['median'] / base['stats']['median'] - 1:+.1%}" if bench and base else "–"
+                )
+        lines.append(f"| {group} | " + " | ".join(cells) + " |")
     return lines
 
 

@@ -1,6 +1,7 @@
 """benchmarks/report.py: the README's performance tables from pytest-benchmark JSON (the
-rates of the environment benchmarks, the compiled / pure ratio per env-step, and the table
-of BatchEnv against the AEC env and on two threads against one)."""
+rates of the environment benchmarks, the compiled / pure ratio per env-step, the table
+of BatchEnv against the AEC env and on two threads against one, and the arena's runner
+against the raw playouts)."""
 
 from __future__ import annotations
 
@@ -66,3 +67,31 @@ def test_batch_table_without_the_aec_env() -> None:
 def test_no_batch_table_without_batch_env_rows() -> None:
     table = lines(bench(f"{GAME}: PettingZoo AEC env, 2 players, 5000 steps", 0.02, steps=5000))
     assert not any("BatchEnv against" in line for line in table)
+
+
+def arena_bench(test: str, median: float) -> dict[str, Any]:
+    """A benchmarks/test_bench_arena.py entry: the three runners share their game's group."""
+    entry = bench(f"{GAME}: 1,000,000 random games", median)
+    entry["name"] = f"{test}[{GAME}]"
+    return entry
+
+
+def test_arena_table_sets_each_runner_against_the_playouts() -> None:
+    table = lines(
+        arena_bench("test_playouts", 2.0),
+        arena_bench("test_arena_in_memory", 2.1),
+        arena_bench("test_arena_to_disk", 2.25),
+    )
+    row = f"| {GAME}: 1,000,000 random games | 2,000.00 ms | 2,100.00 ms | +5.0% | 2,250.00 ms | +12.5% |"
+    assert row in table
+    # The arena's rows are not in the compiled / pure table, where the three would share a line.
+    assert sum(f"{GAME}: 1,000,000 random games" in line for line in table) == 1
+
+
+def test_arena_table_without_the_playouts() -> None:
+    table = lines(arena_bench("test_arena_in_memory", 2.1))
+    assert f"| {GAME}: 1,000,000 random games | – | 2,100.00 ms | – | – | – |" in table
+
+
+def test_no_arena_table_without_arena_rows() -> None:
+    assert not any("arena's runner" in line for line in lines(batch(1024, 1, 0.004, 8192)))
