@@ -165,6 +165,38 @@ class State(Generic[MoveT, DataT, ViewT]):
         """
         return self.game._parse_in(text, self)
 
+    def move_text(self, move: int | MoveT, *, player: int | None = None) -> str:
+        """The text of a legal move in this position, naming what it acts on as a player
+        would say it (the ship, the family, the activity, the card ...): for move logs,
+        hints and analyses. ``move`` is an action id or a typed move.
+
+        The text is said to everyone: it names only what the table shows in this position
+        and what the move itself shows every seat (a card played face up, the ships of a
+        voyage), and says a hidden object without naming it ("a mission card"). With
+        ``player`` set to the seat that makes the move, it may also name what that seat
+        alone knows (the card it puts away, the card it picks); for any other seat, the
+        public text. A game without its own texts gives the plain ``str()`` of the move.
+
+        Raises IllegalMoveError for a move that is not legal now (or not a move of this
+        game) and InvalidOptionError for a bad ``player``; the state is never changed.
+        """
+        if isinstance(move, np.integer):
+            move = int(move)
+        game = self.game
+        action = game.move_to_action(move)
+        if not self.is_legal(action):
+            where = "the game is over" if self.is_over else "it is not legal in this position"
+            raise IllegalMoveError(f"no text for {game.action_to_move(action)!s}: {where}")
+        seat = None if player is None else game.check_player(player)
+        return self._move_text(action, seat == self.current_player)
+
+    def _move_text(self, action: int, private: bool) -> str:
+        """The text of the legal ``action`` (the hook behind :meth:`move_text`): the plain
+        text of the move here; a game overrides it to name what the move acts on.
+        ``private``: the text is for the seat making the move, which may be told what it
+        alone knows; otherwise only what every seat may know."""
+        return str(self.game.action_to_move(action))
+
     def to_json(self) -> str:
         """The full state (hidden cards, generator state and history included) as JSON text."""
         return serialize.encode_json(self.to_data()).decode()
