@@ -12,6 +12,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import msgspec
+
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
@@ -88,6 +90,25 @@ class AtlanticStarState(State[AtlanticStarMove, AtlanticStarStateData, AtlanticS
     def legal_moves(self) -> list[AtlanticStarMove]:
         """The legal moves, annotated (ship names, points), in the order of legal_actions()."""
         return [self.game._annotate(self, a) for a in self.legal_actions()]
+
+    def _move_text(self, action: int, private: bool) -> str:
+        """The move named by what it acts on: the ship chartered with its entries, the
+        ships the refresh sends away, the voyage's value before and after a loan, a
+        voyage's ships by leg and points (put face up by the move). The ships a voyage
+        keeps in hand stay hidden: counted, and named only when ``private``."""
+        move = self.game._annotate(self, action)
+        if isinstance(move, Loan):
+            which = "second " if move.voyage == 1 else ""
+            before = (move.value or 0) + move.amount // 1000
+            return f"loan {move.amount:,} on the {which}{move.sea} voyage (value {before} → {move.value})"
+        if isinstance(move, Refresh):
+            names = self.game.ships.ships
+            gone = [names[c].name for c in self._get_raw()["agency"] if c >= 0]
+            return f"{move}, replacing {', '.join(gone)}" if gone else str(move)
+        if isinstance(move, Voyage) and move.kept and not private:
+            count = len(move.kept)
+            return f"{msgspec.structs.replace(move, kept=())} (keeps {count} ship{'' if count == 1 else 's'})"
+        return str(move)
 
     if TYPE_CHECKING:  # the core's view (A13; with recall, A14)
 

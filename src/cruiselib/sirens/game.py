@@ -71,6 +71,46 @@ class SirensState(State[SirensMove, SirensStateData, SirensView], _CoreState):
         """
         return self._view(self._seat(player), bool(recall))
 
+    def _move_text(self, action: int, private: bool) -> str:
+        """The move with what it does to the table: a side's total before and after a
+        card and the ship card's threshold (S6), the totals an octopus move changes, the
+        threshold a rum mug raises, which crew token moves from where (S5). A card played
+        is shown face up by the move; a starting card picked in the variant stays hidden
+        from the other seat (S15), so it is named only when ``private``."""
+        move = self.game.action_to_move(action)
+        view = self.view(self.current_player)  # only the table's public parts are used
+        ships = {ship.value: ship for ship in view.ships}
+        if isinstance(move, PlayCard):
+            ship = ships[move.ship]
+            total = ship.totals[move.side]
+            crew = f" ({', '.join(ship.crew)})" if ship.crew else ""
+            return (
+                f"play {_face(move.value, move.crew)} to ship {move.ship}{crew}, seat {move.side}'s side: "
+                f"total {total} → {total + move.value}, needs {ship.threshold}"
+            )
+        if isinstance(move, MoveCard):
+            source = ships[move.from_ship].totals[move.from_side]
+            target = ships[move.to_ship].totals[move.to_side]
+            return f"{move}: totals {source} → {source - move.value} and {target} → {target + move.value}"
+        if isinstance(move, UseRum):
+            needs = ships[move.ship].threshold
+            return f"{move}: needs {needs} → {needs + 3}"
+        if isinstance(move, MoveCrew):
+            raw = self._get_raw()
+            k = raw["pending"][0]
+            token = next((CREW_NAMES[t] for t in range(2) if raw["crew"][t] == k), None)
+            if token is None:  # pragma: no cover - the core offers a crew move only with a token there
+                return str(move)
+            return f"move the {token} from ship {view.ships[k].value} to ship {move.to_ship}"
+        if isinstance(move, PickCard) and not private:
+            return "pick a starting card (hidden)"
+        return str(move)
+
+
+def _face(value: int, crew: bool) -> str:
+    """A card's face: its value and the move-crew icon."""
+    return f"{value}{'⚓' if crew else ''}"
+
 
 class SirensGame(Game[SirensState, SirensMove]):
     """Sirens in Sight for two players.
