@@ -209,6 +209,17 @@ def _print_summary(out: Any, summary: tuple[Any, str]) -> None:
     out.print(totals)
 
 
+def _sim_bot(name: str, seed: int, think: float | None, iterations: int | None) -> Bot:
+    """A seat's bot for ``simulate``: a name of ``BOTS``, or ``module:factory`` made as
+    ``cruiselib arena`` makes its bots (the factory called with ``seed=``)."""
+    if ":" in name:
+        from cruiselib.arena.plan import BotSpec
+        from cruiselib.arena.play import make_player
+
+        return make_player(BotSpec(name=name), seed=seed)
+    return _bot(name, seed, think, iterations)
+
+
 def simulate(args: argparse.Namespace) -> int:
     rich = _rich()
     out = rich.console.Console(highlight=False)
@@ -219,8 +230,10 @@ def simulate(args: argparse.Namespace) -> int:
     if len(names) != game.num_players:
         raise cruiselib.InvalidOptionError(f"--bots names {len(names)} bots for {game.num_players} seats")
     for name in names:
-        if name not in BOTS:
-            raise cruiselib.InvalidOptionError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+        if name not in BOTS and ":" not in name:
+            raise cruiselib.InvalidOptionError(
+                f"unknown bot {name!r}; bots: {', '.join(BOTS)}, or an import path module:factory"
+            )
     n = args.games
     if n < 1:
         raise cruiselib.InvalidOptionError("--games must be at least 1")
@@ -229,6 +242,12 @@ def simulate(args: argparse.Namespace) -> int:
     wins = np.zeros((n, game.num_players), dtype=np.int8)
     first_seats = np.zeros(n, dtype=np.int8)
     in_core = all(name == "random" for name in names)
+    # Made before the games start, so a bot that cannot be imported fails at once.
+    bots = (
+        []
+        if in_core
+        else [_sim_bot(bot, args.seed * 7919 + p, args.think, args.iterations) for p, bot in enumerate(names)]
+    )
     progress = rich.progress.Progress(
         rich.progress.TextColumn("[progress.description]{task.description}"),
         rich.progress.BarColumn(),
@@ -249,7 +268,6 @@ def simulate(args: argparse.Namespace) -> int:
                 first_seats[lo:hi] = batch.first_seats
                 progress.update(task, completed=hi)
         else:
-            bots = [_bot(name, args.seed * 7919 + p, args.think, args.iterations) for p, name in enumerate(names)]
             for g in range(n):
                 state: Any = game.new_state(seed=args.seed * 1_000_003 + g)
                 first_seats[g] = state.current_player
@@ -362,8 +380,50 @@ def arena_command(command: str, argv: Sequence[str]) -> int:
 # --------------------------------------------------------------------------- entry
 
 
+#: ``cruiselib --help``: plain text (the module's docstring is reStructuredText).
+DESCRIPTION = "Play the games against bots, simulate bot-vs-bot games, export schemas."
+EPILOG = """\
+examples:
+  cruiselib games                      the games and their player counts
+  cruiselib play GAME                  you against greedy bots in the terminal
+  cruiselib play GAME --players 1      a game alone, where the game has a solo mode
+  cruiselib simulate GAME --games 10000 --bots ismcts,rules
+  cruiselib COMMAND --help             a command's own options
+
+The arena and study commands are documented in docs/arena.md, serve in
+docs/protocol.md, web in docs/web.md. Tables and progress bars need the cli
+extra: pip install 'cruiselib[cli]'."""
+
+
+def players_text(counts: Sequence[int]) -> str:
+    """A game's player counts in words: ``1-4 players``, ``2 players``, ``2, 4 players``."""
+    ordered = sorted(counts)
+    if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]}-{ordered[-1]} players"
+    if len(ordered) == 2 and ordered[1] == ordered[0] + 1:
+        return f"{ordered[0]}-{ordered[1]} players"
+    return f"{', '.join(map(str, ordered))} {'player' if ordered == [1] else 'players'}"
+
+
+def games_command() -> int:
+    """``cruiselib games``: each game's name, title, player counts (with the default) and
+    number of actions."""
+    from cruiselib._registry import game_class
+
+    for name in cruiselib.games():
+        game = cruiselib.make(name)
+        counts = players_text(game_class(name).player_counts)
+        print(f"{name:<15} {game.title:<18} {counts} (default {game.num_players}), {game.num_actions} actions")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cruiselib", description=__doc__.split("\n")[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="cruiselib",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"cruiselib {cruiselib.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -381,7 +441,12 @@ def build_parser() -> argparse.ArgumentParser:
             help="a game option, e.g. variant=bow_to_rear (repeatable)",
         )
 
-    p_play = sub.add_parser("play", help="play against bots in the terminal")
+    p_play = sub.add_parser(
+        "play",
+        help="play against bots in the terminal",
+        description="Play a game against bots in the terminal (80x24 is enough). At the prompt type a move's"
+        " number or its text, or help for the commands and the board's legend.",
+    )
     game_args(p_play)
     p_play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p_play.add_argument("--opponent", choices=list(BOTS), default=None, help="the other seats' bot (default greedy)")
@@ -407,7 +472,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_sim.add_argument(
         "--bots",
         default="random",
-        help=f"one bot for all seats or one per seat, comma-separated: {', '.join(BOTS)}",
+        help=f"one bot for all seats or one per seat, comma-separated: {', '.join(BOTS)},"
+        " or module:factory (a callable taking seed= that returns a bot)",
     )
     p_sim.add_argument(
         "--iterations", type=_positive(int, "--iterations"), default=None, help="search bots: iterations a move (2000)"
@@ -461,10 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ARENA_COMMANDS:
             return arena_command(args.command, args.arguments)
         if args.command == "games":
-            for name in cruiselib.games():
-                game = cruiselib.make(name)
-                print(f"{name:<15} {game.title} ({game.num_actions} actions)")
-            return 0
+            return games_command()
         if args.command == "play":
             return play(args)
         if args.command == "simulate":
