@@ -66,9 +66,45 @@ def test_simulate_bots_from_python_with_an_option(capsys: pytest.CaptureFixture[
     assert code == 0 and "greedy vs random" in out and "20 games" in out
 
 
+class FirstLegalBot:
+    """A user's own bot, as ``--bots module:factory`` names it: the first legal action."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.moves = 0
+
+    def choose(self, state: object) -> int:
+        self.moves += 1
+        return int(state.legal_actions()[0])  # type: ignore[attr-defined]
+
+
+MADE_BOTS: list[FirstLegalBot] = []
+
+
+def first_legal_bot(seed: int | None = None) -> FirstLegalBot:
+    """The factory ``simulate --bots tests.test_cli:first_legal_bot`` imports."""
+    bot = FirstLegalBot(seed)
+    MADE_BOTS.append(bot)
+    return bot
+
+
+def test_simulate_takes_a_bot_by_import_path(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--bots module:factory`` plays a user's bot in its seat, seeded like the built-in ones."""
+    name = cruiselib.games()[0]
+    seats = game_class(name).player_counts[0]
+    path = f"{__name__}:first_legal_bot"
+    MADE_BOTS.clear()
+    bots = ",".join([path] + ["random"] * (seats - 1))
+    code, out, _ = run(capsys, "simulate", name, "--players", str(seats), "-n", "3", "--seed", "2", "--bots", bots)
+    assert code == 0 and "3 games" in out and path in " ".join(out.split())
+    assert len(MADE_BOTS) == 1 and MADE_BOTS[0].seed == 2 * 7919 and MADE_BOTS[0].moves > 0
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
+        (["simulate", "sirens", "--bots", "no_such_module_here:bot"], "cannot import the bot"),
+        (["simulate", "sirens", "--bots", "builtins:dict"], "did not give a bot"),
         (["simulate", "sirens", "--bots", "greedy,random,random"], "3 bots for 2 seats"),
         (["simulate", "sirens", "--bots", "wizard"], "unknown bot"),
         (["simulate", "sirens", "-o", "variant=upside_down"], "unknown variant"),
