@@ -392,6 +392,21 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
 
     # ------------------------------------------------------------------ text
 
+    #: The short forms of the compact board (docs/atlantic_star.md, "Board text"), an entry
+    #: a line, for a reader who meets them first (``cruiselib play``'s ``legend``).
+    COMPACT_LEGEND: ClassVar[str] = "\n".join(
+        (
+            "> the seat to move; VP victory points; marks its money; to sail: the voyages still to"
+            " stage per sea (2 Med: two)",
+            "Bal, Med, Atl, Pac: the Baltic, Mediterranean, Atlantic and Pacific; 3★: a voyage's class",
+            "a sea's plaques, top field first, as owner:value (a seat's number, or A/B for a package"
+            " operator's set); . an empty field; free: the classes still free",
+            "agency 3k, 2k, 1k, free: the four spaces, dearest first, with their ships",
+            "P5:9: Pacific leg 5 for 9; mail: a mail ship",
+            "… +k: k items left off",
+        )
+    )
+
     def render(self, state: AtlanticStarState, player: int | None = None, *, compact: bool = False) -> str:
         """A plain-text board: seas with their class and ranking, agency, money, hands.
 

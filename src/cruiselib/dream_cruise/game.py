@@ -595,6 +595,28 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
 
     # ------------------------------------------------------------------ text
 
+    #: The short forms of the compact board (docs/dream_cruise.md, "Board text"), an entry
+    #: a line, for a reader who meets them first (``cruiselib play``'s ``legend``).
+    COMPACT_LEGEND: ClassVar[str] = "\n".join(
+        (
+            "> the seat to act; pts its score; pile the families in its points pile; routes its"
+            " route points; to place the figures still on its family cards; drew: cards drawn",
+            "i, o, b: the inner, oceanview and balcony cabins",
+            "Adler 2/3 3p spo,cit: the Adler family, 2 of its 3 members still to place, worth 3"
+            " points, wanting sports or city",
+            "spo sports, cul culture, res rest, cit city, cou country, bea beach",
+            "res2: a rest activity for 2 guests; [io]: the cabins whose guests are on it; capt: the captain",
+            "top, bottom, slot 1: the spots of the location card; A1: built addition 1;"
+            " +Spa: an addition card (built by paying another card)",
+            "routes: the location cards kept, by region (E.Med, W.Med, Baltic, Arctic, N.Sea,"
+            " Atlantic; sea cards are wild)",
+            "drawn: the cards to choose from: families to board (one into each empty cabin, the"
+            " rest are discarded), or location cards (the one kept is this round's location and"
+            " counts for routes, the others are discarded)",
+            "display: the sets of ship cards to take one of (set 0 face down)",
+        )
+    )
+
     def render(self, state: DreamCruiseState, player: int | None = None, *, compact: bool = False) -> str:
         """A plain-text table: each seat's cabins, additions, location card and routes.
 
@@ -651,6 +673,16 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             else:
                 k = len(raw["hands"][p])
                 lines.append(f"  hand: {k} card{'' if k == 1 else 's'}")
+            drawn = sorted(raw["drawn"][p])
+            if drawn and (player is None or player == p):
+                if raw["phase"] == 0:
+                    lines.append("  drawn families (one boards each empty cabin, the rest are discarded):")
+                    lines.extend(f"    {c.families[x]}" for x in drawn)
+                else:
+                    lines.append("  drawn location cards (keep one: this round's location, then a route card):")
+                    lines.extend(f"    {c.locations[x]}" for x in drawn)
+            elif drawn:
+                lines.append(f"  drawn: {len(drawn)} card{'' if len(drawn) == 1 else 's'}")
         if raw["phase"] == 2:
             for k, cards in enumerate(raw["display"]):
                 taken = raw["taken"][k]

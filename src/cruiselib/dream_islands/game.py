@@ -371,6 +371,20 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
 
     # ------------------------------------------------------------------ text
 
+    #: The short forms of the compact board (docs/dream_islands.md, "Board text"), an entry
+    #: a line, for a reader who meets them first (``cruiselib play``'s ``legend``).
+    COMPACT_LEGEND: ClassVar[str] = "\n".join(
+        (
+            "middle: the small islands worth 3, 2 and 2 with the seat on each (- while free), the"
+            " pieces on the main island",
+            "> the seat to decide; pts its score; done: missions completed",
+            "shells: the numbers under its shells (2.4.: 2 and 4 are covered)",
+            "air: pieces on the airplane; 1 to 8: pieces on each island (. none; 8 the heart island);"
+            " mid: pieces in the middle",
+            "pile: the size of its pile; hand: mission ids, or how many cards it holds (3 hidden)",
+        )
+    )
+
     def render(self, state: DreamIslandsState, player: int | None = None, *, compact: bool = False) -> str:
         """A plain-text board: every place with its pieces per seat, shells, missions, hands.
 

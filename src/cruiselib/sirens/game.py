@@ -339,6 +339,20 @@ class SirensGame(Game[SirensState, SirensMove]):
 
     # ------------------------------------------------------------------ text
 
+    #: The short forms of the compact board (docs/sirens.md, "Board text"), an entry
+    #: a line, for a reader who meets them first (``cruiselib play``'s ``legend``).
+    COMPACT_LEGEND: ClassVar[str] = "\n".join(
+        (
+            "seat 0 side | ship | seat 1 side: per ship card from bow to rear, each seat's cards on its"
+            " side and their sum (=23); - an empty side",
+            "a: the move-crew icon; *0, *1: the octopus of seat 0, seat 1",
+            "ship: its printed value, +3 rum per rum mug on it (the threshold is the sum), captain or"
+            " mate: the crew token on it",
+            "the last two lines: each seat's points, its hand (the other seat's only counted), its rum"
+            " mug, where its octopus is (on 32/seat 0: seat 0's side of ship card 32)",
+        )
+    )
+
     def render(self, state: SirensState, player: int | None = None, *, compact: bool = False) -> str:
         """A plain-text table: ships bow to rear, both sides, tokens, hands (as seen by player).
 
