@@ -154,9 +154,45 @@ def test_schema(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and set(schemas["sirens"]) == {"state", "view", "move"}
 
 
-def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "demo", "--games", "500", "--bot-games", "3")
-    assert code == 0 and all(cruiselib.make(name).title in out for name in cruiselib.games())
+def _match_seats(name: str) -> int:
+    """The seats of the demo's bot match: two where the game has them, else its fewest."""
+    counts = game_class(name).player_counts
+    return 2 if 2 in counts else min(counts)
+
+
+def test_demo_fits_a_screen_and_shows_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """About one screen at 80 columns: each game's speed row and bot-match row, in the
+    registry's order, the end of one match game, and the next commands to try."""
+    code, out, _ = run(capsys, "demo", "--games", "500", "--bot-games", "4")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) <= 50 and max(map(len, lines)) <= 80
+    names = cruiselib.games()
+    titles = [game_class(name).title for name in names]
+    bots = ["rules" if game_class(name).rule_bot else "greedy" for name in names]
+    rows = [line for line in lines if any(line.startswith(title) for title in titles)]
+    speed, matches = rows[: len(names)], rows[len(names) :]
+    assert [row.split()[len(title.split())] for row, title in zip(speed, titles, strict=True)] == list(names)
+    for name, title, bot, row in zip(names, titles, bots, matches, strict=True):
+        assert row.startswith(title)
+        cells = row[len(title) :].split()
+        seats = _match_seats(name)
+        shares = [float(cell.rstrip("%")) for cell in cells[2:]]
+        assert cells[0] == bot
+        assert int(cells[1]) == seats and shares[3] == pytest.approx(100 / seats, abs=0.05)
+        # The bot's share, every random seat's and the draws make up every game.
+        assert shares[0] + (seats - 1) * shares[1] + shares[2] == pytest.approx(100, abs=0.2)
+    # The last match game of the first game: game 3 seats the bot at 3 % seats.
+    seats = _match_seats(names[0])
+    seating = ", ".join(f"seat {p} {bots[0] if p == 3 % seats else 'random'}" for p in range(seats))
+    assert f"The last {titles[0]} match game at its end ({seating})" in out
+    assert sum(line.startswith("Game over: ") for line in lines) == 1
+    assert "Try next" in out and f"cruiselib play {names[0]}" in out and "cruiselib web" in out
+    assert f"cruiselib simulate {names[0]}" in out and f"cruiselib arena {names[0]}" in out
+
+
+def test_demo_refuses_no_games(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "demo", "--bot-games", "0")
+    assert code == 2 and "at least 1" in err
 
 
 @pytest.mark.parametrize(
@@ -176,14 +212,6 @@ def test_option_values(text: str, value: object) -> None:
     from cruiselib.cli import _parse_options
 
     assert _parse_options([f"key={text}"], None) == {"key": value}
-
-
-def test_demo_includes_dream_cruise(capsys: pytest.CaptureFixture[str]) -> None:
-    """The tour covers Dream Cruise: playouts, bot games and a finished position."""
-    code, out, _ = run(capsys, "demo", "--games", "300", "--bot-games", "2")
-    assert code == 0 and "dream_cruise" in cruiselib.games()
-    assert "Dream Cruise (dream_cruise, 4 players, 15975 actions)" in out
-    assert "game over after round" in out  # the last greedy-vs-random game, rendered
 
 
 def _cli(*argv: str) -> list[str]:
