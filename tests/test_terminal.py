@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 
 import cruiselib
 from cruiselib._registry import game_class
@@ -152,13 +153,14 @@ def flat(chunk: str) -> str:
 
 
 def test_a_turn_fits_80_by_24_and_moves_by_number_text_and_prefix(terminals: Start) -> None:
-    """The board and a short grouped summary fit the screen; a number, a move's text and a
-    prefix (one match, confirmed by Enter) each play a move; a typo lists close matches."""
+    """The board and a short grouped summary fit the screen; one rule for text: a number, a
+    move's text and a text naming one move each play at once, a text naming several lists
+    them and plays nothing; a typo lists close matches."""
     t = terminals("sirens", "--seed", "3", "--seat", "0", "--opponent", "random")
     turn = t.prompt()
     assert "Traceback" not in turn
-    lines = screen_lines(turn[turn.index("seat 0 side") :])  # the board, the summary, the prompt
-    assert len(lines) <= ROWS and all(len(line) <= COLUMNS for line in lines)
+    lines = screen_lines(turn[turn.rindex("\n\n") + 2 :])  # the board, the summary, the prompt
+    assert len(lines) <= ROWS and all(cell_len(line) <= COLUMNS for line in lines)
     summary = next(line for line in lines if line.startswith("Your move, seat 0:"))
     assert re.fullmatch(r"Your move, seat 0: \d+ moves \(\d+ play card, .*\)", summary)
     listed = [line for line in lines if re.match(r"\s+\d+  ", line)]
@@ -167,27 +169,38 @@ def test_a_turn_fits_80_by_24_and_moves_by_number_text_and_prefix(terminals: Sta
     # A typo: parse_move's close matches, no move played.
     t.type("plya 3 to ship 28, seat 0's side")
     assert 'did you mean "play 3 to ship 28' in flat(t.prompt())
-    # A filter: the moves starting with it, numbered as in the turn's list.
+    # Text naming several moves: they are listed, numbered as in the turn, none played.
     t.type("play 3 to ship 3")
     shown = t.prompt()
-    assert "8 moves match 'play 3 to ship 3'" in shown
-    assert re.search(r"\n\s+13  play 3 to ship 30, seat 0's side\n", shown)
-    # A number plays that move (then the turn goes on: rum or its end).
+    assert "8 moves match 'play 3 to ship 3'; type a number:" in shown
+    assert re.search(r"\n\s+13  play 3 to ship 30 \(captain\), seat 0's side: total 0 → 3, needs 30\n", shown)
+    # A number plays that move at once (then the turn goes on: rum or its end).
     t.type("13")
     after = t.prompt()
+    assert "seat 0 (you): play 3 to ship 30" in after
     assert re.search(r"3 \(=3\) \|\s+30 captain", after) and re.search(r"\n\s+\d+  end turn\n", after)
     # A move's text plays it, whatever its case.
     t.type("End Turn")
     after = t.prompt()
-    assert "seat 1 (random):" in after and "Your move, seat 0:" in after
-    # A prefix that one move starts with shows it alone; Enter plays it.
+    assert "seat 0 (you): end turn" in after and "seat 1 (random):" in after and "Your move, seat 0:" in after
+    # A text that one move starts with plays it at once, as a whole text does.
     t.type("rum on ship 2")
-    chunk = t.prompt()
-    assert "one move matches 'rum on ship 2' (Enter plays it):" in chunk and "rum on ship 28" in chunk
-    t.type("")
-    assert "28 (+3 rum)" in t.prompt()
+    assert "28 (+3 rum)" in flat(t.prompt()) or "28 +3 rum" in t.text
     t.type("quit")
     assert t.finish() == 0 and "bye" in t.text and "Traceback" not in t.text
+
+
+def test_the_prompt_stands_on_its_own_line(terminals: Start) -> None:
+    """After a move played by typing its text, the bots' moves start on a line of their own."""
+    t = terminals("atlantic_star", "--players", "2", "--seed", "3", "--opponent", "random")
+    t.prompt()
+    t.type("charter spica")
+    after = t.prompt()
+    before_bot = after[: after.index("seat 1 (random):")]
+    assert before_bot.endswith("\n  ") and "seat 0 (you): charter" in after
+    assert after.startswith("charter spica\n")  # the terminal's echo ends the prompt's line
+    t.type("q")
+    assert t.finish() == 0
 
 
 def turn_screen(chunk: str) -> list[str]:
@@ -232,7 +245,7 @@ def test_every_game_keeps_board_moves_and_prompt_on_80_by_24(terminals: Start, g
     t = terminals(*game, "--seed", "5", "--seat", "0", "--opponent", "random")
     for turn in range(8):
         screen = turn_screen(t.prompt())
-        assert len(screen) <= ROWS and all(len(line) <= COLUMNS for line in screen), "\n".join(screen)
+        assert len(screen) <= ROWS and all(cell_len(line) <= COLUMNS for line in screen), "\n".join(screen)
         board = screen[: next(i for i, line in enumerate(screen) if line.startswith("Your move"))]
         assert len(board) >= 2 and "Traceback" not in "".join(screen)
         if turn == 0:
@@ -252,7 +265,7 @@ def test_commands_help_moves_hint_undo(terminals: Start) -> None:
     assert "Your move, seat 0: 5 moves (1 refresh, 4 charter)" in first
     t.type("help")
     helptext = t.prompt()
-    for word in ("moves [filter]", "hint", "undo", "quit"):
+    for word in ("moves [TEXT]", "hint", "undo", "legend", "quit", "when it names one move"):
         assert word in helptext
     t.type("moves charters")
     chunk = t.prompt()
