@@ -2,18 +2,21 @@
 plays whole games by clicking in a real browser.
 
 The browser test runs the server on a free port and drives the system's headless Chromium
-(Debian's ``chromium``; ``.ci/run`` installs it) through Playwright: for each game it
-plays every move of the person's seat by clicking the first move button, against the
-``random`` bot, then replays the game's record with the library and checks that the page
-shows the engine's result, that every click played the first legal move, and that the
-bot's moves were the bot's. Skipped only when the ``web`` extra, Playwright or the browser
-is missing.
+(Debian's ``chromium``; ``.ci/run`` installs it) through Playwright: for each game (and
+each solo configuration) it plays every move of the person's seat by clicking objects on
+the board (cards, ships, islands, cabins, sets) and the small choice shown next to them,
+never the move list, against the ``random`` bot; then it replays the game's record with
+the library and checks that the page shows the engine's result, that every click played
+the move it chose, and that the bot's moves were the bot's. It checks the page at phone
+width and the solo game's form as well. Skipped only when the ``web`` extra, Playwright or
+the browser is missing.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import sys
 import time
@@ -39,13 +42,24 @@ from .web_support import serving  # noqa: E402 - after the extra's check
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
-# (game, players, seat, seed): the person's seat varies; small tables keep the games short.
-GAMES = [
-    ("sirens", 2, 0, 11),
-    ("dream_islands", 3, 1, 12),
-    ("atlantic_star", 2, 0, 13),
-    ("dream_cruise", 2, 1, 14),
-]
+
+
+def board_games() -> list[tuple[str, int, int, int]]:
+    """(game, players, seat, seed) for every offered game, from its declarations: the
+    fewest seats of two or more (small tables keep the games short; the person's seat
+    varies), and the solo configuration of a game that has one."""
+    out = []
+    for k, name in enumerate(offered_games()):
+        counts = game_class(name).player_counts
+        players = next((n for n in counts if n >= 2), counts[0])
+        out.append((name, players, k % players, 11 + k))
+        if 1 in counts and players != 1:
+            out.append((name, 1, 0, 31 + k))
+    return out
+
+
+GAMES = board_games()
+PHONE = {"width": 390, "height": 844}
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
 pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
 MAX_CLICKS = 400  # far above any of these games' lengths: a page that stalls fails, not hangs
@@ -277,8 +291,11 @@ def open_game(
     page.select_option("#game", game)
     page.wait_for_selector(f'#players[data-game="{game}"] option[value="{players}"]', state="attached")
     page.select_option("#players", str(players))
-    page.select_option("#seat", str(seat))
-    page.select_option("#opponent", opponent)
+    if players > 1:
+        page.select_option("#seat", str(seat))
+        page.select_option("#opponent", opponent)
+    else:  # a solo game: no seat to choose, no opponent
+        assert page.is_hidden("#seat") and page.is_hidden("#opponent")
     page.fill("#seed", str(seed))
     page.fill("#think", str(think))
     page.click('[data-action="new"]')
@@ -337,21 +354,108 @@ def shown_result(page: Any) -> tuple[list[int], list[int], dict[str, Any]]:
     return scores, winners, record
 
 
-@pytest.mark.parametrize(("game", "players", "seat", "seed"), GAMES, ids=[g[0] for g in GAMES])
-def test_play_a_whole_game_by_clicking(
+def board_moves(page: Any) -> dict[int, list[str]]:
+    """The legal moves of the page's seat, each with the board objects its game's drawer
+    says it acts on."""
+    pairs = page.evaluate(
+        """() => S.legal.moves.map((text, i) => {
+            const info = S.drawer.move ? S.drawer.move(text, S.view, S.catalog) : null;
+            return [S.legal.actions[i], info ? info.objects.map(String) : []];
+        })"""
+    )
+    return {int(action): objects for action, objects in pairs}
+
+
+def moves_on(moves: dict[int, list[str]], keys: list[str]) -> list[int]:
+    """The moves that act on every object of ``keys``."""
+    return sorted(action for action, objects in moves.items() if all(key in objects for key in keys))
+
+
+def choose_on_the_board(page: Any, rnd: random.Random) -> int:
+    """Play one move of the person's by clicks on the board: a random playable object, and
+    while a choice is shown, a random marked target or a random move of the choice. Each
+    click is checked against the drawer's objects: the moves left are those acting on
+    every object clicked (or on the last alone when none acts on them all); one is played,
+    more are offered. The action played."""
+    moves = board_moves(page)
+    drawn = set(page.eval_on_selector_all("#board [data-object]", "nodes => nodes.map((n) => n.dataset.object)"))
+    for action, objects in moves.items():  # every legal move can be played on the board
+        assert drawn & set(objects), f"move {action} acts on no object drawn: {objects}"
+    assert page.get_attribute("#board", "data-unmapped") == "0"
+    selection: list[str] = []
+    pool = page.locator("#board [data-object].playable")
+    for _ in range(20):
+        assert pool.count(), "no object to click on the board"
+        node = pool.nth(rnd.randrange(pool.count()))
+        key = node.get_attribute("data-object")
+        keys = [*selection, key]
+        left = moves_on(moves, keys)
+        if not left:
+            keys, left = [key], moves_on(moves, [key])
+        assert left, f"{key} is marked playable but no move acts on it"
+        node.click()
+        if len(left) == 1:
+            assert page.is_hidden("#choice")
+            return left[0]
+        # A choice next to the object: just the moves left, the objects clicked selected.
+        offered = page.eval_on_selector_all("#choice button[data-move]", "bs => bs.map((b) => Number(b.dataset.move))")
+        assert sorted(offered) == left
+        assert set(page.eval_on_selector_all("#board .selected", "ns => ns.map((n) => n.dataset.object)")) == set(keys)
+        selection = keys
+        # The targets in sight (not under the choice) narrow the choice further.
+        page.evaluate(
+            """() => document.querySelectorAll('#board .target').forEach((n) => {
+                const r = n.getBoundingClientRect(), hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                n.classList.toggle('in-sight', !!hit && n.contains(hit));
+            })"""
+        )
+        pool = page.locator("#board [data-object].target.in-sight")
+        if not pool.count() or rnd.random() < 0.5:
+            buttons = page.locator("#choice button[data-move]")
+            button = buttons.nth(rnd.randrange(buttons.count()))
+            action = int(button.get_attribute("data-move"))
+            button.click()
+            return action
+    pytest.fail("twenty clicks on the board did not play a move")
+
+
+def play_on_the_board(page: Any, seed: int) -> list[int]:
+    """Play the person's seat by clicks on the board until the game is over; the actions
+    played, in order."""
+    rnd = random.Random(seed)
+    renders, state = wait_idle(page)
+    played: list[int] = []
+    for _ in range(MAX_CLICKS):
+        if state == "over":
+            return played
+        played.append(choose_on_the_board(page, rnd))
+        renders, state = wait_idle(page, renders)
+    pytest.fail(f"no end after {MAX_CLICKS} moves")
+
+
+@pytest.mark.parametrize(("game", "players", "seat", "seed"), GAMES, ids=[f"{g[0]}-{g[1]}p" for g in GAMES])
+def test_play_a_whole_game_on_the_board(
     browser: Any, server: str, game: str, players: int, seat: int, seed: int
 ) -> None:
-    play_and_check(browser, server, game, players, seat, seed)
+    play_and_check(browser, server, game, players, seat, seed, on_the_board=True)
 
 
-def play_and_check(browser: Any, server: str, game: str, players: int, seat: int, seed: int) -> None:
-    """Play a whole game on the page by clicking the first move button, against the
-    ``random`` bot, and check the page's result and record against the library's."""
+def play_and_check(
+    browser: Any, server: str, game: str, players: int, seat: int, seed: int, on_the_board: bool = False
+) -> None:
+    """Play a whole game on the page against the ``random`` bot, by clicks on the board
+    (``on_the_board``) or on the first move button of the move list, and check the page's
+    result and record against the library's."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         open_game(page, server, game, players, seat, seed)
         assert page.locator("#board").inner_text().strip()  # a board, drawn from the view
-        clicks = play_by_clicking(page)
+        chosen: list[int] = []
+        if on_the_board:
+            chosen = play_on_the_board(page, seed)
+            clicks = len(chosen)
+        else:
+            clicks = play_by_clicking(page)
         scores, winners, record = shown_result(page)
         page_text = page.inner_text("#result")
     finally:
@@ -365,14 +469,14 @@ def play_and_check(browser: Any, server: str, game: str, players: int, seat: int
     # Dealt from the seed chosen in the form, as cruiselib.make(...).new_state(seed) deals.
     made: Any = cruiselib.make(game, **record["options"])
     state: Any = made.new_state(seed=seed)
-    # Every click played the first button (the first legal move); every other seat's move
-    # was the random bot's, seeded as the page seeds it.
+    # Every move of the person's was the one clicked (the first legal move, on the move
+    # list); every other seat's move was the random bot's, seeded as the page seeds it.
     bots = {p: make_bot("random", seed=seed + 7919 * (p + 1)) for p in range(players) if p != seat}
     mine = 0
     for action in record["actions"]:
         mover = state.current_player
         if mover == seat:
-            assert action == min(state.legal_actions())
+            assert action == (chosen[mine] if on_the_board else min(state.legal_actions()))
             mine += 1
         else:
             assert action == bots[mover].choose(state)
