@@ -12,7 +12,7 @@ import pytest
 
 import cruiselib
 from cruiselib._registry import game_class
-from cruiselib.cli import main
+from cruiselib.cli import main, players_text
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -22,8 +22,46 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each game on a line of its own: name, title, player counts and the default."""
     code, out, _ = run(capsys, "games")
-    assert code == 0 and all(cruiselib.make(name).title in out for name in cruiselib.games())
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == len(cruiselib.games())
+    for name, line in zip(cruiselib.games(), lines, strict=True):
+        counts = game_class(name).player_counts
+        game = cruiselib.make(name)
+        assert line.startswith(name) and game.title in line
+        assert re.search(rf"\b{min(counts)}(-{max(counts)})? players? \(default {game.num_players}\)", line), line
+
+
+@pytest.mark.parametrize(
+    ("counts", "text"),
+    [
+        ((2,), "2 players"),
+        ((1,), "1 player"),
+        ((1, 2, 3, 4), "1-4 players"),
+        ((2, 3), "2-3 players"),
+        ((2, 4), "2, 4 players"),
+    ],
+)
+def test_players_text(counts: tuple[int, ...], text: str) -> None:
+    assert players_text(counts) == text
+
+
+# reStructuredText that a reader of plain text should never see.
+REST_MARKUP = re.compile(r"``|:(mod|func|class|meth|attr|data|exc|ref|doc):`|\.\. \w+::|`[^`]+`_")
+
+
+@pytest.mark.parametrize("command", [[], ["games"], ["play"], ["simulate"], ["demo"], ["schema"], ["serve"], ["web"]])
+def test_help_is_plain_text(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    """``cruiselib --help`` and each command's own help show no reStructuredText markup."""
+    with pytest.raises(SystemExit) as exc:
+        main([*command, "--help"])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0 and out.startswith("usage: cruiselib")
+    assert not REST_MARKUP.search(out), REST_MARKUP.search(out)
+    if not command:
+        assert "Play the games against bots" in out and "cruiselib play GAME" in out
 
 
 def test_simulate_random_in_the_core(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,6 +7,7 @@ side and reads the screen's text with the colour codes taken out."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import random
 import re
@@ -17,10 +18,12 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
+from rich.console import Console
 
 import cruiselib
 from cruiselib._registry import game_class
-from cruiselib._terminal import LIST_LIMIT, result_line
+from cruiselib._terminal import LIST_LIMIT, PlaySession, move_text, play_session, result_line
+from cruiselib.bots import make_bot
 
 if sys.platform == "win32":  # pragma: no cover
     pytest.skip("pseudo-terminals are POSIX", allow_module_level=True)
@@ -340,3 +343,130 @@ def test_result_lines_are_alike_in_every_game() -> None:
         elif not winners:
             assert "a draw · " in line
         assert f"seat 0 (you) {scores[0]}" in line and f"seat 1 {scores[1]}" in line
+
+
+# --------------------------------------------------------------------------- scripted games
+
+ALL_CONFIGURATIONS = [
+    (name, dict(options)) for name in cruiselib.games() for options in game_class(name).example_configurations
+]
+PROMPT_LINE = re.compile(r"seat \d, your move \[1-(\d+), help\]: (.*)")
+MOVE_LINE = re.compile(r"(\s+)(\d+)  (.*)")
+SCRIPT = ["legend", "hint", "show", "", "1", "1", "1", "hint", "1", "1", "1"]
+
+
+class Boards:
+    """A game whose ``render`` remembers, for each text it drew, whether it was the compact
+    board, and the texts of the legal moves of the reader's turn it was drawn in."""
+
+    def __init__(self, game: Any, human: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.kinds: dict[str, set[bool]] = {}
+        self.moves: dict[str, list[str]] = {}
+        real = game.render
+
+        def render(state: Any, player: int | None = None, *, compact: bool = False) -> str:
+            text: str = real(state, player, compact=compact)
+            self.kinds.setdefault(text, set()).add(compact)
+            if player == human and not state.is_over and state.current_player == human:
+                self.moves[text] = [move_text(state, move, human) for move in state.legal_moves()]
+            return text
+
+        monkeypatch.setattr(game, "render", render)
+
+
+def scripted_game(name: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> tuple[str, Boards]:
+    """A game at seat 0 against random bots, played by ``SCRIPT`` on a console 80×24 wide
+    and a piped stdin; the transcript and what the board texts were made of."""
+    game = cruiselib.make(name, **options)
+    boards = Boards(game, 0, monkeypatch)
+    state = game.new_state(seed=4)
+    bots = {p: make_bot("random", seed=p) for p in range(1, game.num_players)}
+    hinter = make_bot("ismcts", seed=1, iterations=100)
+    screen = io.StringIO()
+    out = Console(file=screen, width=COLUMNS, height=ROWS, color_system=None, force_terminal=False)
+    stdin = io.StringIO("".join(f"{line}\n" for line in SCRIPT))
+    assert play_session(game, state, 0, bots, "random", hinter, out, stdin) == 0
+    return screen.getvalue(), boards
+
+
+def listed_moves(lines: list[str]) -> dict[int, str]:
+    """The numbered move lines of a listing, each with its wrapped lines joined."""
+    moves: dict[int, str] = {}
+    last = None
+    for line in lines:
+        if match := MOVE_LINE.fullmatch(line):
+            last = int(match[2])
+            moves[last] = match[3]
+        elif last is not None and line.startswith(" " * 5) and not line.lstrip().startswith("…"):
+            moves[last] += " " + line.strip()
+        else:
+            last = None
+    return moves
+
+
+@pytest.mark.parametrize(("name", "options"), ALL_CONFIGURATIONS, ids=lambda v: str(v) if isinstance(v, str) else "")
+def test_a_scripted_game_reads_well_at_80_by_24(
+    name: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every example configuration, solo included, played from a script at 80 columns: no
+    line is wider, each prompt stands on its own line with only the answer after it, the
+    hint shows the three moves it promises, every turn shows the same kind of board, and
+    each listed move is said with what it acts on (``move_text`` in its position)."""
+    transcript, boards = scripted_game(name, options, monkeypatch)
+    lines = transcript.splitlines()
+    assert "Traceback" not in transcript and lines[-1] == "bye"
+    assert all(cell_len(line) <= COLUMNS for line in lines), max(lines, key=cell_len)
+
+    prompts = [(i, PROMPT_LINE.fullmatch(line)) for i, line in enumerate(lines) if "your move [1-" in line]
+    assert all(match for _, match in prompts), [lines[i] for i, m in prompts if not m]
+    assert [m[2] for _, m in prompts if m] == [*SCRIPT, ""][: len(prompts)]  # "": the end of input
+
+    # Each hint lists three moves (or every move of a shorter turn), the search's first.
+    hints = [i for i, line in enumerate(lines) if line == "hints, best first (number, value, visits, move):"]
+    assert len(hints) == SCRIPT.count("hint")
+    for at in hints:
+        asked = max(i for i, _ in prompts if i < at)
+        end = next(i for i, _ in prompts if i > at)
+        hinted = [line for line in lines[at:end] if MOVE_LINE.fullmatch(line)]
+        legal = int(PROMPT_LINE.fullmatch(lines[asked])[1])  # type: ignore[index]
+        assert len(hinted) == min(3, legal), lines[at:end]
+
+    kinds: set[bool] = set()
+    turns = [i for i, line in enumerate(lines) if line.startswith("Your move, seat 0:")]
+    for turn in turns:
+        start = max(i for i in range(turn) if not lines[i].strip()) + 1
+        board = "\n".join(lines[start:turn])
+        assert board in boards.kinds, board
+        kinds |= boards.kinds[board]
+        end = next(i for i, _ in prompts if i > turn)
+        texts = boards.moves[board]
+        for n, text in listed_moves(lines[turn + 1 : end]).items():
+            assert " ".join(text.split()) == " ".join(texts[n - 1].split())
+    assert len(turns) >= 2 and len(kinds) == 1
+
+
+def test_the_solo_choices_show_the_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Solo Dream Cruise opens on keeping a location card: each choice says the card's
+    region and activities, and ``show`` lists the drawn cards and what keeping one means."""
+    transcript, _ = scripted_game("dream_cruise", {"players": 1}, monkeypatch)
+    first = transcript[: transcript.index("seat 0, your move")]
+    keeps = re.findall(r"\n\s+\d+  keep (.+)", first)
+    assert len(keeps) == 3 and all(re.search(r"\(.+; top \w+ for \d", keep) for keep in keeps)
+    shown = transcript[transcript.index("your move [1-3, help]: show") :]
+    assert "drawn location cards (keep one: this round's location, then a route card):" in shown
+    assert "i, o, b: the inner, oceanview and balcony cabins" in transcript  # the legend
+
+
+def test_a_long_move_wraps_under_its_text() -> None:
+    """A move text wider than the terminal goes on under its own start, nothing cut off."""
+    screen = io.StringIO()
+    out = Console(file=screen, width=40, height=ROWS, color_system=None, force_terminal=False)
+    game = cruiselib.make(cruiselib.games()[0])
+    session = PlaySession(game, game.new_state(seed=1), 0, {}, "random", make_bot("random"), out, io.StringIO())
+    session.texts = ["word " * 15]
+    session.show_moves([1])
+    assert screen.getvalue().splitlines() == [
+        "  1  " + "word " * 6 + "word",
+        *["     " + "word " * 6 + "word"],
+        "     word",
+    ]
