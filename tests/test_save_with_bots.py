@@ -102,7 +102,7 @@ def _engine_game(name: str, seed_of: Any, save_at: int | None) -> list[int]:
     seeded ``seed_of(ply)``, saved and loaded again at ply ``save_at``."""
     engine = Engine()
     reply = engine.handle({"cmd": "new", "game": name, "seed": 3, "options": {"players": _seats(name)}})
-    game_id, actions = reply["game_id"], []
+    game_id, actions = reply["game_id"], list[int]()
     while True:
         if len(actions) == save_at:
             snapshot = engine.handle({"cmd": "save", "game_id": game_id, "record": False})["snapshot"]
