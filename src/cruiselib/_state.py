@@ -56,6 +56,7 @@ class State(Generic[MoveT, DataT, ViewT]):
     __slots__ = ()
 
     game: Game[Any, MoveT]
+    """The game (configuration) this state belongs to."""
 
     if TYPE_CHECKING:  # provided by the compiled core class and the game's state class
 
@@ -64,7 +65,9 @@ class State(Generic[MoveT, DataT, ViewT]):
             """The seat to decide now, or -1 once the game is over."""
 
         @property
-        def is_over(self) -> bool: ...
+        def is_over(self) -> bool:
+            """Whether the game has ended (then ``current_player`` is -1 and ``winners()``
+            is final)."""
 
         def legal_actions(self) -> list[int]:
             """The legal action ids, sorted ascending (empty once the game is over)."""
@@ -75,7 +78,9 @@ class State(Generic[MoveT, DataT, ViewT]):
         def apply(self, action: int | MoveT, player: int | None = None) -> None:
             """Apply an action id or a move (IllegalMoveError; the state is then unchanged)."""
 
-        def is_legal(self, action: object) -> bool: ...
+        def is_legal(self, action: object) -> bool:
+            """Whether ``action`` (an action id or a move, as ``apply`` takes) is legal now
+            (an id out of range is not; an object that is no action raises IllegalMoveError)."""
 
         def clone(self) -> Self:
             """An independent copy."""
