@@ -161,10 +161,11 @@ def test_bad_arguments_are_reported_not_raised(
 def test_play_reprompts_on_bad_input_and_quits(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n0\n9999\n1\nq\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n²\n0\n9999\n1\nq\n"))
     code, out, _ = run(capsys, "play", "sirens", "--seed", "3", "--seat", "0")  # seat 1 starts
     assert code == 0
     assert "no legal Sirens in Sight move reads 'hello'" in out
+    assert "moves match '²'" in out  # a digit, but no move number: read as text (as "2")
     assert out.count("the moves are numbered 1 to ") == 2  # 0 and 9999
     assert "seat 1 (greedy):" in out and out.rstrip().endswith("bye")
 

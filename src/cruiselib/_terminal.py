@@ -382,7 +382,7 @@ class PlaySession:
                     self.list_matches(wanted, numbers)
                 else:
                     self.line(f"no move matches {wanted!r}", style="red")
-            elif answer.isdigit():
+            elif answer.isascii() and answer.isdigit():  # not '²', which int() refuses
                 n = int(answer)
                 if 1 <= n <= len(moves):
                     self.apply(n)
