@@ -4,6 +4,7 @@ move, refused with a clear error and the state unchanged for an illegal move or 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,7 @@ from tests.toy_game import ToyDuelGame
 CONFIGS = [(name, options) for name in cruiselib.games() for options in game_class(name).example_configurations]
 
 
-def _ids(config: tuple[str, dict[str, Any]]) -> str:
+def _ids(config: tuple[str, Mapping[str, Any]]) -> str:
     name, options = config
     return name + "".join(f"-{k}={v}" for k, v in options.items())
 
@@ -56,10 +57,10 @@ def test_an_illegal_move_or_bad_input_is_refused_and_the_state_kept(game: Any) -
     unchanged_after(state, lambda: state.move_text(game.action_to_move(illegal)), IllegalMoveError, "not legal")
     unchanged_after(state, lambda: state.move_text(game.num_actions), IllegalMoveError, "out of range")
     unchanged_after(state, lambda: state.move_text(-1), IllegalMoveError, "out of range")
-    unchanged_after(state, lambda: state.move_text("pass"), IllegalMoveError, "not a .* move")  # type: ignore[arg-type]
+    unchanged_after(state, lambda: state.move_text("pass"), IllegalMoveError, "not a .* move")
     unchanged_after(state, lambda: state.move_text(True), IllegalMoveError, "not a .* move")
     unchanged_after(state, lambda: state.move_text(legal, player=game.num_players), InvalidOptionError, "seat")
-    unchanged_after(state, lambda: state.move_text(legal, player="0"), InvalidOptionError, "seat")  # type: ignore[arg-type]
+    unchanged_after(state, lambda: state.move_text(legal, player="0"), InvalidOptionError, "seat")
 
 
 def test_no_move_has_a_text_once_the_game_is_over(game: Any) -> None:
