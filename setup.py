@@ -169,13 +169,16 @@ def extensions() -> list[Any]:
     return sorted([*built, *reused], key=lambda ext: str(ext.name))
 
 
+def build_options(checked: bool) -> dict[str, dict[str, Any]]:
+    """The ``setup(options=...)`` of a normal or a checked build."""
+    # The extensions compile one per core at once (each core module is a large C file).
+    options: dict[str, dict[str, Any]] = {"build_ext": {"parallel": os.cpu_count() or 1}}
+    if checked:
+        options["build"] = {"build_base": str(CHECKED_BUILD_BASE)}
+    return options
+
+
 if __name__ == "__main__":  # setuptools runs this file as __main__; tests import its helpers
     from setuptools import setup  # type: ignore[import-untyped,unused-ignore]
 
-    options: dict[str, dict[str, Any]] = {
-        # The extensions compile one per core at once (each core module is a large C file).
-        "build_ext": {"parallel": os.cpu_count() or 1},
-    }
-    if checked_build_requested():
-        options["build"] = {"build_base": str(CHECKED_BUILD_BASE)}
-    setup(ext_modules=extensions(), options=options)
+    setup(ext_modules=extensions(), options=build_options(checked_build_requested()))
