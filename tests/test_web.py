@@ -59,7 +59,7 @@ def board_games() -> list[tuple[str, int, int, int]]:
 
 
 GAMES = board_games()
-PHONE = {"width": 390, "height": 844}
+PHONE: Any = {"width": 390, "height": 844}
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
 pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
 MAX_CLICKS = 400  # far above any of these games' lengths: a page that stalls fails, not hangs
@@ -122,6 +122,7 @@ def test_every_catalog_comes_from_the_game_declarations() -> None:
         for entry in listed:
             name = entry["game"]
             assert entry["title"] == game_class(name).title
+            assert entry["player_counts"] == list(game_class(name).player_counts)
             assert client.get(f"/catalog/{name}").json() == expected_catalog(name)
             assert catalog(name) == expected_catalog(name)
 
@@ -382,6 +383,11 @@ def choose_on_the_board(page: Any, rnd: random.Random) -> int:
     for action, objects in moves.items():  # every legal move can be played on the board
         assert drawn & set(objects), f"move {action} acts on no object drawn: {objects}"
     assert page.get_attribute("#board", "data-unmapped") == "0"
+    # Each kind of move in the move list is explained, by the game's drawer.
+    helps = page.eval_on_selector_all(
+        "#moves fieldset.group", "gs => gs.map((g) => g.querySelector('.kind-help')?.textContent)"
+    )
+    assert helps and all(helps), helps
     selection: list[str] = []
     pool = page.locator("#board [data-object].playable")
     for _ in range(20):
@@ -400,12 +406,14 @@ def choose_on_the_board(page: Any, rnd: random.Random) -> int:
         # A choice next to the object: just the moves left, the objects clicked selected.
         offered = page.eval_on_selector_all("#choice button[data-move]", "bs => bs.map((b) => Number(b.dataset.move))")
         assert sorted(offered) == left
+        assert page.locator("#choice .kind-help").first.inner_text()  # what the moves offered do
         assert set(page.eval_on_selector_all("#board .selected", "ns => ns.map((n) => n.dataset.object)")) == set(keys)
         selection = keys
         # The targets in sight (not under the choice) narrow the choice further.
         page.evaluate(
             """() => document.querySelectorAll('#board .target').forEach((n) => {
-                const r = n.getBoundingClientRect(), hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                const r = n.getBoundingClientRect();
+                const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
                 n.classList.toggle('in-sight', !!hit && n.contains(hit));
             })"""
         )
@@ -607,3 +615,54 @@ def test_the_page_keeps_its_connection_while_the_person_thinks(browser: Any) -> 
             assert "closed" not in page.inner_text("body")
         finally:
             page.close()
+
+
+def two_or_more(name: str) -> int:
+    """The fewest seats of two or more game ``name`` allows (its fewest, if none)."""
+    counts = game_class(name).player_counts
+    return next((n for n in counts if n >= 2), counts[0])
+
+
+@pytest.mark.parametrize("game", offered_games())
+def test_a_phone_keeps_the_move_list_in_view(browser: Any, server: str, game: str) -> None:
+    """At phone width the moves stay on screen however far the board scrolls, nothing is
+    wider than the screen (the board included), and a move is played on the board."""
+    page = browser.new_page(viewport=PHONE)
+    try:
+        open_game(page, server, game, two_or_more(game), 0, 7)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # The board fits the screen's width (no sideways scrolling to see it).
+        assert page.evaluate("(b => b.scrollWidth <= b.clientWidth)(document.querySelector('#board'))")
+        for where in ("0", "document.documentElement.scrollHeight"):
+            page.evaluate(f"window.scrollTo(0, {where})")
+            box = page.locator('#moves button[data-action="move"]').first.bounding_box()
+            assert box is not None
+            assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (where, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        renders = int(page.get_attribute("body", "data-renders"))
+        before = page.locator("#log li").count()
+        choose_on_the_board(page, random.Random(7))
+        wait_idle(page, renders)
+        assert page.locator("#log li").count() > before
+    finally:
+        page.close()
+
+
+def test_the_solo_game_has_no_seat_or_opponent_box(browser: Any, server: str) -> None:
+    """A configuration with one seat hides the seat and opponent boxes (the page reads the
+    seat counts from /games); any other shows them."""
+    solo = [name for name in offered_games() if 1 in game_class(name).player_counts]
+    if not solo:
+        pytest.skip("no offered game has a solo configuration")
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_function("document.body.dataset.busy === '0' && document.querySelector('#game option')")
+        for name in offered_games():
+            page.select_option("#game", name)
+            for n in game_class(name).player_counts:
+                page.select_option("#players", str(n))
+                hidden = [page.is_hidden(box) for box in ("#seat", "#opponent")]
+                assert hidden == [n == 1, n == 1], (name, n)
+    finally:
+        page.close()

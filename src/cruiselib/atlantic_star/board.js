@@ -1,17 +1,19 @@
 // Atlantic Star's board on the cruiselib web page (docs/web.md): the four seas with their
 // plaques, the charter agency, the seats, drawn from a seat's view alone. Every object a
 // move acts on carries its key (data-object): a sea "sea:<name>", the seat's own voyage
-// there "voyage:<sea>:<0 first, 1 second>", an agency space "agency:<price>" and the
-// agency's refresh "refresh"; move() maps a legal move's text to them.
+// there "voyage:<sea>:<0 first, 1 second>", a free star class "class:<stars>", a ship of the
+// hand "hand:<name>", an agency space "agency:<price>" and the agency's refresh "refresh";
+// move() maps a legal move's text to them.
 "use strict";
 
 (() => {
   const { el, panel, table, seatLabel, COLORS, fmt } = cruiselib;
 
   function shipCard(ship, price) {
+    const key = price !== undefined ? `agency:${price}` : ship ? `hand:${ship.name}` : null;
     return el(
       "div",
-      { class: "ship-card" + (ship && ship.mail ? " mail" : ""), "data-object": price !== undefined ? `agency:${price}` : null },
+      { class: "ship-card" + (ship && ship.mail ? " mail" : ""), "data-object": key },
       price !== undefined ? el("div", { class: "price" }, price ? fmt(price) : "free") : null,
       ship ? el("div", { class: "ship-name" }, ship.name) : el("div", { class: "muted" }, "empty"),
       ship ? el("div", { class: "legs" }, ship.mail ? "mail: 1 on any leg" : ship.legs.join(" · ")) : null,
@@ -63,7 +65,13 @@
     return el(
       "div",
       {},
-      el("p", { class: "phase" }, `phase ${v.phase} · pack ${v.deck_size} ships · discard ${v.discard.length} · free classes ${v.free_classes.join(", ") || "—"}`),
+      el("p", { class: "phase" }, `phase ${v.phase} · pack ${v.deck_size} ships · discard ${v.discard.length}`),
+      el(
+        "p",
+        { class: "board-actions" },
+        "free classes: ",
+        v.free_classes.length ? v.free_classes.map((n) => el("span", { class: "obj-button", "data-object": `class:${n}` }, "★".repeat(n))) : "—",
+      ),
       el("div", { class: "seas" }, seas),
       panel(
         "Charter agency",
@@ -82,8 +90,13 @@
     if (text.startsWith("refresh the agency")) return { kind: "refresh", objects: ["refresh"] };
     let m = /^charter .* (?:for ([\d,]+)|free)$/.exec(text);
     if (m) return { kind: "charter", objects: [`agency:${m[1] ? marks(m[1]) : 0}`] };
-    m = /^voyage (\S+) \d★/.exec(text);
-    if (m) return { kind: "voyage", objects: [`sea:${m[1]}`] };
+    m = /^voyage (\S+) (\d)★/.exec(text);
+    if (m) {
+      // The ships it keeps in hand, when the move names them: "(keeps Juno, Ceres)".
+      const kept = /\(keeps (.+)\)$/.exec(text);
+      const ships = kept ? kept[1].split(", ").map((name) => `hand:${name}`) : [];
+      return { kind: "voyage", objects: [`sea:${m[1]}`, `class:${m[2]}`, ...ships] };
+    }
     m = /^loan [\d,]+ on the (second )?(\S+) voyage/.exec(text);
     if (m) return { kind: "loan", objects: [`voyage:${m[2]}:${m[1] ? 1 : 0}`] };
     return null;
@@ -92,7 +105,7 @@
   const kinds = {
     charter: "Charter the ship on an agency space, paying its price; it joins your hand.",
     refresh: "Pay 2,000 marks to replace the four ships of the agency.",
-    voyage: "Stage a voyage in a sea (click the sea) in a star class, with your hand's ships; at most 2 stay in hand.",
+    voyage: "Stage a voyage in a sea in a free star class with your hand's ships: click the sea, the class, and the ships (at most 2) to keep.",
     loan: "Borrow marks against your voyage in a sea (click your plaque): each 1,000 lowers its value by 1.",
   };
 

@@ -49,7 +49,7 @@
     const me = v.seats[v.player];
     // The four shells of the numbers 2..5: a covered one is spent.
     const shells = [2, 3, 4, 5].map((n) =>
-      el("span", { class: "obj-button shell" + (me.covered.includes(n) ? " covered" : ""), "data-object": `shell:${n}`, title: `cover ${n}` }, `🐚 ${n}`),
+      el("span", { class: "obj-button shell" + (me.covered.includes(n) ? " covered" : ""), "data-object": `shell:${n}`, title: `cover ${n}` }, `shell ${n}`),
     );
     return el(
       "div",

@@ -203,7 +203,11 @@ async def _games(request: Request) -> Response:
     # The seat counts too: the page's setup form hides the seat and opponent boxes of a
     # configuration with one seat.
     games = [
-        {"game": name, "title": game_class(name).title, "player_counts": [int(n) for n in game_class(name).player_counts]}
+        {
+            "game": name,
+            "title": game_class(name).title,
+            "player_counts": [int(n) for n in game_class(name).player_counts],
+        }
         for name in offered_games()
     ]
     return JSONResponse({"games": games})

@@ -638,7 +638,7 @@ function showChoice(anchor, found) {
   const helps = [...new Set(found.map(kindHelp).filter(Boolean))];
   box.replaceChildren(
     el("button", { type: "button", class: "close", "data-action": "close-choice", title: "hide the list (the marked objects stay)", "aria-label": "close" }, "×"),
-    helps.map((help) => el("p", { class: "kind-help" }, help)),
+    ...helps.map((help) => el("p", { class: "kind-help" }, help)),
     el("p", { class: "muted" }, `${found.length} moves: pick one, or click a marked object`),
     el(
       "div",
