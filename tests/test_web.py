@@ -666,3 +666,54 @@ def test_the_solo_game_has_no_seat_or_opponent_box(browser: Any, server: str) ->
                 assert hidden == [n == 1, n == 1], (name, n)
     finally:
         page.close()
+
+
+def test_a_choice_on_the_board_is_dismissed_or_narrowed(browser: Any, server: str) -> None:
+    """On the first offered game whose first turn has an object that several moves act on:
+    a click offers them; × hides the list but keeps the objects selected and marked;
+    Escape forgets the choice; clicking the selected object again does too; a click on
+    nothing playable as well; and Enter on an object that one move acts on plays it."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        for name in offered_games():
+            open_game(page, server, name, two_or_more(name), 0, 5)
+            moves = board_moves(page)
+            counts: dict[str, int] = {}
+            for objects in moves.values():
+                for key in objects:
+                    counts[key] = counts.get(key, 0) + 1
+            several = [key for key, n in counts.items() if n > 1]
+            single = [key for key, n in counts.items() if n == 1]
+            if several and single:
+                break
+        else:
+            pytest.fail("no offered game has objects of one and of several moves on its first turn")
+        node = page.locator(f'#board [data-object="{several[0]}"]').first
+        selected = "#board .selected"
+        node.click()
+        assert page.is_visible("#choice") and page.locator(selected).count()
+        page.click('#choice [data-action="close-choice"]')
+        assert page.is_hidden("#choice") and page.locator(selected).count()
+        page.keyboard.press("Escape")
+        assert page.locator(selected).count() == 0 and page.locator("#board .target").count() == 0
+        node.click()
+        assert page.is_visible("#choice")
+        node.click()  # the selected object again
+        assert page.is_hidden("#choice") and page.locator(selected).count() == 0
+        node.click()
+        page.click("#status")  # outside the board: the choice stays
+        assert page.is_visible("#choice")
+        page.click("#board .phase")  # on the board, nothing playable there
+        assert page.is_hidden("#choice") and page.locator(selected).count() == 0
+        # The keyboard: Tab reaches the objects; Enter on one of a single move plays it.
+        (action,) = moves_on(moves, [single[0]])
+        text = page.evaluate(f"S.legal.moves[S.legal.actions.indexOf({action})]")
+        renders = int(page.get_attribute("body", "data-renders"))
+        one = page.locator(f'#board [data-object="{single[0]}"]').first
+        assert one.get_attribute("tabindex") == "0" and one.get_attribute("role") == "button"
+        one.focus()
+        page.keyboard.press("Enter")
+        wait_idle(page, renders)
+        assert page.locator("#log li.mine").last.inner_text().endswith(f"(you): {text}")
+    finally:
+        page.close()
