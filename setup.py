@@ -148,8 +148,8 @@ def extensions() -> list[Any]:
         return Extension(name, [str(source)], extra_compile_args=compile_args, extra_link_args=link_args)
 
     fresh, stale = split_fresh(core_modules(), c_file_of, stamp_dir, settings)
-    for source in fresh:
-        print(f"cruiselib: {c_file_of(source)} is up to date with its sources; not regenerated")
+    if fresh:
+        print("cruiselib: C up to date with its sources, not regenerated:", " ".join(s.stem for s in fresh))
     built = (
         cythonize(  # type: ignore[no-untyped-call]
             [extension("cruiselib._core." + s.stem, s) for s in stale],
