@@ -372,6 +372,35 @@ def moves_on(moves: dict[int, list[str]], keys: list[str]) -> list[int]:
     return sorted(action for action, objects in moves.items() if all(key in objects for key in keys))
 
 
+# The playable objects under the centre of an element (where a click lands), the innermost
+# first; empty when something else covers it there.
+UNDER_CENTRE = """(node) => {
+    const r = node.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    const out = [];
+    if (!hit || !node.contains(hit)) return out;
+    for (let n = hit.closest("[data-object]"); n; n = n.parentElement && n.parentElement.closest("[data-object]")) {
+        if (n.classList.contains("playable")) out.push(n.dataset.object);
+    }
+    return out;
+}"""
+
+
+def object_in_sight(pool: Any, rnd: random.Random) -> tuple[Any, list[str]] | None:
+    """A random object of ``pool`` that a click reaches once scrolled to the middle of the
+    screen (not under the choice shown, nor under a phone's sheet of moves), and the
+    playable objects under its centre, the innermost first; None if every one is covered."""
+    order = list(range(pool.count()))
+    rnd.shuffle(order)
+    for i in order:
+        node = pool.nth(i)
+        node.evaluate("(n) => n.scrollIntoView({block: 'center', inline: 'nearest'})")
+        chain: list[str] = node.evaluate(UNDER_CENTRE)
+        if chain:
+            return node, chain
+    return None
+
+
 def choose_on_the_board(page: Any, rnd: random.Random) -> int:
     """Play one move of the person's by clicks on the board: a random playable object, and
     while a choice is shown, a random marked target or a random move of the choice. Each
@@ -391,15 +420,24 @@ def choose_on_the_board(page: Any, rnd: random.Random) -> int:
     selection: list[str] = []
     pool = page.locator("#board [data-object].playable")
     for _ in range(20):
-        assert pool.count(), "no object to click on the board"
-        node = pool.nth(rnd.randrange(pool.count()))
-        key = node.get_attribute("data-object")
-        keys = [*selection, key]
-        left = moves_on(moves, keys)
-        if not left:
+        found = object_in_sight(pool, rnd)
+        assert found, "no object on the board that a click reaches"
+        node, chain = found
+        # The page takes the innermost object under the click that goes with the objects
+        # clicked before (a card on a ship's side, then the side), else the innermost.
+        key = next(
+            (k for k in chain if selection and k not in selection and moves_on(moves, [*selection, k])), chain[0]
+        )
+        keys = [k for k in selection if k != key] if key in selection else [*selection, key]
+        left = moves_on(moves, keys) if keys else []
+        if keys and not left:
             keys, left = [key], moves_on(moves, [key])
-        assert left, f"{key} is marked playable but no move acts on it"
         node.click()
+        if not keys:  # the only object selected, clicked again: the choice is forgotten
+            assert page.is_hidden("#choice")
+            selection, pool = [], page.locator("#board [data-object].playable")
+            continue
+        assert left, f"{key} is marked playable but no move acts on it"
         if len(left) == 1:
             assert page.is_hidden("#choice")
             return left[0]
@@ -409,16 +447,9 @@ def choose_on_the_board(page: Any, rnd: random.Random) -> int:
         assert page.locator("#choice .kind-help").first.inner_text()  # what the moves offered do
         assert set(page.eval_on_selector_all("#board .selected", "ns => ns.map((n) => n.dataset.object)")) == set(keys)
         selection = keys
-        # The targets in sight (not under the choice) narrow the choice further.
-        page.evaluate(
-            """() => document.querySelectorAll('#board .target').forEach((n) => {
-                const r = n.getBoundingClientRect();
-                const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                n.classList.toggle('in-sight', !!hit && n.contains(hit));
-            })"""
-        )
-        pool = page.locator("#board [data-object].target.in-sight")
-        if not pool.count() or rnd.random() < 0.5:
+        # A marked target in sight narrows the choice further; or a move of the choice is played.
+        pool = page.locator("#board [data-object].target")
+        if rnd.random() < 0.5 or object_in_sight(pool, rnd) is None:
             buttons = page.locator("#choice button[data-move]")
             button = buttons.nth(rnd.randrange(buttons.count()))
             action = int(button.get_attribute("data-move"))

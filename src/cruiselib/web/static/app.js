@@ -610,8 +610,17 @@ function clearSelection() {
   markBoard();
 }
 
-function boardClick(node) {
-  if (!node || S.busy || !node.classList.contains("playable")) return clearSelection();
+// A click on the playable objects `nodes` (the innermost first: a card on a ship's side,
+// then the side): the innermost that goes with the objects chosen before (a hand card
+// chosen, a click on a card of a side is a click on the side), else the innermost.
+function boardClick(nodes) {
+  const playable = nodes.filter((node) => node.classList.contains("playable"));
+  if (!playable.length || S.busy) return clearSelection();
+  const fits = (node) => {
+    const key = node.dataset.object;
+    return S.selection.length && !S.selection.includes(key) && movesOn([...S.selection, key]).length;
+  };
+  const node = playable.find(fits) || playable[0];
   const key = node.dataset.object;
   let keys = S.selection.includes(key) ? S.selection.filter((k) => k !== key) : [...S.selection, key];
   if (!keys.length) return clearSelection(); // the only selected object clicked again
@@ -679,16 +688,18 @@ async function start() {
     else if (action === "hint") guarded(hint);
   });
   $("#filter").addEventListener("input", () => renderMoves());
-  // The innermost playable object under the pointer: a card not in play on a playable ship
-  // side is a click on the side.
-  const objectAt = (target) => target.closest("[data-object].playable") || target.closest("[data-object]");
-  $("#board").addEventListener("click", (event) => boardClick(objectAt(event.target)));
+  // The objects under the pointer, the innermost first.
+  const objectsAt = (target) => {
+    const out = [];
+    for (let node = target.closest("[data-object]"); node; node = node.parentElement && node.parentElement.closest("[data-object]")) out.push(node);
+    return out;
+  };
+  $("#board").addEventListener("click", (event) => boardClick(objectsAt(event.target)));
   $("#board").addEventListener("keydown", (event) => {
     if (event.key !== "Enter" && event.key !== " ") return;
-    const node = objectAt(event.target);
-    if (!node) return;
+    if (!event.target.closest("[data-object]")) return;
     event.preventDefault();
-    boardClick(node);
+    boardClick(objectsAt(event.target));
   });
   $("#choice").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-action]");
