@@ -60,7 +60,7 @@ async function getJSON(url) {
 // board" below): move(text, view, catalog), the board objects a legal move acts on, and
 // kinds, a short explanation of each kind of move. The helpers the drawers share are on
 // `cruiselib` too.
-const DRAWERS = new Map(); // drawer URL -> { name, draw, winners?, result? }
+const DRAWERS = new Map(); // drawer URL -> { name, draw, winners?, result?, move?, kinds? }
 const LOADING = new Map(); // drawer URL -> the promise of its drawer
 
 function registerDrawer(name, draw, hooks) {
