@@ -215,6 +215,8 @@ def test_a_refused_request_leaves_the_game_unchanged(name: str, options: dict[st
         assert not reply["ok"] and reply["error"]["code"] == code, (request, reply)
         assert _snapshot(client, gid) == before
     assert client.status(gid).ply == 0
+    # Nor are the seat to move's moves listed to it, even when it names that seat.
+    assert client.legal(gid, seat=mover).actions == [] and client.legal(gid).moves == []
     # On its own turn, an illegal action is refused too, and the game is unchanged.
     mine = client.new(name, options, seed=9, player=mover).game_id
     illegal = next(a for a in range(probe.game.num_actions) if not probe.is_legal(a))

@@ -878,11 +878,13 @@ class Engine:
         session = self._session(req.game_id)
         state = session.state
         current: int = state.current_player
-        # The lists are the seat to move's (they name its own cards): for another seat,
-        # and in a game with a ``player``, for that seat only, they are empty.
-        seat = req.seat if req.seat is not None else session.player
-        if seat is not None and seat != current:
+        # The lists are the seat to move's (they name its own cards): empty for another
+        # seat, and in a game with a ``player`` for every seat but that one.
+        player = session.player
+        seat = req.seat if req.seat is not None else player
+        if seat is not None:
             session.game.check_player(seat)
+        if (seat is not None and seat != current) or (player is not None and seat != player):
             return LegalReply(id=req.id, current_player=current, actions=[], moves=[])
         actions, moves = session.legal()
         return LegalReply(id=req.id, current_player=current, actions=actions, moves=moves)
