@@ -168,7 +168,7 @@ const S = {
   onBoard: [], // per legal move: { kind, objects } from the drawer's move hook (or null)
   selection: [], // the board objects clicked so far for the move being chosen
   humanPlies: [], // the ply before each of the person's moves, for undo
-  log: [], // {ply, seat, move, who}
+  log: [], // {ply, seat, text, who}: each move as the engine said it to the person's seat
   record: null,
   busy: 0,
 };
@@ -298,14 +298,17 @@ async function newGame() {
   const drawer = await loadDrawer(info.drawer); // before the game starts: its board is drawn next
   const options = { ...chosenOptions(info), players: Number($("#players").value) };
   const seedText = $("#seed").value.trim();
-  const request = { cmd: "new", game, options };
+  const human = Number($("#seat").value);
+  // The person's seat as the game's player: the engine then never tells this page what a
+  // bot's move hides from that seat (a card kept in hand, a mission put under the pile).
+  const request = { cmd: "new", game, options, player: human };
   if (seedText) request.seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
   if (S.gid) await S.conn.send({ cmd: "close", game_id: S.gid }).catch(() => {});
   const reply = await S.conn.send(request);
   Object.assign(S, {
     game,
     gid: reply.game_id,
-    human: Number($("#seat").value),
+    human,
     opponent: $("#opponent").value,
     think: Math.max(0.05, Number($("#think").value) || 0.3),
     seed: typeof reply.seed === "number" ? reply.seed : 0,
@@ -324,8 +327,10 @@ async function newGame() {
   await refresh();
 }
 
+// A move played (an apply or bot reply): its text as said to the person's seat in its
+// position (a bot's hidden choice said by its public text, its action then null).
 function noteMove(reply, who) {
-  S.log.push({ ply: S.ply, seat: reply.seat, move: reply.move, who });
+  S.log.push({ ply: S.ply, seat: reply.seat, text: reply.text ?? reply.move, who });
   S.ply += 1;
   S.status = { ...S.status, current_player: reply.current_player, is_over: reply.is_over, scores: reply.scores, winners: reply.winners };
 }
@@ -480,7 +485,7 @@ function renderHints() {
   for (const h of S.hints) {
     const value = h.value === null ? "" : ` · value ${h.value.toFixed(2)}`;
     const visits = h.visits === null ? "" : ` · ${h.visits} visits`;
-    box.append(el("button", { type: "button", class: "move hint", "data-action": "hint-move", "data-move": h.action }, h.move, el("small", {}, visits + value)));
+    box.append(el("button", { type: "button", class: "move hint", "data-action": "hint-move", "data-move": h.action }, h.text ?? h.move, el("small", {}, visits + value)));
   }
 }
 
@@ -488,7 +493,7 @@ function renderLog() {
   const box = $("#log");
   box.replaceChildren(
     ...S.log.map((entry) =>
-      el("li", { class: entry.who === "you" ? "mine" : "bot", "data-seat": entry.seat }, chip(entry.seat), `seat ${entry.seat} (${entry.who}): ${entry.move}`),
+      el("li", { class: entry.who === "you" ? "mine" : "bot", "data-seat": entry.seat }, chip(entry.seat), `seat ${entry.seat} (${entry.who}): ${entry.text}`),
     ),
   );
   box.scrollTop = box.scrollHeight;
