@@ -341,6 +341,50 @@ def play_by_clicking(page: Any) -> int:
     pytest.fail(f"no end after {MAX_CLICKS} clicks")
 
 
+def log_lines(page: Any) -> list[str]:
+    """The page's list of moves played, a line each."""
+    lines: list[str] = page.eval_on_selector_all("#log li", "items => items.map((li) => li.textContent)")
+    return lines
+
+
+def said_to_seat(state: Any, action: int, seat: int) -> str:
+    """Legal ``action``'s text in ``state`` as the engine says it to a page playing ``seat``
+    (docs/protocol.md, "Who is told what"): the seat's own move names its own cards, another
+    seat's move is its text for everyone (a hidden choice left out)."""
+    mover: int = state.current_player
+    text: str = state.move_text(action, player=seat) if mover == seat else state.move_text(action)
+    return text
+
+
+def expected_log(record: dict[str, Any], seed: int, seat: int, opponent: str) -> list[str]:
+    """The move list a page playing ``seat`` against ``opponent`` should show for the game
+    of ``record``, dealt from ``seed`` as the page deals it."""
+    state: Any = cruiselib.make(record["game"], **record["options"]).new_state(seed=seed)
+    lines = []
+    for action in record["actions"]:
+        mover = state.current_player
+        who = "you" if mover == seat else opponent
+        lines.append(f"seat {mover} ({who}): {said_to_seat(state, action, seat)}")
+        state.apply(action)
+    return lines
+
+
+def page_record(page: Any) -> dict[str, Any]:
+    """The record of the page's game so far, asked on the page's own connection."""
+    record: dict[str, Any] = page.evaluate(
+        "async () => (await S.conn.send({cmd: 'save', game_id: S.gid, snapshot: false})).record"
+    )
+    return record
+
+
+def check_log(page: Any, seed: int, seat: int, opponent: str) -> dict[str, Any]:
+    """The page's move list says every move of its game as the engine says it to the
+    page's seat; the game's record."""
+    record = page_record(page)
+    assert log_lines(page) == expected_log(record, seed, seat, opponent)
+    return record
+
+
 def shown_result(page: Any) -> tuple[list[int], list[int], dict[str, Any]]:
     """The final scores and winners the page shows, and the record it offers."""
     box = page.locator("#result")
@@ -372,33 +416,43 @@ def moves_on(moves: dict[int, list[str]], keys: list[str]) -> list[int]:
     return sorted(action for action, objects in moves.items() if all(key in objects for key in keys))
 
 
-# The playable objects under the centre of an element (where a click lands), the innermost
-# first; empty when something else covers it there.
-UNDER_CENTRE = """(node) => {
-    const r = node.getBoundingClientRect();
-    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-    const out = [];
-    if (!hit || !node.contains(hit)) return out;
-    for (let n = hit.closest("[data-object]"); n; n = n.parentElement && n.parentElement.closest("[data-object]")) {
-        if (n.classList.contains("playable")) out.push(n.dataset.object);
+# Where a person's click on an element lands once it is scrolled to the middle of the
+# screen: the centre of the first of its boxes (a line of text that wraps has several) that
+# nothing else covers there (the choice shown, a phone's sheet of moves), with the playable
+# objects under that point, the innermost first; else what covers each box's centre.
+POINT_IN_SIGHT = """(node) => {
+    node.scrollIntoView({block: "center", inline: "nearest"});
+    const covered = [];
+    for (const r of node.getClientRects()) {
+        if (r.width < 1 || r.height < 1) continue;
+        const x = r.x + r.width / 2, y = r.y + r.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        if (hit && node.contains(hit)) {
+            const chain = [];
+            for (let n = hit.closest("[data-object]"); n; n = n.parentElement?.closest("[data-object]")) {
+                if (n.classList.contains("playable")) chain.push(n.dataset.object);
+            }
+            return {x, y, chain};
+        }
+        covered.push(`${node.dataset.object} under ${hit ? hit.tagName + (hit.id ? "#" + hit.id : "") : "nothing"}`);
     }
-    return out;
+    return {covered};
 }"""
 
 
-def object_in_sight(pool: Any, rnd: random.Random) -> tuple[Any, list[str]] | None:
-    """A random object of ``pool`` that a click reaches once scrolled to the middle of the
-    screen (not under the choice shown, nor under a phone's sheet of moves), and the
-    playable objects under its centre, the innermost first; None if every one is covered."""
+def object_in_sight(pool: Any, rnd: random.Random) -> tuple[dict[str, Any] | None, list[str]]:
+    """A random object of ``pool`` that a click reaches, as ``POINT_IN_SIGHT`` finds it (the
+    point to click, ``x`` and ``y``, and the playable objects there, ``chain``), or None when
+    every one is covered; and what covers the objects tried before it."""
     order = list(range(pool.count()))
     rnd.shuffle(order)
+    covered: list[str] = []
     for i in order:
-        node = pool.nth(i)
-        node.evaluate("(n) => n.scrollIntoView({block: 'center', inline: 'nearest'})")
-        chain: list[str] = node.evaluate(UNDER_CENTRE)
-        if chain:
-            return node, chain
-    return None
+        sight: dict[str, Any] = pool.nth(i).evaluate(POINT_IN_SIGHT)
+        if "chain" in sight:
+            return sight, covered
+        covered += sight["covered"]
+    return None, covered
 
 
 def choose_on_the_board(page: Any, rnd: random.Random) -> int:
@@ -420,9 +474,9 @@ def choose_on_the_board(page: Any, rnd: random.Random) -> int:
     selection: list[str] = []
     pool = page.locator("#board [data-object].playable")
     for _ in range(20):
-        found = object_in_sight(pool, rnd)
-        assert found, "no object on the board that a click reaches"
-        node, chain = found
+        sight, covered = object_in_sight(pool, rnd)
+        assert sight, f"no object on the board that a click reaches: {covered}"
+        chain = sight["chain"]
         # The page takes the innermost object under the click that goes with the objects
         # clicked before (a card on a ship's side, then the side), else the innermost.
         key = next(
@@ -432,7 +486,7 @@ def choose_on_the_board(page: Any, rnd: random.Random) -> int:
         left = moves_on(moves, keys) if keys else []
         if keys and not left:
             keys, left = [key], moves_on(moves, [key])
-        node.click()
+        page.mouse.click(sight["x"], sight["y"])  # just where the objects under it were found
         if not keys:  # the only object selected, clicked again: the choice is forgotten
             assert page.is_hidden("#choice")
             selection, pool = [], page.locator("#board [data-object].playable")
@@ -449,7 +503,7 @@ def choose_on_the_board(page: Any, rnd: random.Random) -> int:
         selection = keys
         # A marked target in sight narrows the choice further; or a move of the choice is played.
         pool = page.locator("#board [data-object].target")
-        if rnd.random() < 0.5 or object_in_sight(pool, rnd) is None:
+        if rnd.random() < 0.5 or object_in_sight(pool, rnd)[0] is None:
             buttons = page.locator("#choice button[data-move]")
             button = buttons.nth(rnd.randrange(buttons.count()))
             action = int(button.get_attribute("data-move"))
@@ -497,6 +551,7 @@ def play_and_check(
             clicks = play_by_clicking(page)
         scores, winners, record = shown_result(page)
         page_text = page.inner_text("#result")
+        log = log_lines(page)
     finally:
         page.close()
     assert record["game"] == game and record["options"]["players"] == players
@@ -522,6 +577,8 @@ def play_and_check(
         state.apply(action)
     assert mine == clicks
     assert list(state.scores()) == scores
+    # Every move in the page's list, said as the engine says it to the person's seat.
+    assert log == expected_log(record, seed, seat, "random")
     for p in winners:
         assert f"seat {p}" in page_text
 
@@ -609,7 +666,7 @@ def test_hint_undo_and_filter(browser: Any, server: str) -> None:
         click(page, '#moves button[data-action="move"] >> nth=0')
         after = page.locator("#log li").count()
         assert after >= before + 1  # the person's move, then any bot replies
-        assert first in page.locator("#log li").nth(before).inner_text()
+        check_log(page, 5, 0, "rules")  # the move said in its position, as the engine says it
         click(page, '[data-action="undo"]')
         assert page.locator("#log li").count() == before
         assert page.locator('#moves button[data-action="move"]').first.inner_text() == first
@@ -619,6 +676,11 @@ def test_hint_undo_and_filter(browser: Any, server: str) -> None:
         hinted = hints.first.get_attribute("data-move")
         moves = page.locator('#moves [data-action="move"]')
         assert hinted in [moves.nth(i).get_attribute("data-move") for i in range(moves.count())]
+        # Each hint says its move in the position (the engine's text), as the log will.
+        now: Any = cruiselib.replay(page_record(page))
+        for i in range(hints.count()):
+            action = int(hints.nth(i).get_attribute("data-move"))
+            assert hints.nth(i).inner_text().startswith(said_to_seat(now, action, 0))
         if not page.is_hidden("#filter"):  # many moves: the filter box narrows the buttons
             total = moves.count()
             page.fill("#filter", "rum")
@@ -626,6 +688,7 @@ def test_hint_undo_and_filter(browser: Any, server: str) -> None:
             page.fill("#filter", "")
         click(page, '#hints [data-action="hint-move"] >> nth=0')
         assert page.locator("#log li").nth(before).get_attribute("data-seat") == "0"
+        check_log(page, 5, 0, "rules")
     finally:
         page.close()
 
@@ -738,13 +801,106 @@ def test_a_choice_on_the_board_is_dismissed_or_narrowed(browser: Any, server: st
         assert page.is_hidden("#choice") and page.locator(selected).count() == 0
         # The keyboard: Tab reaches the objects; Enter on one of a single move plays it.
         (action,) = moves_on(moves, [single[0]])
-        text = page.evaluate(f"S.legal.moves[S.legal.actions.indexOf({action})]")
         renders = int(page.get_attribute("body", "data-renders"))
         one = page.locator(f'#board [data-object="{single[0]}"]').first
         assert one.get_attribute("tabindex") == "0" and one.get_attribute("role") == "button"
         one.focus()
         page.keyboard.press("Enter")
         wait_idle(page, renders)
-        assert page.locator("#log li.mine").last.inner_text().endswith(f"(you): {text}")
+        record = check_log(page, 5, 0, "random")
+        mine = [a for a, line in zip(record["actions"], log_lines(page), strict=True) if "(you)" in line]
+        assert mine[-1] == action  # the move of that object, in the list as the engine says it
+    finally:
+        page.close()
+
+
+def hidden_between_moves(name: str, players: int, seat: int, seed: int, limit: int) -> tuple[int, int] | None:
+    """Game ``name`` played in the library as the page plays it, ``limit`` actions at most:
+    the person's ``seat`` plays the first move of its list, the ``random`` bots are seeded
+    as the page seeds them. The first bot move after a move of the person's that hides
+    something from the person's seat (its text for everyone names less than its text for
+    its own seat: a card kept, a mission put away), when the person moves again after it:
+    (the person's moves before it, its index in the game), or None."""
+    state: Any = cruiselib.make(name, players=players).new_state(seed=seed)
+    bots = {p: make_bot("random", seed=seed + 7919 * (p + 1)) for p in range(players) if p != seat}
+    clicks, hidden_at = 0, -1
+    for ply in range(limit):
+        if state.is_over:
+            return None
+        mover = state.current_player
+        if mover == seat:
+            if hidden_at >= 0:
+                return clicks, hidden_at
+            action = min(state.legal_actions())
+            clicks += 1
+        else:
+            action = bots[mover].choose(state)
+            if clicks and hidden_at < 0 and state.move_text(action) != state.move_text(action, player=mover):
+                hidden_at = ply
+        state.apply(action)
+    return None
+
+
+def a_hidden_bot_move(limit: int = 40) -> tuple[str, int, int, int, int, int]:
+    """Of the offered games at two seats or more, ``limit`` deals each, every seat: the one
+    whose hidden bot move (``hidden_between_moves``) comes soonest. (game, players, seat,
+    seed, the person's moves before it, its index in the game)."""
+    found = []
+    for name in offered_games():
+        players = two_or_more(name)
+        for seed in range(limit):
+            for seat in range(players):
+                hidden = hidden_between_moves(name, players, seat, seed, limit)
+                if hidden is not None:
+                    found.append((*hidden, name, players, seat, seed))
+    if not found:
+        pytest.fail(f"no bot move hides anything in {limit} actions of {limit} deals of any offered game")
+    clicks, hidden_at, name, players, seat, seed = min(found)
+    return name, players, seat, seed, clicks, hidden_at
+
+
+def test_a_hidden_bot_move_shows_only_its_public_text(browser: Any, server: str) -> None:
+    """A page plays its seat as the game's ``player``: a bot's move that hides something
+    from that seat reaches the page as its public text with no action id, the page's
+    list of moves says just that, and the page goes on: a move on the board, undo of
+    every move of the person's (back over the hidden move), a hint."""
+    name, players, seat, seed, clicks, hidden_at = a_hidden_bot_move()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    frames: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(json.loads(frame))))
+    try:
+        open_game(page, server, name, players, seat, seed)
+        for _ in range(clicks):  # the first move of the list, as a_hidden_bot_move plays
+            click(page, '#moves button[data-action="move"] >> nth=0')
+        record = check_log(page, seed, seat, "random")
+        state: Any = cruiselib.make(name, **record["options"]).new_state(seed=seed)
+        for action in record["actions"][:hidden_at]:
+            state.apply(action)
+        action, mover = record["actions"][hidden_at], state.current_player
+        public, whole = state.move_text(action), state.move_text(action, player=mover)
+        assert mover != seat and public != whole
+        lines = log_lines(page)
+        assert lines[hidden_at] == f"seat {mover} (random): {public}"
+        # The engine told the page no more: the bot's reply has no action id and names
+        # the move by its public text alone.
+        bot_replies = [f for f in frames if f.get("bot") == "random" and "applied" in f]
+        reply = bot_replies[sum("(you)" not in line for line in lines[:hidden_at])]
+        assert reply["seat"] == mover and reply["action"] is None
+        assert reply["move"] == reply["text"] == public
+        assert whole not in json.dumps(reply, ensure_ascii=False)
+        # The page goes on: a move on the board, undo of the person's moves, a hint.
+        assert page.get_attribute("#status", "data-state") == "your-turn"
+        renders = int(page.get_attribute("body", "data-renders"))
+        choose_on_the_board(page, random.Random(seed))
+        wait_idle(page, renders)
+        assert len(log_lines(page)) > len(lines)
+        check_log(page, seed, seat, "random")
+        while page.locator("#log li.mine").count():
+            click(page, '[data-action="undo"]')
+        record = check_log(page, seed, seat, "random")
+        assert len(record["actions"]) == len(log_lines(page)) <= hidden_at  # the hidden move undone too
+        click(page, '[data-action="hint"]')
+        assert page.locator('#hints [data-action="hint-move"]').count() >= 1
+        assert not page.is_visible("#error")
     finally:
         page.close()
