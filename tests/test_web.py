@@ -7,9 +7,10 @@ each solo configuration) it plays every move of the person's seat by clicking ob
 the board (cards, ships, islands, cabins, sets) and the small choice shown next to them,
 never the move list, against the ``random`` bot; then it replays the game's record with
 the library and checks that the page shows the engine's result, that every click played
-the move it chose, and that the bot's moves were the bot's. It checks the page at phone
-width and the solo game's form as well. Skipped only when the ``web`` extra, Playwright or
-the browser is missing.
+the move it chose, that the bot's moves were the bot's, and that the page lists every move
+as the engine says it to the person's seat (a bot's hidden choice by its public text). It
+checks the page at phone width and the solo game's form as well. Skipped only when the
+``web`` extra, Playwright or the browser is missing.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 // cruiselib web: a person plays one seat, a bot the others, over the engine protocol
-// (docs/protocol.md) on a WebSocket. Every board is drawn from the seat's view alone.
+// (docs/protocol.md) on a WebSocket. Every board is drawn from the seat's view alone, and
+// the game is opened with that seat as its player: no reply names a bot's hidden choice.
 "use strict";
 
 const COLORS = ["#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98", "#148f77"];
