@@ -58,6 +58,20 @@ def test_every_bot_is_registered_and_meets_the_protocol() -> None:
         assert {c.action for c in analysis} <= set(state.legal_actions())
 
 
+@pytest.mark.parametrize("name", cruiselib.games())
+def test_every_bots_analysis_says_each_move_as_the_position_does(name: str) -> None:
+    """``Candidate.move`` stays the plain text; ``text`` is ``state.move_text`` for the
+    seat to move (its own hidden cards may be named: the analysis is for that seat)."""
+    game = cruiselib.make(name)
+    for state in positions(game, games=1, seed=3, every=7)[:4]:
+        seat = state.current_player
+        for bot_name in BOTS:
+            options = {"iterations": 30} if bot_name in ("ismcts", "cheating_mcts") else {}
+            for c in make_bot(bot_name, seed=1, **options).analyse(state):
+                assert c.move == str(game.action_to_move(c.action))
+                assert c.text == state.move_text(c.action, player=seat)
+
+
 def test_make_bot_rejects_unknown_names_and_options() -> None:
     with pytest.raises(cruiselib.InvalidOptionError, match=r"unknown bot 'alphazero'.*ismcts"):
         make_bot("alphazero")

@@ -12,7 +12,7 @@ import pytest
 
 import cruiselib
 from cruiselib._registry import game_class
-from cruiselib.cli import main
+from cruiselib.cli import main, players_text
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -22,8 +22,46 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each game on a line of its own: name, title, player counts and the default."""
     code, out, _ = run(capsys, "games")
-    assert code == 0 and all(cruiselib.make(name).title in out for name in cruiselib.games())
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == len(cruiselib.games())
+    for name, line in zip(cruiselib.games(), lines, strict=True):
+        counts = game_class(name).player_counts
+        game = cruiselib.make(name)
+        assert line.startswith(name) and game.title in line
+        assert re.search(rf"\b{min(counts)}(-{max(counts)})? players? \(default {game.num_players}\)", line), line
+
+
+@pytest.mark.parametrize(
+    ("counts", "text"),
+    [
+        ((2,), "2 players"),
+        ((1,), "1 player"),
+        ((1, 2, 3, 4), "1-4 players"),
+        ((2, 3), "2-3 players"),
+        ((2, 4), "2, 4 players"),
+    ],
+)
+def test_players_text(counts: tuple[int, ...], text: str) -> None:
+    assert players_text(counts) == text
+
+
+# reStructuredText that a reader of plain text should never see.
+REST_MARKUP = re.compile(r"``|:(mod|func|class|meth|attr|data|exc|ref|doc):`|\.\. \w+::|`[^`]+`_")
+
+
+@pytest.mark.parametrize("command", [[], ["games"], ["play"], ["simulate"], ["demo"], ["schema"], ["serve"], ["web"]])
+def test_help_is_plain_text(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    """``cruiselib --help`` and each command's own help show no reStructuredText markup."""
+    with pytest.raises(SystemExit) as exc:
+        main([*command, "--help"])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0 and out.startswith("usage: cruiselib")
+    assert not REST_MARKUP.search(out), REST_MARKUP.search(out)
+    if not command:
+        assert "Play the games against bots" in out and "cruiselib play GAME" in out
 
 
 def test_simulate_random_in_the_core(capsys: pytest.CaptureFixture[str]) -> None:
@@ -66,9 +104,45 @@ def test_simulate_bots_from_python_with_an_option(capsys: pytest.CaptureFixture[
     assert code == 0 and "greedy vs random" in out and "20 games" in out
 
 
+class FirstLegalBot:
+    """A user's own bot, as ``--bots module:factory`` names it: the first legal action."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.moves = 0
+
+    def choose(self, state: object) -> int:
+        self.moves += 1
+        return int(state.legal_actions()[0])  # type: ignore[attr-defined]
+
+
+MADE_BOTS: list[FirstLegalBot] = []
+
+
+def first_legal_bot(seed: int | None = None) -> FirstLegalBot:
+    """The factory ``simulate --bots tests.test_cli:first_legal_bot`` imports."""
+    bot = FirstLegalBot(seed)
+    MADE_BOTS.append(bot)
+    return bot
+
+
+def test_simulate_takes_a_bot_by_import_path(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--bots module:factory`` plays a user's bot in its seat, seeded like the built-in ones."""
+    name = cruiselib.games()[0]
+    seats = game_class(name).player_counts[0]
+    path = f"{__name__}:first_legal_bot"
+    MADE_BOTS.clear()
+    bots = ",".join([path] + ["random"] * (seats - 1))
+    code, out, _ = run(capsys, "simulate", name, "--players", str(seats), "-n", "3", "--seed", "2", "--bots", bots)
+    assert code == 0 and "3 games" in out and path in " ".join(out.split())
+    assert len(MADE_BOTS) == 1 and MADE_BOTS[0].seed == 2 * 7919 and MADE_BOTS[0].moves > 0
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
+        (["simulate", "sirens", "--bots", "no_such_module_here:bot"], "cannot import the bot"),
+        (["simulate", "sirens", "--bots", "builtins:dict"], "did not give a bot"),
         (["simulate", "sirens", "--bots", "greedy,random,random"], "3 bots for 2 seats"),
         (["simulate", "sirens", "--bots", "wizard"], "unknown bot"),
         (["simulate", "sirens", "-o", "variant=upside_down"], "unknown variant"),
@@ -87,10 +161,11 @@ def test_bad_arguments_are_reported_not_raised(
 def test_play_reprompts_on_bad_input_and_quits(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n0\n9999\n1\nq\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n²\n0\n9999\n1\nq\n"))
     code, out, _ = run(capsys, "play", "sirens", "--seed", "3", "--seat", "0")  # seat 1 starts
     assert code == 0
     assert "no legal Sirens in Sight move reads 'hello'" in out
+    assert "moves match '²'" in out  # a digit, but no move number: read as text (as "2")
     assert out.count("the moves are numbered 1 to ") == 2  # 0 and 9999
     assert "seat 1 (greedy):" in out and out.rstrip().endswith("bye")
 
@@ -118,9 +193,45 @@ def test_schema(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and set(schemas["sirens"]) == {"state", "view", "move"}
 
 
-def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "demo", "--games", "500", "--bot-games", "3")
-    assert code == 0 and all(cruiselib.make(name).title in out for name in cruiselib.games())
+def _match_seats(name: str) -> int:
+    """The seats of the demo's bot match: two where the game has them, else its fewest."""
+    counts = game_class(name).player_counts
+    return 2 if 2 in counts else min(counts)
+
+
+def test_demo_fits_a_screen_and_shows_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """About one screen at 80 columns: each game's speed row and bot-match row, in the
+    registry's order, the end of one match game, and the next commands to try."""
+    code, out, _ = run(capsys, "demo", "--games", "500", "--bot-games", "4")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) <= 50 and max(map(len, lines)) <= 80
+    names = cruiselib.games()
+    titles = [game_class(name).title for name in names]
+    bots = ["rules" if game_class(name).rule_bot else "greedy" for name in names]
+    rows = [line for line in lines if any(line.startswith(title) for title in titles)]
+    speed, matches = rows[: len(names)], rows[len(names) :]
+    assert [row.split()[len(title.split())] for row, title in zip(speed, titles, strict=True)] == list(names)
+    for name, title, bot, row in zip(names, titles, bots, matches, strict=True):
+        assert row.startswith(title)
+        cells = row[len(title) :].split()
+        seats = _match_seats(name)
+        shares = [float(cell.rstrip("%")) for cell in cells[2:]]
+        assert cells[0] == bot
+        assert int(cells[1]) == seats and shares[3] == pytest.approx(100 / seats, abs=0.05)
+        # The bot's share, every random seat's and the draws make up every game.
+        assert shares[0] + (seats - 1) * shares[1] + shares[2] == pytest.approx(100, abs=0.2)
+    # The last match game of the first game: game 3 seats the bot at 3 % seats.
+    seats = _match_seats(names[0])
+    seating = ", ".join(f"seat {p} {bots[0] if p == 3 % seats else 'random'}" for p in range(seats))
+    assert f"The last {titles[0]} match game at its end ({seating})" in out
+    assert sum(line.startswith("Game over: ") for line in lines) == 1
+    assert "Try next" in out and f"cruiselib play {names[0]}" in out and "cruiselib web" in out
+    assert f"cruiselib simulate {names[0]}" in out and f"cruiselib arena {names[0]}" in out
+
+
+def test_demo_refuses_no_games(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "demo", "--bot-games", "0")
+    assert code == 2 and "at least 1" in err
 
 
 @pytest.mark.parametrize(
@@ -140,14 +251,6 @@ def test_option_values(text: str, value: object) -> None:
     from cruiselib.cli import _parse_options
 
     assert _parse_options([f"key={text}"], None) == {"key": value}
-
-
-def test_demo_includes_dream_cruise(capsys: pytest.CaptureFixture[str]) -> None:
-    """The tour covers Dream Cruise: playouts, bot games and a finished position."""
-    code, out, _ = run(capsys, "demo", "--games", "300", "--bot-games", "2")
-    assert code == 0 and "dream_cruise" in cruiselib.games()
-    assert "Dream Cruise (dream_cruise, 4 players, 15975 actions)" in out
-    assert "game over after round" in out  # the last greedy-vs-random game, rendered
 
 
 def _cli(*argv: str) -> list[str]:

@@ -7,6 +7,7 @@ side and reads the screen's text with the colour codes taken out."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import random
 import re
@@ -16,10 +17,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
+from rich.console import Console
 
 import cruiselib
 from cruiselib._registry import game_class
-from cruiselib._terminal import LIST_LIMIT, result_line
+from cruiselib._terminal import LIST_LIMIT, PlaySession, move_text, play_session, result_line
+from cruiselib.bots import make_bot
 
 if sys.platform == "win32":  # pragma: no cover
     pytest.skip("pseudo-terminals are POSIX", allow_module_level=True)
@@ -152,13 +156,14 @@ def flat(chunk: str) -> str:
 
 
 def test_a_turn_fits_80_by_24_and_moves_by_number_text_and_prefix(terminals: Start) -> None:
-    """The board and a short grouped summary fit the screen; a number, a move's text and a
-    prefix (one match, confirmed by Enter) each play a move; a typo lists close matches."""
+    """The board and a short grouped summary fit the screen; one rule for text: a number, a
+    move's text and a text naming one move each play at once, a text naming several lists
+    them and plays nothing; a typo lists close matches."""
     t = terminals("sirens", "--seed", "3", "--seat", "0", "--opponent", "random")
     turn = t.prompt()
     assert "Traceback" not in turn
-    lines = screen_lines(turn[turn.index("seat 0 side") :])  # the board, the summary, the prompt
-    assert len(lines) <= ROWS and all(len(line) <= COLUMNS for line in lines)
+    lines = screen_lines(turn[turn.rindex("\n\n") + 2 :])  # the board, the summary, the prompt
+    assert len(lines) <= ROWS and all(cell_len(line) <= COLUMNS for line in lines)
     summary = next(line for line in lines if line.startswith("Your move, seat 0:"))
     assert re.fullmatch(r"Your move, seat 0: \d+ moves \(\d+ play card, .*\)", summary)
     listed = [line for line in lines if re.match(r"\s+\d+  ", line)]
@@ -167,27 +172,38 @@ def test_a_turn_fits_80_by_24_and_moves_by_number_text_and_prefix(terminals: Sta
     # A typo: parse_move's close matches, no move played.
     t.type("plya 3 to ship 28, seat 0's side")
     assert 'did you mean "play 3 to ship 28' in flat(t.prompt())
-    # A filter: the moves starting with it, numbered as in the turn's list.
+    # Text naming several moves: they are listed, numbered as in the turn, none played.
     t.type("play 3 to ship 3")
     shown = t.prompt()
-    assert "8 moves match 'play 3 to ship 3'" in shown
-    assert re.search(r"\n\s+13  play 3 to ship 30, seat 0's side\n", shown)
-    # A number plays that move (then the turn goes on: rum or its end).
+    assert "8 moves match 'play 3 to ship 3'; type a number:" in shown
+    assert re.search(r"\n\s+13  play 3 to ship 30 \(captain\), seat 0's side: total 0 → 3, needs 30\n", shown)
+    # A number plays that move at once (then the turn goes on: rum or its end).
     t.type("13")
     after = t.prompt()
+    assert "seat 0 (you): play 3 to ship 30" in after
     assert re.search(r"3 \(=3\) \|\s+30 captain", after) and re.search(r"\n\s+\d+  end turn\n", after)
     # A move's text plays it, whatever its case.
     t.type("End Turn")
     after = t.prompt()
-    assert "seat 1 (random):" in after and "Your move, seat 0:" in after
-    # A prefix that one move starts with shows it alone; Enter plays it.
+    assert "seat 0 (you): end turn" in after and "seat 1 (random):" in after and "Your move, seat 0:" in after
+    # A text that one move starts with plays it at once, as a whole text does.
     t.type("rum on ship 2")
-    chunk = t.prompt()
-    assert "one move matches 'rum on ship 2' (Enter plays it):" in chunk and "rum on ship 28" in chunk
-    t.type("")
-    assert "28 (+3 rum)" in t.prompt()
+    assert "28 (+3 rum)" in flat(t.prompt()) or "28 +3 rum" in t.text
     t.type("quit")
     assert t.finish() == 0 and "bye" in t.text and "Traceback" not in t.text
+
+
+def test_the_prompt_stands_on_its_own_line(terminals: Start) -> None:
+    """After a move played by typing its text, the bots' moves start on a line of their own."""
+    t = terminals("atlantic_star", "--players", "2", "--seed", "3", "--opponent", "random")
+    t.prompt()
+    t.type("charter spica")
+    after = t.prompt()
+    before_bot = after[: after.index("seat 1 (random):")]
+    assert before_bot.endswith("\n  ") and "seat 0 (you): charter" in after
+    assert after.startswith("charter spica\n")  # the terminal's echo ends the prompt's line
+    t.type("q")
+    assert t.finish() == 0
 
 
 def turn_screen(chunk: str) -> list[str]:
@@ -232,7 +248,7 @@ def test_every_game_keeps_board_moves_and_prompt_on_80_by_24(terminals: Start, g
     t = terminals(*game, "--seed", "5", "--seat", "0", "--opponent", "random")
     for turn in range(8):
         screen = turn_screen(t.prompt())
-        assert len(screen) <= ROWS and all(len(line) <= COLUMNS for line in screen), "\n".join(screen)
+        assert len(screen) <= ROWS and all(cell_len(line) <= COLUMNS for line in screen), "\n".join(screen)
         board = screen[: next(i for i, line in enumerate(screen) if line.startswith("Your move"))]
         assert len(board) >= 2 and "Traceback" not in "".join(screen)
         if turn == 0:
@@ -252,7 +268,7 @@ def test_commands_help_moves_hint_undo(terminals: Start) -> None:
     assert "Your move, seat 0: 5 moves (1 refresh, 4 charter)" in first
     t.type("help")
     helptext = t.prompt()
-    for word in ("moves [filter]", "hint", "undo", "quit"):
+    for word in ("moves [TEXT]", "hint", "undo", "legend", "quit", "when it names one move"):
         assert word in helptext
     t.type("moves charters")
     chunk = t.prompt()
@@ -327,3 +343,130 @@ def test_result_lines_are_alike_in_every_game() -> None:
         elif not winners:
             assert "a draw · " in line
         assert f"seat 0 (you) {scores[0]}" in line and f"seat 1 {scores[1]}" in line
+
+
+# --------------------------------------------------------------------------- scripted games
+
+ALL_CONFIGURATIONS = [
+    (name, dict(options)) for name in cruiselib.games() for options in game_class(name).example_configurations
+]
+PROMPT_LINE = re.compile(r"seat \d, your move \[1-(\d+), help\]: (.*)")
+MOVE_LINE = re.compile(r"(\s+)(\d+)  (.*)")
+SCRIPT = ["legend", "hint", "show", "", "1", "1", "1", "hint", "1", "1", "1"]
+
+
+class Boards:
+    """A game whose ``render`` remembers, for each text it drew, whether it was the compact
+    board, and the texts of the legal moves of the reader's turn it was drawn in."""
+
+    def __init__(self, game: Any, human: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.kinds: dict[str, set[bool]] = {}
+        self.moves: dict[str, list[str]] = {}
+        real = game.render
+
+        def render(state: Any, player: int | None = None, *, compact: bool = False) -> str:
+            text: str = real(state, player, compact=compact)
+            self.kinds.setdefault(text, set()).add(compact)
+            if player == human and not state.is_over and state.current_player == human:
+                self.moves[text] = [move_text(state, move, human) for move in state.legal_moves()]
+            return text
+
+        monkeypatch.setattr(game, "render", render)
+
+
+def scripted_game(name: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> tuple[str, Boards]:
+    """A game at seat 0 against random bots, played by ``SCRIPT`` on a console 80×24 wide
+    and a piped stdin; the transcript and what the board texts were made of."""
+    game = cruiselib.make(name, **options)
+    boards = Boards(game, 0, monkeypatch)
+    state = game.new_state(seed=4)
+    bots = {p: make_bot("random", seed=p) for p in range(1, game.num_players)}
+    hinter = make_bot("ismcts", seed=1, iterations=100)
+    screen = io.StringIO()
+    out = Console(file=screen, width=COLUMNS, height=ROWS, color_system=None, force_terminal=False)
+    stdin = io.StringIO("".join(f"{line}\n" for line in SCRIPT))
+    assert play_session(game, state, 0, bots, "random", hinter, out, stdin) == 0
+    return screen.getvalue(), boards
+
+
+def listed_moves(lines: list[str]) -> dict[int, str]:
+    """The numbered move lines of a listing, each with its wrapped lines joined."""
+    moves: dict[int, str] = {}
+    last = None
+    for line in lines:
+        if match := MOVE_LINE.fullmatch(line):
+            last = int(match[2])
+            moves[last] = match[3]
+        elif last is not None and line.startswith(" " * 5) and not line.lstrip().startswith("…"):
+            moves[last] += " " + line.strip()
+        else:
+            last = None
+    return moves
+
+
+@pytest.mark.parametrize(("name", "options"), ALL_CONFIGURATIONS, ids=lambda v: str(v) if isinstance(v, str) else "")
+def test_a_scripted_game_reads_well_at_80_by_24(
+    name: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every example configuration, solo included, played from a script at 80 columns: no
+    line is wider, each prompt stands on its own line with only the answer after it, the
+    hint shows the three moves it promises, every turn shows the same kind of board, and
+    each listed move is said with what it acts on (``move_text`` in its position)."""
+    transcript, boards = scripted_game(name, options, monkeypatch)
+    lines = transcript.splitlines()
+    assert "Traceback" not in transcript and lines[-1] == "bye"
+    assert all(cell_len(line) <= COLUMNS for line in lines), max(lines, key=cell_len)
+
+    prompts = [(i, PROMPT_LINE.fullmatch(line)) for i, line in enumerate(lines) if "your move [1-" in line]
+    assert all(match for _, match in prompts), [lines[i] for i, m in prompts if not m]
+    assert [m[2] for _, m in prompts if m] == [*SCRIPT, ""][: len(prompts)]  # "": the end of input
+
+    # Each hint lists three moves (or every move of a shorter turn), the search's first.
+    hints = [i for i, line in enumerate(lines) if line == "hints, best first (number, value, visits, move):"]
+    assert len(hints) == SCRIPT.count("hint")
+    for at in hints:
+        asked = max(i for i, _ in prompts if i < at)
+        end = next(i for i, _ in prompts if i > at)
+        hinted = [line for line in lines[at:end] if MOVE_LINE.fullmatch(line)]
+        legal = int(PROMPT_LINE.fullmatch(lines[asked])[1])  # type: ignore[index]
+        assert len(hinted) == min(3, legal), lines[at:end]
+
+    kinds: set[bool] = set()
+    turns = [i for i, line in enumerate(lines) if line.startswith("Your move, seat 0:")]
+    for turn in turns:
+        start = max(i for i in range(turn) if not lines[i].strip()) + 1
+        board = "\n".join(lines[start:turn])
+        assert board in boards.kinds, board
+        kinds |= boards.kinds[board]
+        end = next(i for i, _ in prompts if i > turn)
+        texts = boards.moves[board]
+        for n, text in listed_moves(lines[turn + 1 : end]).items():
+            assert " ".join(text.split()) == " ".join(texts[n - 1].split())
+    assert len(turns) >= 2 and len(kinds) == 1
+
+
+def test_the_solo_choices_show_the_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Solo Dream Cruise opens on keeping a location card: each choice says the card's
+    region and activities, and ``show`` lists the drawn cards and what keeping one means."""
+    transcript, _ = scripted_game("dream_cruise", {"players": 1}, monkeypatch)
+    first = transcript[: transcript.index("seat 0, your move")]
+    keeps = re.findall(r"\n\s+\d+  keep (.+)", first)
+    assert len(keeps) == 3 and all(re.search(r"\(.+; top \w+ for \d", keep) for keep in keeps)
+    shown = transcript[transcript.index("your move [1-3, help]: show") :]
+    assert "drawn location cards (keep one: this round's location, then a route card):" in shown
+    assert "i, o, b: the inner, oceanview and balcony cabins" in transcript  # the legend
+
+
+def test_a_long_move_wraps_under_its_text() -> None:
+    """A move text wider than the terminal goes on under its own start, nothing cut off."""
+    screen = io.StringIO()
+    out = Console(file=screen, width=40, height=ROWS, color_system=None, force_terminal=False)
+    game = cruiselib.make(cruiselib.games()[0])
+    session = PlaySession(game, game.new_state(seed=1), 0, {}, "random", make_bot("random"), out, io.StringIO())
+    session.texts = ["word " * 15]
+    session.show_moves([1])
+    assert screen.getvalue().splitlines() == [
+        "  1  " + "word " * 6 + "word",
+        *["     " + "word " * 6 + "word"],
+        "     word",
+    ]

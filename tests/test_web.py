@@ -2,18 +2,22 @@
 plays whole games by clicking in a real browser.
 
 The browser test runs the server on a free port and drives the system's headless Chromium
-(Debian's ``chromium``; ``.ci/run`` installs it) through Playwright: for each game it
-plays every move of the person's seat by clicking the first move button, against the
-``random`` bot, then replays the game's record with the library and checks that the page
-shows the engine's result, that every click played the first legal move, and that the
-bot's moves were the bot's. Skipped only when the ``web`` extra, Playwright or the browser
-is missing.
+(Debian's ``chromium``; ``.ci/run`` installs it) through Playwright: for each game (and
+each solo configuration) it plays every move of the person's seat by clicking objects on
+the board (cards, ships, islands, cabins, sets) and the small choice shown next to them,
+never the move list, against the ``random`` bot; then it replays the game's record with
+the library and checks that the page shows the engine's result, that every click played
+the move it chose, that the bot's moves were the bot's, and that the page lists every move
+as the engine says it to the person's seat (a bot's hidden choice by its public text). It
+checks the page at phone width and the solo game's form as well. Skipped only when the
+``web`` extra, Playwright or the browser is missing.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import sys
 import time
@@ -39,13 +43,24 @@ from .web_support import serving  # noqa: E402 - after the extra's check
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
-# (game, players, seat, seed): the person's seat varies; small tables keep the games short.
-GAMES = [
-    ("sirens", 2, 0, 11),
-    ("dream_islands", 3, 1, 12),
-    ("atlantic_star", 2, 0, 13),
-    ("dream_cruise", 2, 1, 14),
-]
+
+
+def board_games() -> list[tuple[str, int, int, int]]:
+    """(game, players, seat, seed) for every offered game, from its declarations: the
+    fewest seats of two or more (small tables keep the games short; the person's seat
+    varies), and the solo configuration of a game that has one."""
+    out = []
+    for k, name in enumerate(offered_games()):
+        counts = game_class(name).player_counts
+        players = next((n for n in counts if n >= 2), counts[0])
+        out.append((name, players, k % players, 11 + k))
+        if 1 in counts and players != 1:
+            out.append((name, 1, 0, 31 + k))
+    return out
+
+
+GAMES = board_games()
+PHONE: Any = {"width": 390, "height": 844}
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
 pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
 MAX_CLICKS = 400  # far above any of these games' lengths: a page that stalls fails, not hangs
@@ -108,6 +123,7 @@ def test_every_catalog_comes_from_the_game_declarations() -> None:
         for entry in listed:
             name = entry["game"]
             assert entry["title"] == game_class(name).title
+            assert entry["player_counts"] == list(game_class(name).player_counts)
             assert client.get(f"/catalog/{name}").json() == expected_catalog(name)
             assert catalog(name) == expected_catalog(name)
 
@@ -277,8 +293,11 @@ def open_game(
     page.select_option("#game", game)
     page.wait_for_selector(f'#players[data-game="{game}"] option[value="{players}"]', state="attached")
     page.select_option("#players", str(players))
-    page.select_option("#seat", str(seat))
-    page.select_option("#opponent", opponent)
+    if players > 1:
+        page.select_option("#seat", str(seat))
+        page.select_option("#opponent", opponent)
+    else:  # a solo game: no seat to choose, no opponent
+        assert page.is_hidden("#seat") and page.is_hidden("#opponent")
     page.fill("#seed", str(seed))
     page.fill("#think", str(think))
     page.click('[data-action="new"]')
@@ -323,6 +342,50 @@ def play_by_clicking(page: Any) -> int:
     pytest.fail(f"no end after {MAX_CLICKS} clicks")
 
 
+def log_lines(page: Any) -> list[str]:
+    """The page's list of moves played, a line each."""
+    lines: list[str] = page.eval_on_selector_all("#log li", "items => items.map((li) => li.textContent)")
+    return lines
+
+
+def said_to_seat(state: Any, action: int, seat: int) -> str:
+    """Legal ``action``'s text in ``state`` as the engine says it to a page playing ``seat``
+    (docs/protocol.md, "Who is told what"): the seat's own move names its own cards, another
+    seat's move is its text for everyone (a hidden choice left out)."""
+    mover: int = state.current_player
+    text: str = state.move_text(action, player=seat) if mover == seat else state.move_text(action)
+    return text
+
+
+def expected_log(record: dict[str, Any], seed: int, seat: int, opponent: str) -> list[str]:
+    """The move list a page playing ``seat`` against ``opponent`` should show for the game
+    of ``record``, dealt from ``seed`` as the page deals it."""
+    state: Any = cruiselib.make(record["game"], **record["options"]).new_state(seed=seed)
+    lines = []
+    for action in record["actions"]:
+        mover = state.current_player
+        who = "you" if mover == seat else opponent
+        lines.append(f"seat {mover} ({who}): {said_to_seat(state, action, seat)}")
+        state.apply(action)
+    return lines
+
+
+def page_record(page: Any) -> dict[str, Any]:
+    """The record of the page's game so far, asked on the page's own connection."""
+    record: dict[str, Any] = page.evaluate(
+        "async () => (await S.conn.send({cmd: 'save', game_id: S.gid, snapshot: false})).record"
+    )
+    return record
+
+
+def check_log(page: Any, seed: int, seat: int, opponent: str) -> dict[str, Any]:
+    """The page's move list says every move of its game as the engine says it to the
+    page's seat; the game's record."""
+    record = page_record(page)
+    assert log_lines(page) == expected_log(record, seed, seat, opponent)
+    return record
+
+
 def shown_result(page: Any) -> tuple[list[int], list[int], dict[str, Any]]:
     """The final scores and winners the page shows, and the record it offers."""
     box = page.locator("#result")
@@ -337,23 +400,159 @@ def shown_result(page: Any) -> tuple[list[int], list[int], dict[str, Any]]:
     return scores, winners, record
 
 
-@pytest.mark.parametrize(("game", "players", "seat", "seed"), GAMES, ids=[g[0] for g in GAMES])
-def test_play_a_whole_game_by_clicking(
+def board_moves(page: Any) -> dict[int, list[str]]:
+    """The legal moves of the page's seat, each with the board objects its game's drawer
+    says it acts on."""
+    pairs = page.evaluate(
+        """() => S.legal.moves.map((text, i) => {
+            const info = S.drawer.move ? S.drawer.move(text, S.view, S.catalog) : null;
+            return [S.legal.actions[i], info ? info.objects.map(String) : []];
+        })"""
+    )
+    return {int(action): objects for action, objects in pairs}
+
+
+def moves_on(moves: dict[int, list[str]], keys: list[str]) -> list[int]:
+    """The moves that act on every object of ``keys``."""
+    return sorted(action for action, objects in moves.items() if all(key in objects for key in keys))
+
+
+# Where a person's click on an element lands once it is scrolled to the middle of the
+# screen: the centre of the first of its boxes (a line of text that wraps has several) that
+# nothing else covers there (the choice shown, a phone's sheet of moves), with the playable
+# objects under that point, the innermost first; else what covers each box's centre.
+POINT_IN_SIGHT = """(node) => {
+    node.scrollIntoView({block: "center", inline: "nearest"});
+    const covered = [];
+    for (const r of node.getClientRects()) {
+        if (r.width < 1 || r.height < 1) continue;
+        const x = r.x + r.width / 2, y = r.y + r.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        if (hit && node.contains(hit)) {
+            const chain = [];
+            for (let n = hit.closest("[data-object]"); n; n = n.parentElement?.closest("[data-object]")) {
+                if (n.classList.contains("playable")) chain.push(n.dataset.object);
+            }
+            return {x, y, chain};
+        }
+        covered.push(`${node.dataset.object} under ${hit ? hit.tagName + (hit.id ? "#" + hit.id : "") : "nothing"}`);
+    }
+    return {covered};
+}"""
+
+
+def object_in_sight(pool: Any, rnd: random.Random) -> tuple[dict[str, Any] | None, list[str]]:
+    """A random object of ``pool`` that a click reaches, as ``POINT_IN_SIGHT`` finds it (the
+    point to click, ``x`` and ``y``, and the playable objects there, ``chain``), or None when
+    every one is covered; and what covers the objects tried before it."""
+    order = list(range(pool.count()))
+    rnd.shuffle(order)
+    covered: list[str] = []
+    for i in order:
+        sight: dict[str, Any] = pool.nth(i).evaluate(POINT_IN_SIGHT)
+        if "chain" in sight:
+            return sight, covered
+        covered += sight["covered"]
+    return None, covered
+
+
+def choose_on_the_board(page: Any, rnd: random.Random) -> int:
+    """Play one move of the person's by clicks on the board: a random playable object, and
+    while a choice is shown, a random marked target or a random move of the choice. Each
+    click is checked against the drawer's objects: the moves left are those acting on
+    every object clicked (or on the last alone when none acts on them all); one is played,
+    more are offered. The action played."""
+    moves = board_moves(page)
+    drawn = set(page.eval_on_selector_all("#board [data-object]", "nodes => nodes.map((n) => n.dataset.object)"))
+    for action, objects in moves.items():  # every legal move can be played on the board
+        assert drawn & set(objects), f"move {action} acts on no object drawn: {objects}"
+    assert page.get_attribute("#board", "data-unmapped") == "0"
+    # Each kind of move in the move list is explained, by the game's drawer.
+    helps = page.eval_on_selector_all(
+        "#moves fieldset.group", "gs => gs.map((g) => g.querySelector('.kind-help')?.textContent)"
+    )
+    assert helps and all(helps), helps
+    selection: list[str] = []
+    pool = page.locator("#board [data-object].playable")
+    for _ in range(20):
+        sight, covered = object_in_sight(pool, rnd)
+        assert sight, f"no object on the board that a click reaches: {covered}"
+        chain = sight["chain"]
+        # The page takes the innermost object under the click that goes with the objects
+        # clicked before (a card on a ship's side, then the side), else the innermost.
+        key = next(
+            (k for k in chain if selection and k not in selection and moves_on(moves, [*selection, k])), chain[0]
+        )
+        keys = [k for k in selection if k != key] if key in selection else [*selection, key]
+        left = moves_on(moves, keys) if keys else []
+        if keys and not left:
+            keys, left = [key], moves_on(moves, [key])
+        page.mouse.click(sight["x"], sight["y"])  # just where the objects under it were found
+        if not keys:  # the only object selected, clicked again: the choice is forgotten
+            assert page.is_hidden("#choice")
+            selection, pool = [], page.locator("#board [data-object].playable")
+            continue
+        assert left, f"{key} is marked playable but no move acts on it"
+        if len(left) == 1:
+            assert page.is_hidden("#choice")
+            return left[0]
+        # A choice next to the object: just the moves left, the objects clicked selected.
+        offered = page.eval_on_selector_all("#choice button[data-move]", "bs => bs.map((b) => Number(b.dataset.move))")
+        assert sorted(offered) == left
+        assert page.locator("#choice .kind-help").first.inner_text()  # what the moves offered do
+        assert set(page.eval_on_selector_all("#board .selected", "ns => ns.map((n) => n.dataset.object)")) == set(keys)
+        selection = keys
+        # A marked target in sight narrows the choice further; or a move of the choice is played.
+        pool = page.locator("#board [data-object].target")
+        if rnd.random() < 0.5 or object_in_sight(pool, rnd)[0] is None:
+            buttons = page.locator("#choice button[data-move]")
+            button = buttons.nth(rnd.randrange(buttons.count()))
+            action = int(button.get_attribute("data-move"))
+            button.click()
+            return action
+    pytest.fail("twenty clicks on the board did not play a move")
+
+
+def play_on_the_board(page: Any, seed: int) -> list[int]:
+    """Play the person's seat by clicks on the board until the game is over; the actions
+    played, in order."""
+    rnd = random.Random(seed)
+    renders, state = wait_idle(page)
+    played: list[int] = []
+    for _ in range(MAX_CLICKS):
+        if state == "over":
+            return played
+        played.append(choose_on_the_board(page, rnd))
+        renders, state = wait_idle(page, renders)
+    pytest.fail(f"no end after {MAX_CLICKS} moves")
+
+
+@pytest.mark.parametrize(("game", "players", "seat", "seed"), GAMES, ids=[f"{g[0]}-{g[1]}p" for g in GAMES])
+def test_play_a_whole_game_on_the_board(
     browser: Any, server: str, game: str, players: int, seat: int, seed: int
 ) -> None:
-    play_and_check(browser, server, game, players, seat, seed)
+    play_and_check(browser, server, game, players, seat, seed, on_the_board=True)
 
 
-def play_and_check(browser: Any, server: str, game: str, players: int, seat: int, seed: int) -> None:
-    """Play a whole game on the page by clicking the first move button, against the
-    ``random`` bot, and check the page's result and record against the library's."""
+def play_and_check(
+    browser: Any, server: str, game: str, players: int, seat: int, seed: int, on_the_board: bool = False
+) -> None:
+    """Play a whole game on the page against the ``random`` bot, by clicks on the board
+    (``on_the_board``) or on the first move button of the move list, and check the page's
+    result and record against the library's."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         open_game(page, server, game, players, seat, seed)
         assert page.locator("#board").inner_text().strip()  # a board, drawn from the view
-        clicks = play_by_clicking(page)
+        chosen: list[int] = []
+        if on_the_board:
+            chosen = play_on_the_board(page, seed)
+            clicks = len(chosen)
+        else:
+            clicks = play_by_clicking(page)
         scores, winners, record = shown_result(page)
         page_text = page.inner_text("#result")
+        log = log_lines(page)
     finally:
         page.close()
     assert record["game"] == game and record["options"]["players"] == players
@@ -365,20 +564,22 @@ def play_and_check(browser: Any, server: str, game: str, players: int, seat: int
     # Dealt from the seed chosen in the form, as cruiselib.make(...).new_state(seed) deals.
     made: Any = cruiselib.make(game, **record["options"])
     state: Any = made.new_state(seed=seed)
-    # Every click played the first button (the first legal move); every other seat's move
-    # was the random bot's, seeded as the page seeds it.
+    # Every move of the person's was the one clicked (the first legal move, on the move
+    # list); every other seat's move was the random bot's, seeded as the page seeds it.
     bots = {p: make_bot("random", seed=seed + 7919 * (p + 1)) for p in range(players) if p != seat}
     mine = 0
     for action in record["actions"]:
         mover = state.current_player
         if mover == seat:
-            assert action == min(state.legal_actions())
+            assert action == (chosen[mine] if on_the_board else min(state.legal_actions()))
             mine += 1
         else:
             assert action == bots[mover].choose(state)
         state.apply(action)
     assert mine == clicks
     assert list(state.scores()) == scores
+    # Every move in the page's list, said as the engine says it to the person's seat.
+    assert log == expected_log(record, seed, seat, "random")
     for p in winners:
         assert f"seat {p}" in page_text
 
@@ -466,7 +667,7 @@ def test_hint_undo_and_filter(browser: Any, server: str) -> None:
         click(page, '#moves button[data-action="move"] >> nth=0')
         after = page.locator("#log li").count()
         assert after >= before + 1  # the person's move, then any bot replies
-        assert first in page.locator("#log li").nth(before).inner_text()
+        check_log(page, 5, 0, "rules")  # the move said in its position, as the engine says it
         click(page, '[data-action="undo"]')
         assert page.locator("#log li").count() == before
         assert page.locator('#moves button[data-action="move"]').first.inner_text() == first
@@ -476,6 +677,11 @@ def test_hint_undo_and_filter(browser: Any, server: str) -> None:
         hinted = hints.first.get_attribute("data-move")
         moves = page.locator('#moves [data-action="move"]')
         assert hinted in [moves.nth(i).get_attribute("data-move") for i in range(moves.count())]
+        # Each hint says its move in the position (the engine's text), as the log will.
+        now: Any = cruiselib.replay(page_record(page))
+        for i in range(hints.count()):
+            action = int(hints.nth(i).get_attribute("data-move"))
+            assert hints.nth(i).inner_text().startswith(said_to_seat(now, action, 0))
         if not page.is_hidden("#filter"):  # many moves: the filter box narrows the buttons
             total = moves.count()
             page.fill("#filter", "rum")
@@ -483,6 +689,7 @@ def test_hint_undo_and_filter(browser: Any, server: str) -> None:
             page.fill("#filter", "")
         click(page, '#hints [data-action="hint-move"] >> nth=0')
         assert page.locator("#log li").nth(before).get_attribute("data-seat") == "0"
+        check_log(page, 5, 0, "rules")
     finally:
         page.close()
 
@@ -503,3 +710,198 @@ def test_the_page_keeps_its_connection_while_the_person_thinks(browser: Any) -> 
             assert "closed" not in page.inner_text("body")
         finally:
             page.close()
+
+
+def two_or_more(name: str) -> int:
+    """The fewest seats of two or more game ``name`` allows (its fewest, if none)."""
+    counts = game_class(name).player_counts
+    return next((n for n in counts if n >= 2), counts[0])
+
+
+@pytest.mark.parametrize("game", offered_games())
+def test_a_phone_keeps_the_move_list_in_view(browser: Any, server: str, game: str) -> None:
+    """At phone width the moves stay on screen however far the board scrolls, nothing is
+    wider than the screen (the board included), and a move is played on the board."""
+    page = browser.new_page(viewport=PHONE)
+    try:
+        open_game(page, server, game, two_or_more(game), 0, 7)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # The board fits the screen's width (no sideways scrolling to see it).
+        assert page.evaluate("(b => b.scrollWidth <= b.clientWidth)(document.querySelector('#board'))")
+        for where in ("0", "document.documentElement.scrollHeight"):
+            page.evaluate(f"window.scrollTo(0, {where})")
+            box = page.locator('#moves button[data-action="move"]').first.bounding_box()
+            assert box is not None
+            assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (where, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        renders = int(page.get_attribute("body", "data-renders"))
+        before = page.locator("#log li").count()
+        choose_on_the_board(page, random.Random(7))
+        wait_idle(page, renders)
+        assert page.locator("#log li").count() > before
+    finally:
+        page.close()
+
+
+def test_the_solo_game_has_no_seat_or_opponent_box(browser: Any, server: str) -> None:
+    """A configuration with one seat hides the seat and opponent boxes (the page reads the
+    seat counts from /games); any other shows them."""
+    solo = [name for name in offered_games() if 1 in game_class(name).player_counts]
+    if not solo:
+        pytest.skip("no offered game has a solo configuration")
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_function("document.body.dataset.busy === '0' && document.querySelector('#game option')")
+        for name in offered_games():
+            page.select_option("#game", name)
+            for n in game_class(name).player_counts:
+                page.select_option("#players", str(n))
+                hidden = [page.is_hidden(box) for box in ("#seat", "#opponent")]
+                assert hidden == [n == 1, n == 1], (name, n)
+    finally:
+        page.close()
+
+
+def test_a_choice_on_the_board_is_dismissed_or_narrowed(browser: Any, server: str) -> None:
+    """On the first offered game whose first turn has an object that several moves act on:
+    a click offers them; × hides the list but keeps the objects selected and marked;
+    Escape forgets the choice; clicking the selected object again does too; a click on
+    nothing playable as well; and Enter on an object that one move acts on plays it."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        for name in offered_games():
+            open_game(page, server, name, two_or_more(name), 0, 5)
+            moves = board_moves(page)
+            counts: dict[str, int] = {}
+            for objects in moves.values():
+                for key in objects:
+                    counts[key] = counts.get(key, 0) + 1
+            several = [key for key, n in counts.items() if n > 1]
+            single = [key for key, n in counts.items() if n == 1]
+            if several and single:
+                break
+        else:
+            pytest.fail("no offered game has objects of one and of several moves on its first turn")
+        node = page.locator(f'#board [data-object="{several[0]}"]').first
+        selected = "#board .selected"
+        node.click()
+        assert page.is_visible("#choice") and page.locator(selected).count()
+        page.click('#choice [data-action="close-choice"]')
+        assert page.is_hidden("#choice") and page.locator(selected).count()
+        page.keyboard.press("Escape")
+        assert page.locator(selected).count() == 0 and page.locator("#board .target").count() == 0
+        node.click()
+        assert page.is_visible("#choice")
+        node.click()  # the selected object again
+        assert page.is_hidden("#choice") and page.locator(selected).count() == 0
+        node.click()
+        page.click("#status")  # outside the board: the choice stays
+        assert page.is_visible("#choice")
+        page.click("#board .phase")  # on the board, nothing playable there
+        assert page.is_hidden("#choice") and page.locator(selected).count() == 0
+        # The keyboard: Tab reaches the objects; Enter on one of a single move plays it.
+        (action,) = moves_on(moves, [single[0]])
+        renders = int(page.get_attribute("body", "data-renders"))
+        one = page.locator(f'#board [data-object="{single[0]}"]').first
+        assert one.get_attribute("tabindex") == "0" and one.get_attribute("role") == "button"
+        one.focus()
+        page.keyboard.press("Enter")
+        wait_idle(page, renders)
+        record = check_log(page, 5, 0, "random")
+        mine = [a for a, line in zip(record["actions"], log_lines(page), strict=True) if "(you)" in line]
+        assert mine[-1] == action  # the move of that object, in the list as the engine says it
+    finally:
+        page.close()
+
+
+def hidden_between_moves(name: str, players: int, seat: int, seed: int, limit: int) -> tuple[int, int] | None:
+    """Game ``name`` played in the library as the page plays it, ``limit`` actions at most:
+    the person's ``seat`` plays the first move of its list, the ``random`` bots are seeded
+    as the page seeds them. The first bot move after a move of the person's that hides
+    something from the person's seat (its text for everyone names less than its text for
+    its own seat: a card kept, a mission put away), when the person moves again after it:
+    (the person's moves before it, its index in the game), or None."""
+    state: Any = cruiselib.make(name, players=players).new_state(seed=seed)
+    bots = {p: make_bot("random", seed=seed + 7919 * (p + 1)) for p in range(players) if p != seat}
+    clicks, hidden_at = 0, -1
+    for ply in range(limit):
+        if state.is_over:
+            return None
+        mover = state.current_player
+        if mover == seat:
+            if hidden_at >= 0:
+                return clicks, hidden_at
+            action = min(state.legal_actions())
+            clicks += 1
+        else:
+            action = bots[mover].choose(state)
+            if clicks and hidden_at < 0 and state.move_text(action) != state.move_text(action, player=mover):
+                hidden_at = ply
+        state.apply(action)
+    return None
+
+
+def a_hidden_bot_move(limit: int = 40) -> tuple[str, int, int, int, int, int]:
+    """Of the offered games at two seats or more, ``limit`` deals each, every seat: the one
+    whose hidden bot move (``hidden_between_moves``) comes soonest. (game, players, seat,
+    seed, the person's moves before it, its index in the game)."""
+    found = []
+    for name in offered_games():
+        players = two_or_more(name)
+        for seed in range(limit):
+            for seat in range(players):
+                hidden = hidden_between_moves(name, players, seat, seed, limit)
+                if hidden is not None:
+                    found.append((*hidden, name, players, seat, seed))
+    if not found:
+        pytest.fail(f"no bot move hides anything in {limit} actions of {limit} deals of any offered game")
+    clicks, hidden_at, name, players, seat, seed = min(found)
+    return name, players, seat, seed, clicks, hidden_at
+
+
+def test_a_hidden_bot_move_shows_only_its_public_text(browser: Any, server: str) -> None:
+    """A page plays its seat as the game's ``player``: a bot's move that hides something
+    from that seat reaches the page as its public text with no action id, the page's
+    list of moves says just that, and the page goes on: a move on the board, undo of
+    every move of the person's (back over the hidden move), a hint."""
+    name, players, seat, seed, clicks, hidden_at = a_hidden_bot_move()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    frames: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(json.loads(frame))))
+    try:
+        open_game(page, server, name, players, seat, seed)
+        for _ in range(clicks):  # the first move of the list, as a_hidden_bot_move plays
+            click(page, '#moves button[data-action="move"] >> nth=0')
+        record = check_log(page, seed, seat, "random")
+        state: Any = cruiselib.make(name, **record["options"]).new_state(seed=seed)
+        for action in record["actions"][:hidden_at]:
+            state.apply(action)
+        action, mover = record["actions"][hidden_at], state.current_player
+        public, whole = state.move_text(action), state.move_text(action, player=mover)
+        assert mover != seat and public != whole
+        lines = log_lines(page)
+        assert lines[hidden_at] == f"seat {mover} (random): {public}"
+        # The engine told the page no more: the bot's reply has no action id and names
+        # the move by its public text alone.
+        bot_replies = [f for f in frames if f.get("bot") == "random" and "applied" in f]
+        reply = bot_replies[sum("(you)" not in line for line in lines[:hidden_at])]
+        assert reply["seat"] == mover and reply["action"] is None
+        assert reply["move"] == reply["text"] == public
+        assert whole not in json.dumps(reply, ensure_ascii=False)
+        # The page goes on: a move on the board, undo of the person's moves, a hint.
+        assert page.get_attribute("#status", "data-state") == "your-turn"
+        renders = int(page.get_attribute("body", "data-renders"))
+        choose_on_the_board(page, random.Random(seed))
+        wait_idle(page, renders)
+        assert len(log_lines(page)) > len(lines)
+        check_log(page, seed, seat, "random")
+        while page.locator("#log li.mine").count():
+            click(page, '[data-action="undo"]')
+        record = check_log(page, seed, seat, "random")
+        assert len(record["actions"]) == len(log_lines(page)) <= hidden_at  # the hidden move undone too
+        click(page, '[data-action="hint"]')
+        assert page.locator('#hints [data-action="hint-move"]').count() >= 1
+        assert not page.is_visible("#error")
+    finally:
+        page.close()

@@ -36,8 +36,11 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
     """A game configuration: rules, options and action space. Create with ``cruiselib.make``."""
 
     name: ClassVar[str]
+    """The game's name in the registry: what ``cruiselib.make`` takes (``"sirens"``)."""
     title: ClassVar[str]
+    """The game's title for people (``"Sirens in Sight"``)."""
     schema_version: ClassVar[int]
+    """The version of the game's snapshot schema (older snapshots are migrated on load)."""
     schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {}
     """Per older schema version, the step that turns its decoded data into the next version's
     (every game of schema version 2 has ``{1: serialize.upgrade_rng_to_text, ...}``)."""
@@ -86,7 +89,11 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
         return players
 
     num_players: int
+    """The number of seats of this configuration (the ``players`` option); seats are
+    ``0 .. num_players - 1``."""
     num_actions: int
+    """The size of the action space: every action id is ``0 .. num_actions - 1``, the same
+    for every position of this configuration (``state.legal_actions()`` picks from it)."""
     _all_moves: tuple[MoveT, ...]
 
     # --- provided by each game -------------------------------------------------

@@ -22,13 +22,20 @@ class Playouts(msgspec.Struct, frozen=True):
     """
 
     scores: npt.NDArray[np.int16]
+    """Shape ``(games, seats)``: each seat's final score in each game."""
     lengths: npt.NDArray[np.int32]
+    """Shape ``(games,)``: the number of actions each game took."""
     wins: npt.NDArray[np.int8]
+    """Shape ``(games, seats)``: 1 where the seat won the game (several for a shared win,
+    none for a draw), else 0."""
     actions: int
+    """The actions applied in all the games together (``lengths.sum()``)."""
     first_seats: npt.NDArray[np.int8]
+    """Shape ``(games,)``: the seat that acted first in each game."""
 
     @property
     def games(self) -> int:
+        """The number of games played."""
         return int(self.lengths.shape[0])
 
     @property
@@ -43,8 +50,10 @@ class Playouts(msgspec.Struct, frozen=True):
 
     @property
     def mean_scores(self) -> npt.NDArray[np.float64]:
+        """Each seat's mean final score."""
         return np.asarray(self.scores.mean(axis=0, dtype=np.float64))
 
     @property
     def mean_length(self) -> float:
+        """The mean number of actions a game took (0.0 for no games)."""
         return float(self.lengths.mean()) if self.games else 0.0

@@ -56,6 +56,7 @@ class State(Generic[MoveT, DataT, ViewT]):
     __slots__ = ()
 
     game: Game[Any, MoveT]
+    """The game (configuration) this state belongs to."""
 
     if TYPE_CHECKING:  # provided by the compiled core class and the game's state class
 
@@ -64,7 +65,9 @@ class State(Generic[MoveT, DataT, ViewT]):
             """The seat to decide now, or -1 once the game is over."""
 
         @property
-        def is_over(self) -> bool: ...
+        def is_over(self) -> bool:
+            """Whether the game has ended (then ``current_player`` is -1 and ``winners()``
+            is final)."""
 
         def legal_actions(self) -> list[int]:
             """The legal action ids, sorted ascending (empty once the game is over)."""
@@ -75,7 +78,9 @@ class State(Generic[MoveT, DataT, ViewT]):
         def apply(self, action: int | MoveT, player: int | None = None) -> None:
             """Apply an action id or a move (IllegalMoveError; the state is then unchanged)."""
 
-        def is_legal(self, action: object) -> bool: ...
+        def is_legal(self, action: object) -> bool:
+            """Whether ``action`` (an action id or a move, as ``apply`` takes) is legal now
+            (an id out of range is not; an object that is no action raises IllegalMoveError)."""
 
         def clone(self) -> Self:
             """An independent copy."""
@@ -164,6 +169,38 @@ class State(Generic[MoveT, DataT, ViewT]):
         three close matches) or several (listing them). The state is never changed.
         """
         return self.game._parse_in(text, self)
+
+    def move_text(self, move: int | MoveT, *, player: int | None = None) -> str:
+        """The text of a legal move in this position, naming what it acts on as a player
+        would say it (the ship, the family, the activity, the card ...): for move logs,
+        hints and analyses. ``move`` is an action id or a typed move.
+
+        The text is said to everyone: it names only what the table shows in this position
+        and what the move itself shows every seat (a card played face up, the ships of a
+        voyage), and says a hidden object without naming it ("a mission card"). With
+        ``player`` set to the seat that makes the move, it may also name what that seat
+        alone knows (the card it puts away, the card it picks); for any other seat, the
+        public text. A game without its own texts gives the plain ``str()`` of the move.
+
+        Raises IllegalMoveError for a move that is not legal now (or not a move of this
+        game) and InvalidOptionError for a bad ``player``; the state is never changed.
+        """
+        if isinstance(move, np.integer):
+            move = int(move)
+        game = self.game
+        action = game.move_to_action(move)
+        if not self.is_legal(action):
+            where = "the game is over" if self.is_over else "it is not legal in this position"
+            raise IllegalMoveError(f"no text for {game.action_to_move(action)!s}: {where}")
+        seat = None if player is None else game.check_player(player)
+        return self._move_text(action, seat == self.current_player)
+
+    def _move_text(self, action: int, private: bool) -> str:
+        """The text of the legal ``action`` (the hook behind :meth:`move_text`): the plain
+        text of the move here; a game overrides it to name what the move acts on.
+        ``private``: the text is for the seat making the move, which may be told what it
+        alone knows; otherwise only what every seat may know."""
+        return str(self.game.action_to_move(action))
 
     def to_json(self) -> str:
         """The full state (hidden cards, generator state and history included) as JSON text."""

@@ -1,30 +1,35 @@
 """``cruiselib play``: one game against bots in a terminal (80×24 is enough).
 
 Each of your turns shows the other seats' moves since your last one, the board (the
-game's own ``render`` for your seat: the full picture when it fits the terminal with the
-move list below it, else the game's compact one, at most 80×10), a summary of the legal
-moves grouped by kind and at most ``LIST_LIMIT`` numbered moves, then the prompt: on an
-80×24 terminal the board, the moves and the prompt are all in view. Every move keeps its number for the
-whole turn (its place in ``state.legal_moves()``), so a number read from any listing
-works. What you type, in this order:
+game's own ``render`` for your seat), a summary of the legal moves grouped by kind and at
+most ``LIST_LIMIT`` lines of numbered moves, then the prompt on its own line: on an 80×24
+terminal the board, the moves and the prompt are all in view. The board is the full
+picture or the game's compact one (at most 80×10), chosen once for the whole game: the
+full one only where it fits the terminal in every position of a sample game. Moves are
+said in their position (``state.move_text``: the card, the ship, the family they act on);
+a long line wraps under its own text rather than being cut. Every move keeps its number
+for the whole turn (its place in ``state.legal_moves()``), so a number read from any
+listing works. What you type, in this order:
 
-* a command: ``help`` (or ``?``), ``hint`` (or ``h``: the hint bot's top three moves,
-  with their numbers, values and visits), ``undo`` (take back your last move and the
-  other seats' moves after it), ``show`` (the full board, however long),
-  ``moves [filter]`` (list the moves, or those the filter
-  matches, numbered), ``quit`` (or ``q``, ``exit``);
+* a command: ``help`` (or ``?``), ``legend`` (what the compact board's short forms mean:
+  the game's ``COMPACT_LEGEND``, where it declares one), ``hint`` (or
+  ``h``: the hint bot's top three moves, with their numbers, values and visits; where the
+  search tried fewer, the game's rule bot names the rest), ``undo`` (take back your last
+  move and the other seats' moves after it), ``show`` (the full board, however long),
+  ``moves [filter]`` (list the moves, or those the filter matches, numbered), ``quit``
+  (or ``q``, ``exit``);
 * a move's number;
-* a move's text, read tolerantly by ``state.parse_move`` (case, punctuation, accents,
-  the parts a game's notation lets you leave out);
-* anything else is a filter: the moves of that kind (``charter``, ``charters``,
-  ``play card``), else the moves whose text starts with it (``play 3``), else those with
-  a word starting with each of its words (``spica``, ``28 1``). The matches are listed;
-  when exactly one move matches it is shown alone and Enter plays it (the filter never
-  plays a move by itself). No match at all prints ``parse_move``'s close matches.
+* any other text. One rule: text that names exactly one move plays it at once; text that
+  names several lists them, numbered, and plays nothing. A text names the move
+  ``state.parse_move`` reads in it (case, punctuation, accents and the parts a game's
+  notation lets you leave out do not matter), else the moves of that kind (``charter``,
+  ``charters``, ``play card``), else the moves whose text starts with it (``play 3``),
+  else those with a word starting with each of its words (``spica``, ``28 1``). No match
+  at all prints ``parse_move``'s close matches.
 
-An empty line plays the move when the last listing showed exactly one, otherwise it shows
-the board again. Ctrl-C leaves with exit code 130, end of input with 0, both without a
-traceback. The game ends with one line, the same in every game::
+An empty line shows the board again. Each move played is echoed as a line of its own, yours
+too. Ctrl-C leaves with exit code 130, end of input with 0, both without a traceback. The
+game ends with one line, the same in every game::
 
     Game over: seat 0 (you) wins · seat 0 (you) 12, seat 1 9
 """
@@ -32,18 +37,22 @@ traceback. The game ends with one line, the same in every game::
 from __future__ import annotations
 
 import contextlib
+import random
 import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from rich.text import Text
+
 import cruiselib
 from cruiselib._api import normalize_move_text
-from cruiselib.bots import Bot
+from cruiselib._registry import game_class
+from cruiselib.bots import Bot, make_bot
 from cruiselib.errors import IllegalMoveError
 
-__all__ = ["LIST_LIMIT", "PlaySession", "kind_label", "result_line"]
+__all__ = ["LIST_LIMIT", "PlaySession", "kind_label", "move_text", "result_line"]
 
 LIST_LIMIT = 10  # move lines a turn shows at most (a filter or `moves` shows all its matches)
 # The lines of a turn besides the board: the blank line before it, the summary, the move
@@ -51,6 +60,7 @@ LIST_LIMIT = 10  # move lines a turn shows at most (a filter or `moves` shows al
 TURN_LINES = LIST_LIMIT + 4
 SAMPLE = 8  # moves sampled across kinds when a turn has more than LIST_LIMIT
 HINT_MOVES = 3
+PROBE_ACTIONS = 600  # the most positions of the sample game that chooses the board
 QUIT = frozenset({"q", "quit", "exit"})
 HELP = frozenset({"?", "help"})
 HINT = frozenset({"h", "hint"})
@@ -58,15 +68,15 @@ HINT = frozenset({"h", "hint"})
 HELP_TEXT = """\
 Type one of:
   12            the move numbered 12 (numbers hold for the whole turn)
-  play 3 to ship 28, seat 0's side
-                a move's text (case, punctuation and accents do not matter)
-  play 3        a filter: the moves of a kind or starting with it, listed;
-                when one move is left, Enter plays it
-  moves [filter]  list every move (or the filter's matches), numbered
+  TEXT          a move's text or a part of it (its kind, its start, some of
+                its words): when it names one move, that move is played at
+                once; when it names several, they are listed, numbered, and
+                none is played (case, punctuation and accents do not matter)
+  moves [TEXT]  list every move (or those the text names), numbered
   hint          the hint bot's three best moves, with values and visits
   undo          take back your last move and the moves after it
-  show          the full board, however long (each turn shows a short one
-                when the full one does not fit the screen)
+  show          the full board, however long
+  legend        what the board's short forms mean
   help          this text
   quit          leave the game (Ctrl-C and end of input leave too)
 Enter on an empty line shows the board again."""
@@ -75,6 +85,13 @@ Enter on an empty line shows the board again."""
 def kind_label(move: Any) -> str:
     """A move's kind in words, from its class name: ``PlayCard`` → ``play card``."""
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", type(move).__name__).lower()
+
+
+def move_text(state: Any, move: Any, player: int | None = None) -> str:
+    """A legal move's text in ``state``, the position it is played from (take it before the
+    move is applied): ``state.move_text`` names what the move acts on; ``player``, the seat
+    making the move, may be told what it alone knows (``None``: the public text)."""
+    return str(state.move_text(move, player=player))
 
 
 def _party(seat: int, human: int) -> str:
@@ -104,6 +121,22 @@ def result_line(state: Any, human: int) -> str:
     return f"Game over: {outcome} · " + ", ".join(f"{name} {score}" for name, score, _ in ranked)
 
 
+def full_board_fits(game: Any, state: Any, player: int, columns: int, rows: int) -> bool:
+    """Whether the game's full board for ``player`` fits ``columns`` × ``rows`` in every
+    position of a sample game from ``state`` (random moves, the same every time, at most
+    ``PROBE_ACTIONS``): the terminal keeps one kind of board for the whole game."""
+    sample = state.clone()
+    chooser = random.Random(0)
+    for _ in range(PROBE_ACTIONS):
+        lines = game.render(sample, player).splitlines()
+        if len(lines) > rows or any(Text(line).cell_len > columns for line in lines):
+            return False
+        if sample.is_over:
+            break
+        sample.apply(chooser.choice(sample.legal_actions()))
+    return True
+
+
 @dataclass
 class PlaySession:
     """One game of ``cruiselib play``: the state, the bots, what was last listed."""
@@ -118,77 +151,103 @@ class PlaySession:
     stdin: TextIO
     interactive: bool = False  # read with input() (line editing) rather than stdin.readline()
     seats: list[int] = field(default_factory=list)  # who applied each action of the history
-    shown: list[int] = field(default_factory=list)  # the move numbers the last listing showed
+    texts: list[str] = field(default_factory=list)  # the texts of the turn's moves, in order
+    compact: bool | None = None  # the board of every turn: the compact one (None: not chosen yet)
 
     # ----------------------------------------------------------------- output
 
-    def line(self, text: str = "", *, style: str | None = None, crop: bool = False) -> None:
+    def line(self, text: str = "", *, style: str | None = None) -> None:
         """Plain text (never read as markup: boards and moves contain brackets)."""
-        self.out.print(
-            text, markup=False, highlight=False, style=style, no_wrap=crop, overflow="ellipsis" if crop else None
-        )
+        self.out.print(text, markup=False, highlight=False, style=style, no_wrap=True, overflow="ellipsis")
 
-    def board(self, player: int | None, room: int) -> str:
-        """The full render when it fits the terminal's width and ``room`` lines, else the
-        game's compact one."""
-        full: str = self.game.render(self.state, player)
-        rows = full.splitlines()
-        width, height = self.out.size
-        if len(rows) <= max(height - room, self.game.COMPACT_ROWS) and max(map(len, rows), default=0) <= width:
-            return full
-        compact: str = self.game.render(self.state, player, compact=True)
-        return compact
+    def wrapped(self, head: str, text: str, *, style: str | None = None) -> int:
+        """``head`` then ``text``, wrapped at the terminal's width under the text's own
+        start (a move's destination is never cut off); the number of lines printed."""
+        width = max(self.out.size.width - len(head), 20)
+        pieces = Text(text).wrap(self.out, width) or [Text("")]
+        for i, piece in enumerate(pieces):
+            self.line((head if i == 0 else " " * len(head)) + str(piece).rstrip(), style=style)
+        return len(pieces)
+
+    def height(self, head: str, text: str) -> int:
+        """The lines :meth:`wrapped` takes for ``head`` and ``text``."""
+        width = max(self.out.size.width - len(head), 20)
+        return max(len(Text(text).wrap(self.out, width)), 1)
+
+    def board(self, player: int | None) -> str:
+        """The board of every turn: the full render or the game's compact one, whichever
+        was chosen at the start (:func:`full_board_fits`)."""
+        if self.compact is None:
+            width, height = self.out.size
+            fits = full_board_fits(self.game, self.state, self.human, width, height - TURN_LINES)
+            self.compact = not fits
+        text: str = self.game.render(self.state, player, compact=self.compact)
+        return text
 
     def show_board(self) -> None:
         self.line()
-        self.line(self.board(self.human, TURN_LINES))
+        self.block(self.board(self.human))
 
-    def show_moves(self, moves: Sequence[Any], numbers: Sequence[int], *, heading: str | None = None) -> None:
-        """Numbered move lines (cropped to the terminal's width); they become the last listing."""
+    def number_head(self, n: int) -> str:
+        return f"  {n:>{len(str(len(self.texts)))}}  "
+
+    def show_moves(self, numbers: Sequence[int], *, heading: str | None = None) -> None:
+        """Numbered move lines, each wrapped under its text."""
         if heading:
             self.line(heading)
-        width = len(str(len(moves)))
         for n in numbers:
-            self.line(f"  {n:>{width}}  {moves[n - 1]}", crop=True)
-        self.shown = list(numbers)
+            self.wrapped(self.number_head(n), self.texts[n - 1])
 
     def show_turn(self, moves: Sequence[Any]) -> None:
-        """The summary of a turn's moves by kind and at most LIST_LIMIT move lines."""
+        """The summary of a turn's moves by kind and at most LIST_LIMIT lines of moves."""
         kinds: dict[str, list[int]] = {}
         for n, move in enumerate(moves, 1):
             kinds.setdefault(kind_label(move), []).append(n)
         counts = ", ".join(f"{len(ns)} {kind}" for kind, ns in kinds.items())
-        self.line(f"Your move, seat {self.human}: {len(moves)} {'move' if len(moves) == 1 else 'moves'} ({counts})")
-        if len(moves) <= LIST_LIMIT:
-            self.show_moves(moves, range(1, len(moves) + 1))
+        plural = "move" if len(moves) == 1 else "moves"
+        self.wrapped("", f"Your move, seat {self.human}: {len(moves)} {plural} ({counts})")
+        heights = [self.height(self.number_head(n), text) for n, text in enumerate(self.texts, 1)]
+        if sum(heights) <= LIST_LIMIT:
+            self.show_moves(range(1, len(moves) + 1))
             return
-        # A few moves of every kind, in the turn's order, then what is left of each kind.
+        # A few moves of every kind, in the turn's order, in the lines a "more" line leaves.
         picked: set[int] = set()
+        used = 0
         queues = [list(ns) for ns in kinds.values()]
-        while len(picked) < SAMPLE and any(queues):
+        while any(queues) and len(picked) < SAMPLE:
             for queue in queues:
-                if queue and len(picked) < SAMPLE:
-                    picked.add(queue.pop(0))
-        self.show_moves(moves, sorted(picked))
+                if queue and len(picked) < SAMPLE and used + heights[queue[0] - 1] <= LIST_LIMIT - 1:
+                    n = queue.pop(0)
+                    picked.add(n)
+                    used += heights[n - 1]
+                elif queue:
+                    queue.clear()  # this kind's next move does not fit: the others may
+        self.show_moves(sorted(picked))
         more = len(moves) - len(picked)
         example = next(kind for kind, ns in kinds.items() if not picked.issuperset(ns))
-        self.line(f"  … {more} more: `moves {example}` lists a kind; or type the start of a move", crop=True)
+        self.wrapped("  ", f"… {more} more: `moves {example}` lists a kind; or type the start of a move")
 
     def prompt(self, moves: Sequence[Any]) -> str | None:
+        """Your answer (None at the end of input). The prompt stands on its own line and
+        what follows it starts on the next: a typed line's Enter ends the line on a
+        terminal; read from a pipe or a file, the answer is echoed after the prompt."""
         text = f"seat {self.human}, your move [1-{len(moves)}, help]: "
         if self.interactive:
             try:
                 return self.out.input(text, markup=False).strip()  # type: ignore[no-any-return]
             except EOFError:
+                self.line()
                 return None
         self.out.print(text, end="", markup=False, highlight=False)
         answer = self.stdin.readline()
+        self.line(answer.rstrip("\r\n"))
         return answer.strip() if answer else None
 
     # ----------------------------------------------------------------- moves
 
     def filter(self, moves: Sequence[Any], text: str) -> list[int]:
-        """The numbers of the moves a filter names: a kind, else a text prefix, else words."""
+        """The numbers of the moves a text names: a kind, else a text prefix, else words
+        (each move read by its plain text and by its text in the position)."""
         norm = normalize_move_text(text)
         if not norm:
             return []
@@ -200,32 +259,35 @@ class PlaySession:
         ]
         if by_kind:
             return by_kind
-        texts = [normalize_move_text(str(move)) for move in moves]
+        texts = [
+            (normalize_move_text(str(move)), normalize_move_text(said))
+            for move, said in zip(moves, self.texts, strict=True)
+        ]
         for prefixed in (
-            [n for n, t in enumerate(texts, 1) if t == norm or t.startswith(norm + " ")],  # whole words first
-            [n for n, t in enumerate(texts, 1) if t.startswith(norm)],
+            [n for n, ts in enumerate(texts, 1) if any(t == norm or t.startswith(norm + " ") for t in ts)],
+            [n for n, ts in enumerate(texts, 1) if any(t.startswith(norm) for t in ts)],
         ):
             if prefixed:
                 return prefixed
         words = norm.split()
         hits = []
-        for n, (move, t) in enumerate(zip(moves, texts, strict=True), 1):
-            have = (normalize_move_text(kind_label(move)) + " " + t).split()
+        for n, (move, ts) in enumerate(zip(moves, texts, strict=True), 1):
+            have = (normalize_move_text(kind_label(move)) + " " + " ".join(ts)).split()
             if all(any(h.startswith(w) for h in have) for w in words):
                 hits.append(n)
         return hits
 
-    def list_matches(self, moves: Sequence[Any], text: str, numbers: list[int], *, limit: int | None = None) -> None:
-        """A filter's matches, numbered; past ``limit`` lines, how many more there are."""
-        if len(numbers) == 1:
-            self.show_moves(moves, numbers, heading=f"one move matches {text!r} (Enter plays it):")
-            return
-        self.show_moves(moves, numbers[:limit], heading=f"{len(numbers)} moves match {text!r}:")
+    def list_matches(self, text: str, numbers: list[int], *, limit: int | None = None) -> None:
+        """A text's matches, numbered; past ``limit`` lines, how many more there are."""
+        self.show_moves(numbers[:limit], heading=f"{len(numbers)} moves match {text!r}; type a number:")
         if limit is not None and len(numbers) > limit:
-            self.line(f"  … {len(numbers) - limit} more: type more of the text, or `moves {text}`", crop=True)
+            self.wrapped("  ", f"… {len(numbers) - limit} more: type more of the text, or `moves {text}`")
 
-    def apply(self, move: Any) -> None:
-        self.state.apply(move, player=self.human)
+    def apply(self, n: int) -> None:
+        """Play your move numbered ``n`` and say it, as the other seats' moves are said."""
+        action = self.state.legal_actions()[n - 1]
+        self.wrapped(f"  seat {self.human} (you): ", self.texts[n - 1])
+        self.state.apply(action, player=self.human)
         self.seats.append(self.human)
 
     def undo(self) -> bool:
@@ -241,22 +303,35 @@ class PlaySession:
                 break
             others += 1
         after = f" and {others} {'move' if others == 1 else 'moves'} after it" if others else ""
-        mine = self.state.legal_moves()[list(self.state.legal_actions()).index(action)]  # its full text
-        self.line(f"took back your move {mine}{after}", style="yellow")
+        mine = move_text(self.state, action, self.human)  # said in the position it was played in
+        self.wrapped("", f"took back your move {mine}{after}", style="yellow")
         return True
 
-    def hint(self, moves: Sequence[Any]) -> None:
-        """The hint bot's best moves for you, best first, with their numbers in the turn."""
+    def hint(self) -> None:
+        """The hint bot's best moves for you, best first, with their numbers in the turn;
+        where the search tried fewer than ``HINT_MOVES``, the rule bot's next choices."""
         self.line(f"  thinking ({self.hinter.name})...", style="dim")
         actions: list[int] = list(self.state.legal_actions())
         candidates = self.hinter.analyse(self.state)[:HINT_MOVES]
         self.line("hints, best first (number, value, visits, move):", style="green")
-        width = len(str(len(moves)))
         for c in candidates:
             value = "     " if c.value is None else f"{c.value:+.2f}"
             visits = f"{c.visits:>6} visits  " if c.visits else ""
-            self.line(f"  {actions.index(c.action) + 1:>{width}}  {value}  {visits}{c.move}", style="green", crop=True)
-        self.shown = [actions.index(c.action) + 1 for c in candidates]
+            n = actions.index(c.action) + 1
+            self.wrapped(f"{self.number_head(n)}{value}  {visits}", self.texts[n - 1], style="green")
+        chosen = [c.action for c in candidates]
+        wanted = min(HINT_MOVES, len(actions)) - len(chosen)
+        if wanted <= 0:
+            return
+        tried = f"the search tried {len(chosen)} of the {len(actions)} moves"
+        if game_class(self.game.name).rule_bot is None:
+            self.line(f"{tried}; no other ranks the rest", style="green")
+            return
+        ranked = [c.action for c in make_bot("rules", seed=0).analyse(self.state) if c.action not in chosen]
+        self.line(f"{tried}; the rule bot's next {'choice' if wanted == 1 else 'choices'}:", style="green")
+        for action in ranked[:wanted]:
+            n = actions.index(action) + 1
+            self.wrapped(self.number_head(n), self.texts[n - 1], style="green")
 
     # ----------------------------------------------------------------- the game
 
@@ -264,27 +339,25 @@ class PlaySession:
         while not self.state.is_over and self.state.current_player != self.human:
             seat = self.state.current_player
             action = self.bots[seat].choose(self.state)
-            self.line(f"  seat {seat} ({self.opponent}): {self.game.action_to_move(action)}", crop=True)
+            said = move_text(self.state, action)  # before the move: the position it is said in
+            self.wrapped(f"  seat {seat} ({self.opponent}): ", said)
             self.state.apply(action)
             self.seats.append(seat)
 
     def turn(self) -> bool:
         """Your turn, until a move is played (True) or you quit (False)."""
         moves = self.state.legal_moves()
+        self.texts = [move_text(self.state, move, self.human) for move in moves]
         self.show_board()
         self.show_turn(moves)
         while True:
             answer = self.prompt(moves)
             if answer is None:
-                self.line()
                 self.line("bye")
                 return False
             word, _, rest = answer.partition(" ")
             low = word.lower()
             if not answer:
-                if len(self.shown) == 1:
-                    self.apply(moves[self.shown[0] - 1])
-                    return True
                 self.show_board()
                 self.show_turn(moves)
             elif low in QUIT and not rest:
@@ -292,44 +365,75 @@ class PlaySession:
                 return False
             elif low in HELP and not rest:
                 self.line(HELP_TEXT)
+            elif low == "legend" and not rest:
+                self.show_legend()
             elif low in HINT and not rest:
-                self.hint(moves)
+                self.hint()
             elif low == "show" and not rest:
-                self.line(self.game.render(self.state, self.human))
+                self.block(self.game.render(self.state, self.human))
             elif low == "undo" and not rest:
                 if self.undo():
                     return True
             elif low == "moves":
                 wanted = rest.strip()
                 if not wanted:
-                    self.show_moves(moves, range(1, len(moves) + 1))
+                    self.show_moves(range(1, len(moves) + 1))
                 elif numbers := self.filter(moves, wanted):
-                    self.list_matches(moves, wanted, numbers)
+                    self.list_matches(wanted, numbers)
                 else:
                     self.line(f"no move matches {wanted!r}", style="red")
-            elif answer.isdigit():
+            elif answer.isascii() and answer.isdigit():  # not '²', which int() refuses
                 n = int(answer)
                 if 1 <= n <= len(moves):
-                    self.apply(moves[n - 1])
+                    self.apply(n)
                     return True
                 self.line(f"no move {n}: the moves are numbered 1 to {len(moves)}", style="red")
+            elif (named := self.named(moves, answer)) is not None:
+                self.apply(named)
+                return True
+
+    def named(self, moves: Sequence[Any], answer: str) -> int | None:
+        """The number of the one move a text names; None after listing several or none."""
+        try:
+            move = self.state.parse_move(answer)
+        except IllegalMoveError as exc:
+            numbers = self.filter(moves, answer)
+            if len(numbers) == 1:
+                return numbers[0]
+            if numbers:
+                self.list_matches(answer, numbers, limit=LIST_LIMIT)
             else:
-                try:
-                    move = self.state.parse_move(answer)
-                except IllegalMoveError as exc:
-                    numbers = self.filter(moves, answer)
-                    if numbers:
-                        self.list_matches(moves, answer, numbers, limit=LIST_LIMIT)
-                    else:
-                        self.line(str(exc), style="red")
-                        self.line("type help for what you can type, moves to list the moves", style="dim")
-                else:
-                    self.apply(move)
-                    return True
+                self.wrapped("", str(exc), style="red")
+                self.line("type help for what you can type, moves to list the moves", style="dim")
+            return None
+        return list(self.state.legal_actions()).index(self.game.move_to_action(move)) + 1
+
+    def legend(self) -> str:
+        """What the board's short forms mean: the game's ``COMPACT_LEGEND`` where the turns
+        show its compact board ("" where it has none or the full board is shown)."""
+        text: str = getattr(self.game, "COMPACT_LEGEND", "")
+        return text if self.compact else ""
+
+    def show_legend(self) -> None:
+        legend = self.legend()
+        if not legend:
+            self.line("the board says everything in words: no legend needed", style="dim")
+            return
+        for row in legend.splitlines():
+            self.wrapped("  ", row)
+
+    def block(self, text: str) -> None:
+        """A board: each line wrapped under its own indentation (nothing cut off)."""
+        for row in text.splitlines():
+            body = row.lstrip(" ")
+            self.wrapped(row[: len(row) - len(body)], body)
 
     def run(self) -> int:
         others = f"the others are {self.opponent} bots" if self.game.num_players > 1 else "you play alone"
-        self.line(f"{self.game.title}: you are seat {self.human}; {others}. Type help for help.", style="bold")
+        self.board(self.human)  # chooses the board of every turn, before the first line says so
+        legend = ", legend for the board's short forms" if self.legend() else ""
+        welcome = f"{self.game.title}: you are seat {self.human}; {others}. Type help for help{legend}."
+        self.wrapped("", welcome, style="bold")
         while True:
             self.bots_move()
             if self.state.is_over:
@@ -337,7 +441,7 @@ class PlaySession:
             if not self.turn():
                 return 0
         self.line()
-        self.line(self.board(None, 3))  # the blank line, the result line and the shell's prompt
+        self.block(self.board(None))
         self.line(result_line(self.state, self.human), style="bold")
         return 0
 

@@ -209,6 +209,17 @@ def _print_summary(out: Any, summary: tuple[Any, str]) -> None:
     out.print(totals)
 
 
+def _sim_bot(name: str, seed: int, think: float | None, iterations: int | None) -> Bot:
+    """A seat's bot for ``simulate``: a name of ``BOTS``, or ``module:factory`` made as
+    ``cruiselib arena`` makes its bots (the factory called with ``seed=``)."""
+    if ":" in name:
+        from cruiselib.arena.plan import BotSpec
+        from cruiselib.arena.play import make_player
+
+        return make_player(BotSpec(name=name), seed=seed)
+    return _bot(name, seed, think, iterations)
+
+
 def simulate(args: argparse.Namespace) -> int:
     rich = _rich()
     out = rich.console.Console(highlight=False)
@@ -219,8 +230,10 @@ def simulate(args: argparse.Namespace) -> int:
     if len(names) != game.num_players:
         raise cruiselib.InvalidOptionError(f"--bots names {len(names)} bots for {game.num_players} seats")
     for name in names:
-        if name not in BOTS:
-            raise cruiselib.InvalidOptionError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+        if name not in BOTS and ":" not in name:
+            raise cruiselib.InvalidOptionError(
+                f"unknown bot {name!r}; bots: {', '.join(BOTS)}, or an import path module:factory"
+            )
     n = args.games
     if n < 1:
         raise cruiselib.InvalidOptionError("--games must be at least 1")
@@ -229,6 +242,12 @@ def simulate(args: argparse.Namespace) -> int:
     wins = np.zeros((n, game.num_players), dtype=np.int8)
     first_seats = np.zeros(n, dtype=np.int8)
     in_core = all(name == "random" for name in names)
+    # Made before the games start, so a bot that cannot be imported fails at once.
+    bots = (
+        []
+        if in_core
+        else [_sim_bot(bot, args.seed * 7919 + p, args.think, args.iterations) for p, bot in enumerate(names)]
+    )
     progress = rich.progress.Progress(
         rich.progress.TextColumn("[progress.description]{task.description}"),
         rich.progress.BarColumn(),
@@ -249,7 +268,6 @@ def simulate(args: argparse.Namespace) -> int:
                 first_seats[lo:hi] = batch.first_seats
                 progress.update(task, completed=hi)
         else:
-            bots = [_bot(name, args.seed * 7919 + p, args.think, args.iterations) for p, name in enumerate(names)]
             for g in range(n):
                 state: Any = game.new_state(seed=args.seed * 1_000_003 + g)
                 first_seats[g] = state.current_player
@@ -274,65 +292,111 @@ def simulate(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- demo
 
 
+def _seat_counts(counts: Sequence[int]) -> str:
+    """``2-6`` for a run of seat counts, ``2`` for one, ``2,4`` otherwise."""
+    if len(counts) > 1 and tuple(counts) == tuple(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    return ",".join(map(str, counts))
+
+
+def _docs_url() -> str:
+    """Where the documentation is: the installed package's Documentation URL, if it has one."""
+    from importlib import metadata
+
+    try:
+        urls: list[str] = metadata.metadata("cruiselib").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        urls = []
+    for entry in map(str, urls):
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "documentation":
+            return url.strip()
+    return "docs/index.md in the source"
+
+
 def demo(args: argparse.Namespace) -> int:
-    """Every game: in-core random playouts, a greedy bot against a random one, a final table."""
+    """A tour in about one screen: every game of the registry with its speed in the core, one
+    bot match per game, the end of one of those games, and the commands to try next."""
+    from cruiselib._registry import game_class
+    from cruiselib._terminal import result_line
+
+    if args.games < 1 or args.bot_games < 1:
+        raise cruiselib.InvalidOptionError("--games and --bot-games must be at least 1")
     rich = _rich()
     out = rich.console.Console(highlight=False)
-    mode = "compiled" if cruiselib.compiled else "pure-Python"
-    out.print(f"[bold]cruiselib {cruiselib.__version__}[/bold] ({mode} core): {', '.join(cruiselib.games())}")
-    for name in cruiselib.games():
+    names = cruiselib.games()
+    mode = "compiled core" if cruiselib.compiled else "pure-Python core (no compiled core installed: slower)"
+    out.print(f"[bold]cruiselib {cruiselib.__version__}[/bold] · {len(names)} games · {mode}")
+    out.print()
+    out.print(f"[bold]{'game':<18}{'make(...)':<16}{'players':>8}{'random games/s':>16}{'moves/game':>12}[/bold]")
+    for name in names:
         game: Any = cruiselib.make(name)
-        out.rule(f"{game.title} ({name}, {game.num_players} players, {game.num_actions} actions)")
         start = time.perf_counter()
         result = game.playouts(args.games, seed=args.seed)
-        seconds = time.perf_counter() - start
-        _print_summary(
-            out,
-            _summary_table(
-                rich,
-                game,
-                f"{args.games:,} random games in the core",
-                result.scores,
-                result.lengths,
-                result.wins,
-                result.first_seats,
-                seconds,
-            ),
-        )
-        bots = [make_bot("greedy", args.seed)] + [make_bot("random", args.seed + p) for p in range(1, game.num_players)]
-        n = args.bot_games
-        scores = np.zeros((n, game.num_players), dtype=np.int32)
-        lengths = np.zeros(n, dtype=np.int64)
-        wins = np.zeros((n, game.num_players), dtype=np.int8)
-        first_seats = np.zeros(n, dtype=np.int8)
-        start = time.perf_counter()
-        state: Any = None
-        for g in range(n):
-            state = game.new_state(seed=args.seed + g)
-            first_seats[g] = state.current_player
+        rate = args.games / max(time.perf_counter() - start, 1e-9)
+        players = f"{_seat_counts(game_class(name).player_counts)} ({game.num_players})"
+        out.print(f"{game.title:<18}{name:<16}{players:>8}{rate:>16,.0f}{result.mean_length:>12.1f}")
+    out.print(f"{args.games:,} random games each at the seat count in brackets, played to the end")
+    out.print("in the compiled core on one thread, with no Python between moves.")
+
+    # One match per game: the game's rule bot (else greedy) against random, at two seats
+    # where the game has them, the bot's seat turning every game so no seat is favoured.
+    out.print()
+    out.print(f"[bold]Bot matches: {args.bot_games:,} games each, the bot's seat turning every game[/bold]")
+    out.print(f"{'game':<18}{'bot':<8}{'seats':>6}{'bot wins':>10}{'each random':>13}{'draws':>8}{'fair share':>12}")
+    shown: tuple[Any, Any, list[str]] | None = None
+    for name in names:
+        counts = game_class(name).player_counts
+        seats = 2 if 2 in counts else min(counts)
+        bot_name = "rules" if game_class(name).rule_bot else "greedy"
+        game = cruiselib.make(name, players=seats)
+        bot_share = random_share = draws = 0.0
+        for g in range(args.bot_games):
+            seat = g % seats
+            bots = [
+                make_bot(bot_name if p == seat else "random", seed=args.seed * 7919 + g * 8 + p) for p in range(seats)
+            ]
+            state: Any = game.new_state(seed=args.seed * 1_000_003 + g)
             while not state.is_over:
                 state.apply(bots[state.current_player].choose(state))
-                lengths[g] += 1
-            scores[g] = state.scores()
-            for w in state.winners():
-                wins[g, w] = 1
-        seconds = time.perf_counter() - start
-        _print_summary(
-            out,
-            _summary_table(
-                rich,
-                game,
-                f"greedy (seat 0) against random, {n} games from Python",
-                scores,
-                lengths,
-                wins,
-                first_seats,
-                seconds,
-            ),
+            winners = state.winners()
+            if not winners:
+                draws += 1
+            elif seat in winners:
+                bot_share += 1 / len(winners)
+            random_share += sum(1 / len(winners) for w in winners if w != seat)
+            labels = [bot_name if p == seat else "random" for p in range(seats)]
+            if shown is None or shown[0].name == name:
+                shown = (game, state, labels)
+        n = args.bot_games
+        others = max(seats - 1, 1)
+        out.print(
+            f"{game.title:<18}{bot_name:<8}{seats:>6}{bot_share / n:>10.1%}{random_share / others / n:>13.1%}"
+            f"{draws / n:>8.1%}{1 / seats:>12.1%}"
         )
-        if state is not None:
-            out.print(f"The last of those games, at its end (scores {state.scores()}):")
-            out.print(game.render(state, None))
+    out.print("A win shared by k seats counts 1/k to each; in an even match every seat wins")
+    out.print("the fair share.")
+
+    if shown is not None:
+        game, state, labels = shown
+        seating = ", ".join(f"seat {p} {label}" for p, label in enumerate(labels))
+        out.print()
+        out.print(f"[bold]The last {game.title} match game at its end[/bold] ({seating})")
+        out.print(game.render(state, None, compact=True))
+        out.print(result_line(state, -1))
+
+    first = names[0]
+    out.print()
+    out.print("[bold]Try next[/bold]")
+    for what, command in (
+        ("play against a bot in the terminal", f"cruiselib play {first}"),
+        ("play in a web browser (the web extra)", "cruiselib web"),
+        ("bots of your choice, or your own", f"cruiselib simulate {first} --bots rules -n 100"),
+        ("a tournament with ratings", f"cruiselib arena {first} --bot rules --bot greedy"),
+    ):
+        out.print(f"  {what}:")
+        out.print(f"      {command}")
+    out.print(f"  Documentation: {_docs_url()}")
     return 0
 
 
@@ -362,8 +426,50 @@ def arena_command(command: str, argv: Sequence[str]) -> int:
 # --------------------------------------------------------------------------- entry
 
 
+#: ``cruiselib --help``: plain text (the module's docstring is reStructuredText).
+DESCRIPTION = "Play the games against bots, simulate bot-vs-bot games, export schemas."
+EPILOG = """\
+examples:
+  cruiselib games                      the games and their player counts
+  cruiselib play GAME                  you against greedy bots in the terminal
+  cruiselib play GAME --players 1      a game alone, where the game has a solo mode
+  cruiselib simulate GAME --games 10000 --bots ismcts,rules
+  cruiselib COMMAND --help             a command's own options
+
+The arena and study commands are documented in docs/arena.md, serve in
+docs/protocol.md, web in docs/web.md. Tables and progress bars need the cli
+extra: pip install 'cruiselib[cli]'."""
+
+
+def players_text(counts: Sequence[int]) -> str:
+    """A game's player counts in words: ``1-4 players``, ``2 players``, ``2, 4 players``."""
+    ordered = sorted(counts)
+    if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]}-{ordered[-1]} players"
+    if len(ordered) == 2 and ordered[1] == ordered[0] + 1:
+        return f"{ordered[0]}-{ordered[1]} players"
+    return f"{', '.join(map(str, ordered))} {'player' if ordered == [1] else 'players'}"
+
+
+def games_command() -> int:
+    """``cruiselib games``: each game's name, title, player counts (with the default) and
+    number of actions."""
+    from cruiselib._registry import game_class
+
+    for name in cruiselib.games():
+        game = cruiselib.make(name)
+        counts = players_text(game_class(name).player_counts)
+        print(f"{name:<15} {game.title:<18} {counts} (default {game.num_players}), {game.num_actions} actions")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cruiselib", description=__doc__.split("\n")[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="cruiselib",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"cruiselib {cruiselib.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -381,7 +487,12 @@ def build_parser() -> argparse.ArgumentParser:
             help="a game option, e.g. variant=bow_to_rear (repeatable)",
         )
 
-    p_play = sub.add_parser("play", help="play against bots in the terminal")
+    p_play = sub.add_parser(
+        "play",
+        help="play against bots in the terminal",
+        description="Play a game against bots in the terminal (80x24 is enough). At the prompt type a move's"
+        " number or its text, or help for the commands and the board's legend.",
+    )
     game_args(p_play)
     p_play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p_play.add_argument("--opponent", choices=list(BOTS), default=None, help="the other seats' bot (default greedy)")
@@ -407,7 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_sim.add_argument(
         "--bots",
         default="random",
-        help=f"one bot for all seats or one per seat, comma-separated: {', '.join(BOTS)}",
+        help=f"one bot for all seats or one per seat, comma-separated: {', '.join(BOTS)},"
+        " or module:factory (a callable taking seed= that returns a bot)",
     )
     p_sim.add_argument(
         "--iterations", type=_positive(int, "--iterations"), default=None, help="search bots: iterations a move (2000)"
@@ -416,9 +528,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--think", type=_positive(float, "--think"), default=None, metavar="SECONDS", help="search bots: seconds a move"
     )
 
-    p_demo = sub.add_parser("demo", help="a tour of every game: playouts, bots, a final position")
+    p_demo = sub.add_parser("demo", help="a one-screen tour: the games, their speed, bot matches, what to try next")
     p_demo.add_argument("--games", type=int, default=100_000, help="in-core random games per game")
-    p_demo.add_argument("--bot-games", type=int, default=200, help="greedy-vs-random games per game")
+    p_demo.add_argument("--bot-games", type=int, default=100, help="rule-bot-against-random games per game")
     p_demo.add_argument("--seed", type=int, default=1)
 
     p_schema = sub.add_parser("schema", help="print the JSON Schemas of states, views and moves")
@@ -461,10 +573,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ARENA_COMMANDS:
             return arena_command(args.command, args.arguments)
         if args.command == "games":
-            for name in cruiselib.games():
-                game = cruiselib.make(name)
-                print(f"{name:<15} {game.title} ({game.num_actions} actions)")
-            return 0
+            return games_command()
         if args.command == "play":
             return play(args)
         if args.command == "simulate":

@@ -342,10 +342,14 @@ class EngineClient:
         *,
         seed: int | str | None = None,
         start_player: int | None = None,
+        player: int | None = None,
     ) -> p.NewReply:
-        """A new game (its ``game_id`` is in the reply)."""
+        """A new game (its ``game_id`` is in the reply). ``player``: the seat this client
+        plays; the replies about the game then name only what that seat may know of the
+        other seats' moves, and ``apply``, ``hint`` and ``legal`` serve that seat alone."""
         return self.call(
-            p.New(game=game, options=dict(options or {}), seed=seed, start_player=start_player), p.NewReply
+            p.New(game=game, options=dict(options or {}), seed=seed, start_player=start_player, player=player),
+            p.NewReply,
         )
 
     def list_games(self) -> list[p.GameSummary]:
@@ -383,7 +387,9 @@ class EngineClient:
         apply: bool = False,
         seat: int | None = None,
     ) -> p.BotReply:
-        """A bot's move for the seat to move (played too with ``apply=True``)."""
+        """A bot's move for the seat to move (played too with ``apply=True``), said to the
+        game's ``player`` (else to every seat alike): ``action`` is None for a move that
+        hides something from that player."""
         return self.call(
             p.BotCommand(
                 game_id=game_id,
@@ -426,6 +432,7 @@ class EngineClient:
         )
 
     def undo(self, game_id: str, count: int = 1) -> p.UndoReply:
+        """Take back the last ``count`` actions (said as the bot's moves are)."""
         return self.call(p.Undo(game_id=game_id, count=count), p.UndoReply)
 
     def render(self, game_id: str, seat: int | None = None, *, compact: bool = False) -> str:
@@ -444,9 +451,11 @@ class EngineClient:
         record: Mapping[str, Any] | str | None = None,
         game: str | None = None,
         options: Mapping[str, Any] | None = None,
+        player: int | None = None,
     ) -> p.StatusReply:
-        """A new game from a snapshot or a record (JSON objects or their text)."""
-        command = p.Load(game=game, options=dict(options or {}))
+        """A new game from a snapshot or a record (JSON objects or their text);
+        ``player`` as for :meth:`new`."""
+        command = p.Load(game=game, options=dict(options or {}), player=player)
         # Only the fields given: an empty Raw is not JSON (and not left out as a default).
         if snapshot is not None:
             command.snapshot = msgspec.Raw(msgspec.json.encode(snapshot))

@@ -12,6 +12,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import msgspec
+
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
@@ -88,6 +90,25 @@ class AtlanticStarState(State[AtlanticStarMove, AtlanticStarStateData, AtlanticS
     def legal_moves(self) -> list[AtlanticStarMove]:
         """The legal moves, annotated (ship names, points), in the order of legal_actions()."""
         return [self.game._annotate(self, a) for a in self.legal_actions()]
+
+    def _move_text(self, action: int, private: bool) -> str:
+        """The move named by what it acts on: the ship chartered with its entries, the
+        ships the refresh sends away, the voyage's value before and after a loan, a
+        voyage's ships by leg and points (put face up by the move). The ships a voyage
+        keeps in hand stay hidden: counted, and named only when ``private``."""
+        move = self.game._annotate(self, action)
+        if isinstance(move, Loan):
+            which = "second " if move.voyage == 1 else ""
+            before = (move.value or 0) + move.amount // 1000
+            return f"loan {move.amount:,} on the {which}{move.sea} voyage (value {before} → {move.value})"
+        if isinstance(move, Refresh):
+            names = self.game.ships.ships
+            gone = [names[c].name for c in self._get_raw()["agency"] if c >= 0]
+            return f"{move}, replacing {', '.join(gone)}" if gone else str(move)
+        if isinstance(move, Voyage) and move.kept and not private:
+            count = len(move.kept)
+            return f"{msgspec.structs.replace(move, kept=())} (keeps {count} ship{'' if count == 1 else 's'})"
+        return str(move)
 
     if TYPE_CHECKING:  # the core's view (A13; with recall, A14)
 
@@ -370,6 +391,21 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
         return {**self._observation_ranges(), "known": (0.0, 1.0)}
 
     # ------------------------------------------------------------------ text
+
+    #: The short forms of the compact board (docs/atlantic_star.md, "Board text"), an entry
+    #: a line, for a reader who meets them first (``cruiselib play``'s ``legend``).
+    COMPACT_LEGEND: ClassVar[str] = "\n".join(
+        (
+            "> the seat to move; VP victory points; marks its money; to sail: the voyages still to"
+            " stage per sea (2 Med: two)",
+            "Bal, Med, Atl, Pac: the Baltic, Mediterranean, Atlantic and Pacific; 3★: a voyage's class",
+            "a sea's plaques, top field first, as owner:value (a seat's number, or A/B for a package"
+            " operator's set); . an empty field; free: the classes still free",
+            "agency 3k, 2k, 1k, free: the four spaces, dearest first, with their ships",
+            "P5:9: Pacific leg 5 for 9; mail: a mail ship",
+            "… +k: k items left off",
+        )
+    )
 
     def render(self, state: AtlanticStarState, player: int | None = None, *, compact: bool = False) -> str:
         """A plain-text board: seas with their class and ranking, agency, money, hands.

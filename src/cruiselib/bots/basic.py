@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ._types import Candidate
+from ._types import Candidate, with_texts
 
 __all__ = ["GreedyBot", "RandomBot"]
 
@@ -28,7 +28,7 @@ class RandomBot:
     def analyse(self, state: Any) -> list[Candidate]:
         """Every legal move, in action order, with no value (all are equally likely)."""
         game = state.game
-        return [Candidate(action=a, move=str(game.action_to_move(a))) for a in state.legal_actions()]
+        return with_texts(state, [Candidate(action=a, move=str(game.action_to_move(a))) for a in state.legal_actions()])
 
 
 class GreedyBot:
@@ -72,4 +72,4 @@ class GreedyBot:
         """Every legal move with its one-ply value (the score margin after it), best first."""
         game = state.game
         rows = sorted(self._values(state), key=lambda row: (-row[1], row[0]))
-        return [Candidate(action=a, move=str(game.action_to_move(a)), value=v) for a, v in rows]
+        return with_texts(state, [Candidate(action=a, move=str(game.action_to_move(a)), value=v) for a, v in rows])

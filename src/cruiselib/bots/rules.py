@@ -12,7 +12,7 @@ from typing import Any
 
 from cruiselib.integration import resolve_rule_bot
 
-from ._types import Candidate
+from ._types import Candidate, with_texts
 
 __all__ = ["RuleBot"]
 
@@ -46,5 +46,11 @@ class RuleBot:
         return int(self._bot(state).choose(state))
 
     def analyse(self, state: Any) -> list[Candidate]:
+        """The game's bot's candidates, best first, with the position's move texts."""
+        return with_texts(state, self._ranked(state))
+
+    def _ranked(self, state: Any) -> list[Candidate]:
+        """The game's bot's candidates without the texts (for a search's shortlist, which
+        reads only the actions)."""
         result: list[Candidate] = self._bot(state).analyse(state)
         return result

@@ -27,7 +27,7 @@ from cruiselib._core.rng import mix64, seed_state
 from cruiselib.errors import InvalidOptionError, SearchCancelled
 from cruiselib.integration import SearchDefaults
 
-from ._types import Candidate
+from ._types import Candidate, with_texts
 from .rules import RuleBot
 
 __all__ = ["CheatingMCTSBot", "ISMCTSBot", "SearchBot", "search_defaults"]
@@ -227,7 +227,7 @@ class SearchBot:
             tree.restrict(shortlist)
         bias = self.rule_bias if self.rule_bias is not None else defaults.rule_bias
         if bias > 0:
-            tree.favour(shortlist[0] if shortlist else self._judge.analyse(state)[0].action, bias)
+            tree.favour(shortlist[0] if shortlist else self._judge._ranked(state)[0].action, bias)
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         chunk = _FIRST_CHUNK
@@ -268,7 +268,7 @@ class SearchBot:
         width = self._width(state)
         if width <= 0 or len(state.legal_actions()) <= width:
             return None
-        return [c.action for c in self._judge.analyse(state)[:width]]
+        return [c.action for c in self._judge._ranked(state)[:width]]
 
     def choose(self, state: Any, *, cancel: threading.Event | None = None) -> int:
         """The action to play for ``state.current_player`` (a forced move, or a shortlist of
@@ -284,7 +284,7 @@ class SearchBot:
             return int(legal[0])
         if self._width(state) == 1:
             self.last_iterations = 0
-            return int(self._judge.analyse(state)[0].action)
+            return int(self._judge._ranked(state)[0].action)
         tree = self._search(state, cancel)
         return int(tree.best(_FINALS[self.final]))
 
@@ -295,10 +295,11 @@ class SearchBot:
         tree = self._search(state, cancel)
         game = state.game
         rows = sorted(tree.children(), key=lambda row: (-row[1], row[0]))
-        return [
+        candidates = [
             Candidate(action=action, move=str(game.action_to_move(action)), visits=visits, value=mean)
             for action, visits, _avail, mean in rows
         ]
+        return with_texts(state, candidates)
 
 
 class ISMCTSBot(SearchBot):

@@ -20,7 +20,7 @@ from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._game import FieldRange
 from cruiselib.dream_cruise import integrations, schema
-from cruiselib.dream_cruise.cards import CABINS, REGIONS, Activity, CardSet
+from cruiselib.dream_cruise.cards import CABINS, REGIONS, Activity, CardSet, Family, Location, ShipCard
 from cruiselib.dream_cruise.moves import (
     MOVE_TYPES,
     Board,
@@ -83,6 +83,14 @@ class DreamCruiseState(State[DreamCruiseMove, DreamCruiseStateData, DreamCruiseV
             return [1.0 if self.winners() else -1.0]
         # Named, not super(): the pure twin's copy of this class is not a subclass of it.
         return State.returns(self)
+
+    def _move_text(self, action: int, private: bool) -> str:
+        """The move named by what it acts on: the family and the cabin it boards, the
+        location card kept, the display set's cards (not the face-down set's), the family
+        and the activity of a guest, the activity cards and payments. Each names only
+        what the table shows or the move puts on it (a card from the hand is played face
+        up, a payment goes to the open discard pile), so ``private`` adds nothing."""
+        return self.game._move_text(self, action)
 
     @property
     def phase(self) -> str:
@@ -353,6 +361,48 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             )
         return move
 
+    def _move_text(self, state: DreamCruiseState, action: int) -> str:
+        """The text of :meth:`DreamCruiseState._move_text` for the legal ``action``."""
+        move = self._all_moves[action]
+        raw = state._get_raw()
+        cards = self.cards
+        p = raw["cur"]
+        if isinstance(move, Board):
+            family = cards.families[move.family]
+            cabin = next((c for c in range(3) if raw["cabins"][p][c] < 0), None)
+            into = f" into the {CABINS[cabin]} cabin" if cabin is not None else ""
+            return f"board the {family.name} family ({_family_terms(family)}){into}"
+        if isinstance(move, Keep):
+            return f"keep {_location_terms(cards.locations[move.location])}"
+        if isinstance(move, Take):
+            if move.set == 0:
+                count = len(raw["display"][0])
+                return f"take the face-down set ({count} card{'' if count == 1 else 's'}, unseen)"
+            shown = " + ".join(_ship_terms(cards.ships[x]) for x in raw["display"][move.set])
+            return f"take set {move.set}: {shown}"
+        if isinstance(move, Place):
+            family = cards.families[raw["cabins"][p][move.cabin]].name
+            where = self._spot_text(raw, p, move.spot)
+            return f"send a guest of the {family} family ({CABINS[move.cabin]} cabin) to {where}"
+        if isinstance(move, Plan):
+            card = cards.ships[move.card]
+            location = cards.locations[raw["location"][p]]
+            if location.bottom is not None:
+                onto = f"{location.name}, covering its bottom ({location.bottom})"
+            else:
+                onto = f"{location.name}, in {'its first' if raw['slots'][p][0] < 0 else 'its second'} slot"
+            return f"plan {_ship_terms(card)} on {onto}"
+        if isinstance(move, Build):
+            text = f"build {_ship_terms(cards.ships[move.addition])}, paying {cards.ships[move.payment].name}"
+            if move.replaces is not None:
+                old = cards.ships[raw["additions"][p][move.replaces]]
+                text += f", replacing {_ship_terms(old)} (addition {move.replaces + 1})"
+            return text
+        if isinstance(move, Captain):
+            where = self._spot_text(raw, p, move.spot)
+            return f"captain to {where}, paying {cards.ships[move.payment].name}"
+        return "done: end the turn"
+
     def spot_text(self, state: DreamCruiseState, seat: int, spot: int) -> str:
         """The activity on a seat's spot now, e.g. ``"Cooking Class (rest for 2)"``."""
         return self._spot_text(state._get_raw(), seat, spot)
@@ -545,6 +595,28 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
 
     # ------------------------------------------------------------------ text
 
+    #: The short forms of the compact board (docs/dream_cruise.md, "Board text"), an entry
+    #: a line, for a reader who meets them first (``cruiselib play``'s ``legend``).
+    COMPACT_LEGEND: ClassVar[str] = "\n".join(
+        (
+            "> the seat to act; pts its score; pile the families in its points pile; routes its"
+            " route points; to place the figures still on its family cards; drew: cards drawn",
+            "i, o, b: the inner, oceanview and balcony cabins",
+            "Adler 2/3 3p spo,cit: the Adler family, 2 of its 3 members still to place, worth 3"
+            " points, wanting sports or city",
+            "spo sports, cul culture, res rest, cit city, cou country, bea beach",
+            "res2: a rest activity for 2 guests; [io]: the cabins whose guests are on it; capt: the captain",
+            "top, bottom, slot 1: the spots of the location card; A1: built addition 1;"
+            " +Spa: an addition card (built by paying another card)",
+            "routes: the location cards kept, by region (E.Med, W.Med, Baltic, Arctic, N.Sea,"
+            " Atlantic; sea cards are wild)",
+            "drawn: the cards to choose from: families to board (one into each empty cabin, the"
+            " rest are discarded), or location cards (the one kept is this round's location and"
+            " counts for routes, the others are discarded)",
+            "display: the sets of ship cards to take one of (set 0 face down)",
+        )
+    )
+
     def render(self, state: DreamCruiseState, player: int | None = None, *, compact: bool = False) -> str:
         """A plain-text table: each seat's cabins, additions, location card and routes.
 
@@ -558,7 +630,7 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
         c = self.cards
         n = self.num_players
         if state.is_over:
-            head = f"game over after round {raw['round']}; winners: {', '.join(map(str, state.winners())) or 'Jana'}"
+            head = f"game over after round {raw['round']}; {_winners_text(state.winners(), n)}"
         else:
             head = f"round {raw['round']}, {PHASES[raw['phase']].replace('_', ' ')}: seat {raw['cur']} to act" + (
                 " (final round)" if raw["final"] else ""
@@ -582,17 +654,17 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
                     lines.append(f"  {CABINS[cab]:9}: empty")
             for j, x in enumerate(raw["additions"][p]):
                 if x >= 0:
-                    guests = [CABINS[k] for k in range(3) if (raw["addition_guests"][p][j] >> k) & 1]
-                    lines.append(f"  addition {j + 1}: {c.ships[x]} guests {guests or '-'}")
+                    guests = _cabin_list(raw["addition_guests"][p][j])
+                    lines.append(f"  addition {j + 1}: {c.ships[x]}; guests: {guests}")
             loc = raw["location"][p]
             if loc >= 0:
                 lines.append(f"  location: {c.locations[loc]}")
                 for s in range(3):
                     text = self._spot_text(raw, p, s)
                     if text != spot_name(s) or s == 0:
-                        guests = [CABINS[k] for k in range(3) if (raw["location_guests"][p][s] >> k) & 1]
+                        guests = _cabin_list(raw["location_guests"][p][s])
                         mark = " [captain]" if raw["captain"][p] == s else ""
-                        lines.append(f"    {text}{mark}: guests {guests or '-'}")
+                        lines.append(f"    {text}{mark}: guests: {guests}")
             played = ", ".join(c.locations[x].name for x in raw["played"][p]) or "-"
             lines.append(f"  played: {played}")
             if player is None or player == p:
@@ -601,6 +673,16 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             else:
                 k = len(raw["hands"][p])
                 lines.append(f"  hand: {k} card{'' if k == 1 else 's'}")
+            drawn = sorted(raw["drawn"][p])
+            if drawn and (player is None or player == p):
+                if raw["phase"] == 0:
+                    lines.append("  drawn families (one boards each empty cabin, the rest are discarded):")
+                    lines.extend(f"    {c.families[x]}" for x in drawn)
+                else:
+                    lines.append("  drawn location cards (keep one: this round's location, then a route card):")
+                    lines.extend(f"    {c.locations[x]}" for x in drawn)
+            elif drawn:
+                lines.append(f"  drawn: {len(drawn)} card{'' if len(drawn) == 1 else 's'}")
         if raw["phase"] == 2:
             for k, cards in enumerate(raw["display"]):
                 taken = raw["taken"][k]
@@ -755,6 +837,39 @@ def _location_text(cards: CardSet, loc: int) -> str:
     if card.bottom is None or card.region is None:
         return f"{name} {_activity(card.top)}"
     return f"{name} ({_REGION_CODES[card.region]}) {_activity(card.top)}/{_activity(card.bottom)}"
+
+
+def _winners_text(winners: Sequence[int], players: int) -> str:
+    """``winner: seat 1``, ``winners: seat 0, seat 2``; with none, ``winner: Jana`` in the
+    solo game (C9) and ``no winner`` otherwise."""
+    if not winners:
+        return "winner: Jana" if players == 1 else "no winner"
+    label = "winner" if len(winners) == 1 else "winners"
+    return f"{label}: {', '.join(f'seat {w}' for w in winners)}"
+
+
+def _family_terms(family: Family) -> str:
+    """``3 members, wants rest, beach, 4 points``: what a family card says."""
+    members = f"{family.members} member{'' if family.members == 1 else 's'}"
+    return f"{members}, wants {', '.join(family.wants)}, {_points(family.points)}"
+
+
+def _location_terms(card: Location) -> str:
+    """``Kusadasi (east med; top country for 2, bottom culture for 3)``; a sea card
+    ``Open Sea: Ionian Sea (sea; top culture for 1, two activity slots)``."""
+    if card.bottom is None or card.region is None:
+        return f"{card.name} (sea; top {card.top}, two activity slots)"
+    return f"{card.name} ({card.region.replace('_', ' ')}; top {card.top}, bottom {card.bottom})"
+
+
+def _ship_terms(card: ShipCard) -> str:
+    """``Bingo (rest for 2)``: a ship card's name and activity."""
+    return f"{card.name} ({card.activity})"
+
+
+def _cabin_list(bits: int) -> str:
+    """``inner, balcony``: the cabins whose guests are on an activity (a bit each), or ``none``."""
+    return ", ".join(CABINS[k] for k in range(3) if (bits >> k) & 1) or "none"
 
 
 def _points(n: int) -> str:

@@ -1,6 +1,9 @@
 // Dream Islands' board on the cruiselib web page (docs/web.md): the airplane, the islands
 // around the middle, each seat's pieces, drawn from a seat's view alone. The catalog
-// (/catalog/dream_islands) names the missions and gives the small islands' values.
+// (/catalog/dream_islands) names the missions and gives the small islands' values. Every
+// object a move acts on carries its key (data-object): a place "place:airplane",
+// "place:island <n>", "place:middle", a shell "shell:<number>", a mission in hand
+// "mission:<name>" and the own draw pile "pile"; move() maps a legal move's text to them.
 "use strict";
 
 (() => {
@@ -19,17 +22,17 @@
     const values = cat.small_island_values || [];
     const name = (m) => `[${m}] ${missions[m] || "mission " + m}`;
     const islands = v.seats[0].islands.length;
-    const places = [el("div", { class: "place airplane" }, el("div", { class: "place-name" }, "✈ airplane"), el("div", {}, pips(v.seats.map((s) => s.airplane))))];
+    const places = [el("div", { class: "place airplane", "data-object": "place:airplane" }, el("div", { class: "place-name" }, "✈ airplane"), el("div", {}, pips(v.seats.map((s) => s.airplane))))];
     for (let i = 0; i < islands; i++) {
       const last = i === islands - 1 ? " ♥" : "";
       places.push(
-        el("div", { class: "place island" }, el("div", { class: "place-name" }, `island ${i + 1}${last}`), el("div", {}, pips(v.seats.map((s) => s.islands[i])))),
+        el("div", { class: "place island", "data-object": `place:island ${i + 1}` }, el("div", { class: "place-name" }, `island ${i + 1}${last}`), el("div", {}, pips(v.seats.map((s) => s.islands[i])))),
       );
     }
     const small = v.small_islands.map((owner, i) =>
       el("span", { class: "small-island", style: owner >= 0 ? `background:${COLORS[owner]};color:#fff` : "" }, `${values[i] ?? "?"} pts${owner >= 0 ? " · seat " + owner : ""}`),
     );
-    places.push(el("div", { class: "place middle" }, el("div", { class: "place-name" }, "middle"), el("div", {}, small), el("div", {}, pips(v.seats.map((s) => s.middle)))));
+    places.push(el("div", { class: "place middle", "data-object": "place:middle" }, el("div", { class: "place-name" }, "middle"), el("div", {}, small), el("div", {}, pips(v.seats.map((s) => s.middle)))));
     const seats = v.seats.map((s) =>
       el(
         "tr",
@@ -44,17 +47,59 @@
       ),
     );
     const me = v.seats[v.player];
+    // The four shells of the numbers 2..5: a covered one is spent.
+    const shells = [2, 3, 4, 5].map((n) =>
+      el("span", { class: "obj-button shell" + (me.covered.includes(n) ? " covered" : ""), "data-object": `shell:${n}`, title: `cover ${n}` }, `shell ${n}`),
+    );
     return el(
       "div",
       {},
       el("p", { class: "phase" }, `round ${v.rounds + 1}${v.max_rounds ? " of " + v.max_rounds : ""} · phase ${v.phase}${v.end_triggered ? " · last round" : ""}`),
+      el(
+        "p",
+        { class: "board-actions" },
+        "your shells: ",
+        shells,
+        " ",
+        el("span", { class: "obj-button", "data-object": "pile" }, `your draw pile (${me.pile_size})`),
+      ),
       el("div", { class: "islands" }, places),
       panel("Seats", table(["seat", "score", "missions", "shells on", "hand", "pile", "put under"], seats)),
-      panel("Your missions in hand", el("ul", { class: "missions" }, v.hand.map((m) => el("li", {}, name(m))))),
+      panel("Your missions in hand", el("ul", { class: "missions" }, v.hand.map((m) => el("li", { "data-object": `mission:${missions[m]}` }, name(m))))),
       me.completed.length ? panel("Your completed missions", el("ul", { class: "missions" }, me.completed.map((m) => el("li", {}, name(m))))) : null,
       v.under_pile.length ? panel("Under your pile (drawn next)", el("ul", { class: "missions" }, v.under_pile.map((m) => el("li", {}, name(m))))) : null,
     );
   }
 
-  cruiselib.registerDrawer("dream_islands", draw);
+  // A place as a path of a cover move names it: "airplane", "middle", "island 3" (or "3"
+  // after an island start: "island 1→3").
+  const placeKey = (text) => `place:${/^\d+$/.test(text) ? "island " + text : text}`;
+
+  // The objects each kind of move acts on, read from its text (src/cruiselib/dream_islands/moves.py).
+  function move(text) {
+    let m = /^cover (\d)(?: \(no piece can move\))?$/.exec(text);
+    if (m) return { kind: "cover", objects: [`shell:${m[1]}`] };
+    m = /^cover (\d): (.+)$/.exec(text);
+    if (m) {
+      const objects = [`shell:${m[1]}`];
+      for (const path of m[2].split(", ")) {
+        const p = /^\d+ pieces? (.+)→(.+)$/.exec(path);
+        if (!p) return null;
+        objects.push(placeKey(p[1]), placeKey(p[2]));
+      }
+      return { kind: "cover", objects: [...new Set(objects)] };
+    }
+    m = /^put '(.+)' under the draw pile$/.exec(text);
+    if (m) return { kind: "put", objects: [`mission:${m[1]}`] };
+    if (text === "draw up to 3") return { kind: "draw", objects: ["pile"] };
+    return null;
+  }
+
+  const kinds = {
+    cover: "Cover one of your shells (2 to 5) and move your pieces that many steps in all: click a shell, then the islands your pieces leave or reach.",
+    put: "Put a mission card from your hand at the bottom of your draw pile.",
+    draw: "End the exchange: draw until you hold 3 missions.",
+  };
+
+  cruiselib.registerDrawer("dream_islands", draw, { move, kinds });
 })();

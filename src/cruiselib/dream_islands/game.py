@@ -26,6 +26,7 @@ from cruiselib.dream_islands.moves import (
     DreamIslandsMove,
     Path,
     PutUnder,
+    mission_name,
     notation_templates,
     place_name,
 )
@@ -142,6 +143,28 @@ class DreamIslandsState(State[DreamIslandsMove, DreamIslandsStateData, DreamIsla
         with ``recall``, also what play has shown everybody of each hand (I16)."""
         view: DreamIslandsView = self._view(self._seat(player), bool(recall))
         return view
+
+    def _move_text(self, action: int, private: bool) -> str:
+        """The move with what it shows the table: the missions a cover completes (they go
+        face up) and how many cards a draw takes (hand sizes are public). The mission a
+        seat puts under its pile stays hidden from the others (I6): named only when
+        ``private``."""
+        move = self.game.action_to_move(action)
+        if isinstance(move, PutUnder):
+            return str(move) if private else "put a mission card under the draw pile (hidden)"
+        seat = self.current_player
+        before = self.view(seat).seats[seat]
+        after_state = self.clone()
+        after_state.apply(action)
+        after = after_state.view(seat).seats[seat]
+        if isinstance(move, Draw):
+            drawn = after.hand_size - before.hand_size
+            return f"{move}: draws {drawn or 'no'} card{'' if drawn == 1 else 's'}"
+        done = [m for m in after.completed if m not in before.completed]
+        if done:
+            missions = ", ".join(f"'{mission_name(m)}'" for m in done)
+            return f"{move}; completes {missions}"
+        return str(move)
 
 
 class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
@@ -347,6 +370,20 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
         return {**self._observation_ranges(), "hand_avoids": (0.0, 1.0)}
 
     # ------------------------------------------------------------------ text
+
+    #: The short forms of the compact board (docs/dream_islands.md, "Board text"), an entry
+    #: a line, for a reader who meets them first (``cruiselib play``'s ``legend``).
+    COMPACT_LEGEND: ClassVar[str] = "\n".join(
+        (
+            "middle: the small islands worth 3, 2 and 2 with the seat on each (- while free), the"
+            " pieces on the main island",
+            "> the seat to decide; pts its score; done: missions completed",
+            "shells: the numbers under its shells (2.4.: 2 and 4 are covered)",
+            "air: pieces on the airplane; 1 to 8: pieces on each island (. none; 8 the heart island);"
+            " mid: pieces in the middle",
+            "pile: the size of its pile; hand: mission ids, or how many cards it holds (3 hidden)",
+        )
+    )
 
     def render(self, state: DreamIslandsState, player: int | None = None, *, compact: bool = False) -> str:
         """A plain-text board: every place with its pieces per seat, shells, missions, hands.

@@ -126,11 +126,12 @@ class _Texts:
 
 
 class _Session:
-    """One open game: its state, its bots (per seat and configuration) and its move texts."""
+    """One open game: its state, its bots (per seat and configuration), its move texts and
+    the seat its client plays (``player``, None if the client did not say)."""
 
-    __slots__ = ("__weakref__", "annotated", "bots", "config", "game", "game_id", "ply", "state", "texts")
+    __slots__ = ("__weakref__", "annotated", "bots", "config", "game", "game_id", "player", "ply", "state", "texts")
 
-    def __init__(self, game_id: str, state: Any, config: _Config, ply: int) -> None:
+    def __init__(self, game_id: str, state: Any, config: _Config, ply: int, player: int | None = None) -> None:
         self.game_id = game_id
         self.state = state
         self.ply = ply  # len(state.history), kept here: the history is copied when asked
@@ -141,6 +142,7 @@ class _Session:
         # else every move is shown as its plain text.
         self.annotated: bool = type(state.game).annotated_moves
         self.bots: OrderedDict[tuple[Any, ...], Bot] = OrderedDict()
+        self.player = player
 
     def plain(self, action: int) -> str:
         """The plain text of an action (as records store it)."""
@@ -162,13 +164,29 @@ class _Session:
         return actions, [str(move) for move in state.legal_moves()]
 
     def shown(self, action: int) -> str:
-        """The text of ``action`` as this position shows it (its plain text if not legal)."""
+        """The text of ``action`` as ``legal`` lists it (its plain text if not legal)."""
         if self.annotated:
             actions, texts = self.legal()
             i = bisect.bisect_left(actions, action)
             if i < len(actions) and actions[i] == action:
                 return texts[i]
         return self.plain(action)
+
+    def said(self, action: int, receiver: int | None) -> tuple[int | None, str, str]:
+        """The legal ``action`` as ``receiver`` (a seat, or None: every seat alike) may know
+        it, before it is played: (its id, its text as ``legal`` lists it, its text in this
+        position). A move that hides something from the receiver (its text for the seat
+        making it names more than its text for everyone: a card put away or picked) is
+        said by its public text, and its id, which names it whole, is None when the
+        receiver is a seat; ``receiver`` None is the trusted client, which keeps it."""
+        state = self.state
+        mover: int = state.current_player
+        if receiver == mover:
+            return action, self.shown(action), state.move_text(action, player=mover)
+        public: str = state.move_text(action)
+        if public != state.move_text(action, player=mover):
+            return (None if receiver is not None else action), public, public
+        return action, self.shown(action), public
 
 
 class _Config:
@@ -644,9 +662,12 @@ class Engine:
                 f" {self.max_session_ply:,} they may: close some games first",
             )
 
-    def _open(self, state: Any, config: _Config) -> _Session:
-        """A new open game of ``state``, which holds ``config`` (released if it fails)."""
+    def _open(self, state: Any, config: _Config, player: int | None = None) -> _Session:
+        """A new open game of ``state``, which holds ``config`` (released if it fails),
+        played by seat ``player`` (None: the client did not say)."""
         try:
+            if player is not None:
+                config.game.check_player(player)
             if len(self._sessions) >= self.max_games:
                 raise _Fail("too_many_games", f"{self.max_games} games are open: close some first")
             ply = len(state.history)
@@ -658,7 +679,7 @@ class Engine:
             raise
         game_id = f"g{self._next_id}"
         self._next_id += 1
-        session = self._sessions[game_id] = _Session(game_id, state, config, ply)
+        session = self._sessions[game_id] = _Session(game_id, state, config, ply, player)
         self._ply += ply
         self.cache.hold(config, session)
         return session
@@ -683,6 +704,7 @@ class Engine:
             "ply": session.ply,
             "scores": state.scores() if over else None,
             "winners": state.winners() if over else None,
+            "player": session.player,
         }
 
     @staticmethod
@@ -697,6 +719,19 @@ class Engine:
         if seat is not None and seat != current:
             raise _Fail("wrong_seat", f"seat {seat} is not to move: seat {current} is")
         return current
+
+    @classmethod
+    def _own_turn(cls, session: _Session, seat: int | None) -> int:
+        """:meth:`_guard` for a request the client makes as the seat to move (``apply``,
+        ``hint``): in a game with a ``player``, only on that seat's turns (a hint or a
+        move's error would name that seat's hidden cards)."""
+        player = session.player
+        if player is not None:
+            if seat is not None and seat != player:
+                session.game.check_player(seat)
+                raise _Fail("wrong_seat", f"this game's client plays seat {player}, not seat {seat}")
+            seat = player
+        return cls._guard(session, seat)
 
     @staticmethod
     def _parse_move(session: _Session, text: str) -> int:
@@ -817,7 +852,7 @@ class Engine:
         except BaseException:
             self.cache.release(config)
             raise
-        session = self._open(state, config)
+        session = self._open(state, config, req.player)
         return NewReply(id=req.id, seed=seed, **self._status_fields(session))
 
     def _list(self, req: List) -> Reply:
@@ -843,8 +878,13 @@ class Engine:
         session = self._session(req.game_id)
         state = session.state
         current: int = state.current_player
-        if req.seat is not None and req.seat != current:
-            session.game.check_player(req.seat)
+        # The lists are the seat to move's (they name its own cards): empty for another
+        # seat, and in a game with a ``player`` for every seat but that one.
+        player = session.player
+        seat = req.seat if req.seat is not None else player
+        if seat is not None:
+            session.game.check_player(seat)
+        if (seat is not None and seat != current) or (player is not None and seat != player):
             return LegalReply(id=req.id, current_player=current, actions=[], moves=[])
         actions, moves = session.legal()
         return LegalReply(id=req.id, current_player=current, actions=actions, moves=moves)
@@ -853,14 +893,17 @@ class Engine:
         session = self._session(req.game_id)
         if (req.action is None) == (req.move is None):
             raise _Fail("bad_request", "apply takes an action (an id) or a move (its text), exactly one")
-        seat = self._guard(session, req.seat)
+        seat = self._own_turn(session, req.seat)
         action = req.action if req.action is not None else self._parse_move(session, req.move or "")
-        text = session.shown(action)
         self._grow(session)
-        session.state.apply(action, seat)
+        state = session.state
+        if not state.is_legal(action):
+            state.apply(action, seat)  # refused: IllegalMoveError says why, the state is unchanged
+        _, move, text = session.said(action, seat)  # said before the move, to the seat making it
+        state.apply(action, seat)
         session.ply += 1
         self._ply += 1
-        return ApplyReply(id=req.id, action=action, move=text, seat=seat, **_outcome(session.state))
+        return ApplyReply(id=req.id, action=action, move=move, text=text, seat=seat, **_outcome(session.state))
 
     def _bot(self, req: BotCommand) -> Reply:
         session = self._session(req.game_id)
@@ -873,15 +916,18 @@ class Engine:
             action = int(self._search(req.id, lambda cancel: bot.choose(state, cancel=cancel)))
         else:
             action = int(bot.choose(state))
-        text = session.shown(action)
+        # Said before the move, to the game's player (else every seat alike): the page of
+        # a person facing the bot must not learn the card the bot put away.
+        shown_action, move, text = session.said(action, session.player)
         if req.apply:
             session.state.apply(action, seat)
             session.ply += 1
             self._ply += 1
         return BotReply(
             id=req.id,
-            action=action,
-            move=text,
+            action=shown_action,
+            move=move,
+            text=text,
             seat=seat,
             **_outcome(session.state),
             bot=req.bot,
@@ -891,7 +937,7 @@ class Engine:
 
     def _hint(self, req: Hint) -> Reply:
         session = self._session(req.game_id)
-        seat = self._guard(session, req.seat)
+        seat = self._own_turn(session, req.seat)
         bot = self._bot_for(session, seat, "hint", req)
         state = session.state
         if isinstance(bot, SearchBot):
@@ -909,6 +955,8 @@ class Engine:
                 HintMove(
                     action=c.action,
                     move=shown.get(c.action, c.move),
+                    # The analysis says its moves to the seat it is for (the seat to move).
+                    text=c.text if c.text is not None else state.move_text(c.action, player=seat),
                     visits=c.visits,
                     value=None if c.value is None or c.value != c.value else float(c.value),
                 )
@@ -928,12 +976,8 @@ class Engine:
         undone = [int(a) for a in session.state.take_back(req.count)]
         session.ply -= req.count
         self._ply -= req.count
-        return UndoReply(
-            id=req.id,
-            undone=undone,
-            moves=[session.plain(a) for a in undone],
-            **self._status_fields(session),
-        )
+        ids, moves = _undone_as_known(session, undone)
+        return UndoReply(id=req.id, undone=ids, moves=moves, **self._status_fields(session))
 
     def _render(self, req: Render) -> Reply:
         session = self._session(req.game_id)
@@ -973,7 +1017,7 @@ class Engine:
                 raise _Fail("bad_request", "options need the game's name (game)")
             assert snapshot is not None
             state, config = self._load_snapshot(snapshot)
-        session = self._open(state, config)
+        session = self._open(state, config, req.player)
         return StatusReply(id=req.id, **self._status_fields(session))
 
     def _close(self, req: Close) -> Reply:
@@ -1114,6 +1158,27 @@ def _outcome(state: Any) -> dict[str, Any]:
         "scores": state.scores() if over else None,
         "winners": state.winners() if over else None,
     }
+
+
+def _undone_as_known(session: _Session, undone: list[int]) -> tuple[list[int | None], list[str]]:
+    """The actions just taken back (most recent first) as the game's player (else the
+    trusted client) may know them: each with its plain text, unless it hides something
+    from that receiver (told by its texts in the position it was played in, replayed
+    from the position the undo went back to): then its public text, and no id for a
+    player."""
+    receiver = session.player
+    state = session.state.clone()
+    said: list[tuple[int | None, str]] = []
+    for action in reversed(undone):
+        mover: int = state.current_player
+        public: str = state.move_text(action)
+        if receiver != mover and public != state.move_text(action, player=mover):
+            said.append((None if receiver is not None else action, public))
+        else:
+            said.append((action, session.plain(action)))
+        state.apply(action)
+    said.reverse()
+    return [a for a, _ in said], [m for _, m in said]
 
 
 def _iterations(bot: Bot) -> int | None:

@@ -127,6 +127,7 @@ class New(Command, tag="new"):
     options: Options = {}
     seed: Seed | None = None
     start_player: Seat | None = None
+    player: Seat | None = None
 
 
 class List(Command, tag="list"):
@@ -198,6 +199,7 @@ class Load(Command, tag="load"):
     record: msgspec.Raw = msgspec.Raw()
     game: Name | None = None
     options: Options = {}
+    player: Seat | None = None
 
 
 class Close(Command, tag="close"):
@@ -321,6 +323,8 @@ class StatusReply(Reply, kw_only=True):
     ply: int
     scores: list[int] | None
     winners: list[int] | None
+    player: int | None = None
+    """The seat the client plays in this game (``new``/``load``'s ``player``), or None."""
 
 
 class NewReply(StatusReply, kw_only=True):
@@ -328,7 +332,12 @@ class NewReply(StatusReply, kw_only=True):
 
 
 class UndoReply(StatusReply, kw_only=True):
-    undone: list[int]
+    """``undone``: the actions taken back, most recent first (None for another seat's
+    move that hides something from the game's ``player``); ``moves``: their plain texts
+    (as records write them), or the text every seat may know of a move that hides
+    something from the receiver."""
+
+    undone: list[int | None]
     moves: list[str]
 
 
@@ -355,8 +364,13 @@ class LegalReply(Reply, kw_only=True):
 
 
 class ApplyReply(Reply, kw_only=True):
+    """A move played: ``move`` is its text as ``legal`` lists it (the seat to move made
+    it), ``text`` the move said in its position (``state.move_text`` before the move, for
+    the seat that made it), the rest the position after it."""
+
     action: int
     move: str
+    text: str = ""
     seat: int
     current_player: int
     is_over: bool
@@ -364,15 +378,33 @@ class ApplyReply(Reply, kw_only=True):
     winners: list[int] | None
 
 
-class BotReply(ApplyReply, kw_only=True):
+class BotReply(Reply, kw_only=True):
+    """A bot's move, said to the reply's receiver (the game's ``player``, or else every
+    seat alike): ``text`` is ``state.move_text`` before the move for that receiver;
+    ``move`` the move's text as ``legal`` lists it, unless the move hides something from
+    the receiver (a card the bot put away or picked): then ``move`` is ``text`` and,
+    in a game with a ``player``, ``action`` is None."""
+
+    action: int | None
+    move: str
+    text: str = ""
+    seat: int
+    current_player: int
+    is_over: bool
+    scores: list[int] | None
+    winners: list[int] | None
     bot: str
     iterations: int | None
     applied: bool
 
 
 class HintMove(msgspec.Struct, kw_only=True):
+    """One move of a hint: ``move`` as ``legal`` lists it, ``text`` as the position says
+    it to the seat the hint is for (the analysis' ``Candidate.text``)."""
+
     action: int
     move: str
+    text: str = ""
     visits: int
     value: float | None
 

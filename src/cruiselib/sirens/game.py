@@ -71,6 +71,46 @@ class SirensState(State[SirensMove, SirensStateData, SirensView], _CoreState):
         """
         return self._view(self._seat(player), bool(recall))
 
+    def _move_text(self, action: int, private: bool) -> str:
+        """The move with what it does to the table: a side's total before and after a
+        card and the ship card's threshold (S6), the totals an octopus move changes, the
+        threshold a rum mug raises, which crew token moves from where (S5). A card played
+        is shown face up by the move; a starting card picked in the variant stays hidden
+        from the other seat (S15), so it is named only when ``private``."""
+        move = self.game.action_to_move(action)
+        view = self.view(self.current_player)  # only the table's public parts are used
+        ships = {ship.value: ship for ship in view.ships}
+        if isinstance(move, PlayCard):
+            ship = ships[move.ship]
+            total = ship.totals[move.side]
+            crew = f" ({', '.join(ship.crew)})" if ship.crew else ""
+            return (
+                f"play {_face(move.value, move.crew)} to ship {move.ship}{crew}, seat {move.side}'s side: "
+                f"total {total} → {total + move.value}, needs {ship.threshold}"
+            )
+        if isinstance(move, MoveCard):
+            source = ships[move.from_ship].totals[move.from_side]
+            target = ships[move.to_ship].totals[move.to_side]
+            return f"{move}: totals {source} → {source - move.value} and {target} → {target + move.value}"
+        if isinstance(move, UseRum):
+            needs = ships[move.ship].threshold
+            return f"{move}: needs {needs} → {needs + 3}"
+        if isinstance(move, MoveCrew):
+            raw = self._get_raw()
+            k = raw["pending"][0]
+            token = next((CREW_NAMES[t] for t in range(2) if raw["crew"][t] == k), None)
+            if token is None:  # pragma: no cover - the core offers a crew move only with a token there
+                return str(move)
+            return f"move the {token} from ship {view.ships[k].value} to ship {move.to_ship}"
+        if isinstance(move, PickCard) and not private:
+            return "pick a starting card (hidden)"
+        return str(move)
+
+
+def _face(value: int, crew: bool) -> str:
+    """A card's face: its value and the move-crew icon."""
+    return f"{value}{'⚓' if crew else ''}"
+
 
 class SirensGame(Game[SirensState, SirensMove]):
     """Sirens in Sight for two players.
@@ -298,6 +338,20 @@ class SirensGame(Game[SirensState, SirensMove]):
         }
 
     # ------------------------------------------------------------------ text
+
+    #: The short forms of the compact board (docs/sirens.md, "Board text"), an entry
+    #: a line, for a reader who meets them first (``cruiselib play``'s ``legend``).
+    COMPACT_LEGEND: ClassVar[str] = "\n".join(
+        (
+            "seat 0 side | ship | seat 1 side: per ship card from bow to rear, each seat's cards on its"
+            " side and their sum (=23); - an empty side",
+            "a: the move-crew icon; *0, *1: the octopus of seat 0, seat 1",
+            "ship: its printed value, +3 rum per rum mug on it (the threshold is the sum), captain or"
+            " mate: the crew token on it",
+            "the last two lines: each seat's points, its hand (the other seat's only counted), its rum"
+            " mug, where its octopus is (on 32/seat 0: seat 0's side of ship card 32)",
+        )
+    )
 
     def render(self, state: SirensState, player: int | None = None, *, compact: bool = False) -> str:
         """A plain-text table: ships bow to rear, both sides, tokens, hands (as seen by player).

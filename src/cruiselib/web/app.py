@@ -200,7 +200,17 @@ async def _page(request: Request) -> Response:
 
 
 async def _games(request: Request) -> Response:
-    return JSONResponse({"games": [{"game": name, "title": game_class(name).title} for name in offered_games()]})
+    # The seat counts too: the page's setup form hides the seat and opponent boxes of a
+    # configuration with one seat.
+    games = [
+        {
+            "game": name,
+            "title": game_class(name).title,
+            "player_counts": [int(n) for n in game_class(name).player_counts],
+        }
+        for name in offered_games()
+    ]
+    return JSONResponse({"games": games})
 
 
 async def _catalog(request: Request) -> Response:

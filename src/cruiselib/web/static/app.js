@@ -1,5 +1,6 @@
 // cruiselib web: a person plays one seat, a bot the others, over the engine protocol
-// (docs/protocol.md) on a WebSocket. Every board is drawn from the seat's view alone.
+// (docs/protocol.md) on a WebSocket. Every board is drawn from the seat's view alone, and
+// the game is opened with that seat as its player: no reply names a bot's hidden choice.
 "use strict";
 
 const COLORS = ["#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98", "#148f77"];
@@ -56,8 +57,11 @@ async function getJSON(url) {
 // cruiselib.registerDrawer(name, draw, hooks): draw(view, catalog) returns the board's DOM
 // node for a seat's view; the optional hooks are winners(view, winners), the final scores'
 // winners line (null: the page's own), and result(view), one more node for the final
-// scores (or null). The helpers the drawers share are on `cruiselib` too.
-const DRAWERS = new Map(); // drawer URL -> { name, draw, winners?, result? }
+// scores (or null). Two more hooks let a person play on the board (see "playing on the
+// board" below): move(text, view, catalog), the board objects a legal move acts on, and
+// kinds, a short explanation of each kind of move. The helpers the drawers share are on
+// `cruiselib` too.
+const DRAWERS = new Map(); // drawer URL -> { name, draw, winners?, result?, move?, kinds? }
 const LOADING = new Map(); // drawer URL -> the promise of its drawer
 
 function registerDrawer(name, draw, hooks) {
@@ -162,8 +166,10 @@ const S = {
   status: null, // current_player, is_over, scores, winners
   view: null,
   legal: { actions: [], moves: [] },
+  onBoard: [], // per legal move: { kind, objects } from the drawer's move hook (or null)
+  selection: [], // the board objects clicked so far for the move being chosen
   humanPlies: [], // the ply before each of the person's moves, for undo
-  log: [], // {ply, seat, move, who}
+  log: [], // {ply, seat, text, who}: each move as the engine said it to the person's seat
   record: null,
   busy: 0,
 };
@@ -172,6 +178,7 @@ function setBusy(delta) {
   S.busy += delta;
   document.body.dataset.busy = S.busy > 0 ? "1" : "0";
   for (const button of document.querySelectorAll("#side button")) button.disabled = S.busy > 0 || button.dataset.off === "1";
+  if (S.gid && S.view) markBoard(); // no object is playable while the page waits
 }
 
 function showError(message) {
@@ -204,7 +211,11 @@ async function fillSetup() {
   const [offered, games, bots] = await Promise.all([getJSON("/games"), S.conn.send({ cmd: "games" }), S.conn.send({ cmd: "bots" })]);
   // The server's order (the registry's: by name); the first is the default choice.
   const described = new Map(games.games.map((game) => [game.name, game]));
-  S.games = offered.games.map((game) => described.get(game.game)).filter(Boolean);
+  const counts = new Map(offered.games.map((game) => [game.game, game.player_counts]));
+  S.games = offered.games
+    .map((game) => described.get(game.game))
+    .filter(Boolean)
+    .map((game) => ({ ...game, player_counts: counts.get(game.name) }));
   for (const bot of bots.bots) S.bots[bot.name] = bot.search;
   await Promise.all(S.games.map((game) => catalog(game.name))); // so the form changes at once
   const gameBox = $("#game");
@@ -220,13 +231,21 @@ async function fillSetup() {
   $("#players").addEventListener("change", () => fillSeats());
 }
 
+// A game of one seat (a solo game) has no seat to choose and no bot to play against: the
+// form hides both boxes then.
+function showSoloForm() {
+  const solo = Number($("#players").value) === 1;
+  for (const id of ["#seat", "#opponent"]) $(id).closest("label").hidden = solo;
+  $("#setup").dataset.solo = solo ? "1" : "0";
+}
+
 function fillPlayers(players, seat) {
   const game = S.games.find((g) => g.name === $("#game").value);
   const info = S.catalogs[game.name];
   const box = $("#players");
   box.dataset.game = game.name;
   box.replaceChildren();
-  for (const n of info.player_counts) box.append(el("option", { value: n }, n));
+  for (const n of game.player_counts) box.append(el("option", { value: n }, n));
   box.value = players || String(game.num_players);
   if (!box.value) box.value = String(game.num_players);
   fillOptions(info);
@@ -265,6 +284,7 @@ function fillSeats(seat) {
   const n = Number($("#players").value);
   for (let p = 0; p < n; p++) box.append(el("option", { value: p }, p));
   box.value = seat && Number(seat) < n ? seat : "0";
+  showSoloForm();
 }
 
 // ------------------------------------------------------------------ playing
@@ -279,14 +299,17 @@ async function newGame() {
   const drawer = await loadDrawer(info.drawer); // before the game starts: its board is drawn next
   const options = { ...chosenOptions(info), players: Number($("#players").value) };
   const seedText = $("#seed").value.trim();
-  const request = { cmd: "new", game, options };
+  const human = Number($("#seat").value);
+  // The person's seat as the game's player: the engine then never tells this page what a
+  // bot's move hides from that seat (a card kept in hand, a mission put under the pile).
+  const request = { cmd: "new", game, options, player: human };
   if (seedText) request.seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
   if (S.gid) await S.conn.send({ cmd: "close", game_id: S.gid }).catch(() => {});
   const reply = await S.conn.send(request);
   Object.assign(S, {
     game,
     gid: reply.game_id,
-    human: Number($("#seat").value),
+    human,
     opponent: $("#opponent").value,
     think: Math.max(0.05, Number($("#think").value) || 0.3),
     seed: typeof reply.seed === "number" ? reply.seed : 0,
@@ -305,8 +328,10 @@ async function newGame() {
   await refresh();
 }
 
+// A move played (an apply or bot reply): its text as said to the person's seat in its
+// position (a bot's hidden choice said by its public text, its action then null).
 function noteMove(reply, who) {
-  S.log.push({ ply: S.ply, seat: reply.seat, move: reply.move, who });
+  S.log.push({ ply: S.ply, seat: reply.seat, text: reply.text ?? reply.move, who });
   S.ply += 1;
   S.status = { ...S.status, current_player: reply.current_player, is_over: reply.is_over, scores: reply.scores, winners: reply.winners };
 }
@@ -335,6 +360,7 @@ async function refresh() {
   ]);
   S.view = view.view;
   S.legal = legal;
+  S.selection = [];
   if (S.status.is_over && !S.record) {
     S.record = (await S.conn.send({ cmd: "save", game_id: S.gid, snapshot: false })).record;
   }
@@ -428,16 +454,27 @@ function renderMoves() {
   $("#move-count").textContent = moves.length ? `(${moves.length})` : "";
   $("#movebox").hidden = !moves.length;
   const groups = new Map();
+  const helps = new Map();
   moves.forEach((text, i) => {
     if (needle && !text.toLowerCase().includes(needle)) return;
     const key = moveGroup(text);
     if (!groups.has(key)) groups.set(key, []);
+    if (!helps.has(key)) helps.set(key, kindHelp(i));
     groups.get(key).push(
       el("button", { type: "button", class: "move", "data-action": "move", "data-move": actions[i], title: `action ${actions[i]}` }, text),
     );
   });
   for (const [key, buttons] of groups) {
-    box.append(el("fieldset", { class: "group", "data-group": key }, el("legend", {}, `${key} (${buttons.length})`), buttons));
+    const help = helps.get(key);
+    box.append(
+      el(
+        "fieldset",
+        { class: "group", "data-group": key },
+        el("legend", {}, `${key} (${buttons.length})`),
+        help ? el("p", { class: "kind-help" }, help) : null,
+        buttons,
+      ),
+    );
   }
 }
 
@@ -449,7 +486,7 @@ function renderHints() {
   for (const h of S.hints) {
     const value = h.value === null ? "" : ` · value ${h.value.toFixed(2)}`;
     const visits = h.visits === null ? "" : ` · ${h.visits} visits`;
-    box.append(el("button", { type: "button", class: "move hint", "data-action": "hint-move", "data-move": h.action }, h.move, el("small", {}, visits + value)));
+    box.append(el("button", { type: "button", class: "move hint", "data-action": "hint-move", "data-move": h.action }, h.text ?? h.move, el("small", {}, visits + value)));
   }
 }
 
@@ -457,7 +494,7 @@ function renderLog() {
   const box = $("#log");
   box.replaceChildren(
     ...S.log.map((entry) =>
-      el("li", { class: entry.who === "you" ? "mine" : "bot", "data-seat": entry.seat }, chip(entry.seat), `seat ${entry.seat} (${entry.who}): ${entry.move}`),
+      el("li", { class: entry.who === "you" ? "mine" : "bot", "data-seat": entry.seat }, chip(entry.seat), `seat ${entry.seat} (${entry.who}): ${entry.text}`),
     ),
   );
   box.scrollTop = box.scrollHeight;
@@ -502,6 +539,141 @@ function renderBoard() {
   const board = $("#board");
   board.className = `board ${S.view.game}`;
   board.replaceChildren(S.drawer.draw(S.view, S.catalog));
+  S.onBoard = S.legal.moves.map((text) => boardMove(text));
+  S.selection = [];
+  hideChoice();
+  markBoard();
+}
+
+// ------------------------------------------------------------------ playing on the board
+
+// The drawer draws every object a person would touch (a card, a ship, an island, a cabin)
+// with data-object="key", and maps each legal move to the keys of the objects it acts on:
+// hooks.move(text, view, catalog) -> { kind, objects: [key, ...] }, or null for a move the
+// board cannot show (it stays in the move list). A click on an object narrows the legal
+// moves to those acting on it and on the objects clicked before: one left is played; more
+// are offered as a small choice next to the object, and the other objects they act on are
+// marked as targets (a click on one narrows further). hooks.kinds explains each kind.
+function boardMove(text) {
+  if (!S.drawer.move) return null;
+  const info = S.drawer.move(text, S.view, S.catalog);
+  if (!info || !Array.isArray(info.objects) || !info.objects.length) return null;
+  return { kind: info.kind || moveGroup(text), objects: info.objects.map(String) };
+}
+
+// The drawer's explanation of legal move i's kind, or "".
+function kindHelp(i) {
+  const info = S.onBoard[i];
+  const kinds = S.drawer && S.drawer.kinds;
+  return info && kinds && Object.hasOwn(kinds, info.kind) ? String(kinds[info.kind]) : "";
+}
+
+// The legal moves (their indexes) that act on every object of `keys`.
+function movesOn(keys) {
+  const out = [];
+  S.onBoard.forEach((info, i) => {
+    if (info && keys.every((key) => info.objects.includes(key))) out.push(i);
+  });
+  return out;
+}
+
+function myTurn() {
+  return S.gid && S.status && !S.status.is_over && S.status.current_player === S.human;
+}
+
+// Marks the board's objects: playable (some legal move acts on it), selected (clicked for
+// the move being chosen), target (a move of the choice acts on it too).
+function markBoard() {
+  const board = $("#board");
+  const live = myTurn() && S.busy === 0;
+  const used = new Set();
+  const targets = new Set();
+  S.onBoard.forEach((info) => info && info.objects.forEach((key) => used.add(key)));
+  if (S.selection.length) for (const i of movesOn(S.selection)) S.onBoard[i].objects.forEach((key) => targets.add(key));
+  const drawn = new Set();
+  for (const node of board.querySelectorAll("[data-object]")) {
+    const key = node.dataset.object;
+    drawn.add(key);
+    const playable = live && used.has(key);
+    node.classList.toggle("playable", playable);
+    node.classList.toggle("selected", playable && S.selection.includes(key));
+    node.classList.toggle("target", playable && targets.has(key) && !S.selection.includes(key));
+    if (playable) {
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+    } else {
+      node.removeAttribute("tabindex");
+      node.removeAttribute("role");
+    }
+  }
+  // The legal moves no drawn object plays (the move list's alone).
+  board.dataset.unmapped = String(S.onBoard.filter((info) => !info || !info.objects.some((key) => drawn.has(key))).length);
+}
+
+function clearSelection() {
+  S.selection = [];
+  hideChoice();
+  markBoard();
+}
+
+// A click on the playable objects `nodes` (the innermost first: a card on a ship's side,
+// then the side): the innermost that goes with the objects chosen before (a hand card
+// chosen, a click on a card of a side is a click on the side), else the innermost.
+function boardClick(nodes) {
+  const playable = nodes.filter((node) => node.classList.contains("playable"));
+  if (!playable.length || S.busy) return clearSelection();
+  const fits = (node) => {
+    const key = node.dataset.object;
+    return S.selection.length && !S.selection.includes(key) && movesOn([...S.selection, key]).length;
+  };
+  const node = playable.find(fits) || playable[0];
+  const key = node.dataset.object;
+  let keys = S.selection.includes(key) ? S.selection.filter((k) => k !== key) : [...S.selection, key];
+  if (!keys.length) return clearSelection(); // the only selected object clicked again
+  let found = movesOn(keys);
+  if (!found.length) {
+    // Not with the objects chosen before: a fresh choice from this object.
+    keys = [key];
+    found = movesOn(keys);
+  }
+  if (found.length === 1) {
+    S.selection = [];
+    hideChoice();
+    guarded(() => play(S.legal.actions[found[0]]));
+    return;
+  }
+  S.selection = keys;
+  markBoard();
+  showChoice(node, found);
+}
+
+// The moves left after the clicks, as buttons next to the object clicked last.
+function showChoice(anchor, found) {
+  const box = $("#choice");
+  const helps = [...new Set(found.map(kindHelp).filter(Boolean))];
+  box.replaceChildren(
+    el("button", { type: "button", class: "close", "data-action": "close-choice", title: "hide the list (the marked objects stay)", "aria-label": "close" }, "×"),
+    ...helps.map((help) => el("p", { class: "kind-help" }, help)),
+    el("p", { class: "muted" }, `${found.length} moves: pick one, or click a marked object`),
+    el(
+      "div",
+      { class: "choices" },
+      found.map((i) => el("button", { type: "button", class: "move", "data-action": "move", "data-move": S.legal.actions[i] }, S.legal.moves[i])),
+    ),
+  );
+  box.hidden = false;
+  const table = $("#table").getBoundingClientRect();
+  const at = anchor.getBoundingClientRect();
+  const width = Math.min(360, table.width);
+  box.style.width = `${width}px`;
+  box.style.left = `${Math.max(0, Math.min(at.left - table.left, table.width - width))}px`;
+  box.style.top = `${at.bottom - table.top + 4}px`;
+}
+
+function hideChoice() {
+  const box = $("#choice");
+  box.hidden = true;
+  box.replaceChildren();
 }
 
 // ------------------------------------------------------------------ wiring
@@ -522,6 +694,30 @@ async function start() {
     else if (action === "hint") guarded(hint);
   });
   $("#filter").addEventListener("input", () => renderMoves());
+  // The objects under the pointer, the innermost first.
+  const objectsAt = (target) => {
+    const out = [];
+    for (let node = target.closest("[data-object]"); node; node = node.parentElement && node.parentElement.closest("[data-object]")) out.push(node);
+    return out;
+  };
+  $("#board").addEventListener("click", (event) => boardClick(objectsAt(event.target)));
+  $("#board").addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    if (!event.target.closest("[data-object]")) return;
+    event.preventDefault();
+    boardClick(objectsAt(event.target));
+  });
+  $("#choice").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-action]");
+    if (!button || S.busy) return;
+    if (button.dataset.action === "close-choice") return hideChoice(); // the marked objects stay
+    hideChoice();
+    S.selection = [];
+    guarded(() => play(Number(button.dataset.move)));
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && S.selection.length) clearSelection();
+  });
   await guarded(async () => {
     await S.conn.ready;
     const hello = await S.conn.send({ cmd: "hello", version: 1 });
