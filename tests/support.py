@@ -7,7 +7,7 @@ import functools
 import random
 import tracemalloc
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -271,3 +271,17 @@ def unbounded_game() -> tuple[str, dict[str, Any]]:
         if spec is not None and spec.unbounded and 2 in player_counts(name):
             return name, {"players": 2}
     raise LookupError("no registered game declares an unbounded length")
+
+
+def legal_moves_of_kind(positions: list[Any], kind: type, most: int) -> Iterator[tuple[Any, int, Any]]:
+    """Up to ``most`` (state, action, move) of the legal moves of class ``kind`` in
+    ``positions``, position by position."""
+    found = 0
+    for state in positions:
+        for action in state.legal_actions():
+            move = state.game.action_to_move(action)
+            if isinstance(move, kind):
+                yield state, action, move
+                found += 1
+                if found == most:
+                    return

@@ -11,7 +11,7 @@ import pytest
 
 import cruiselib
 from cruiselib.atlantic_star.moves import Charter, Loan, Refresh, Voyage
-from tests.support import random_game
+from tests.support import legal_moves_of_kind, random_game
 
 
 @pytest.fixture(scope="module", params=[3, 4])
@@ -25,15 +25,7 @@ def positions(game: Any) -> list[Any]:
 
 
 def _moves(positions: list[Any], kind: type, most: int = 80) -> Iterator[tuple[Any, int, Any]]:
-    found = 0
-    for state in positions:
-        for action in state.legal_actions():
-            move = state.game.action_to_move(action)
-            if isinstance(move, kind):
-                yield state, action, move
-                found += 1
-                if found == most:
-                    return
+    return legal_moves_of_kind(positions, kind, most)
 
 
 def test_charter_names_the_ship_on_that_agency_space(positions: list[Any]) -> None:

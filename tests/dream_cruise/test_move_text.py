@@ -12,7 +12,7 @@ import pytest
 import cruiselib
 from cruiselib.dream_cruise.cards import CABINS
 from cruiselib.dream_cruise.moves import Board, Build, Captain, Done, Keep, Place, Plan, Take
-from tests.support import random_game
+from tests.support import legal_moves_of_kind, random_game
 
 
 @pytest.fixture(scope="module")
@@ -26,16 +26,7 @@ def positions(game: Any) -> list[Any]:
 
 
 def _moves(positions: list[Any], kind: type, most: int = 60) -> Iterator[tuple[Any, int, Any]]:
-    """Up to ``most`` (state, action, move) of the legal moves of ``kind``."""
-    found = 0
-    for state in positions:
-        for action in state.legal_actions():
-            move = state.game.action_to_move(action)
-            if isinstance(move, kind):
-                yield state, action, move
-                found += 1
-                if found == most:
-                    return
+    return legal_moves_of_kind(positions, kind, most)
 
 
 def _seat(state: Any) -> Any:

@@ -11,7 +11,7 @@ import pytest
 
 import cruiselib
 from cruiselib.dream_islands.moves import MISSIONS, Cover, Draw, PutUnder, mission_name
-from tests.support import random_game
+from tests.support import legal_moves_of_kind, random_game
 
 
 @pytest.fixture(scope="module")
@@ -21,15 +21,7 @@ def positions() -> list[Any]:
 
 
 def _moves(positions: list[Any], kind: type, most: int = 400) -> Iterator[tuple[Any, int, Any]]:
-    found = 0
-    for state in positions:
-        for action in state.legal_actions():
-            move = state.game.action_to_move(action)
-            if isinstance(move, kind):
-                yield state, action, move
-                found += 1
-                if found == most:
-                    return
+    return legal_moves_of_kind(positions, kind, most)
 
 
 def _after(state: Any, action: int) -> Any:

@@ -12,7 +12,7 @@ import pytest
 
 import cruiselib
 from cruiselib.sirens.moves import MoveCard, MoveCrew, PickCard, PlayCard, UseRum
-from tests.support import random_game
+from tests.support import legal_moves_of_kind, random_game
 
 
 @pytest.fixture(scope="module")
@@ -22,15 +22,7 @@ def positions() -> list[Any]:
 
 
 def _moves(positions: list[Any], kind: type, most: int = 100) -> Iterator[tuple[Any, int, Any]]:
-    found = 0
-    for state in positions:
-        for action in state.legal_actions():
-            move = state.game.action_to_move(action)
-            if isinstance(move, kind):
-                yield state, action, move
-                found += 1
-                if found == most:
-                    return
+    return legal_moves_of_kind(positions, kind, most)
 
 
 def _ship(state: Any, value: int) -> Any:
