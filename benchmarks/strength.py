@@ -24,10 +24,6 @@ players a game nobody wins is half a win each; the interval is
 :func:`cruiselib.arena.stats.bradley_terry` on the 2-player results of each configuration,
 random bot at 0 (every bot also plays one virtual draw against the random bot, which keeps
 unbeaten bots finite).
-
-Lines of the pre-arena benchmark (keyed by ``index``, each a deal of its own) are still read
-by ``report``; ``run`` refuses to add arena games to such a file (the deals differ): give
-another ``--results`` file.
 """
 
 from __future__ import annotations
@@ -210,10 +206,8 @@ def game_lines(label: str, a: str, b: str, first: int, rows: Sequence[Any]) -> l
 
 
 def _key(row: dict[str, Any]) -> tuple[Any, ...]:
-    """A game's identity: (pairing, deal, rotation), or (pairing, index) on a pre-arena line."""
-    if "deal" in row:
-        return (row["config"], row["a"], row["b"], "deal", row["deal"], row["mirror"])
-    return (row["config"], row["a"], row["b"], "index", row["index"])
+    """A game's identity: its pairing, deal and rotation."""
+    return (row["config"], row["a"], row["b"], row["deal"], row["mirror"])
 
 
 def load_results(path: Path = RESULTS) -> list[dict[str, Any]]:
@@ -283,14 +277,6 @@ def run(args: argparse.Namespace) -> int:
 
     args.results.parent.mkdir(parents=True, exist_ok=True)
     rows = load_results(args.results)
-    legacy = sum("deal" not in r for r in rows)
-    if legacy:
-        print(
-            f"{args.results} holds {legacy} games of the pre-arena benchmark, dealt differently: "
-            "give another --results file to play the arena's schedule",
-            file=sys.stderr,
-        )
-        return 2
     only = set(args.only) if args.only else None
     todo = list(schedule(args.games, args.batch, only, _done_deals(rows), set(args.pairs) if args.pairs else None))
     print(f"{len(rows)} games on file, {len(todo)} rounds to play on {args.jobs} processes", flush=True)

@@ -96,29 +96,22 @@ def test_run_appends_each_game_once_and_resumes_a_round(tmp_path: Path) -> None:
     ]
 
 
-def test_run_refuses_a_file_of_the_pre_arena_benchmark(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    results = tmp_path / "strength.jsonl"
-    results.write_text(json.dumps(legacy_row(0, 1.0)) + "\n")
-    assert strength.main(["run", "--games", "2", "--jobs", "1", "--results", str(results)]) == 2
-    assert "pre-arena" in capsys.readouterr().err
-    assert len(lines(results)) == 1
-
-
 def test_bad_counts_are_refused(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         strength.main(["run", "--games", "0", "--results", str(tmp_path / "s.jsonl")])
 
 
-def legacy_row(index: int, result: float, a: str = "rules", b: str = "random") -> dict[str, Any]:
-    """A line as the pre-arena benchmark wrote it."""
-    return {"config": TWO[0], "a": a, "b": b, "index": index, "seat_a": index % 2, "result_a": result}
+def result_line(deal: int, mirror: int, result: float, a: str = "rules", b: str = "random") -> dict[str, Any]:
+    """A line of the results file (the fields the report reads) of A's result on a deal."""
+    return {"config": TWO[0], "a": a, "b": b, "deal": deal, "mirror": mirror, "seat_a": mirror, "result_a": result}
 
 
 def test_report_writes_the_table_between_the_markers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     results = tmp_path / "strength.jsonl"
-    rows = [legacy_row(i, 1.0 if i < 3 else 0.0) for i in range(4)]  # rules 3 of 4 against random
-    rows.append(legacy_row(0, 1.0))  # written twice: counted once
-    rows += [legacy_row(i, 0.5, "ismcts", "rules") for i in range(2)]
+    # The rule-based bot wins 3 of 4 against random: two deals, each in both seatings.
+    rows = [result_line(i // 2, i % 2, 1.0 if i < 3 else 0.0) for i in range(4)]
+    rows.append(result_line(0, 0, 1.0))  # written twice: counted once
+    rows += [result_line(0, m, 0.5, "ismcts", "rules") for m in range(2)]
     results.write_text("".join(json.dumps(r) + "\n" for r in rows))
     page = tmp_path / "page.md"
     page.write_text(f"before\n{strength.MARK}\nold table\n<!-- /strength-table -->\nafter\n")
