@@ -395,7 +395,8 @@ def table(rows: list[dict[str, Any]], summary: list[dict[str, Any]]) -> tuple[st
     text = "\n".join(lines + elo_lines)
     text += (
         "\n\nA bot measured against one other bot only (the 100 ms pairing) is tied to the rest by"
-        " the fit's prior alone: read its Elo against its partner's."
+        " the fit's prior alone: read its Elo against its partner's. The 100 ms bots search as"
+        " far as the machine lets them in that time: their results depend on its speed and load."
         f"\n\n{len(rows):,} games on file ({time.strftime('%Y-%m-%d')}); reproduce with "
         "`python benchmarks/strength.py run` and `python benchmarks/strength.py report`."
     )
