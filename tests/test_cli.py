@@ -141,8 +141,8 @@ def test_simulate_takes_a_bot_by_import_path(capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["simulate", "sirens", "--bots", "no_such_module_here:bot"], "cannot import the bot"),
-        (["simulate", "sirens", "--bots", "builtins:dict"], "did not give a bot"),
+        (["simulate", cruiselib.games()[0], "--bots", "no_such_module_here:bot"], "cannot import the bot"),
+        (["simulate", cruiselib.games()[0], "--bots", "builtins:dict"], "did not give a bot"),
         (["simulate", "sirens", "--bots", "greedy,random,random"], "3 bots for 2 seats"),
         (["simulate", "sirens", "--bots", "wizard"], "unknown bot"),
         (["simulate", "sirens", "-o", "variant=upside_down"], "unknown variant"),

@@ -193,19 +193,6 @@ def test_a_turn_fits_80_by_24_and_moves_by_number_text_and_prefix(terminals: Sta
     assert t.finish() == 0 and "bye" in t.text and "Traceback" not in t.text
 
 
-def test_the_prompt_stands_on_its_own_line(terminals: Start) -> None:
-    """After a move played by typing its text, the bots' moves start on a line of their own."""
-    t = terminals("atlantic_star", "--players", "2", "--seed", "3", "--opponent", "random")
-    t.prompt()
-    t.type("charter spica")
-    after = t.prompt()
-    before_bot = after[: after.index("seat 1 (random):")]
-    assert before_bot.endswith("\n  ") and "seat 0 (you): charter" in after
-    assert after.startswith("charter spica\n")  # the terminal's echo ends the prompt's line
-    t.type("q")
-    assert t.finish() == 0
-
-
 def turn_screen(chunk: str) -> list[str]:
     """A turn's screen: the board (after the blank line that starts it), the move summary,
     the move lines and the prompt."""
@@ -443,18 +430,6 @@ def test_a_scripted_game_reads_well_at_80_by_24(
         for n, text in listed_moves(lines[turn + 1 : end]).items():
             assert " ".join(text.split()) == " ".join(texts[n - 1].split())
     assert len(turns) >= 2 and len(kinds) == 1
-
-
-def test_the_solo_choices_show_the_cards(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Solo Dream Cruise opens on keeping a location card: each choice says the card's
-    region and activities, and ``show`` lists the drawn cards and what keeping one means."""
-    transcript, _ = scripted_game("dream_cruise", {"players": 1}, monkeypatch)
-    first = transcript[: transcript.index("seat 0, your move")]
-    keeps = re.findall(r"\n\s+\d+  keep (.+)", first)
-    assert len(keeps) == 3 and all(re.search(r"\(.+; top \w+ for \d", keep) for keep in keeps)
-    shown = transcript[transcript.index("your move [1-3, help]: show") :]
-    assert "drawn location cards (keep one: this round's location, then a route card):" in shown
-    assert "i, o, b: the inner, oceanview and balcony cabins" in transcript  # the legend
 
 
 def test_a_long_move_wraps_under_its_text() -> None:

@@ -36,7 +36,7 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
     """A game configuration: rules, options and action space. Create with ``cruiselib.make``."""
 
     name: ClassVar[str]
-    """The game's name in the registry: what ``cruiselib.make`` takes (``"sirens"``)."""
+    """The game's name in the registry: what ``cruiselib.make`` takes (one of ``cruiselib.games()``)."""
     title: ClassVar[str]
     """The game's title for people (``"Sirens in Sight"``)."""
     schema_version: ClassVar[int]
