@@ -34,6 +34,9 @@ from cruiselib.dream_cruise.integrations import _rounds as cruise_rounds  # noqa
 from cruiselib.errors import InvalidOptionError, InvalidStateError  # noqa: E402
 from cruiselib.sirens import SirensGame  # noqa: E402
 
+# A surface over the public API: the README's pure-Python run leaves it out (-m "not surface").
+pytestmark = pytest.mark.surface
+
 GameType = pyspiel.GameType
 
 

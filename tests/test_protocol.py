@@ -38,6 +38,9 @@ from cruiselib.protocol import stdio
 
 from .support import ANY_GAME, CONFIGURATION_IDS, CONFIGURATIONS, other_configurations, random_game, unbounded_game
 
+# A surface over the public API: the README's pure-Python run leaves it out (-m "not surface").
+pytestmark = pytest.mark.surface
+
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120.0  # seconds a reply may take before a test fails instead of hanging
 

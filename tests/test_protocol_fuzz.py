@@ -34,6 +34,9 @@ from cruiselib import protocol
 
 from .support import player_counts
 
+# A surface over the public API: the README's pure-Python run leaves it out (-m "not surface").
+pytestmark = pytest.mark.surface
+
 GAMES = tuple(cruiselib.games())
 RAW = "\x00RAW\x00"  # a placeholder replaced by raw JSON text (NaN, Infinity, ...)
 HANG = 10.0  # seconds: only a hang takes this long

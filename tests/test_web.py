@@ -62,7 +62,8 @@ def board_games() -> list[tuple[str, int, int, int]]:
 GAMES = board_games()
 PHONE: Any = {"width": 390, "height": 844}
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
-pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
+# A surface over the public API: the README's pure-Python run leaves it out (-m "not surface").
+pytestmark = [pytest.mark.surface, pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")]
 MAX_CLICKS = 400  # far above any of these games' lengths: a page that stalls fails, not hangs
 
 

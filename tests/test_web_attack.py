@@ -47,7 +47,8 @@ from .support import ANY_GAME, other_configurations, unbounded_game
 from .web_support import Served, free_port, serving
 
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
-pytestmark = pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")
+# A surface over the public API: the README's pure-Python run leaves it out (-m "not surface").
+pytestmark = [pytest.mark.surface, pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")]
 
 
 def open_socket(served: Served, origin: str | None = None, **headers: str) -> Any:
