@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.test_terminal import Start, terminals  # noqa: F401 (the fixture)
+
+pytestmark = pytest.mark.surface
 
 
 def test_the_prompt_stands_on_its_own_line(terminals: Start) -> None:  # noqa: F811 (the fixture)

@@ -8,6 +8,8 @@ import pytest
 
 from tests.test_terminal import scripted_game
 
+pytestmark = pytest.mark.surface
+
 
 def test_the_solo_choices_show_the_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     """Solo Dream Cruise opens on keeping a location card: each choice says the card's
