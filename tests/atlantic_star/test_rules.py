@@ -601,6 +601,26 @@ def test_voyage_move_str_names_ships_and_points() -> None:
     assert move == g.action_to_move(g.move_to_action(move))
 
 
+def test_a_one_point_voyage_says_one_point() -> None:
+    """A Baltic voyage of one ship worth 1 on leg 1 and two ships with no Baltic leg is
+    worth 1 (the unsuited ships count 0 and cancel the bonus, A5): its text says "1 point",
+    and the older "1 points" still names it."""
+    other = [{"sea": "Pacific", "leg": 1, "value": 5}]
+    ships = [
+        {"name": "A", "legs": [{"sea": "Baltic", "leg": 1, "value": 1}]},
+        {"name": "B", "legs": other},
+        {"name": "C", "legs": other},
+    ]
+    g: Any = cruiselib.make("atlantic_star", ships=custom_list(ships))
+    state = build(g, hands={0: ["A", "B", "C"]})
+    move = next(m for m in state.legal_moves() if isinstance(m, Voyage) and m.sea == "Baltic")
+    assert str(move).endswith(": 1 point") and g.voyage_value(["A", "B", "C"], "Baltic")[:2] == (1, False)
+    said = state.move_text(move)
+    assert ": 1 point" in said and "1 points" not in said
+    for text in (str(move), str(move).replace("1 point", "1 points")):
+        assert g.parse_move(text, state) == move
+
+
 # ---------------------------------------------------------------- two voyages, end, scoring
 
 

@@ -155,7 +155,7 @@ class Voyage(
         if self.ships is not None:
             text = f"{head} with {', '.join(self.ships)}"
             if self.points is not None:
-                text += f": {self.points} points"
+                text += f": {_points(self.points)}"
             if self.kept:
                 text += f" (keeps {', '.join(self.kept)})"
             return text
@@ -190,7 +190,9 @@ def notation_templates(move: AtlanticStarMove) -> tuple[NotationTemplate, ...]:
     head = ("voyage ", (move.sea, SEA_SHORT[move.sea]), (f" {move.stars}\u2605", ""))
     if move.ships is None:
         return ((*head, str(move).split("\u2605", 1)[1]), head)
-    points = (f": {move.points} points", "") if move.points is not None else ""
+    points: tuple[str, ...] | str = ""
+    if move.points is not None:  # "1 points", this text before "1 point", still names the move
+        points = (*dict.fromkeys((f": {_points(move.points)}", f": {move.points} points")), "")
     kept = ", ".join(move.kept or ())
     keeps = (f" (keeps {kept})", "") if kept else ""
     alone = (f" keeping {kept}", f" keeps {kept}") if kept else (" keeping nothing", " keeps nothing")
@@ -198,7 +200,7 @@ def notation_templates(move: AtlanticStarMove) -> tuple[NotationTemplate, ...]:
 
 
 _VOYAGE = re.compile(r"(voyage \S+(?: \d\*)?) (with|keeping|keeps) (.*)")
-_WITH = re.compile(r"(.*?)(?: (\d+ points))?(?: keeps (.*))?")
+_WITH = re.compile(r"(.*?)(?: (\d+ points?))?(?: keeps (.*))?")
 
 
 def notation_key(key: str) -> str:
@@ -219,6 +221,11 @@ def notation_key(key: str) -> str:
     if kept:
         text += f" keeps {_sorted_words(kept)}"
     return text
+
+
+def _points(value: int) -> str:
+    """``1 point``, ``31 points``."""
+    return f"{value} point{'' if value == 1 else 's'}"
 
 
 def _sorted_words(text: str) -> str:
