@@ -22,7 +22,7 @@ from rich.console import Console
 
 import cruiselib
 from cruiselib._registry import game_class
-from cruiselib._terminal import LIST_LIMIT, PlaySession, move_text, play_session, result_line
+from cruiselib._terminal import HINT_HEAD, LIST_LIMIT, PlaySession, move_text, play_session, result_line
 from cruiselib.bots import make_bot
 
 if sys.platform == "win32":  # pragma: no cover
@@ -412,7 +412,7 @@ def test_a_scripted_game_reads_well_at_80_by_24(
     assert [m[2] for _, m in prompts if m] == [*SCRIPT, ""][: len(prompts)]  # "": the end of input
 
     # Each hint lists three moves (or every move of a shorter turn), the search's first.
-    hints = [i for i, line in enumerate(lines) if line == "hints, best first (number, value, visits, move):"]
+    hints = [i for i, line in enumerate(lines) if line == HINT_HEAD]
     assert len(hints) == SCRIPT.count("hint")
     for at in hints:
         asked = max(i for i, _ in prompts if i < at)

@@ -12,9 +12,9 @@ for the whole turn (its place in ``state.legal_moves()``), so a number read from
 listing works. What you type, in this order:
 
 * a command: ``help`` (or ``?``), ``legend`` (what the compact board's short forms mean:
-  the game's ``COMPACT_LEGEND``, where it declares one), ``hint`` (or
-  ``h``: the hint bot's top three moves, with their numbers, values and visits; where the
-  search tried fewer, the game's rule bot names the rest), ``undo`` (take back your last
+  the game's ``COMPACT_LEGEND``, where it declares one), ``hint`` (or ``h``: the hint
+  bot's top three moves, with their numbers, values (-1 a loss to +1 a win) and visits;
+  where the search tried fewer, the game's rule bot names the rest), ``undo`` (take back your last
   move and the other seats' moves after it), ``show`` (the full board, however long),
   ``moves [filter]`` (list the moves, or those the filter matches, numbered), ``quit``
   (or ``q``, ``exit``);
@@ -60,6 +60,8 @@ LIST_LIMIT = 10  # move lines a turn shows at most (a filter or `moves` shows al
 TURN_LINES = LIST_LIMIT + 4
 SAMPLE = 8  # moves sampled across kinds when a turn has more than LIST_LIMIT
 HINT_MOVES = 3
+# The search's value of a move is the mean result it found after it for the seat to move.
+HINT_HEAD = "hints, best first (number, value: -1 a loss to +1 a win, visits, move):"
 PROBE_ACTIONS = 600  # the most positions of the sample game that chooses the board
 QUIT = frozenset({"q", "quit", "exit"})
 HELP = frozenset({"?", "help"})
@@ -73,7 +75,9 @@ Type one of:
                 once; when it names several, they are listed, numbered, and
                 none is played (case, punctuation and accents do not matter)
   moves [TEXT]  list every move (or those the text names), numbered
-  hint          the hint bot's three best moves, with values and visits
+  hint          the hint bot's three best moves, with the search's value of each
+                (its mean result after the move: -1 a loss, +1 a win) and how
+                often it tried it
   undo          take back your last move and the moves after it
   show          the full board, however long
   legend        what the board's short forms mean
@@ -313,7 +317,7 @@ class PlaySession:
         self.line(f"  thinking ({self.hinter.name})...", style="dim")
         actions: list[int] = list(self.state.legal_actions())
         candidates = self.hinter.analyse(self.state)[:HINT_MOVES]
-        self.line("hints, best first (number, value, visits, move):", style="green")
+        self.line(HINT_HEAD, style="green")
         for c in candidates:
             value = "     " if c.value is None else f"{c.value:+.2f}"
             visits = f"{c.visits:>6} visits  " if c.visits else ""
