@@ -310,6 +310,8 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
 
     def move_to_action(self, move: MoveT | int) -> int:
         """The action id of ``move``. Raises IllegalMoveError for a move of no action."""
+        if type(move) is int and 0 <= move < self.num_actions:  # an action id: the common case
+            return move
         if isinstance(move, bool) or not isinstance(move, self.move_classes):
             if isinstance(move, int) and not isinstance(move, bool):
                 return self.check_action(move)
