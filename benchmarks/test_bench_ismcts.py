@@ -7,6 +7,11 @@ to the end, backpropagate), on the compiled core and on its pure-Python twin, wi
 game's search defaults (its ``search`` declaration); the rollouts are the game's rollout
 policy where its core has one, else random. Beside each game whose default search is not
 plain random rollouts with win/loss returns, the same search with those.
+
+Each round is ``bot.choose``: the search and its pick, as in play (and as OpenSpiel's
+``ISMCTSBot.step``, which the README compares it with), from every legal move of the opening
+(``shortlist=0``: Dream Cruise's defaults would play its opening on the rule bot's word
+without a search). ``analyse`` adds each root move's text in the position to the search.
 """
 
 from __future__ import annotations
@@ -42,8 +47,8 @@ GUIDED = [name for name in GAMES if not _plain_search(name)]
 def test_ismcts_opening(benchmark: Any, name: str, mode: str) -> None:
     benchmark.group = f"{name}: ISMCTS search from the opening, {ITERATIONS} iterations"
     state = GAMES[name][mode].new_state(seed=1)
-    bot = ISMCTSBot(iterations=ITERATIONS, seed=1)
-    benchmark(bot.analyse, state)
+    bot = ISMCTSBot(iterations=ITERATIONS, seed=1, shortlist=0)
+    benchmark(bot.choose, state)
     assert bot.last_iterations == ITERATIONS
     benchmark.extra_info["iterations"] = ITERATIONS
 
@@ -56,7 +61,7 @@ def test_ismcts_opening_random_rollouts(benchmark: Any, name: str) -> None:
     if "compiled" not in GAMES[name]:
         pytest.skip("measured on the compiled core")
     state = GAMES[name]["compiled"].new_state(seed=1)
-    bot = ISMCTSBot(iterations=ITERATIONS, seed=1, rollout="random", score_weight=0.0)
-    benchmark(bot.analyse, state)
+    bot = ISMCTSBot(iterations=ITERATIONS, seed=1, rollout="random", score_weight=0.0, shortlist=0)
+    benchmark(bot.choose, state)
     assert bot.last_iterations == ITERATIONS
     benchmark.extra_info["iterations"] = ITERATIONS
