@@ -77,7 +77,9 @@ def test_a_voyage_names_the_ships_the_plaque_shows_and_hides_the_ones_kept(posit
         played = plaque.ships
         kept = sorted(hand - set(played))
         public = state.move_text(action)
-        assert public.startswith(f"voyage {move.sea} {sea.stars}★ with {', '.join(played)}: {plaque.value} point")
+        points = f"{plaque.value} point{'' if plaque.value == 1 else 's'}"
+        said = f"voyage {move.sea} {sea.stars}★ with {', '.join(played)}: {points}"
+        assert public == said or public.startswith(f"{said} (")  # then what it keeps
         assert not any(name in public for name in kept)
         private = state.move_text(action, player=seat)
         if kept:
