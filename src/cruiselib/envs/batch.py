@@ -168,12 +168,13 @@ class BatchEnv:
             int(np.prod(shape)) * np.dtype(dtype).itemsize
             for name, (shape, dtype) in shapes.items()
             if name not in given
-        ) + n * (4 * _batch.LEGAL_CACHE_SIZE + 40)
+        ) + n * (4 * _batch.LEGAL_CACHE_SIZE + 48)
         if total > MAX_BUFFER_BYTES:
             raise InvalidOptionError(
                 f"{n} envs need {total / 2**30:.1f} GiB of buffers; the most is {MAX_BUFFER_BYTES / 2**30:.0f} GiB"
             )
         arrays = {name: _buffer(name, given.get(name), shape, dtype) for name, (shape, dtype) in shapes.items()}
+        _refuse_shared(given)
         self.observations: npt.NDArray[np.float32] = arrays["observations"]
         self.action_masks: npt.NDArray[np.int8] = arrays["action_masks"]
         self.seats: npt.NDArray[np.int32] = arrays["seats"]
@@ -188,6 +189,9 @@ class BatchEnv:
         self._pending = np.zeros(n, np.int8)
         self._ended = np.zeros(n, np.int8)
         self._sampled = np.zeros(n, np.int64)
+        # The actions a step applies: the caller's array copied here before the check, so the
+        # core applies exactly what it checked, whatever another thread writes meanwhile.
+        self._chosen = np.zeros(n, np.int64)
         self._legal_ids = np.zeros((n, _batch.LEGAL_CACHE_SIZE), np.int32)
         self._legal_n = np.zeros(n, np.int32)
         states = [game.state_from_seed_state(0) for _ in range(n)]
@@ -240,7 +244,7 @@ class BatchEnv:
         The reset envs' rewards and end flags are cleared; the others are left as they were.
         """
         n = self.num_envs
-        which = _mask(mask, n)
+        which = _mask(mask, n)  # a copy of the caller's mask, checked
         if seed is None:
             states = np.array([secrets.randbits(64) for _ in range(n)], dtype=np.uint64)
         elif isinstance(seed, (int, str, bytes)) and not isinstance(seed, bool):
@@ -274,11 +278,13 @@ class BatchEnv:
         starts its next game instead and ignores its action.
 
         Raises IllegalMoveError, naming the env, if any action is out of range or illegal
-        (or an env waits for its reset, autoreset disabled); then no env has changed.
+        (or an env waits for its reset, autoreset disabled); then no env has changed. The
+        actions are copied before they are checked: the env applies exactly what it checked,
+        even if another thread writes the caller's array during the call.
         """
-        chosen = _actions(actions, self.num_envs)
         self._claim()
         try:
+            chosen = _copy_actions(actions, self._chosen)
             bad = self._core.check(chosen)
             if bad >= 0:
                 raise IllegalMoveError(self._refusal(int(bad), int(chosen[bad])))
@@ -415,24 +421,43 @@ def _buffer(name: str, given: object, shape: tuple[int, ...], dtype: Any) -> Any
     return given
 
 
-def _actions(actions: npt.ArrayLike, n: int) -> npt.NDArray[np.int64]:
+def _copy_actions(actions: npt.ArrayLike, out: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``actions`` checked for shape and dtype and copied into ``out`` (the env's own
+    buffer), which is what the core then checks and applies: nothing of the caller's is
+    read again after the copy. Any integer dtype, read-only or strided arrays are taken."""
+    n = out.shape[0]
     try:
         array = np.asarray(actions)
     except (TypeError, ValueError) as exc:
         raise IllegalMoveError(f"actions must be an int array of shape ({n},): {exc}") from None
     if array.shape != (n,) or not np.issubdtype(array.dtype, np.integer):
         raise IllegalMoveError(f"actions must be an int array of shape ({n},), not {array.dtype} {array.shape}")
-    if array.dtype != np.int64:
-        if array.dtype == np.uint64 and n and int(array.max()) > np.iinfo(np.int64).max:
+    if array.dtype == np.uint64:
+        array = array.copy()  # a snapshot: its range checked, then the same values cast
+        if n and int(array.max()) > np.iinfo(np.int64).max:
             raise IllegalMoveError(f"actions: {int(array.max())} is out of range")
-        array = array.astype(np.int64)
-    return np.ascontiguousarray(array)
+        np.copyto(out, array, casting="unsafe")
+    else:
+        np.copyto(out, array, casting="safe")  # every other integer dtype fits int64
+    return out
 
 
 def _mask(mask: npt.ArrayLike | None, n: int) -> npt.NDArray[np.int8] | None:
+    """A copy of ``mask`` (bool, one per env) as int8, or None: the core reads the copy,
+    never the caller's array, which another thread may write."""
     if mask is None:
         return None
     array = np.asarray(mask)
     if array.shape != (n,) or array.dtype != np.bool_:
         raise InvalidOptionError(f"mask must be a bool array of shape ({n},), not {array.dtype} {array.shape}")
-    return np.ascontiguousarray(array).view(np.int8)
+    return np.array(array, dtype=np.bool_, copy=True).view(np.int8)
+
+
+def _refuse_shared(given: Mapping[str, npt.NDArray[Any]]) -> None:
+    """Refuse two buffers of the caller's that share memory (two names, one array, or
+    overlapping views): the env would write one result over another."""
+    for (first, a), (second, b) in itertools.combinations(sorted(given.items()), 2):
+        if np.may_share_memory(a, b):  # exact for the C-contiguous arrays _buffer admits
+            raise InvalidOptionError(
+                f"buffers {first} and {second} share memory: each buffer must be an array of its own"
+            )
