@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import cruiselib
@@ -470,3 +471,73 @@ def test_the_core_module_refuses_what_does_not_fit() -> None:
     for call in calls:
         with pytest.raises(ValueError, match="entries"):
             call()
+
+
+@pytest.mark.parametrize(("name", "options"), ONE_PER_GAME, ids=ONE_PER_GAME_IDS)
+@pytest.mark.parametrize("autoreset", ["next_step", "same_step", "disabled"])
+@pytest.mark.parametrize("learner", [None, 0], ids=["self_play", "learner"])
+def test_information_states_under_every_autoreset_mode(
+    name: str, options: dict[str, Any], autoreset: Any, learner: int | None
+) -> None:
+    """With ``information_state=True``, every env's tensor, mask, seat, rewards and final
+    tensor are those of a fresh game replayed from the same deal with the same actions,
+    step by step across several game ends, in each autoreset mode, in self-play and with a
+    learner whose opponents the core plays."""
+    game = _game(name, options)
+    n = 2
+    seats = {} if learner is None else {"learner": learner, "opponents": "random"}
+    env = BatchEnv(game, n, seed=60, autoreset=autoreset, information_state=True, **seats)  # type: ignore[arg-type]
+
+    def deal(replay: Replay, deal_state: int) -> None:
+        replay.start(deal_state)
+        if learner is not None:
+            replay.opponents(learner, "random")
+
+    replays = [Replay(game, _rng.seed_state(60 + i)) for i in range(n)]
+    for i, replay in enumerate(replays):
+        deal(replay, _rng.seed_state(60 + i))
+        _assert_env_matches(env, i, replay, replay.state.current_player)
+    games_ended = 0
+    for step in range(20_000):
+        if autoreset == "disabled" and env.terminated.any() | env.truncated.any():
+            ended = env.terminated.copy()
+            env.reset(seed=1000 + step, mask=ended)
+            for i in np.flatnonzero(ended):
+                deal(replays[i], _rng.seed_state(1000 + step + int(i)))
+                _assert_env_matches(env, int(i), replays[i], replays[i].state.current_player)
+        actions = env.sample_actions()
+        rewards = np.zeros((n, game.num_players), np.float32)
+        finals: dict[int, npt.NDArray[np.float32]] = {}
+        observers = []
+        for i, replay in enumerate(replays):
+            if replay.state.is_over:  # next-step autoreset: this step deals the next game
+                deal(replay, int(_rng.mix64(replay.deal ^ NEXT_DEAL_SALT)))
+                observers.append(replay.state.current_player)
+                continue
+            assert actions[i] == replay.sample()
+            actor = replay.state.current_player
+            replay.state.apply(int(actions[i]))
+            if learner is not None:
+                replay.opponents(learner, "random")
+            if not replay.state.is_over:
+                observers.append(replay.state.current_player if learner is None else learner)
+                continue
+            games_ended += 1
+            rewards[i] = replay.state.returns()
+            seen_by = actor if learner is None else learner
+            if autoreset == "same_step":
+                finals[i] = replay.state.information_state(seen_by)
+                deal(replay, int(_rng.mix64(replay.deal ^ NEXT_DEAL_SALT)))
+                observers.append(replay.state.current_player)
+            else:
+                observers.append(seen_by)
+        env.step(actions)
+        np.testing.assert_array_equal(env.rewards, rewards)
+        for i, replay in enumerate(replays):
+            _assert_env_matches(env, i, replay, observers[i])
+            assert bool(env.terminated[i]) == (i in finals or replay.state.is_over)
+            if i in finals:
+                np.testing.assert_array_equal(env.final_observations[i], finals[i])
+        if games_ended >= 2 * n:
+            return
+    pytest.fail("the games did not end")
