@@ -502,9 +502,9 @@ def test_information_states_under_every_autoreset_mode(
         if autoreset == "disabled" and env.terminated.any() | env.truncated.any():
             ended = env.terminated.copy()
             env.reset(seed=1000 + step, mask=ended)
-            for i in np.flatnonzero(ended):
-                deal(replays[i], _rng.seed_state(1000 + step + int(i)))
-                _assert_env_matches(env, int(i), replays[i], replays[i].state.current_player)
+            for reset_env in map(int, np.flatnonzero(ended)):
+                deal(replays[reset_env], _rng.seed_state(1000 + step + reset_env))
+                _assert_env_matches(env, reset_env, replays[reset_env], replays[reset_env].state.current_player)
         actions = env.sample_actions()
         rewards = np.zeros((n, game.num_players), np.float32)
         finals: dict[int, npt.NDArray[np.float32]] = {}
