@@ -1,4 +1,4 @@
-"""OpenSpiel's ISMCTS on cruiselib's Sirens (the ``open_spiel`` extra; skipped without it).
+"""OpenSpiel's ISMCTS on cruiselib's Sirens (the ``openspiel`` extra; skipped without it).
 
     pytest benchmarks/test_bench_openspiel.py --benchmark-only
 

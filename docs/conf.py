@@ -63,7 +63,7 @@ autodoc_default_options = {"members": True, "member-order": "bysource", "show-in
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
 autodoc_mock_imports: list[str] = []
-try:  # the OpenSpiel adapter needs pyspiel (the open_spiel extra); mock it where absent
+try:  # the OpenSpiel adapter needs pyspiel (the openspiel extra); mock it where absent
     import pyspiel  # noqa: F401
 except ImportError:
     autodoc_mock_imports.append("pyspiel")

@@ -114,7 +114,7 @@ def test_import_cruiselib_needs_no_openspiel() -> None:
         "try:\n    import cruiselib.openspiel\nexcept ImportError as e:\n    print('ImportError', e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True)
-    assert out.stdout.startswith("ImportError") and "cruiselib[open_spiel]" in out.stdout
+    assert out.stdout.startswith("ImportError") and "cruiselib[openspiel]" in out.stdout
 
 
 def test_every_game_is_registered() -> None:

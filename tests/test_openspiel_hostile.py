@@ -400,3 +400,13 @@ def test_wrap_game_seed_out_of_range() -> None:
 def test_bad_game_strings(text: str, error: type[Exception]) -> None:
     with pytest.raises(error):
         pyspiel.load_game(text)
+
+
+def test_an_int_beyond_a_c_int_in_a_parameter_dict() -> None:
+    """As docs/openspiel.md says: OpenSpiel's binding refuses it with a RuntimeError while it
+    converts the dict (cruiselib never sees it); cos.load_game refuses it with
+    InvalidOptionError before OpenSpiel does."""
+    with pytest.raises(RuntimeError, match="Unable to cast Python instance"):
+        pyspiel.load_game("cruiselib_sirens", {"players": 2**31})
+    with pytest.raises(InvalidOptionError, match="players is an int parameter"):
+        cos.load_game("sirens", players=2**31)

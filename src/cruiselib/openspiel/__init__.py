@@ -1,4 +1,4 @@
-"""cruiselib's games as OpenSpiel games (the optional ``open_spiel`` extra).
+"""cruiselib's games as OpenSpiel games (the optional ``openspiel`` extra).
 
 Importing this module registers with OpenSpiel every game of :func:`cruiselib.games` whose
 class declares an OpenSpiel form (``Game.openspiel``, a :class:`cruiselib.integration.OpenSpielSpec`)
@@ -35,7 +35,7 @@ try:
     import pyspiel  # type: ignore[import-not-found,unused-ignore]  # noqa: F401  # no type information
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        "cruiselib.openspiel needs OpenSpiel: pip install 'cruiselib[open_spiel]' (open_spiel>=2.0.2)"
+        "cruiselib.openspiel needs OpenSpiel: pip install 'cruiselib[openspiel]' (open_spiel>=2.0.2)"
     ) from exc
 
 from cruiselib.openspiel._bench import TimedISMCTS
