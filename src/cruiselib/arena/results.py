@@ -17,8 +17,13 @@ finished job's arrays are kept as a ``.npz`` checkpoint (:func:`write_job_rows`)
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
+import math
 import os
+import secrets
+import stat
+import zipfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,10 +31,10 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from cruiselib.errors import InvalidOptionError
+from cruiselib.errors import InvalidOptionError, InvalidStateError
 
 from .plan import Job
-from .play import JobRows
+from .play import JobRows, mix64_array
 
 try:
     import pyarrow as pa  # type: ignore[import-untyped]  # pyarrow ships no stubs
@@ -41,15 +46,18 @@ except ImportError:  # pragma: no cover - pyarrow is optional: CSV then
 __all__ = [
     "COLUMNS",
     "HAVE_PYARROW",
+    "CheckpointError",
     "GameRow",
     "Rows",
     "TableWriter",
     "concat_rows",
+    "job_digest",
     "job_rows",
     "jobs_table",
     "read_job_rows",
     "read_rows",
     "rows_to_games",
+    "spec_digest",
     "write_job_rows",
     "write_rows",
 ]
@@ -356,7 +364,7 @@ def write_rows(rows: Games, path: Path) -> Path:
     ``.csv`` without pyarrow), atomically: a reader never sees half a file. Returns the path
     written."""
     path = path.with_suffix(".parquet" if HAVE_PYARROW else ".csv")
-    partial = path.with_name(path.name + ".partial")
+    partial = partial_path(path)
     if HAVE_PYARROW:
         pq.write_table(rows if _is_table(rows) else to_table(rows), partial, **PARQUET_OPTIONS)
     else:
@@ -373,23 +381,270 @@ def write_rows(rows: Games, path: Path) -> Path:
 
 JOB_ARRAYS = tuple(name for name in JobRows.__struct_fields__ if name != "job")
 
+JOB_DTYPES: dict[str, np.dtype[Any]] = {
+    "deal": np.dtype(np.int64),
+    "deal_seed": np.dtype(np.uint64),
+    "seating": np.dtype(np.int16),
+    "start_player": np.dtype(np.int16),
+    "scores": np.dtype(np.int32),
+    "wins": np.dtype(np.int8),
+    "length": np.dtype(np.int32),
+    "seconds": np.dtype(np.float64),
+}
+"""The dtype of each array of a job (a checkpoint with another is refused)."""
 
-def write_job_rows(rows: JobRows, path: Path) -> Path:
+PER_SEAT_ARRAYS = ("scores", "wins")
+"""The arrays of one row of ``players`` values a game; the others hold one value a game."""
+
+CHECKPOINT_FORMAT = 1
+"""The version of a checkpoint's identity record (its ``meta`` array)."""
+
+MAX_META_BYTES = 4096
+"""The most bytes of a checkpoint's identity record."""
+
+_MAX_NPY_HEADER = 1024
+_MEMBER_SLACK = 2048  # an array's zip entry beyond its data: the .npy header and the zip headers
+
+
+class CheckpointError(InvalidStateError):
+    """A job checkpoint that cannot be used: unreadable, truncated, of another job or of
+    another run. ``path`` is the file, ``reason`` says why; the runner plays the job again."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def partial_path(path: Path) -> Path:
+    """A name of this process's own for the file ``path`` is written to before it is
+    renamed to ``path``: two writers of one file never write into one partial file."""
+    return path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}.partial")
+
+
+def spec_digest(spec_json: bytes) -> str:
+    """The digest of a spec's canonical JSON (:func:`~cruiselib.arena.plan.dump_spec`) that
+    a checkpoint records."""
+    return hashlib.sha256(spec_json).hexdigest()
+
+
+def job_digest(job: Job) -> str:
+    """The digest of everything a job plays (its index, game, options, deals, seatings...)
+    that its checkpoint records."""
+    return hashlib.sha256(msgspec.json.encode(msgspec.to_builtins(job, order="sorted"))).hexdigest()
+
+
+def _identity(job: Job, spec: str | None) -> dict[str, Any]:
+    return {
+        "format": CHECKPOINT_FORMAT,
+        "job": job.id,
+        "job_digest": job_digest(job),
+        "spec_digest": spec,
+        "games": job.games,
+    }
+
+
+def write_job_rows(rows: JobRows, path: Path, job: Job | None = None, spec: str | None = None) -> Path:
     """Write a finished job's arrays to ``path`` with its suffix replaced by ``.npz``
-    (uncompressed numpy arrays: a checkpoint costs a memory copy), atomically. Returns the
-    path written."""
+    (uncompressed numpy arrays, never pickled: a checkpoint costs a memory copy),
+    atomically. With ``job``, the file records which job it holds (its index, the digest of
+    the job and ``spec``, a :func:`spec_digest`), which :func:`read_job_rows` checks. Returns
+    the path written."""
     path = path.with_suffix(".npz")
-    partial = path.with_name(path.name + ".partial")
-    with partial.open("wb") as handle:
-        np.savez(handle, job=np.int64(rows.job), **{name: getattr(rows, name) for name in JOB_ARRAYS})
-    os.replace(partial, path)
+    partial = partial_path(path)
+    arrays: dict[str, Any] = {name: getattr(rows, name) for name in JOB_ARRAYS}
+    if job is not None:
+        record = json.dumps(_identity(job, spec), sort_keys=True).encode()
+        arrays["meta"] = np.frombuffer(record, dtype=np.uint8)
+    try:
+        with partial.open("wb") as handle:
+            np.savez(handle, job=np.int64(rows.job), **arrays)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
     return path
 
 
-def read_job_rows(path: Path) -> JobRows:
-    """A job's arrays from a file :func:`write_job_rows` wrote."""
-    with np.load(path, allow_pickle=False) as data:
-        return JobRows(job=int(data["job"]), **{name: data[name] for name in JOB_ARRAYS})
+def read_job_rows(path: Path, job: Job | None = None, spec: str | None = None) -> JobRows:
+    """A job's arrays from a file :func:`write_job_rows` wrote.
+
+    The file is read as hostile input: never unpickled, never more read than the file
+    holds, and with ``job`` never more than that job's arrays take. Every array must have
+    its dtype and a shape that agree with the others. With ``job``, the file must also be
+    that job's checkpoint: its identity record names the job (and ``spec``, if given), its
+    arrays have the job's sizes, and its deals, deal seeds and seatings are the job's.
+    Anything else raises :class:`CheckpointError` naming the file and why."""
+    players = None if job is None else job.players
+    games = None if job is None else job.games
+    expected: dict[str, tuple[np.dtype[Any], tuple[int | None, ...]]] = {"job": (np.dtype(np.int64), ())}
+    for name, dtype in JOB_DTYPES.items():
+        expected[name] = (dtype, (games, players) if name in PER_SEAT_ARRAYS else (games,))
+    limit = None
+    if job is not None:
+        data_bytes = sum(
+            dtype.itemsize * math.prod(dim for dim in shape if dim is not None) for dtype, shape in expected.values()
+        )
+        limit = data_bytes + MAX_META_BYTES + _MEMBER_SLACK * (len(expected) + 1)
+    try:
+        arrays = _read_npz(path, expected, limit)
+    except CheckpointError:
+        raise
+    except (OSError, EOFError, ValueError, KeyError, RuntimeError, NotImplementedError, zipfile.BadZipFile) as exc:
+        raise CheckpointError(path, f"cannot be read ({type(exc).__name__}: {exc})") from None
+    meta = arrays.pop("meta", None)
+    number = int(arrays.pop("job"))
+    n = arrays["deal"].shape[0]
+    for name, array in arrays.items():
+        width = arrays["scores"].shape[1] if name in PER_SEAT_ARRAYS else None
+        if array.shape != ((n, width) if width is not None else (n,)):
+            raise CheckpointError(path, f"its {name} array has shape {array.shape}, the deal array {n} rows")
+    if job is not None:
+        _check_identity(path, meta, job, spec)
+        if number != job.index:
+            raise CheckpointError(path, f"it holds the rows of job {number}, not {job.index}")
+        rows = JobRows(job=number, **arrays)
+        _check_rows(path, rows, job)
+        return rows
+    return JobRows(job=number, **arrays)
+
+
+def _read_npz(
+    path: Path, expected: dict[str, tuple[np.dtype[Any], tuple[int | None, ...]]], limit: int | None
+) -> dict[str, np.ndarray[Any, Any]]:
+    """The arrays of the .npz at ``path``: exactly the names of ``expected`` (and ``meta``),
+    each of its dtype and shape (None: any size), stored uncompressed, read with no more
+    memory than the file holds (and the file at most ``limit`` bytes)."""
+    expected = expected | {"meta": (np.dtype(np.uint8), (None,))}
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with open(fd, "rb") as handle:  # the file, not what a FIFO would wait for
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise CheckpointError(path, "not a regular file")
+        if limit is not None and info.st_size > limit:
+            raise CheckpointError(path, f"{info.st_size:,} bytes, more than this job's checkpoint takes ({limit:,})")
+        arrays: dict[str, np.ndarray[Any, Any]] = {}
+        with zipfile.ZipFile(handle) as archive:
+            members = archive.infolist()
+            names = [member.filename for member in members]
+            wanted = {f"{name}.npy" for name in expected}
+            if len(set(names)) != len(names) or not set(names) <= wanted:
+                raise CheckpointError(path, f"not a job checkpoint (it holds {', '.join(sorted(names))[:200]})")
+            if "meta.npy" not in names and limit is not None:
+                raise CheckpointError(path, "it has no identity record (a checkpoint of an older cruiselib)")
+            missing = wanted - set(names) - {"meta.npy"}
+            if missing:
+                raise CheckpointError(path, f"it lacks {', '.join(sorted(missing))}")
+            for member in members:
+                name = member.filename.removesuffix(".npy")
+                arrays[name] = _read_member(path, archive, member, *expected[name], info.st_size)
+    return arrays
+
+
+def _read_member(
+    path: Path,
+    archive: zipfile.ZipFile,
+    member: zipfile.ZipInfo,
+    dtype: np.dtype[Any],
+    shape: tuple[int | None, ...],
+    file_size: int,
+) -> np.ndarray[Any, Any]:
+    """One array of a checkpoint: its header checked before any of its data is read."""
+    name = member.filename
+    if member.compress_type != zipfile.ZIP_STORED or member.flag_bits & 0x1:
+        raise CheckpointError(path, f"{name} is compressed or encrypted")
+    if member.file_size > file_size:
+        raise CheckpointError(path, f"{name} claims {member.file_size:,} bytes in a file of {file_size:,}")
+    with archive.open(member) as stream:
+        version = np.lib.format.read_magic(stream)
+        if version == (1, 0):
+            found_shape, fortran, found_dtype = np.lib.format.read_array_header_1_0(
+                stream, max_header_size=_MAX_NPY_HEADER
+            )
+        elif version == (2, 0):
+            found_shape, fortran, found_dtype = np.lib.format.read_array_header_2_0(
+                stream, max_header_size=_MAX_NPY_HEADER
+            )
+        else:
+            raise CheckpointError(path, f"{name} is of .npy format {version}")
+        if found_dtype != dtype:
+            raise CheckpointError(path, f"{name} holds {found_dtype}, not {dtype}")
+        if len(found_shape) != len(shape) or any(
+            dim < 0 or (want is not None and dim != want) for dim, want in zip(found_shape, shape, strict=True)
+        ):
+            want_text = tuple("any" if dim is None else dim for dim in shape)
+            raise CheckpointError(path, f"{name} has shape {found_shape}, not {want_text}")
+        if fortran and len(found_shape) > 1:
+            raise CheckpointError(path, f"{name} is in Fortran order")
+        size = math.prod(found_shape) * dtype.itemsize
+        if size > member.file_size:
+            raise CheckpointError(path, f"{name} claims {size:,} bytes of data in {member.file_size:,}")
+        buffer = bytearray(size)
+        done = 0
+        while done < size:
+            chunk = stream.read(min(size - done, 1 << 20))
+            if not chunk:
+                raise CheckpointError(path, f"{name} is truncated ({done:,} of {size:,} bytes)")
+            buffer[done : done + len(chunk)] = chunk
+            done += len(chunk)
+        if stream.read(1):  # reading to the end also checks the member's CRC
+            raise CheckpointError(path, f"{name} has bytes after its data")
+    return np.frombuffer(buffer, dtype=dtype).reshape(found_shape)
+
+
+def _check_identity(path: Path, meta: np.ndarray[Any, Any] | None, job: Job, spec: str | None) -> None:
+    """Refuse a checkpoint whose identity record does not name ``job`` (and ``spec``)."""
+    if meta is None:
+        raise CheckpointError(path, "it has no identity record (a checkpoint of an older cruiselib)")
+    if meta.size > MAX_META_BYTES:
+        raise CheckpointError(path, f"its identity record has {meta.size:,} bytes, more than {MAX_META_BYTES:,}")
+    try:
+        record = json.loads(meta.tobytes().decode())
+    except ValueError:
+        raise CheckpointError(path, "its identity record is not JSON") from None
+    if not isinstance(record, dict) or record.get("format") != CHECKPOINT_FORMAT:
+        raise CheckpointError(path, "its identity record is not one this cruiselib writes")
+    if record.get("job") != job.id:
+        raise CheckpointError(path, f"it is the checkpoint of job {str(record.get('job'))[:20]!r}, not {job.id!r}")
+    if record.get("job_digest") != job_digest(job):
+        raise CheckpointError(path, f"it is the checkpoint of another job {job.id} (of another spec)")
+    if spec is not None and record.get("spec_digest") != spec:
+        raise CheckpointError(path, "it is a checkpoint of another run's spec")
+    if record.get("games") != job.games:
+        raise CheckpointError(path, f"it records {str(record.get('games'))[:20]} games, not {job.games}")
+
+
+def job_order(job: Job) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The deal and the seating (its rotation; -1 for in-core games) of each row of ``job``,
+    in the order :func:`~cruiselib.arena.play.play_job` plays them."""
+    deals = np.arange(job.first, job.first + job.deals, dtype=np.int64)
+    if not job.seatings:
+        return deals, np.full(job.deals, -1, dtype=np.int16)
+    rotations = np.asarray(job.rotations, dtype=np.int16)
+    if job.per_deal:
+        return np.repeat(deals, len(job.seatings)), np.tile(rotations, job.deals)
+    return deals, rotations[deals % len(job.seatings)]
+
+
+def _check_rows(path: Path, rows: JobRows, job: Job) -> None:
+    """Refuse rows that are not those ``job`` plays: other deals, deal seeds or seatings,
+    or values out of range."""
+    deals, seatings = job_order(job)
+    if not np.array_equal(rows.deal, deals):
+        raise CheckpointError(path, f"its deals are not job {job.id}'s")
+    with np.errstate(over="ignore"):
+        seeds = np.uint64(job.base) + deals.astype(np.uint64)
+    if not np.array_equal(rows.deal_seed, mix64_array(seeds)):
+        raise CheckpointError(path, f"its deal seeds are not job {job.id}'s")
+    if not np.array_equal(rows.seating, seatings):
+        raise CheckpointError(path, f"its seatings are not job {job.id}'s")
+    if rows.games and not (rows.start_player.min() >= 0 and rows.start_player.max() < job.players):
+        raise CheckpointError(path, f"its start players are not seats of {job.players}")
+    if not np.all((rows.wins == 0) | (rows.wins == 1)):
+        raise CheckpointError(path, "its wins are not all 0 or 1")
+    if rows.games and rows.length.min() < 0:
+        raise CheckpointError(path, "it has negative game lengths")
+    if not np.all(np.isfinite(rows.seconds) & (rows.seconds >= 0)):
+        raise CheckpointError(path, "its times are not all finite and positive")
 
 
 class TableWriter:
@@ -400,7 +655,7 @@ class TableWriter:
 
     def __init__(self, path: Path | None) -> None:
         self.path = None if path is None else path.with_suffix(".parquet")
-        self._partial = None if self.path is None else self.path.with_name(self.path.name + ".partial")
+        self._partial = None if self.path is None else partial_path(self.path)
         self._writer: Any = None
         self._chunks: list[Any] = []
 

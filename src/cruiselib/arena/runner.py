@@ -4,10 +4,18 @@ disk at once (so an interrupted run restarts where it stopped), and writes the g
 
 ``out_dir`` holds::
 
+    run.lock              the lock of the run using the directory (who holds it, while it runs)
     spec.json             the spec (a resumed run with another spec is refused)
     jobs/<job>.npz        the arrays of each finished job (numpy's uncompressed .npz)
     games.parquet         every row, sorted by (job, index) (.csv without pyarrow)
     summary.json          see cruiselib.arena.summary
+
+One run at a time uses a directory: a run holds an OS lock on ``run.lock`` (``fcntl.flock``;
+``msvcrt.locking`` on Windows) from before it touches anything until its summary is
+written, and a second run is refused with :class:`OutDirInUseError`. The lock dies with
+its process, so the lock of a killed run is taken over. A resumed run checks each
+checkpoint against its job and plays again the job of one it refuses, saying why (a
+warning of the ``cruiselib.arena`` logger).
 
 >>> result = run({"kind": "study", "game": "sirens", "games": 100}, backend="serial", progress=False)
 >>> result.summary["games"]
@@ -17,8 +25,14 @@ disk at once (so an interrupted run restarts where it stopped), and writes the g
 from __future__ import annotations
 
 import json
+import logging
 import math
+import os
 import shutil
+import socket
+import stat
+import sys
+import time
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -26,13 +40,14 @@ from typing import Any
 
 import msgspec
 
-from cruiselib.errors import InvalidOptionError
+from cruiselib.errors import CruiseError, InvalidOptionError
 
 from . import results
 from .backends import Backend, make_backend
 from .plan import Job, Spec, dump_spec, expand, load_spec
 from .play import JobRows
 from .results import (
+    CheckpointError,
     GameRow,
     Games,
     TableWriter,
@@ -40,20 +55,25 @@ from .results import (
     jobs_games,
     read_job_rows,
     rows_to_games,
+    spec_digest,
     to_table,
     write_job_rows,
     write_rows,
 )
 from .summary import summarize
 
-__all__ = ["RunResult", "run"]
+__all__ = ["LOCK_NAME", "OutDirInUseError", "RunResult", "run"]
+
+logger = logging.getLogger("cruiselib.arena")
 
 
 class RunResult(msgspec.Struct):
     """What :func:`run` returns: ``rows``, the games sorted by job and index (a pyarrow Table
     with pyarrow, else columns of Python lists: :data:`~cruiselib.arena.results.Games`), the
-    ``summary`` dict, the output directory (None for a run in memory), and how many jobs
-    this call played and how many it found finished on disk."""
+    ``summary`` dict, the output directory (None for a run in memory), how many jobs this
+    call played and how many it found finished on disk, and how many of those it played
+    were played again because their checkpoint was refused (``replayed``, part of
+    ``played``)."""
 
     spec: Spec
     rows: Games
@@ -61,6 +81,7 @@ class RunResult(msgspec.Struct):
     out_dir: Path | None
     played: int
     resumed: int
+    replayed: int = 0
 
     def games(self) -> list[GameRow]:
         """The rows as :class:`~cruiselib.arena.results.GameRow` objects."""
@@ -80,9 +101,178 @@ def _job_file(jobs_dir: Path, job: Job) -> Path | None:
     return path if path.exists() else None
 
 
+LOCK_NAME = "run.lock"
+"""The lock file of an output directory (kept: it is only a lock while a run holds it)."""
+
+_LOCK_OFFSET = 1 << 20  # Windows locks a byte far past the record, which stays readable
+_MAX_RECORD = 4096
+
+
+class OutDirInUseError(CruiseError):
+    """Another run is using the output directory (it holds its lock): two runs writing one
+    directory would mix their files. The message names the directory and the run holding it
+    (its pid, host and start time)."""
+
+
+def _lock(fd: int) -> bool:
+    """Take the lock of the open lock file ``fd`` without waiting: False if another holds it."""
+    try:
+        if sys.platform == "win32":  # pragma: no cover - tested on POSIX
+            import msvcrt
+
+            os.lseek(fd, _LOCK_OFFSET, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    except PermissionError:  # pragma: no cover - Windows: EACCES where POSIX says EWOULDBLOCK
+        if sys.platform == "win32":
+            return False
+        raise
+    return True
+
+
+def _unlock(fd: int) -> None:
+    if sys.platform == "win32":  # pragma: no cover - tested on POSIX
+        import msvcrt
+
+        os.lseek(fd, _LOCK_OFFSET, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def _read_record(fd: int) -> dict[str, Any] | None:
+    """The holder's record in the lock file (None if empty or unreadable: a record being
+    written is waited for a moment)."""
+    for _ in range(10):
+        os.lseek(fd, 0, os.SEEK_SET)
+        data = os.read(fd, _MAX_RECORD)
+        if not data:
+            return None
+        try:
+            record = json.loads(data)
+        except ValueError:
+            time.sleep(0.02)
+            continue
+        return record if isinstance(record, dict) else None
+    return None
+
+
+def _describe(record: dict[str, Any] | None) -> str:
+    """The run a lock record names, as text: ``pid 123 on host h, started 2025-...``."""
+    if record is None:
+        return "a run whose record is unreadable"
+    pid, host, started = (str(record.get(key, "?"))[:100] for key in ("pid", "host", "started"))
+    return f"pid {pid} on host {host}, started {started}"
+
+
+class _DirLock:
+    """The lock of an output directory, held from :meth:`acquire` to :meth:`release`: an
+    OS lock on ``run.lock`` (which dies with the process holding it), the file holding that
+    run's pid, host and start time for the message of a run refused. A run that ends
+    removes the file; one killed leaves it, and the next run takes it over."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = out_dir
+        self.path = out_dir / LOCK_NAME
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise :class:`OutDirInUseError` naming the run holding it."""
+        for _ in range(10):
+            fd = self._open()
+            try:
+                if self._take(fd):
+                    self._fd = fd
+                    return
+            except BaseException:
+                os.close(fd)
+                raise
+            os.close(fd)  # the file was removed (its run ended) while this one took it: again
+        raise OutDirInUseError(f"{self.out_dir} is in use: its lock file changes hands again and again")
+
+    def _open(self) -> int:
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+        try:
+            fd = os.open(self.path, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
+        except OSError as exc:
+            raise InvalidOptionError(f"cannot open the lock file {self.path}: {exc.strerror}") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise InvalidOptionError(f"{self.path} is not a regular file: remove it")
+        return fd
+
+    def _take(self, fd: int) -> bool:
+        """Lock the open lock file ``fd`` and write this run's record in it; False if the
+        file is no longer ``run.lock`` once locked."""
+        try:
+            locked = _lock(fd)
+        except OSError as exc:  # a file system without locks
+            logger.warning(
+                "%s: cannot lock it (%s): nothing stops a second run using this directory at once",
+                self.path,
+                exc.strerror,
+            )
+            locked = True
+        if not locked:
+            raise OutDirInUseError(
+                f"{self.out_dir} is in use by another run ({_describe(_read_record(fd))}): "
+                "wait for it to end, or give another directory"
+            )
+        try:
+            now = os.stat(self.path, follow_symlinks=False)
+        except FileNotFoundError:
+            return False
+        mine = os.fstat(fd)
+        if (now.st_dev, now.st_ino) != (mine.st_dev, mine.st_ino):
+            return False
+        previous = _read_record(fd)
+        host = socket.gethostname()
+        if previous is not None and previous.get("host") != host:
+            logger.warning(
+                "%s: the last run in it (%s) did not release its lock; if it is still running, "
+                "this file system does not share locks between hosts: stop one of the two runs",
+                self.out_dir,
+                _describe(previous),
+            )
+        elif previous is not None:
+            logger.info(
+                "%s: taking over the lock of %s, which ended without releasing it", self.path, _describe(previous)
+            )
+        record = {"pid": os.getpid(), "host": host, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
+        data = json.dumps(record).encode()
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, data)
+        os.ftruncate(fd, len(data))
+        return True
+
+    def release(self) -> None:
+        """Remove the lock file (truncate it on Windows, where an open file stays) and let
+        the lock go."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        try:
+            if sys.platform == "win32":  # pragma: no cover - tested on POSIX
+                os.ftruncate(fd, 0)
+                _unlock(fd)
+            else:
+                self.path.unlink(missing_ok=True)  # still locked: a run that opened it sees it gone
+        except OSError:  # pragma: no cover - closing lets the lock go anyway
+            pass
+        finally:
+            os.close(fd)
+
+
 def _prepare(out_dir: Path, spec: Spec, resume: bool) -> None:
-    """Make ``out_dir`` ready: refuse a resume over another spec; start afresh without resume."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """Make ``out_dir`` ready (its lock held): refuse a resume over another spec; start
+    afresh without resume; remove the partial files a stopped run left."""
     spec_file = out_dir / "spec.json"
     text = dump_spec(spec)
     if spec_file.exists():
@@ -94,8 +284,30 @@ def _prepare(out_dir: Path, spec: Spec, resume: bool) -> None:
             shutil.rmtree(out_dir / "jobs", ignore_errors=True)
             for name in ("games.parquet", "games.csv", "summary.json"):
                 (out_dir / name).unlink(missing_ok=True)
+    for partial in [*out_dir.glob("*.partial"), *out_dir.glob("jobs/*.partial")]:
+        partial.unlink(missing_ok=True)
     spec_file.write_bytes(text)
     (out_dir / "jobs").mkdir(exist_ok=True)
+
+
+def _finished_jobs(jobs_dir: Path, jobs: list[Job], spec: str) -> tuple[dict[int, JobRows], list[Job], int]:
+    """The rows of each job whose checkpoint is in ``jobs_dir`` and is that job's, the jobs
+    left to play, and how many of those had a checkpoint refused (each said in a warning)."""
+    parts: dict[int, JobRows] = {}
+    pending: list[Job] = []
+    refused = 0
+    for job in jobs:
+        found = _job_file(jobs_dir, job)
+        if found is None:
+            pending.append(job)
+            continue
+        try:
+            parts[job.index] = read_job_rows(found, job, spec)
+        except CheckpointError as exc:
+            logger.warning("%s: playing job %s again", exc, job.id)
+            pending.append(job)
+            refused += 1
+    return parts, pending, refused
 
 
 def run(
@@ -118,44 +330,62 @@ def run(
     """
     spec = load_spec(spec)
     jobs = expand(spec)
-    chosen = make_backend(backend, workers)
+    lock: _DirLock | None = None
+    chosen: Backend | None = None
+    try:
+        if out_dir is not None:
+            out_dir = Path(out_dir)
+            out_dir.mkdir(parents=True, exist_ok=True)
+            lock = _DirLock(out_dir)
+            lock.acquire()  # before anything in out_dir is touched (or a Ray started)
+        chosen = make_backend(backend, workers)
+        return _run(spec, jobs, chosen, out_dir, resume, progress)
+    finally:
+        close = getattr(chosen, "close", None)
+        if isinstance(backend, str) and callable(close):  # a backend made here is ended here
+            close()
+        if lock is not None:
+            lock.release()
+
+
+def _run(
+    spec: Spec, jobs: list[Job], backend: Backend, out_dir: Path | None, resume: bool, progress: bool
+) -> RunResult:
+    """:func:`run` once the backend is made and ``out_dir`` locked."""
     parts: dict[int, JobRows] = {}
     jobs_dir: Path | None = None
     pending = jobs
+    replayed = 0
+    digest = spec_digest(dump_spec(spec))
     if out_dir is not None:
-        out_dir = Path(out_dir)
         _prepare(out_dir, spec, resume)
         jobs_dir = out_dir / "jobs"
-        pending = []
-        for job in jobs:
-            found = _job_file(jobs_dir, job)
-            if found is None:
-                pending.append(job)
-            else:
-                parts[job.index] = read_job_rows(found)
+        parts, pending, replayed = _finished_jobs(jobs_dir, jobs, digest)
     resumed = len(parts)
-    rows_out = _Rows(jobs, None if out_dir is None else out_dir / "games")
+    rows_out = _Rows(jobs, None if out_dir is None else out_dir / "games", digest)
     try:
         rows_out.add(parts)
         with _Progress(progress, sum(job.games for job in jobs), sum(job.games for job in pending)) as bar:
-            for job, job_rows in chosen.run_jobs(pending):
+            for job, job_rows in backend.run_jobs(pending):
                 if jobs_dir is not None:
-                    rows_out.checkpoint(job_rows, jobs_dir / job.id)
+                    rows_out.checkpoint(job, job_rows, jobs_dir / job.id)
                 rows_out.add({job.index: job_rows})
                 bar.advance(job.games)
         rows = rows_out.finish()
     except BaseException:
         rows_out.abort()
         raise
-    finally:
-        close = getattr(chosen, "close", None)
-        if isinstance(backend, str) and callable(close):  # a backend made here is ended here
-            close()
     summary = summarize(spec, rows)
     if out_dir is not None:
         (out_dir / "summary.json").write_text(json.dumps(_finite(summary), indent=2, allow_nan=False) + "\n")
     return RunResult(
-        spec=spec, rows=rows, summary=summary, out_dir=out_dir, played=len(jobs) - resumed, resumed=resumed
+        spec=spec,
+        rows=rows,
+        summary=summary,
+        out_dir=out_dir,
+        played=len(jobs) - resumed,
+        resumed=resumed,
+        replayed=replayed,
     )
 
 
@@ -170,9 +400,10 @@ class _Rows:
     overlapping the games still playing. Without pyarrow the rows are made (and written as
     CSV) at the end."""
 
-    def __init__(self, jobs: list[Job], path: Path | None) -> None:
+    def __init__(self, jobs: list[Job], path: Path | None, spec: str | None = None) -> None:
         self.jobs = jobs
         self.path = path
+        self.spec = spec
         self._parts: dict[int, JobRows] = {}
         self._next = 0  # the first job not yet in a chunk
         self._batch: list[Job] = []
@@ -183,10 +414,10 @@ class _Rows:
         self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-checkpoints")
         self._saved: list[Future[Path]] = []
 
-    def checkpoint(self, rows: JobRows, path: Path) -> None:
-        """Save a finished job's arrays to ``path`` (on a thread: the games go on meanwhile;
-        a run stopped before a save replays that job when resumed)."""
-        self._saved.append(self._checkpoints.submit(write_job_rows, rows, path))
+    def checkpoint(self, job: Job, rows: JobRows, path: Path) -> None:
+        """Save a finished job's arrays to ``path`` with the job's identity (on a thread: the
+        games go on meanwhile; a run stopped before a save replays that job when resumed)."""
+        self._saved.append(self._checkpoints.submit(write_job_rows, rows, path, job, self.spec))
         while self._saved and self._saved[0].done():  # a failed save stops the run now
             self._saved.pop(0).result()
 
