@@ -169,6 +169,9 @@ def _print_summary(result: RunResult, out: TextIO) -> None:
             file=out,
         )
     if result.out_dir is not None:
+        if result.resumed or result.replayed:
+            again = f", {result.replayed} played again over a refused checkpoint" if result.replayed else ""
+            print(f"{result.resumed} of {result.resumed + result.played} jobs resumed{again}", file=out)
         print(f"wrote {result.out_dir}", file=out)
 
 
