@@ -354,7 +354,6 @@ class WebServer(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-
 def create_server(
     host: str = "127.0.0.1",
     port: int = 8000,
