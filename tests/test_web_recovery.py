@@ -1,35 +1,43 @@
-"""``cruiselib web`` out of descriptors: connections that stall their requests until the
-process has no descriptor left (docs/web.md, "Limits"). The server caps its open
-connections below the descriptor limit, serves the page during such an attack once the
-request deadline frees places, and at once after it. Runs on 127.0.0.1 only, in a few
-seconds.
+"""``cruiselib web`` keeps serving the page through what could stop it (docs/web.md,
+"Limits"): connections that stall their requests until the process has no descriptor left
+(the server caps its open connections below the descriptor limit, serves the page during
+such an attack once the request deadline frees places, and at once after it), and a
+registered game whose catalog fails (left out of the page's games, the others offered).
+Runs on 127.0.0.1 only, in a few seconds.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("starlette", reason="needs the 'web' extra: pip install 'cruiselib[web]'")
 pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install 'cruiselib[web]'")
 
+import cruiselib
+from cruiselib import _registry
 from cruiselib.errors import InvalidOptionError
+from cruiselib.integration import WebBoard
 from cruiselib.web import WebServer, create_app, create_server
 from cruiselib.web.server import DESCRIPTOR_RESERVE, MAX_OPEN, open_cap
 
+from .toy_game import ToyDuelGame
 from .web_support import free_port
 
+# Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
 # A surface over the public API: the README's pure-Python run leaves it out (-m "not surface").
-pytestmark = [pytest.mark.surface]
+pytestmark = [pytest.mark.surface, pytest.mark.filterwarnings("ignore:Using .httpx. with .starlette.testclient.")]
 
 LIMIT = 256
 """The server process's descriptor limit (soft and hard) in the attack."""
@@ -173,3 +181,42 @@ def test_the_page_is_served_during_and_after_a_descriptor_exhaustion_attack() ->
             err = proc.communicate()[1]
     assert b"Too many open files" not in err and b"Traceback" not in err, err[-2000:].decode(errors="replace")
     assert b"connections open, the most allowed" in err  # the cap was reached, and said so
+
+
+# --------------------------------------------------------------------------- a broken game
+
+
+def _failing_catalog(game: Any) -> Mapping[str, Any]:
+    raise RuntimeError("no card table")
+
+
+class BrokenDuel(ToyDuelGame):
+    """Toy Duel under another name, whose web catalog fails."""
+
+    name = "toy_broken"
+    title = "Broken Duel"
+    web = WebBoard(drawer=("tests.toy_game", "board.js"), catalog=_failing_catalog)
+
+
+def test_a_game_whose_catalog_fails_is_left_out_of_the_page(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from starlette.testclient import TestClient
+
+    monkeypatch.setattr(_registry, "_REGISTRY", dict(_registry._REGISTRY))  # put back afterwards
+    cruiselib.register(BrokenDuel)  # accepted: the catalog is the page's, asked when served
+    cruiselib.register(ToyDuelGame)
+    caplog.set_level(logging.WARNING, logger="cruiselib.web")
+    with TestClient(create_app()) as client:
+        for _ in range(2):
+            offered = [entry["game"] for entry in client.get("/games").json()["games"]]
+            assert BrokenDuel.name not in offered
+            assert ToyDuelGame.name in offered and len(offered) > 1  # the others are offered
+        reply = client.get(f"/catalog/{BrokenDuel.name}")
+        assert reply.status_code == 500
+        assert "toy_broken" in reply.json()["error"] and "no card table" in reply.json()["error"]
+        assert client.get(f"/catalog/{ToyDuelGame.name}").json()["game"] == ToyDuelGame.name
+        assert client.get("/").status_code == 200
+    logged = [r.getMessage() for r in caplog.records if r.name == "cruiselib.web"]
+    assert len(logged) == 1, logged  # once, not at each request
+    assert "'toy_broken'" in logged[0] and "RuntimeError('no card table')" in logged[0]

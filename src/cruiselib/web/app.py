@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import os
 import queue
 import threading
@@ -121,6 +122,8 @@ _LINE_TOO_LONG: Final = msgspec.json.encode(
 ).decode()
 
 _T = TypeVar("_T")
+_log = logging.getLogger("cruiselib.web")
+_BROKEN: set[tuple[str, type[Any]]] = set()  # (name, class) of each failed catalog logged
 
 
 @functools.cache
@@ -177,6 +180,22 @@ def _catalog_of(name: str, cls: type[Game[Any]]) -> dict[str, Any]:
     return decoded
 
 
+def _catalog_failure(name: str) -> Exception | None:
+    """The error of game ``name``'s catalog, None when it has one. The first failure of a
+    registered class is logged (naming the game and the error), not each request's."""
+    try:
+        catalog(name)
+    except InvalidOptionError:
+        raise
+    except Exception as exc:
+        key = (name, game_class(name))
+        if key not in _BROKEN:
+            _BROKEN.add(key)
+            _log.error("cruiselib web: game %r left out of the page: its catalog failed: %r", name, exc)
+        return exc
+    return None
+
+
 def drawer_url(name: str) -> str:
     """The URL of game ``name``'s drawer script."""
     return f"/games/{name}.js"
@@ -201,7 +220,8 @@ async def _page(request: Request) -> Response:
 
 async def _games(request: Request) -> Response:
     # The seat counts too: the page's setup form hides the seat and opponent boxes of a
-    # configuration with one seat.
+    # configuration with one seat. A game whose catalog fails is left out (and logged):
+    # the page could not start it, and must still start the others.
     games = [
         {
             "game": name,
@@ -209,15 +229,20 @@ async def _games(request: Request) -> Response:
             "player_counts": [int(n) for n in game_class(name).player_counts],
         }
         for name in offered_games()
+        if _catalog_failure(name) is None
     ]
     return JSONResponse({"games": games})
 
 
 async def _catalog(request: Request) -> Response:
+    name = request.path_params["game"]
     try:
-        return JSONResponse(catalog(request.path_params["game"]))
+        failure = _catalog_failure(name)
+        if failure is None:
+            return JSONResponse(catalog(name))
     except InvalidOptionError:
-        return JSONResponse({"error": f"no game {request.path_params['game']!r}"}, status_code=404)
+        return JSONResponse({"error": f"no game {name!r}"}, status_code=404)
+    return JSONResponse({"error": f"game {name!r}: its catalog failed: {failure!r}"}, status_code=500)
 
 
 async def _drawer(request: Request) -> Response:

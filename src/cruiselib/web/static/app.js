@@ -217,7 +217,14 @@ async function fillSetup() {
     .filter(Boolean)
     .map((game) => ({ ...game, player_counts: counts.get(game.name) }));
   for (const bot of bots.bots) S.bots[bot.name] = bot.search;
-  await Promise.all(S.games.map((game) => catalog(game.name))); // so the form changes at once
+  // Every catalog now, so the form changes at once; a game whose catalog fails is left out
+  // (with a warning on the console), not the page: the other games still start.
+  const loaded = await Promise.allSettled(S.games.map((game) => catalog(game.name)));
+  loaded.forEach((result, k) => {
+    if (result.status === "rejected") console.warn(`cruiselib: game ${S.games[k].name} left out: its catalog failed:`, result.reason);
+  });
+  S.games = S.games.filter((game, k) => loaded[k].status === "fulfilled");
+  if (!S.games.length) throw new Error("the server offers no game that the page can start");
   const gameBox = $("#game");
   for (const game of S.games) gameBox.append(el("option", { value: game.name }, game.title));
   for (const bot of bots.bots) {
