@@ -365,3 +365,23 @@ def test_job_checkpoints_written_without_a_job_still_read(tmp_path: Path) -> Non
     assert read_job_rows(path).games == 20
     with pytest.raises(CheckpointError, match="no identity record"):
         read_job_rows(path, job)
+
+
+def test_the_checkpoint_of_every_kind_of_job_is_taken_back(tmp_path: Path) -> None:
+    assert set(results.JOB_DTYPES) == set(results.JOB_ARRAYS)
+    bots = [{"name": "random"}, {"name": "greedy"}]
+    specs = [
+        SPEC,
+        {"kind": "tournament", "game": "sirens", "participants": bots, "games": 4, "shard": 1},
+        {"kind": "tournament", "game": "sirens", "participants": bots, "games": 3, "mirror": False},
+        {"kind": "study", "game": "sirens", "bots": bots, "games": 3},
+    ]
+    for number, spec in enumerate(specs):
+        jobs = expand(load_spec(spec))
+        for job, part in SerialBackend().run_jobs(jobs):
+            path = results.write_job_rows(part, tmp_path / f"{number}-{job.id}", job, "digest")
+            back = read_job_rows(path, job, "digest")
+            for name in results.JOB_ARRAYS:
+                assert np.array_equal(getattr(back, name), getattr(part, name)), name
+            with pytest.raises(CheckpointError, match="another run's spec"):
+                read_job_rows(path, job, "another digest")

@@ -54,6 +54,7 @@ __all__ = [
     "job_digest",
     "job_rows",
     "jobs_table",
+    "partial_path",
     "read_job_rows",
     "read_rows",
     "rows_to_games",

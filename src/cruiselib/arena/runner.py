@@ -24,6 +24,7 @@ warning of the ``cruiselib.arena`` logger).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -53,6 +54,7 @@ from .results import (
     TableWriter,
     game_count,
     jobs_games,
+    partial_path,
     read_job_rows,
     rows_to_games,
     spec_digest,
@@ -115,23 +117,23 @@ class OutDirInUseError(CruiseError):
 
 
 def _lock(fd: int) -> bool:
-    """Take the lock of the open lock file ``fd`` without waiting: False if another holds it."""
-    try:
-        if sys.platform == "win32":  # pragma: no cover - tested on POSIX
-            import msvcrt
+    """Take the lock of the open lock file ``fd`` without waiting: False if another holds it.
+    OSError where the file system has no locks."""
+    if sys.platform == "win32":  # pragma: no cover - tested on POSIX
+        import msvcrt
 
-            os.lseek(fd, _LOCK_OFFSET, os.SEEK_SET)
+        os.lseek(fd, _LOCK_OFFSET, os.SEEK_SET)
+        try:
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        else:
-            import fcntl
+        except OSError:  # EACCES: another handle holds it
+            return False
+        return True
+    import fcntl
 
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return False
-    except PermissionError:  # pragma: no cover - Windows: EACCES where POSIX says EWOULDBLOCK
-        if sys.platform == "win32":
-            return False
-        raise
     return True
 
 
@@ -253,17 +255,24 @@ class _DirLock:
         return True
 
     def release(self) -> None:
-        """Remove the lock file (truncate it on Windows, where an open file stays) and let
-        the lock go."""
+        """Let the lock go and remove the lock file (a file still in it is an ended run's)."""
         fd, self._fd = self._fd, None
         if fd is None:
             return
+        if sys.platform == "win32":  # pragma: no cover - tested on POSIX
+            # An open file cannot be removed here: empty it, let it go, then remove it unless
+            # another run has opened it meanwhile.
+            try:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, 0)
+                    _unlock(fd)
+            finally:
+                os.close(fd)
+            with contextlib.suppress(OSError):
+                self.path.unlink(missing_ok=True)
+            return
         try:
-            if sys.platform == "win32":  # pragma: no cover - tested on POSIX
-                os.ftruncate(fd, 0)
-                _unlock(fd)
-            else:
-                self.path.unlink(missing_ok=True)  # still locked: a run that opened it sees it gone
+            self.path.unlink(missing_ok=True)  # still locked: a run that opened it sees it gone
         except OSError:  # pragma: no cover - closing lets the lock go anyway
             pass
         finally:
@@ -377,7 +386,10 @@ def _run(
         raise
     summary = summarize(spec, rows)
     if out_dir is not None:
-        (out_dir / "summary.json").write_text(json.dumps(_finite(summary), indent=2, allow_nan=False) + "\n")
+        summary_file = out_dir / "summary.json"
+        partial = partial_path(summary_file)
+        partial.write_text(json.dumps(_finite(summary), indent=2, allow_nan=False) + "\n")
+        os.replace(partial, summary_file)
     return RunResult(
         spec=spec,
         rows=rows,
