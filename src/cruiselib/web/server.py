@@ -6,7 +6,7 @@
   only the wait between requests: ``timeout_keep_alive``). At most ``limit_concurrency``
   connections and tasks at once (uvicorn answers an HTTP request beyond it with 503).
 - **Descriptors.** At start the process's soft descriptor limit (RLIMIT_NOFILE) is raised
-  toward what :data:`MAX_OPEN` connections need (never beyond the hard limit). The server
+  toward what ``max_open`` connections need (never beyond the hard limit). The server
   accepts connections itself, at most ``max_open`` open at once, fewer when the descriptor
   limit is lower (the limit less a reserve for the process's own files): at the cap it
   stops accepting, new connections wait in the kernel's backlog, and it accepts again as
@@ -140,7 +140,7 @@ def _http_protocol(request_timeout: float) -> type[H11Protocol]:
     return type("DeadlineH11Protocol", (_DeadlineH11Protocol,), {"request_timeout": float(request_timeout)})
 
 
-def descriptor_limit(wanted: int) -> int | None:
+def _descriptor_limit(wanted: int) -> int | None:
     """The process's soft limit on open descriptors (RLIMIT_NOFILE), first raised to
     ``wanted`` if lower (up to the hard limit, as far as the system lets); None where
     there is no such limit (Windows, or unlimited)."""
@@ -308,7 +308,7 @@ class WebServer(uvicorn.Server):
         self.gate: _AcceptGate | None = None
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        limit = descriptor_limit(self.max_open + DESCRIPTOR_RESERVE)
+        limit = _descriptor_limit(self.max_open + DESCRIPTOR_RESERVE)
         if sockets is None:
             try:
                 sockets = _listen(self.config.host, self.config.port, self.config.backlog)
