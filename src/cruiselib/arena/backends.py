@@ -8,13 +8,24 @@ them at the end, so the results never depend on the backend or the number of wor
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import itertools
+import logging
 import multiprocessing
 import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
 import traceback
-from collections import deque
+import uuid
+from collections import Counter, deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, runtime_checkable
 
@@ -22,9 +33,11 @@ import cruiselib
 from cruiselib.errors import CruiseError, InvalidOptionError
 
 from .plan import Job
-from .play import JobRows, play_job
+from .play import BotError, JobRows, check_move_time_limit, play_job
 
-__all__ = ["Backend", "LocalBackend", "SerialBackend", "make_backend"]
+__all__ = ["Backend", "LocalBackend", "SerialBackend", "WorkerLostError", "make_backend"]
+
+_LOG = logging.getLogger("cruiselib.arena")
 
 
 @runtime_checkable
@@ -38,85 +51,329 @@ class Backend(Protocol):
 
 
 class SerialBackend:
-    """Every job in this process, one after another, in job order."""
+    """Every job in this process, one after another, in job order.
+
+    ``move_time_limit``: seconds a bot may take on one move (None: no limit). In this process
+    a move over it is stopped only if the bot runs Python code (or returns): a bot blocked in
+    C code runs on, as nothing can end it here (the local backend ends its worker)."""
 
     name = "serial"
 
+    def __init__(self, move_time_limit: float | None = None) -> None:
+        self.move_time_limit = check_move_time_limit(move_time_limit)
+
     def run_jobs(self, jobs: Sequence[Job]) -> Iterator[tuple[Job, JobRows]]:
         for job in jobs:
-            yield job, play_job(job)
+            yield job, play_job(job, self.move_time_limit)
+
+
+class WorkerLostError(CruiseError):
+    """A job could not be played because the worker processes playing it kept dying (a bot
+    that crashes its process, a machine short of memory, workers killed from outside)."""
+
+
+MAX_WORKER_DEATHS = 2
+"""A job whose worker dies this many times stops the run (WorkerLostError); before that
+its worker's unfinished jobs are played again on new workers."""
+MAX_UNEXPLAINED_BREAKS = 3
+"""Pools that break without a worker to blame (every worker ended by the pool itself) before
+the run stops."""
+EXIT_HARD_STOP = 75
+"""The exit status of a worker that ends itself because a bot's move does not stop."""
 
 
 class LocalBackend:
     """Jobs on ``workers`` local processes (default: the CPU count), started with ``spawn``
-    so the pool behaves the same on every platform (each worker imports cruiselib itself)."""
+    so the pool behaves the same on every platform (each worker imports cruiselib itself).
+
+    Workers end with the process that started them, however it ends (killed, out of
+    memory): on Linux the kernel kills them (``PR_SET_PDEATHSIG``), and on every platform
+    a thread of theirs waits on the pipe to it and ends them when it closes; multiprocessing's
+    resource tracker then ends too. A worker that dies while playing (killed, out of memory,
+    a bot crashing it) loses the jobs the pool held: they are played again on new workers,
+    with a warning of the ``cruiselib.arena`` logger; a job whose worker dies
+    :data:`MAX_WORKER_DEATHS` times stops the run with :class:`WorkerLostError`.
+    ``move_time_limit``: seconds a bot may take on one move (None: no limit); a move over it
+    stops the run with :class:`~cruiselib.arena.play.BotError`, and a bot that does not stop
+    (blocked in C code, or swallowing the stop) has its worker ended.
+    """
 
     name = "local"
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, move_time_limit: float | None = None) -> None:
         if workers is None:
             workers = os.cpu_count() or 1
         if type(workers) is not int or workers < 1:
             raise InvalidOptionError(f"workers must be an int of at least 1, not {workers!r}")
         self.workers = workers
+        self.move_time_limit = check_move_time_limit(move_time_limit)
 
     def run_jobs(self, jobs: Sequence[Job]) -> Iterator[tuple[Job, JobRows]]:
         if not jobs:
             return
+        status = Path(tempfile.mkdtemp(prefix="cruiselib-arena-"))
+        todo = deque(jobs)  # the jobs not sent yet, in job order (lost ones go first again)
+        deaths: Counter[int] = Counter()
+        unexplained = 0
+        try:
+            while todo:
+                lost = yield from self._run_pool(todo, status)
+                if lost is None:
+                    return
+                unexplained = self._after_loss(lost, deaths, unexplained)
+                todo.extendleft(reversed(lost.jobs))
+        finally:
+            shutil.rmtree(status, ignore_errors=True)
+
+    def _run_pool(self, todo: deque[Job], status: Path) -> Generator[tuple[Job, JobRows], None, _Lost | None]:
+        """Play ``todo`` on a new pool; None when every job is played, else what a broken
+        pool lost (its unfinished jobs, and how its workers ended)."""
         context = multiprocessing.get_context("spawn")
-        queue = iter(jobs)
+        pool = ProcessPoolExecutor(
+            max_workers=min(self.workers, len(todo)),
+            mp_context=context,
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
+        )
         pending: dict[Future[JobRows], Job] = {}
-        pool = ProcessPoolExecutor(max_workers=min(self.workers, len(jobs)), mp_context=context)
+        processes: dict[int, Any] = {}
         finished = False
+        broken = False
         try:
             while True:
                 # Two jobs a worker in flight: workers never wait, and an interrupted run
                 # loses little.
-                while len(pending) < 2 * self.workers:
-                    job = next(queue, None)
-                    if job is None:
-                        break
-                    pending[pool.submit(play_job, job)] = job
-                if not pending:
+                while len(pending) < 2 * self.workers and todo and not broken:
+                    job = todo.popleft()
+                    try:
+                        pending[pool.submit(_play_local, job, self.move_time_limit, str(status))] = job
+                    except BrokenProcessPool:
+                        todo.appendleft(job)
+                        broken = True
+                processes.update(getattr(pool, "_processes", None) or {})
+                if not pending and not broken:
                     finished = True
-                    return
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in sorted(done, key=lambda f: pending[f].index):
-                    yield pending.pop(future), future.result()
+                    return None
+                if not broken:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    broken = any(isinstance(f.exception(), BrokenProcessPool) for f in done)
+                if broken:
+                    ended = _end_broken_pool(pool, processes)
+                # What finished before the pool broke is kept.
+                for future in sorted(pending, key=lambda f: pending[f].index):
+                    if future.done() and not future.cancelled() and future.exception() is None:
+                        yield pending.pop(future), future.result()
+                    elif future.done() and not broken:
+                        future.result()  # a job that raised stops the run
+                if broken:
+                    lost_jobs = sorted(pending.values(), key=lambda job: job.index)
+                    pending.clear()
+                    finished = True
+                    return _Lost(lost_jobs, ended, status)
         finally:
             # Interrupted (Ctrl-C, a failed job, the caller stopped): return at once, the
             # queued jobs cancelled and the running ones left to end on their own.
             pool.shutdown(wait=finished, cancel_futures=True)
 
+    def _after_loss(self, lost: _Lost, deaths: Counter[int], unexplained: int) -> int:
+        """Decide about a broken pool: raise (a bot that did not stop, a job whose workers
+        keep dying) or say so and let its jobs be played again. Returns the count of breaks
+        with nobody to blame."""
+        culprits = lost.culprits()
+        for _, _, report in culprits:
+            if report.startswith("stop\n"):
+                raise BotError(report.partition("\n")[2] + ": its worker process was ended")
+        by_index = {job.index: job for job in lost.jobs}
+        # A worker that died idle names the job it played last, finished: nobody to blame.
+        blamed = [(index, how) for index, how, _ in culprits if index in by_index]
+        for index, _ in blamed:
+            deaths[index] += 1
+        for index, how in blamed:
+            if deaths[index] >= MAX_WORKER_DEATHS and index in by_index:
+                raise WorkerLostError(
+                    f"{_job_text(by_index[index])}: its worker process died {deaths[index]} times "
+                    f"(the last {how}); a bot of it may crash its process, or the machine run short of memory"
+                )
+        if not blamed:
+            unexplained += 1
+            hows = ", ".join(how for _, how, _ in culprits) or "every one ended by the pool"
+            if unexplained >= MAX_UNEXPLAINED_BREAKS:
+                raise WorkerLostError(
+                    f"the worker processes broke {unexplained} times ({hows}) with jobs {_ids(lost.jobs)} unfinished"
+                )
+            what = f"a worker process ended ({hows})"
+        else:
+            what = "; ".join(f"a worker process died ({how}) playing job {index:06d}" for index, how in blamed)
+        _LOG.warning("%s: playing the %d jobs it lost again on new workers (%s)", what, len(lost.jobs), _ids(lost.jobs))
+        return unexplained
 
-def make_backend(backend: str | Backend, workers: int | None = None) -> Backend:
-    """A backend by name (``"serial"``, ``"local"``, ``"ray"``) or the backend given."""
+
+class _Lost:
+    """What a broken pool lost: its unfinished ``jobs``, how each worker ended (pid ->
+    exit code, None still running), and the workers' status files."""
+
+    def __init__(self, jobs: list[Job], ended: dict[int, int | None], status: Path) -> None:
+        self.jobs = jobs
+        self.ended = ended
+        self.status = status
+
+    def culprits(self) -> list[tuple[int | None, str, str]]:
+        """The workers that died on their own (not ended by the pool with SIGTERM): the job
+        each was playing (None unknown), how it ended, and its status report."""
+        found: list[tuple[int | None, str, str]] = []
+        for pid, code in sorted(self.ended.items()):
+            if code is None or code == -signal.SIGTERM:
+                continue
+            try:
+                report = (self.status / str(pid)).read_text()
+            except OSError:
+                report = ""
+            index = int(report.split()[1]) if report.startswith("job ") else None
+            found.append((index, _exit_text(code), report))
+        return found
+
+
+def _end_broken_pool(pool: ProcessPoolExecutor, processes: Mapping[int, Any]) -> dict[int, int | None]:
+    """End a broken pool and say how each of its workers ended (pid -> exit code): read at
+    once, before the SIGTERM the pool sends its other workers lands (mostly), and again once
+    they are gone. A worker that ignores SIGTERM (a bot blocked in C code, or one that set
+    the signal aside) is killed after two seconds, so the pool's shutdown never waits for it."""
+    ended = _how_workers_ended(processes)
+    deadline = time.monotonic() + 2.0
+    for process in processes.values():
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes.values():
+        if process.exitcode is None:
+            process.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
+    for pid, code in _how_workers_ended(processes).items():
+        if ended.get(pid) is None:
+            ended[pid] = code
+    return ended
+
+
+def _how_workers_ended(processes: Mapping[int, Any]) -> dict[int, int | None]:
+    """pid -> exit code of each process (None: still running)."""
+    ended: dict[int, int | None] = {}
+    for pid, process in processes.items():
+        try:
+            code = process.exitcode
+        except (ValueError, AssertionError):  # a closed Process
+            code = None
+        ended[pid] = code
+    return ended
+
+
+def _exit_text(code: int) -> str:
+    if code == EXIT_HARD_STOP:
+        return "ended because a bot's move did not stop"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+def _ids(jobs: Sequence[Job]) -> str:
+    ids = [job.id for job in jobs]
+    return ", ".join(ids) if len(ids) <= 8 else f"{', '.join(ids[:8])} and {len(ids) - 8} more"
+
+
+def _job_text(job: Job) -> str:
+    return f"job {job.id} ({job.game}, cell {job.cell}, deals {job.first} to {job.first + job.deals - 1})"
+
+
+# --------------------------------------------------------------------------- in the workers
+
+PR_SET_PDEATHSIG = 1
+EXIT_ORPHANED = 70
+"""The exit status of a worker that ends because the process that started it is gone."""
+
+
+def _worker_init(runner_pid: int) -> None:
+    """Run in each local worker as it starts: tie its life to the runner's.
+
+    On Linux the kernel sends SIGKILL when the runner dies (``prctl(PR_SET_PDEATHSIG)``, which
+    acts even on a worker stuck in C code); as the runner may have died before that call, the
+    worker ends at once if its parent is no longer the runner. On every platform a thread
+    waits on the pipe from the runner that multiprocessing keeps open (its *sentinel*), which
+    the system closes when the runner ends however it ends, and ends the worker then.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl: the thread below still ends the worker
+            pass
+    if os.getppid() != runner_pid:  # the runner died before prctl: nobody waits for this worker
+        os._exit(EXIT_ORPHANED)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), name="cruiselib-runner-watch", daemon=True).start()
+
+
+def _end_with(parent: Any) -> None:
+    parent.join()  # returns when the pipe from the runner closes: the runner is gone
+    os._exit(EXIT_ORPHANED)
+
+
+def _play_local(job: Job, move_time_limit: float | None, status: str) -> JobRows:
+    """A local worker's task: note the job (read if this worker dies), then play it."""
+    _write_status(status, f"job {job.index}")
+    return play_job(job, move_time_limit, functools.partial(_stop_worker, status))
+
+
+def _write_status(status: str, text: str) -> None:
+    path = os.path.join(status, str(os.getpid()))
+    with open(path + ".new", "w", encoding="utf-8") as file:
+        file.write(text)
+    os.replace(path + ".new", path)
+
+
+def _stop_worker(status: str, message: str) -> None:
+    """A bot's move does not stop: say why in the status file, and end this worker."""
+    try:
+        _write_status(status, f"stop\n{message}")
+    finally:
+        os._exit(EXIT_HARD_STOP)
+
+
+def make_backend(backend: str | Backend, workers: int | None = None, move_time_limit: float | None = None) -> Backend:
+    """A backend by name (``"serial"``, ``"local"``, ``"ray"``) or the backend given.
+    ``move_time_limit``: seconds a bot may take on one move, for a backend made here (a
+    backend given has its own)."""
     if isinstance(backend, str):
         if backend == "serial":
-            return SerialBackend()
+            return SerialBackend(move_time_limit)
         if backend == "local":
-            return LocalBackend(workers)
+            return LocalBackend(workers, move_time_limit)
         if backend == "ray":
             ray_backend = globals().get("RayBackend")
             if ray_backend is None:
                 raise InvalidOptionError("the ray backend is not available in this version")
             # workers sizes a local Ray as it sizes the process pool.
-            made: Backend = ray_backend(num_cpus=workers)
+            made: Backend = ray_backend(num_cpus=workers, move_time_limit=move_time_limit)
             return made
         raise InvalidOptionError(f"unknown backend {backend!r}; backends: serial, local, ray")
     if not isinstance(backend, Backend):
         raise InvalidOptionError(f"a backend has name and run_jobs(jobs), not {backend!r}")
+    if move_time_limit is not None:
+        raise InvalidOptionError("give the move time limit to the backend made, not with it")
     return backend
 
 
 # --------------------------------------------------------------------------- Ray
 
-__all__ += ["RayBackend"]
+__all__ += ["MAX_RAY_ATTEMPTS", "RayBackend"]
 
 # Jobs per Ray task at most: batching amortises the per-task cost (about half a millisecond
 # of scheduling and transfer), a small batch keeps the work lost to an interruption small.
 MAX_RAY_BATCH = 16
 TASKS_PER_CPU = 8  # the tasks the jobs are split into, a CPU
+MAX_RAY_ATTEMPTS = 3
+"""Times a Ray task lost to a system failure (its worker or node died, its result was lost)
+is sent before the run stops with :class:`WorkerLostError`."""
 
 
 class _JobFailure:
@@ -131,6 +388,8 @@ class _JobFailure:
         """Raise the job's error again in the driver, naming the job; a cruiselib error keeps
         its type (a bad option stays an :class:`InvalidOptionError`)."""
         where = f"job {job.id} (cell {job.cell}, deals {job.first} to {job.first + job.deals - 1})"
+        if isinstance(self.error, BotError):  # it names the job itself
+            raise BotError(str(self.error)) from self.error
         if isinstance(self.error, CruiseError):
             raise type(self.error)(f"{where} failed: {self.error}") from self.error
         raise RuntimeError(
@@ -138,9 +397,13 @@ class _JobFailure:
         ) from self.error
 
 
-def _play_batch(jobs: Sequence[Job], version: str) -> list[JobRows | _JobFailure]:
+def _play_batch(
+    jobs: Sequence[Job], version: str, move_time_limit: float | None = None, reports: str | None = None
+) -> list[JobRows | _JobFailure]:
     """A Ray task: play ``jobs`` in order; stop at the first that raises (the run stops
-    there). Refuses a worker whose cruiselib is not the driver's: its games could differ."""
+    there). Refuses a worker whose cruiselib is not the driver's: its games could differ.
+    ``reports``: the key prefix under which a bot's move that does not stop is reported (in
+    Ray's key-value store, read by the driver) before this worker ends itself."""
     if cruiselib.__version__ != version:
         raise ImportError(
             f"this Ray worker imports cruiselib {cruiselib.__version__} from {cruiselib.__file__}, "
@@ -148,12 +411,27 @@ def _play_batch(jobs: Sequence[Job], version: str) -> list[JobRows | _JobFailure
         )
     results: list[JobRows | _JobFailure] = []
     for job in jobs:
+        hard_stop = None if reports is None else functools.partial(_stop_ray_worker, f"{reports}{job.index}")
         try:
-            results.append(play_job(job))
+            results.append(play_job(job, move_time_limit, hard_stop))
         except Exception as error:
             results.append(_JobFailure(error, traceback.format_exc()))
             break
     return results
+
+
+REPORTS_NAMESPACE = "cruiselib-arena"
+"""The namespace of Ray's key-value store where workers report moves that did not stop."""
+
+
+def _stop_ray_worker(key: str, message: str) -> None:
+    """A bot's move does not stop: report it under ``key`` and end this Ray worker."""
+    try:
+        from ray.experimental import internal_kv
+
+        internal_kv._internal_kv_put(key, message, namespace=REPORTS_NAMESPACE)
+    finally:
+        os._exit(EXIT_HARD_STOP)
 
 
 def _import_ray() -> Any:
@@ -177,7 +455,13 @@ class RayBackend:
     Results come back in job order, whatever the order the tasks finish in, with at most two
     tasks a CPU in flight. A job that raises stops the run: its error is raised again here,
     naming the job (a cruiselib error keeps its type). The rows are those of every other
-    backend: each job's games depend on the job alone.
+    backend: each job's games depend on the job alone. So a task lost to a system failure (its
+    worker process or its node died, or its result was lost with a node) is sent again, with a
+    warning of the ``cruiselib.arena`` logger, up to :data:`MAX_RAY_ATTEMPTS` times in all
+    before :class:`WorkerLostError` stops the run. ``move_time_limit``: seconds a bot may take
+    on one move (None: no limit), as for :class:`LocalBackend`; a worker that ends itself
+    because a bot's move does not stop reports it (in Ray's key-value store), and the run stops
+    with that :class:`~cruiselib.arena.play.BotError` instead of sending the task again.
 
     Costs measured on two shared CPUs (Ray 2.60): a local Ray starts in 2.5-4 s, its first
     task in about 0.3 s more (a worker process starts) and shuts down in about 1.3 s; a task
@@ -200,6 +484,7 @@ class RayBackend:
         num_cpus: int | None = None,
         batch_size: int | None = None,
         runtime_env: Mapping[str, Any] | None = None,
+        move_time_limit: float | None = None,
     ) -> None:
         if address is not None and not isinstance(address, str):
             raise InvalidOptionError(f"address must be a string or None, not {address!r}")
@@ -213,6 +498,7 @@ class RayBackend:
         self.num_cpus = num_cpus
         self.batch_size = batch_size
         self.runtime_env = dict(runtime_env or {})
+        self.move_time_limit = check_move_time_limit(move_time_limit)
         self._started = False
 
     def connect(self) -> Any:
@@ -277,22 +563,46 @@ class RayBackend:
         count = -(-len(jobs) // size)
         cuts = [len(jobs) * k // count for k in range(count + 1)]
         batches = iter([list(jobs[lo:hi]) for lo, hi in itertools.pairwise(cuts)])
-        # No retries: a task that dies is reported, not replayed behind the caller's back.
+        # Ray retries nothing itself: a lost task is sent again here, which says so, and first
+        # checks whether its worker ended itself because a bot's move did not stop.
         play = ray.remote(num_cpus=1, max_retries=0)(_play_batch)
-        pending: deque[tuple[list[Job], Any]] = deque()
+        reports = f"{uuid.uuid4().hex}:" if self.move_time_limit is not None else None
+        lost_errors = _lost_task_errors(ray)
+
+        def send(batch: list[Job]) -> Any:
+            return play.remote(batch, cruiselib.__version__, self.move_time_limit, reports)
+
+        pending: deque[tuple[list[Job], Any, int]] = deque()
         try:
             while True:
                 while len(pending) < 2 * cpus:
                     batch = next(batches, None)
                     if batch is None:
                         break
-                    pending.append((batch, play.remote(batch, cruiselib.__version__)))
+                    pending.append((batch, send(batch), 1))
                 if not pending:
                     return
                 # The oldest task first: rows come back in job order.
-                batch, ref = pending.popleft()
+                batch, ref, attempt = pending.popleft()
                 try:
                     results = ray.get(ref)
+                except lost_errors as error:
+                    self._check_reports(batch, reports)
+                    ids = _ids(batch)
+                    cause = f"{type(error).__name__}: {_first_line(error)}"
+                    if attempt >= MAX_RAY_ATTEMPTS:
+                        raise WorkerLostError(
+                            f"the Ray task of jobs {ids} was lost {attempt} times (the last: {cause})"
+                        ) from error
+                    _LOG.warning(
+                        "the Ray task of jobs %s was lost (%s): sending it again (attempt %d of %d)",
+                        ids,
+                        cause,
+                        attempt + 1,
+                        MAX_RAY_ATTEMPTS,
+                    )
+                    pending.appendleft((batch, send(batch), attempt + 1))
+                    continue
                 except ray.exceptions.RayError as error:
                     ids = ", ".join(job.id for job in batch)
                     raise RuntimeError(f"the Ray task of jobs {ids} failed: {error}") from error
@@ -301,5 +611,38 @@ class RayBackend:
                         result.reraise(job)
                     yield job, result
         finally:
-            for _, ref in pending:
+            for _, ref, _ in pending:
                 ray.cancel(ref)
+            if reports is not None:
+                self._forget_reports(reports)
+
+    def _check_reports(self, batch: Sequence[Job], reports: str | None) -> None:
+        """Raise the BotError a worker reported before ending itself, for a job of ``batch``."""
+        if reports is None:
+            return
+        from ray.experimental import internal_kv
+
+        for job in batch:
+            message = internal_kv._internal_kv_get(f"{reports}{job.index}", namespace=REPORTS_NAMESPACE)
+            if message:
+                raise BotError(f"{message.decode()}: its Ray worker process was ended")
+
+    def _forget_reports(self, reports: str) -> None:
+        try:
+            from ray.experimental import internal_kv
+
+            internal_kv._internal_kv_del(reports, del_by_prefix=True, namespace=REPORTS_NAMESPACE)
+        except Exception:  # Ray already shut down: its store went with it
+            pass
+
+
+def _lost_task_errors(ray: Any) -> tuple[type[BaseException], ...]:
+    """The errors of ``ray.get`` for a task lost to a system failure, not to its own code:
+    its worker died (killed, out of memory), its node died, or its result was lost with a node."""
+    names = ("WorkerCrashedError", "NodeDiedError", "ObjectLostError", "OutOfMemoryError")
+    return tuple(error for name in names if isinstance(error := getattr(ray.exceptions, name, None), type))
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else ""

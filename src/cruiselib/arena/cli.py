@@ -8,7 +8,9 @@ balance study of game options), each ``(argv) -> exit status``::
 
 A bot is ``NAME[,key=value...]`` (a name of ``cruiselib.bots.BOTS`` or ``module:attr``;
 ``label=`` names it in the results, every other key is a bot option). Option values are read
-as JSON where they parse (``3``, ``true``, ``[1,2]``), else as text. ``--spec FILE.json``
+as JSON where they parse (``3``, ``true``, ``[1,2]``), else as text. ``--move-time-limit
+SECONDS`` stops the run, naming the bot, the deal and the move, when a bot takes longer on
+one move (the rows of a run that completes do not depend on it). ``--spec FILE.json``
 takes the whole spec from a file (its ``kind`` must match the command); the spec flags
 cannot be given with it. Writes ``out/games.parquet``, ``out/summary.json`` and, with
 matplotlib, ``out/report.html``; a second run with the same ``--out`` resumes.
@@ -26,6 +28,7 @@ from typing import Any, TextIO
 from cruiselib._registry import game_class
 from cruiselib.errors import CruiseError, InvalidOptionError
 
+from .backends import Backend, make_backend
 from .plan import BotSpec, Spec, Study, Tournament, load_spec
 from .runner import RunResult, run
 
@@ -74,6 +77,13 @@ def _run_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-resume", action="store_true", help="replace what --out holds instead of resuming")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--no-report", action="store_true", help="no report.html in --out")
+    parser.add_argument(
+        "--move-time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop the run when a bot takes longer on one move (default: no limit)",
+    )
 
 
 # Spec flags: (dest, what --spec conflicts with). Their defaults are None, so a given flag shows.
@@ -187,13 +197,17 @@ def _rate_line(name: str, entry: dict[str, Any]) -> str:
 
 def _main(parser: argparse.ArgumentParser, kind: str, flags: tuple[str, ...], argv: Sequence[str] | None) -> int:
     args = parser.parse_args(argv)
+    backend: Backend | None = None
     try:
         spec = _spec_from_args(args, kind, flags)
+        try:
+            backend = make_backend(args.backend, args.workers, move_time_limit=args.move_time_limit)
+        except ImportError as exc:  # --backend ray without Ray
+            raise InvalidOptionError(str(exc)) from None
         result = run(
             spec,
             args.out,
-            backend=args.backend,
-            workers=args.workers,
+            backend=backend,
             resume=not args.no_resume,
             progress=not args.no_progress,
         )
@@ -203,6 +217,10 @@ def _main(parser: argparse.ArgumentParser, kind: str, flags: tuple[str, ...], ar
     except KeyboardInterrupt:
         print("stopped; the finished jobs are kept: run the same command again to go on", file=sys.stderr)
         return 130
+    finally:
+        close = getattr(backend, "close", None)
+        if callable(close):  # a Ray this command started is shut down
+            close()
     if args.out is not None and not args.no_report:
         _write_report(result, args.out)
     _print_summary(result, sys.stdout)

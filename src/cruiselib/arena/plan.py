@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -35,6 +36,7 @@ from cruiselib._registry import game_class
 from cruiselib.errors import CruiseError, InvalidOptionError
 
 __all__ = [
+    "BOT_CHECK_TIME_LIMIT",
     "DEFAULT_BOT_SHARD",
     "DEFAULT_PLAYOUT_SHARD",
     "BotSpec",
@@ -250,11 +252,41 @@ def _check_game(game: object) -> str:
     return game
 
 
+BOT_CHECK_TIME_LIMIT = 60.0
+"""Seconds that making a ``module:attr`` bot once, as a spec is expanded, may take (importing
+its module and calling its factory) before the spec is refused."""
+
+
 def _check_bot(bot: BotSpec) -> None:
-    """Make the bot once, so an unknown name or option fails before any job runs."""
+    """Make the bot once, so an unknown name or option fails before any job runs. A
+    ``module:attr`` bot is made on a thread of its own, given :data:`BOT_CHECK_TIME_LIMIT`
+    seconds: a module that hangs at import is refused, not waited for (the thread is left to
+    its hang)."""
     from .play import make_player
 
-    make_player(bot, seed=0)
+    if ":" not in bot.name:
+        make_player(bot, seed=0)
+        return
+    outcome: list[BaseException | None] = []
+
+    def make() -> None:
+        try:
+            make_player(bot, seed=0)
+        except BaseException as error:  # given to the caller's thread
+            outcome.append(error)
+        else:
+            outcome.append(None)
+
+    thread = threading.Thread(target=make, name=f"cruiselib-make-{bot.name}", daemon=True)
+    thread.start()
+    thread.join(BOT_CHECK_TIME_LIMIT)
+    if not outcome:
+        raise InvalidOptionError(
+            f"the bot {bot.name!r} was not made within {BOT_CHECK_TIME_LIMIT:g} s "
+            "(importing its module and calling its factory with seed=0): does its module hang at import?"
+        )
+    if outcome[0] is not None:
+        raise outcome[0]
 
 
 # --------------------------------------------------------------------------- expand

@@ -5,10 +5,17 @@ workers; it imports cruiselib itself, so it runs in a fresh (spawned) process.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import importlib
 import json
+import logging
+import os
+import reprlib
+import threading
 import time
+import traceback
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -17,11 +24,25 @@ import numpy.typing as npt
 
 import cruiselib
 from cruiselib.bots import Bot, make_bot
-from cruiselib.errors import InvalidOptionError
+from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError
 
 from .plan import MASK64, BotSpec, Job, deal_seed, mix64
 
-__all__ = ["JobRows", "make_player", "mix64_array", "play_job", "playout_seed_for"]
+__all__ = [
+    "BotError",
+    "JobRows",
+    "MoveClock",
+    "MoveTimeLimitExceeded",
+    "check_move_time_limit",
+    "describe_error",
+    "describe_value",
+    "make_player",
+    "mix64_array",
+    "play_job",
+    "playout_seed_for",
+]
+
+_LOG = logging.getLogger("cruiselib.arena")
 
 
 class JobRows(msgspec.Struct, frozen=True):
@@ -48,22 +69,93 @@ class JobRows(msgspec.Struct, frozen=True):
 
 def make_player(bot: BotSpec, seed: int) -> Bot:
     """The bot of a spec: a name of :data:`cruiselib.bots.BOTS` or ``"module:attr"`` called
-    with ``seed=`` and the options."""
+    with ``seed=`` and the options.
+
+    InvalidOptionError, naming the bot, for a module that cannot be imported (whatever its
+    code raises at import), an ``attr`` it lacks, a factory that raises or refuses the options,
+    and a factory that gives no bot."""
     if ":" not in bot.name:
         return make_bot(bot.name, seed=seed, **bot.options)
     module_name, _, attr = bot.name.partition(":")
     try:
-        factory = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise InvalidOptionError(f"cannot import the bot {bot.name!r}: {exc}") from None
+        module = importlib.import_module(module_name)
+        factory = getattr(module, attr)
+    except AttributeError:
+        raise InvalidOptionError(
+            f"cannot import the bot {bot.name!r}: module {module_name!r} has no attribute {attr!r}"
+        ) from None
+    except (Exception, SystemExit) as exc:  # the module's own code runs: anything can come out
+        raise InvalidOptionError(f"cannot import the bot {bot.name!r}: {describe_error(exc)}") from None
     try:
         player = factory(seed=seed, **bot.options)
     except TypeError as exc:
-        raise InvalidOptionError(f"bad options for the bot {bot.name!r}: {exc}") from None
+        raise InvalidOptionError(f"bad options for the bot {bot.name!r}: {describe_error(exc)}") from None
+    except (Exception, SystemExit) as exc:
+        raise InvalidOptionError(f"the bot {bot.name!r} could not be made: {describe_error(exc)}") from None
     if not callable(getattr(player, "choose", None)):
         raise InvalidOptionError(f"{bot.name!r} did not give a bot (no choose(state) method)")
     result: Bot = player
     return result
+
+
+# --------------------------------------------------------------------------- what went wrong
+
+MESSAGE_LIMIT = 400
+"""Characters at most of a bot's error text or returned value in a message (a bot can return
+or raise anything, of any size)."""
+
+
+class BotError(CruiseError):
+    """A bot failed in a game of a run: it raised in ``choose``, returned what is no legal
+    move, or took longer than the move time limit. The message names the bot, its seat, the
+    game, the deal, the move and what went wrong."""
+
+
+def _brief(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    return text if len(text) <= limit else f"{text[: limit - 25]}... ({len(text):,} characters)"
+
+
+def describe_error(error: BaseException) -> str:
+    """``Type: message (at file:line, in function)``, the message cut short, the place the
+    innermost frame of the error's traceback."""
+    try:
+        text = str(error)
+    except Exception:  # a hostile __str__
+        text = "(its message cannot be read)"
+    described = f"{type(error).__name__}: {_brief(text)}" if text else type(error).__name__
+    frames = traceback.extract_tb(error.__traceback__) if error.__traceback__ is not None else []
+    for frame in reversed(frames):
+        if frame.filename.startswith("<frozen ") or os.path.dirname(frame.filename) == _IMPORTLIB:
+            continue  # the import machinery says nothing of the bot
+        if frame.filename != __file__:  # the error is the bot's (this file's: the import's)
+            described += f" (at {frame.filename}:{frame.lineno}, in {frame.name})"
+        break
+    return described
+
+
+_IMPORTLIB = os.path.dirname(importlib.__file__ or "")
+
+
+def describe_value(value: object) -> str:
+    """A short text of any value a bot returned, without calling a repr of unknown code (it
+    could hang or raise): builtins through :mod:`reprlib`, an int by its size past 30 digits,
+    anything else by its type."""
+    kind = type(value)
+    if kind is int and isinstance(value, int) and value.bit_length() > 100:
+        return f"an int of {value.bit_length()} bits"
+    if kind in (bool, int, float, str, bytes, list, tuple, dict, set, frozenset, type(None)):
+        try:
+            return _brief(_REPR.repr(value))
+        except Exception:  # a huge int inside a container
+            pass
+    if isinstance(value, np.generic):
+        return f"numpy {kind.__name__} {_brief(str(value))}"
+    return f"a {kind.__module__}.{kind.__qualname__} object"
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = 60
+_REPR.maxother = 60
 
 
 def mix64_array(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
@@ -98,11 +190,26 @@ def _bot_seed(deal: int, seat: int) -> int:
     return mix64((deal + (seat + 1) * 0x9E3779B97F4A7C15) & MASK64) >> 1
 
 
-def play_job(job: Job) -> JobRows:
-    """Play every game of ``job`` and return its rows."""
+def play_job(job: Job, move_time_limit: float | None = None, hard_stop: Callable[[str], None] | None = None) -> JobRows:
+    """Play every game of ``job`` and return its rows.
+
+    A bot that fails raises :class:`BotError` naming it (InvalidOptionError for one that
+    cannot be made). ``move_time_limit``: seconds a bot may take on one move (None: no
+    limit); see :class:`MoveClock` for how a move over it is stopped, and ``hard_stop``, what
+    ends this process when a bot does not stop (None: nothing can end it)."""
     if not job.seatings:
         return _play_core(_playout_game(job.game, job.options_json), job)
-    return _play_bots(cruiselib.make(job.game, **job.options), job)
+    game = cruiselib.make(job.game, **job.options)
+    if move_time_limit is None:
+        return _play_bots(game, job, None)
+    clock = MoveClock(move_time_limit, hard_stop)
+    try:
+        return _play_bots(game, job, clock)
+    except MoveTimeLimitExceeded:  # the limit passed outside the bot's own code (see MoveClock)
+        clock.close()
+        raise BotError(clock.timeout_message()) from None
+    finally:
+        clock.close()
 
 
 @functools.lru_cache(maxsize=16)
@@ -139,7 +246,7 @@ def _play_core(game: Any, job: Job) -> JobRows:
     )
 
 
-def _play_bots(game: Any, job: Job) -> JobRows:
+def _play_bots(game: Any, job: Job, clock: MoveClock | None) -> JobRows:
     players = job.players
     order: list[tuple[int, int]] = []  # (deal, seating) in row order
     for g in range(job.first, job.first + job.deals):
@@ -157,20 +264,30 @@ def _play_bots(game: Any, job: Job) -> JobRows:
     length = np.empty(n, dtype=np.int32)
     seconds = np.empty(n, dtype=np.float64)
     for row, (g, s) in enumerate(order):
-        clock = time.perf_counter()
+        clock_start = time.perf_counter()
         seed = deal_seed(job.base, g)
-        bots = [make_player(bot, _bot_seed(seed, seat)) for seat, bot in enumerate(job.seatings[s])]
+        seating = job.seatings[s]
+        bots = [_make(clock, job, g, s, seat, bot, seed) for seat, bot in enumerate(seating)]
         state = game.state_from_seed_state(seed)
         start_player[row] = state.current_player
         actions = 0
         while not state.is_over:
-            state.apply(bots[state.current_player].choose(state))
+            seat = state.current_player
+            bot = bots[seat]
+            if clock is None:
+                try:
+                    action = bot.choose(state)
+                except (Exception, SystemExit) as error:
+                    raise BotError(f"{_where(job, g, s, seat, actions)} raised {describe_error(error)}") from None
+            else:
+                action = _choose_timed(clock, bot, state, job, g, s, seat, actions)
+            _apply(game, state, action, job, g, s, seat, actions)
             actions += 1
         deals[row], seeds[row], seating_index[row], length[row] = g, seed, job.rotations[s], actions
         scores[row] = state.scores()
         for seat in state.winners():
             wins[row, seat] = 1
-        seconds[row] = time.perf_counter() - clock
+        seconds[row] = time.perf_counter() - clock_start
     return JobRows(
         job=job.index,
         deal=deals,
@@ -182,3 +299,206 @@ def _play_bots(game: Any, job: Job) -> JobRows:
         length=length,
         seconds=seconds,
     )
+
+
+def _where(job: Job, deal: int, seating: int, seat: int, move: int | None) -> str:
+    """The bot of a seat on a deal of a job, for a message: its label (and import path), the
+    game and its options, the deal, the rotation, the move (``move`` 0 is said "move 1"; None:
+    the bot was being made)."""
+    bot = job.seatings[seating][seat]
+    name = repr(bot.display) if bot.display == bot.name else f"{bot.display!r} ({bot.name})"
+    options = f" {job.options_json}" if job.options else ""
+    rotation = f" (rotation {job.rotations[seating]})" if len(job.seatings) > 1 else ""
+    at = "being made for" if move is None else f"at move {move + 1} of"
+    return (
+        f"the bot {name} in seat {seat}, {at} deal {deal}{rotation} of {job.game}{options} "
+        f"(job {job.id}, cell {job.cell})"
+    )
+
+
+def _apply(game: Any, state: Any, action: object, job: Job, g: int, s: int, seat: int, move: int) -> None:
+    """Apply a bot's move, or raise BotError saying what it returned: a value of no move at
+    all is refused before the game sees it (a huge int or object is never formatted)."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        if not 0 <= int(action) < game.num_actions:
+            raise BotError(
+                f"{_where(job, g, s, seat, move)} returned {describe_value(action)}, "
+                f"not an action id (0 to {game.num_actions - 1})"
+            )
+    elif not isinstance(action, game.move_classes):
+        raise BotError(
+            f"{_where(job, g, s, seat, move)} returned {describe_value(action)}, "
+            f"not an action id or a {game.title} move"
+        )
+    try:
+        state.apply(action)
+    except IllegalMoveError as error:
+        raise BotError(
+            f"{_where(job, g, s, seat, move)} returned an illegal move, {describe_value(action)}: {_brief(str(error))}"
+        ) from None
+
+
+def _make(clock: MoveClock | None, job: Job, g: int, s: int, seat: int, bot: BotSpec, seed: int) -> Bot:
+    """:func:`make_player` for a seat of a deal, its error naming them; under the clock (if
+    any) with a limit of :data:`MAKE_TIME_LIMIT` at least (the first import of a bot's module
+    can take seconds)."""
+    if clock is not None:
+        clock.start(max(clock.limit, MAKE_TIME_LIMIT), job, g, s, seat, None)
+    try:
+        player = make_player(bot, _bot_seed(seed, seat))
+    except CruiseError as error:
+        if clock is not None:
+            clock.stop(raise_late=False)
+        raise type(error)(f"{error} ({_where(job, g, s, seat, None)})") from None
+    if clock is not None:
+        clock.stop()
+    return player
+
+
+def _choose_timed(clock: MoveClock, bot: Bot, state: Any, job: Job, g: int, s: int, seat: int, move: int) -> object:
+    """``bot.choose(state)`` under the clock."""
+    clock.start(clock.limit, job, g, s, seat, move)
+    try:
+        action = bot.choose(state)
+    except MoveTimeLimitExceeded:
+        raise  # play_job words it
+    except (Exception, SystemExit) as error:
+        # Over the limit and then raised (maybe because it was stopped): the limit is what it broke.
+        clock.stop()
+        raise BotError(f"{_where(job, g, s, seat, move)} raised {describe_error(error)}") from None
+    clock.stop()
+    return action
+
+
+# --------------------------------------------------------------------------- the move clock
+
+
+def check_move_time_limit(limit: object) -> float | None:
+    """A move time limit as seconds (a positive finite number), or None for no limit;
+    InvalidOptionError for anything else."""
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not 0 < limit < float("inf"):
+        raise InvalidOptionError(
+            f"the move time limit must be a positive number of seconds (None: no limit), not {limit!r}"
+        )
+    return float(limit)
+
+
+MAKE_TIME_LIMIT = 60.0
+"""Seconds at least that making a bot (importing its module, calling its factory) may take
+under a move time limit."""
+
+
+class MoveTimeLimitExceeded(BaseException):
+    """Raised in a bot's thread when its move passes the limit (a BaseException, so a bot's
+    ``except Exception`` does not swallow it); :func:`play_job` turns it into a BotError."""
+
+
+# PyThreadState_SetAsyncExc with a prototype of its own (setting argtypes on ctypes.pythonapi's
+# function would change it for every user of it in the process).
+_set_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p)(
+    ("PyThreadState_SetAsyncExc", ctypes.pythonapi)
+)
+
+
+class MoveClock:
+    """Times each move of one job's bots against ``limit`` seconds, on a watchdog thread.
+
+    A move over the limit is stopped in two steps. First :class:`MoveTimeLimitExceeded` is
+    raised in the bot's thread (at once in Python code; a bot blocked in C code or a sleep
+    sees it when that returns). A move that has still not returned at 1.5 times the limit
+    (at least the limit plus a second) cannot be stopped from inside this process:
+    ``hard_stop(message)`` is called, which ends the process (a worker); without it (this
+    process is the runner's) a warning is logged and the move runs on. A move that returns
+    over the limit, whether or not it noticed, fails the job all the same.
+    """
+
+    def __init__(self, limit: float, hard_stop: Callable[[str], None] | None = None) -> None:
+        checked = check_move_time_limit(limit)
+        if checked is None:
+            raise InvalidOptionError("a move clock needs a limit")
+        self.limit = checked
+        self.hard_stop = hard_stop
+        self._thread = threading.get_ident()
+        self._lock = threading.Lock()
+        self._move = 0  # the number of the move being timed; 0 between moves
+        self._count = 0
+        self._started = 0.0
+        self._allowed = self.limit
+        self._what: tuple[Any, ...] = ()
+        self._late: tuple[tuple[Any, ...], float] | None = None  # the move over the limit, and its limit
+        self._fired = 0  # the move MoveTimeLimitExceeded was sent to
+        self._closed = False
+        self._period = max(0.01, min(self.limit / 4, 0.25))
+        threading.Thread(target=self._watch, name="cruiselib-move-clock", daemon=True).start()
+
+    def start(self, allowed: float, *what: Any) -> None:
+        """A move begins, of at most ``allowed`` seconds; ``what`` (job, deal, seating, seat,
+        move) says whose it is in a message."""
+        with self._lock:
+            self._count += 1
+            self._move = self._count
+            self._allowed = allowed
+            self._what = what
+            self._started = time.monotonic()
+
+    def stop(self, raise_late: bool = True) -> None:
+        """The move ended: raise MoveTimeLimitExceeded if it took longer than allowed."""
+        with self._lock:
+            move, self._move = self._move, 0
+            over = time.monotonic() - self._started > self._allowed
+            if self._fired == move:
+                _set_async_exc(self._thread, None)  # not delivered yet: it is raised here instead
+            if move and (over or self._fired == move):
+                self._late = (self._what, self._allowed)
+        if raise_late and self._late is not None:
+            raise MoveTimeLimitExceeded
+
+    def close(self) -> None:
+        """No more moves: the watchdog ends, and nothing more is raised in this thread. (A
+        stop sent just before is taken here, however often it lands.)"""
+        while True:
+            try:
+                with self._lock:
+                    self._closed = True
+                    if self._move and self._fired == self._move:
+                        self._late = self._late or (self._what, self._allowed)
+                    self._move = 0
+                    _set_async_exc(self._thread, None)
+                return
+            except MoveTimeLimitExceeded:
+                continue
+
+    def timeout_message(self) -> str:
+        """What the move over the limit was."""
+        what, allowed = self._late or (self._what, self._allowed)
+        return f"{_where(*what)} took longer than the move time limit of {allowed:g} s"
+
+    def _watch(self) -> None:
+        grace = max(1.0, 0.5 * self.limit)
+        warned = 0
+        while True:
+            time.sleep(self._period)
+            with self._lock:
+                if self._closed:
+                    return
+                move = self._move
+                if not move:
+                    continue
+                elapsed = time.monotonic() - self._started
+                if elapsed > self._allowed and self._fired != move:
+                    self._fired = move
+                    _set_async_exc(self._thread, id(MoveTimeLimitExceeded))
+                stuck = self._fired == move and elapsed > self._allowed + max(grace, 0.5 * self._allowed)
+                what, allowed = self._what, self._allowed
+            if stuck and warned != move:
+                warned = move
+                message = (
+                    f"{_where(*what)} took longer than the move time limit of {allowed:g} s "
+                    f"and did not stop after {elapsed:.1f} s"
+                )
+                if self.hard_stop is not None:
+                    self.hard_stop(message)
+                else:
+                    _LOG.warning("%s: nothing can end it in this process (a worker process can be ended)", message)
