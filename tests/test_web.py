@@ -611,6 +611,31 @@ def test_the_page_offers_the_servers_games_in_its_order(browser: Any, server: st
         page.close()
 
 
+def test_the_page_starts_when_a_catalog_fails_to_load(browser: Any, server: str) -> None:
+    """A game whose catalog does not load (here answered 500 by the browser's network
+    layer) is left out of the form with a console warning; the other games start."""
+    games = list(offered_games())
+    broken = games[0]
+    page = browser.new_page()
+    warnings: list[str] = []
+    errors: list[str] = []
+    page.on("console", lambda message: warnings.append(message.text) if message.type == "warning" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.route(f"**/catalog/{broken}", lambda route: route.fulfill(status=500, body='{"error": "down"}'))
+    try:
+        page.goto(server + "/")
+        page.wait_for_function("document.body.dataset.busy === '0' && document.querySelector('#game option')")
+        offered = page.eval_on_selector_all("#game option", "options => options.map((o) => o.value)")
+        assert offered == games[1:]
+        assert any(broken in text and "catalog failed" in text for text in warnings), warnings
+        page.click('[data-action="new"]')
+        wait_idle(page)
+        assert page.evaluate("S.gid") is not None
+        assert not errors, errors
+    finally:
+        page.close()
+
+
 def catalog_options(name: str) -> list[Any]:
     """The options the page's form offers for game ``name`` (the players box is its own)."""
     web = game_class(name).web
