@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
 
 import cruiselib
-from cruiselib.arena.backends import RayBackend, SerialBackend, _JobFailure, _play_batch, make_backend
+from cruiselib.arena.backends import (
+    MAX_RAY_ATTEMPTS,
+    RayBackend,
+    SerialBackend,
+    WorkerLostError,
+    _JobFailure,
+    _play_batch,
+    make_backend,
+)
 from cruiselib.arena.plan import BotSpec, Study, Tournament, expand
+from cruiselib.arena.play import BotError
 from cruiselib.arena.results import GameRow
 from cruiselib.arena.runner import RunResult, run
 from cruiselib.errors import InvalidOptionError
@@ -163,3 +175,65 @@ def test_make_backend_knows_ray(backend: RayBackend) -> None:
     made = make_backend("ray")
     assert isinstance(made, RayBackend)
     assert made.name == "ray"
+
+
+# --- workers lost mid-run ------------------------------------------------------------------
+
+
+@pytest.fixture
+def hostile(backend: RayBackend) -> str:
+    """The module of the misbehaving bots, if the Ray workers import it as this process does
+    (they have this process's working directory on their path)."""
+    from tests.arena import hostile_bots
+
+    ray = backend.connect()
+
+    def imports() -> bool:
+        try:
+            import tests.arena.hostile_bots  # noqa: F401
+        except ImportError:
+            return False
+        return True
+
+    if not ray.get(ray.remote(imports).remote()):
+        pytest.skip("the Ray workers do not import the tests (run pytest from the repository)")
+    return hostile_bots.HERE
+
+
+def _against_random(bot: BotSpec, games: int = 8) -> Tournament:
+    return Tournament(game=ANY_GAME, players=2, participants=(BotSpec("random"), bot), games=games, shard=1, seed=7)
+
+
+def test_a_task_whose_worker_is_killed_is_sent_again_with_the_same_rows(
+    backend: RayBackend, hostile: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The first of the bot's moves to come, in whichever Ray worker, kills that worker with
+    # SIGKILL (os.kill of its own pid, written to the marker); after that it plays as random.
+    marker = tmp_path / "died"
+    spec = _against_random(BotSpec(f"{hostile}:DiesOnce", {"marker": str(marker), "at": 2}, label="bot"))
+    with caplog.at_level(logging.WARNING, logger="cruiselib.arena"):
+        on_ray = run(spec, backend=backend, progress=False)
+    assert int(marker.read_text()) != os.getpid()  # a Ray worker died
+    assert "was lost (WorkerCrashedError" in caplog.text
+    assert f"sending it again (attempt 2 of {MAX_RAY_ATTEMPTS})" in caplog.text
+    assert _without_seconds(on_ray) == _without_seconds(run(spec, backend="serial", progress=False))
+
+
+def test_a_task_whose_workers_keep_dying_stops_the_run(backend: RayBackend, hostile: str) -> None:
+    spec = _against_random(BotSpec(f"{hostile}:Dies", {"at": 1}), games=2)
+    with pytest.raises(WorkerLostError, match=rf"the Ray task of jobs 000000 was lost {MAX_RAY_ATTEMPTS} times"):
+        run(spec, backend=backend, progress=False)
+
+
+def test_a_bot_that_does_not_stop_ends_its_ray_worker_and_is_named(backend: RayBackend, hostile: str) -> None:
+    spec = _against_random(BotSpec(f"{hostile}:Sleeps", {"at": 1}), games=2)
+    backend.move_time_limit = 0.3
+    try:
+        with pytest.raises(
+            BotError,
+            match=r"the bot .*Sleeps.* in seat 1, at move \d+ of deal 0 .*took longer than the move time limit of "
+            r"0.3 s and did not stop after .* s: its Ray worker process was ended$",
+        ):
+            run(spec, backend=backend, progress=False)
+    finally:
+        backend.move_time_limit = None
