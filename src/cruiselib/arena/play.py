@@ -436,12 +436,12 @@ class MoveClock:
     def start(self, allowed: float, *what: Any) -> None:
         """A move begins, of at most ``allowed`` seconds; ``what`` (job, deal, seating, seat,
         move) says whose it is in a message."""
-        with self._lock:
-            self._count += 1
-            self._move = self._count
-            self._allowed = allowed
-            self._what = what
-            self._started = time.monotonic()
+        # No lock: the watchdog reads these under its lock, and _move (set last) says the move began.
+        self._count += 1
+        self._allowed = allowed
+        self._what = what
+        self._started = time.monotonic()
+        self._move = self._count
 
     def stop(self, raise_late: bool = True) -> None:
         """The move ended: raise MoveTimeLimitExceeded if it took longer than allowed."""
