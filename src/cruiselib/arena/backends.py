@@ -204,7 +204,7 @@ class LocalBackend:
             what = f"a worker process ended ({hows})"
         else:
             what = "; ".join(f"a worker process died ({how}) playing job {index:06d}" for index, how in blamed)
-        _LOG.warning("%s: playing the %d jobs it lost again on new workers (%s)", what, len(lost.jobs), _ids(lost.jobs))
+        _LOG.warning("%s: the unfinished jobs are played again on new workers (%s)", what, _ids(lost.jobs))
         return unexplained
 
 
