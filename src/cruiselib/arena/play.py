@@ -92,7 +92,11 @@ def make_player(bot: BotSpec, seed: int) -> Bot:
         raise InvalidOptionError(f"bad options for the bot {bot.name!r}: {describe_error(exc)}") from None
     except (Exception, SystemExit) as exc:
         raise InvalidOptionError(f"the bot {bot.name!r} could not be made: {describe_error(exc)}") from None
-    if not callable(getattr(player, "choose", None)):
+    try:
+        choose = getattr(player, "choose", None)
+    except Exception:  # a property that raises
+        choose = None
+    if not callable(choose):
         raise InvalidOptionError(f"{bot.name!r} did not give a bot (no choose(state) method)")
     result: Bot = player
     return result
