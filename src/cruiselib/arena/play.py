@@ -1,6 +1,9 @@
 """Playing one :class:`~cruiselib.arena.plan.Job`: :func:`play_job` returns its rows as
 :class:`JobRows` (numpy columns, cheap to pickle). It is what every backend runs in its
 workers; it imports cruiselib itself, so it runs in a fresh (spawned) process.
+
+A bot that fails in a game raises :class:`BotError`, one line naming the bot, its seat, the
+move, the deal and the game; :class:`MoveClock` holds each move to a time limit.
 """
 
 from __future__ import annotations
