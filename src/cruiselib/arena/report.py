@@ -70,6 +70,7 @@ import html
 import io
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -79,6 +80,8 @@ from typing import Any
 import numpy as np
 
 from cruiselib.errors import InvalidOptionError
+
+from .results import partial_path
 
 __all__ = ["html_report"]
 
@@ -120,8 +123,14 @@ def html_report(
     sections += _variant_sections(summary)
     document = _PAGE.format(title=_esc(title), body="\n".join(sections))
     target = Path(path)
-    # Bytes, not text: the newline convention must not depend on the platform.
-    target.write_bytes(document.encode("utf-8"))
+    # Bytes, not text: the newline convention must not depend on the platform. Written whole
+    # under a name of its own, then renamed: a reader never sees half a report.
+    partial = partial_path(target)
+    try:
+        partial.write_bytes(document.encode("utf-8"))
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
     return target
 
 
