@@ -8,7 +8,6 @@ Runs on 127.0.0.1 only, in a few seconds.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import socket
@@ -16,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +28,11 @@ import cruiselib
 from cruiselib import _registry
 from cruiselib.errors import InvalidOptionError
 from cruiselib.integration import WebBoard
-from cruiselib.web import WebServer, create_app, create_server
+from cruiselib.web import create_app, create_server
 from cruiselib.web.server import DESCRIPTOR_RESERVE, MAX_OPEN, open_cap
 
 from .toy_game import ToyDuelGame
-from .web_support import free_port
+from .web_support import free_port, running
 
 # Starlette's TestClient on httpx (rather than its successor httpx2) warns; both work.
 # A surface over the public API: the README's pure-Python run leaves it out (-m "not surface").
@@ -92,26 +91,10 @@ def test_open_cap_leaves_descriptors_to_the_process() -> None:
         create_server(max_open=0)
 
 
-@contextlib.contextmanager
-def in_thread(server: WebServer) -> Iterator[None]:
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web server did not start")
-        time.sleep(0.02)
-    try:
-        yield
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
-
 def test_at_the_cap_a_connection_waits_for_one_to_close() -> None:
     port = free_port()
     server = create_server("127.0.0.1", port, app=create_app(), request_timeout=30, max_open=4)
-    with in_thread(server):
+    with running(server):
         held = [stall(port) for _ in range(4)]
         try:
             gate = server.gate

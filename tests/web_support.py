@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cruiselib.web import WebState, create_app, create_server
+from cruiselib.web import WebServer, WebState, create_app, create_server
 
 
 def free_port() -> int:
@@ -41,11 +41,8 @@ class Served:
 
 
 @contextlib.contextmanager
-def serving(*, request_timeout: float = 5.0, **limits: Any) -> Iterator[Served]:
-    """``create_app(**limits)`` under ``create_server`` (uvicorn) on a free loopback port."""
-    app = create_app(**limits)
-    port = free_port()
-    server = create_server("127.0.0.1", port, app=app, request_timeout=request_timeout)
+def running(server: WebServer) -> Iterator[None]:
+    """``server`` running in a thread of the test process until the block ends."""
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -54,7 +51,16 @@ def serving(*, request_timeout: float = 5.0, **limits: Any) -> Iterator[Served]:
             pytest.fail("the web server did not start")
         time.sleep(0.02)
     try:
-        yield Served(port, app.state.web)
+        yield
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+@contextlib.contextmanager
+def serving(*, request_timeout: float = 5.0, **limits: Any) -> Iterator[Served]:
+    """``create_app(**limits)`` under ``create_server`` (uvicorn) on a free loopback port."""
+    app = create_app(**limits)
+    port = free_port()
+    with running(create_server("127.0.0.1", port, app=app, request_timeout=request_timeout)):
+        yield Served(port, app.state.web)
