@@ -360,12 +360,8 @@ def make_backend(backend: str | Backend, workers: int | None = None, move_time_l
         if backend == "local":
             return LocalBackend(workers, move_time_limit)
         if backend == "ray":
-            ray_backend = globals().get("RayBackend")
-            if ray_backend is None:
-                raise InvalidOptionError("the ray backend is not available in this version")
             # workers sizes a local Ray as it sizes the process pool.
-            made: Backend = ray_backend(num_cpus=workers, move_time_limit=move_time_limit)
-            return made
+            return RayBackend(num_cpus=workers, move_time_limit=move_time_limit)
         raise InvalidOptionError(f"unknown backend {backend!r}; backends: serial, local, ray")
     if not isinstance(backend, Backend):
         raise InvalidOptionError(f"a backend has name and run_jobs(jobs), not {backend!r}")

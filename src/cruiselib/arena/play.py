@@ -234,18 +234,12 @@ def _play_core(game: Any, job: Job) -> JobRows:
     seconds = (time.perf_counter() - start) / max(n, 1)
     deals = np.arange(job.first, job.first + n, dtype=np.int64)
     seeds = mix64_array(np.uint64(job.base) + deals.astype(np.uint64))
-    first_seats = getattr(result, "first_seats", None)
-    if first_seats is None:
-        # The core's playouts do not report the start seat: deal each game again to read it.
-        first_seats = np.fromiter(
-            (game.state_from_seed_state(int(s)).current_player for s in seeds), dtype=np.int16, count=n
-        )
     return JobRows(
         job=job.index,
         deal=deals,
         deal_seed=seeds,
         seating=np.full(n, -1, dtype=np.int16),
-        start_player=np.asarray(first_seats, dtype=np.int16),
+        start_player=np.asarray(result.first_seats, dtype=np.int16),
         scores=np.asarray(result.scores, dtype=np.int32),
         wins=np.asarray(result.wins, dtype=np.int8),
         length=np.asarray(result.lengths, dtype=np.int32),

@@ -239,11 +239,6 @@ def jobs_table(jobs: Sequence[Job], parts: Sequence[JobRows]) -> Any:
     return pa.Table.from_arrays([pa.array(columns[f.name], f.type) for f in schema], schema=schema)
 
 
-def job_games(job: Job, rows: JobRows) -> Games:
-    """The rows of a finished job as :data:`Games`."""
-    return job_table(job, rows) if HAVE_PYARROW else job_rows(job, rows)
-
-
 def jobs_games(jobs: Sequence[Job], parts: Sequence[JobRows]) -> Games:
     """The rows of finished jobs (``parts[i]`` played ``jobs[i]``), in that order, as
     :data:`Games`."""
@@ -254,15 +249,6 @@ def jobs_games(jobs: Sequence[Job], parts: Sequence[JobRows]) -> Games:
 
 def _is_table(games: Games) -> bool:
     return not isinstance(games, dict)
-
-
-def concat_games(parts: Sequence[Games]) -> Games:
-    """Several job's games as one, in the order given."""
-    if parts and all(_is_table(part) for part in parts):
-        return pa.concat_tables(parts).combine_chunks()
-    if not parts and HAVE_PYARROW:
-        return _schema().empty_table()
-    return concat_rows(games_to_lists(part) for part in parts)
 
 
 def game_count(games: Games) -> int:

@@ -210,11 +210,6 @@ class SirensGame(Game[SirensState, SirensMove]):
 
     # ------------------------------------------------------------------ moves
 
-    def _face_code(self, value: int, crew: bool) -> int:
-        from cruiselib.sirens.cards import Face
-
-        return self.cards.face_index[Face(value, crew)]
-
     def _decode_action(self, action: int) -> SirensMove:
         R = self.rules
         ships = self.cards.ships
