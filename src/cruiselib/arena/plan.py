@@ -32,6 +32,8 @@ from typing import Any, Literal
 import msgspec
 
 import cruiselib
+from cruiselib._core.rng import SPLITMIX64
+from cruiselib._core.rng import mix64 as _core_mix64
 from cruiselib._registry import game_class
 from cruiselib.errors import CruiseError, InvalidOptionError
 
@@ -51,8 +53,7 @@ __all__ = [
     "load_spec",
 ]
 
-MASK64 = 0xFFFFFFFFFFFFFFFF
-GOLDEN = 0x9E3779B97F4A7C15
+GOLDEN, MIX1, MIX2, MASK64 = SPLITMIX64  # the generator's constants have one home: _core/rng.py
 DEFAULT_BOT_SHARD = 16
 """Deals per job for bot games (each deal played once per rotation)."""
 DEFAULT_PLAYOUT_SHARD = 100_000
@@ -169,9 +170,7 @@ class Job(msgspec.Struct, frozen=True):
 
 def mix64(z: int) -> int:
     """splitmix64's output function (the core's ``rng.mix64``), a bijection on 64 bits."""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
+    return int(_core_mix64(z & MASK64))
 
 
 def cell_base(seed: int, cell: int | None) -> int:

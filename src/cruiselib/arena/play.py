@@ -29,7 +29,7 @@ import cruiselib
 from cruiselib.bots import Bot, make_bot
 from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError
 
-from .plan import MASK64, BotSpec, Job, deal_seed, mix64
+from .plan import GOLDEN, MASK64, MIX1, MIX2, BotSpec, Job, deal_seed, mix64
 
 __all__ = [
     "BotError",
@@ -168,17 +168,17 @@ _REPR.maxother = 60
 def mix64_array(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     """:func:`~cruiselib.arena.plan.mix64` of every element (uint64 arithmetic wraps)."""
     with np.errstate(over="ignore"):
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX2)
     return np.asarray(z ^ (z >> np.uint64(31)), dtype=np.uint64)
 
 
 def _unmix64(z: int) -> int:
     """The inverse of :func:`~cruiselib.arena.plan.mix64`."""
     z = z ^ (z >> 31) ^ (z >> 62)
-    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & MASK64
+    z = (z * pow(MIX2, -1, 1 << 64)) & MASK64
     z = z ^ (z >> 27) ^ (z >> 54)
-    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & MASK64
+    z = (z * pow(MIX1, -1, 1 << 64)) & MASK64
     return z ^ (z >> 30) ^ (z >> 60)
 
 
@@ -194,7 +194,7 @@ def playout_seed_for(game: Any, base: int, first: int) -> int:
 def _bot_seed(deal: int, seat: int) -> int:
     """Each seat's bot seed on a deal: the same for every rotation, so a seat's randomness
     is tied to the deal, not to who sits there."""
-    return mix64((deal + (seat + 1) * 0x9E3779B97F4A7C15) & MASK64) >> 1
+    return mix64((deal + (seat + 1) * GOLDEN) & MASK64) >> 1
 
 
 def play_job(job: Job, move_time_limit: float | None = None, hard_stop: Callable[[str], None] | None = None) -> JobRows:

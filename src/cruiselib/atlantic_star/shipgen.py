@@ -30,12 +30,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cruiselib._core.rng import SPLITMIX64, mix64
 from cruiselib.atlantic_star.ships import LEGS, SEAS
 
 __all__ = ["SEED", "SHAPES", "generate", "main"]
 
 SEED = 2001
-MASK64 = 0xFFFFFFFFFFFFFFFF
+GOLDEN, _, _, MASK64 = SPLITMIX64  # the generator's constants have one home: _core/rng.py
 
 # (values, twin) per shape of one round of twelve regular ships.
 SHAPES: tuple[tuple[tuple[int, ...], bool], ...] = (
@@ -194,19 +195,13 @@ MAIL_NAMES = (
 )
 
 
-def _mix64(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
-
-
 class _Stream:
     def __init__(self, seed: int) -> None:
-        self.state = _mix64(seed)
+        self.state = int(mix64(seed & MASK64))
 
     def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        return _mix64(self.state)
+        self.state = (self.state + GOLDEN) & MASK64
+        return int(mix64(self.state))
 
 
 def _shapes() -> list[tuple[tuple[int, ...], bool]]:
