@@ -50,7 +50,7 @@ SEATS = (0, 1)
 Z_95 = 1.959963984540054
 """The standard normal quantile of 0.975: a two-sided 95% interval."""
 
-Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], int]
+Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 """What a player does: (observation, legal-action mask) -> action."""
 
 
@@ -145,7 +145,7 @@ def random_policy(seed: int) -> Policy:
     """A uniformly random legal action, from its own seeded generator: the baseline."""
     rng = np.random.default_rng(seed)
 
-    def choose(observation: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]) -> int:
+    def choose(observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> int:
         return int(rng.choice(np.flatnonzero(mask)))
 
     return choose
@@ -154,7 +154,7 @@ def random_policy(seed: int) -> Policy:
 def model_policy(model: MaskablePPO) -> Policy:
     """The trained policy's most likely legal action (deterministic, masked)."""
 
-    def choose(observation: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]) -> int:
+    def choose(observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> int:
         action, _ = model.predict(observation, action_masks=mask, deterministic=True)
         return int(action)
 

@@ -92,7 +92,8 @@ def test_an_episode_is_the_game_with_rewards_at_the_end(name: str, options: dict
     ended = False
     while not ended:
         mask = env.action_masks()
-        assert mask.dtype == np.bool_ and mask.shape == (game.num_actions,)
+        assert mask.dtype == np.int8 and mask.shape == (game.num_actions,)
+        assert env.action_space.sample(mask=mask) in env.game_state.legal_actions()  # Gymnasium's own masking
         np.testing.assert_array_equal(mask, info["action_mask"])
         np.testing.assert_array_equal(np.flatnonzero(mask), env.game_state.legal_actions())
         observation, reward, terminated, truncated, info = env.step(sample(mask, rnd))

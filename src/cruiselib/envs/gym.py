@@ -66,8 +66,9 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
     with ``information_state=True``), a float32 vector in ``Box(low, high)`` of the game's
     declared bounds (``game.observation_bounds()``), new on every call. Actions:
     ``Discrete(game.num_actions)``. :meth:`action_masks` (sb3-contrib's MaskablePPO reads
-    it) and ``info["action_mask"]`` give the legal actions as a bool array (all False once
-    the episode has ended).
+    it) and ``info["action_mask"]`` give the legal actions as an int8 array, 1 where legal
+    (all 0 once the episode has ended): the dtype of every mask of cruiselib's environments,
+    and the one ``gymnasium.spaces.Discrete.sample(mask=...)`` takes.
 
     Attributes: ``game``, ``seat``, ``game_state`` (the game's :class:`cruiselib.State`, None
     before the first reset; read it, do not apply to it), ``deal_seed`` (the current game
@@ -163,14 +164,15 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
         self._ended = terminated or truncated
         return self._observe(), reward, terminated, truncated, {"action_mask": self.action_masks()}
 
-    def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The learner's legal actions now, a new bool array of ``game.num_actions``."""
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The learner's legal actions now, a new int8 array of ``game.num_actions`` (1:
+        legal)."""
         state = self.game_state
         if state is None:
             raise InvalidStateError("call reset() before action_masks()")
         if self._ended or state.current_player != self.seat:
-            return np.zeros(self.game.num_actions, dtype=np.bool_)
-        mask: npt.NDArray[np.bool_] = state.action_mask().view(np.bool_)
+            return np.zeros(self.game.num_actions, dtype=np.int8)
+        mask: npt.NDArray[np.int8] = state.action_mask()
         return mask
 
     def render(self) -> str | None:
