@@ -25,7 +25,7 @@ import cruiselib  # noqa: E402
 import cruiselib.openspiel as cos  # noqa: E402
 from cruiselib.errors import InvalidOptionError, InvalidStateError  # noqa: E402
 
-from .support import player_counts  # noqa: E402
+from .support import ANY_GAME, player_counts  # noqa: E402
 
 # A surface over the public API: the README's pure-Python run leaves it out (-m "not surface").
 pytestmark = pytest.mark.surface
@@ -407,6 +407,6 @@ def test_an_int_beyond_a_c_int_in_a_parameter_dict() -> None:
     converts the dict (cruiselib never sees it); cos.load_game refuses it with
     InvalidOptionError before OpenSpiel does."""
     with pytest.raises(RuntimeError, match="Unable to cast Python instance"):
-        pyspiel.load_game("cruiselib_sirens", {"players": 2**31})
+        pyspiel.load_game(cos.short_name(ANY_GAME), {"players": 2**31})
     with pytest.raises(InvalidOptionError, match="players is an int parameter"):
-        cos.load_game("sirens", players=2**31)
+        cos.load_game(ANY_GAME, players=2**31)
