@@ -26,7 +26,7 @@ def modes(name: str, **options: Any) -> dict[str, Any]:
 
 # --- benchmark bodies every game measures the same way --------------------------------
 # Each takes the game's name for the group ("<name>: view() mid-game", ...), so the groups
-# (and the README's table) read the same for every game.
+# (and the tables of docs/performance.md) read the same for every game.
 
 
 def observer(state: Any) -> int:

@@ -1,4 +1,4 @@
-"""Turn pytest-benchmark JSON into the README's performance table (compiled vs pure, one run).
+"""Turn pytest-benchmark JSON into docs/performance.md's tables (compiled vs pure, one run).
 
 pytest benchmarks --benchmark-only --benchmark-json=bench.json
 python benchmarks/report.py bench.json

@@ -17,7 +17,7 @@ pairing "A vs B" at N players seats A once and B in every other seat (the arena'
 Pairings are played in whole deals: a pairing's games are rounded up to a multiple of N.
 
 ``report`` reads the file and writes the table between the ``strength-table`` markers of
-``docs/bots.md`` and ``README.md`` and ``docs/images/strength.png`` (needs matplotlib). A's
+``docs/bots.md`` and ``docs/images/strength.png`` (needs matplotlib). A's
 result in a game is its win share (a game won by k seats gives each winner 1/k), and at 2
 players a game nobody wins is half a win each; the interval is
 :func:`cruiselib.arena.stats.wilson`. The Elo fit is
@@ -45,7 +45,7 @@ if str(ROOT) not in sys.path:  # run as a script: the bot factory below is impor
     sys.path.insert(0, str(ROOT))
 
 RESULTS = ROOT / "benchmarks" / "results" / "strength.jsonl"
-PAGES = (ROOT / "docs" / "bots.md", ROOT / "README.md")
+PAGES = (ROOT / "docs" / "bots.md",)
 PNG = ROOT / "docs" / "images" / "strength.png"
 MARK = "<!-- strength-table -->"
 

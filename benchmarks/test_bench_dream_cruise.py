@@ -5,7 +5,7 @@ operations every game measures, loading, playouts, views, resampling and tensors
     pytest benchmarks/test_bench_dream_cruise.py --benchmark-only
 
 Each benchmark runs once per core (compiled, pure) so the ratio is measured in one run;
-``benchmarks/report.py`` turns the JSON output into the README's table. Targets (one
+``benchmarks/report.py`` turns the JSON output into the tables of docs/performance.md. Targets (one
 core): in-core random 4-player games at 5,000 games/s or more; route scoring of 8 location
 cards with 3 sea cards under 1 us; the guest placements of a busy phase 4 under 2 us;
 compiled at least 50x the pure-Python core for in-core playouts; ``load_state()`` of

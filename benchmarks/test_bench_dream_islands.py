@@ -5,7 +5,7 @@ game measures, loading, playouts, views, resampling and tensors, are in
     pytest benchmarks/test_bench_dream_islands.py --benchmark-only
 
 Each benchmark runs once per core (compiled, pure) so the ratio is measured in one run;
-``benchmarks/report.py`` turns the JSON output into the README's table. Targets (one
+``benchmarks/report.py`` turns the JSON output into the tables of docs/performance.md. Targets (one
 core): every distinct move of a crowded mid-game position with six movable pieces and
 the number 5 in under 5 us; in-core random 4-player games at 20,000 games/s or more;
 compiled at least 50x the pure-Python core; ``load_state()`` of mid-game JSON within 2.5x

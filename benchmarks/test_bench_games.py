@@ -5,7 +5,7 @@ registered game (its default configuration).
     pytest benchmarks/test_bench_games.py --benchmark-only
 
 Each benchmark runs once per core (compiled, pure) so the ratio is measured in one run;
-``benchmarks/report.py`` turns the JSON output into the README's table, a group per game
+``benchmarks/report.py`` turns the JSON output into the tables of docs/performance.md, a group per game
 and operation (``"<game>: view() mid-game"``). A game's own hot paths (route scoring,
 move enumeration, ...) are in ``test_bench_<game>.py``. Targets (one core): compiled at
 least 50x the pure-Python core for in-core playouts; ``load_state()`` of mid-game JSON

@@ -5,7 +5,7 @@ random game, in-core playouts, views, resampling and tensors, are in ``test_benc
     pytest benchmarks/test_bench_sirens.py --benchmark-only
 
 Each benchmark runs once per core (compiled, pure) so the ratio is measured in one run;
-``benchmarks/report.py`` turns the JSON output into the README's table.
+``benchmarks/report.py`` turns the JSON output into the tables of docs/performance.md.
 """
 
 from __future__ import annotations

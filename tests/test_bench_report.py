@@ -1,4 +1,4 @@
-"""benchmarks/report.py: the README's performance tables from pytest-benchmark JSON (the
+"""benchmarks/report.py: docs/performance.md's tables from pytest-benchmark JSON (the
 rates of the environment benchmarks, the compiled / pure ratio per env-step, the table
 of BatchEnv against the AEC env and on two threads against one, and the arena's runner
 against the raw playouts)."""
