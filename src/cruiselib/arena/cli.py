@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +32,7 @@ from cruiselib.errors import CruiseError, InvalidOptionError
 from .backends import Backend, make_backend
 from .plan import BotSpec, Spec, Study, Tournament, load_spec
 from .runner import RunResult, run
+from .stats import sprt_of_games
 
 __all__ = ["arena_main", "study_main"]
 
@@ -104,8 +106,27 @@ def _arena_parser() -> argparse.ArgumentParser:
     parser.add_argument("--filler", default=None, help="the bot of the other seats beyond two (default random)")
     parser.add_argument("--shard", type=int, default=None, help="deals per job")
     parser.add_argument("--name", default=None, help="the run's name in the rows")
+    parser.add_argument(
+        "--sprt",
+        type=_elo_pair,
+        default=None,
+        metavar="ELO0,ELO1",
+        help="a sequential test of the first bot against the second over the games, in order: is it at "
+        "least ELO1 stronger (H1) or at most ELO0 (H0)? (two bots; alpha = beta = 0.05)",
+    )
     _run_flags(parser)
     return parser
+
+
+def _elo_pair(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        elo0, elo1 = (float(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--sprt is ELO0,ELO1 (two numbers, e.g. 0,50), not {text!r}") from None
+    if not (math.isfinite(elo0) and math.isfinite(elo1) and elo0 < elo1):
+        raise argparse.ArgumentTypeError(f"--sprt needs finite ELO0 < ELO1, not {text!r}")
+    return elo0, elo1
 
 
 def _study_parser() -> argparse.ArgumentParser:
@@ -165,6 +186,13 @@ def _print_summary(result: RunResult, out: TextIO) -> None:
     print(f"{summary['games']:,} games of {title}", file=out)
     for bot in summary.get("bots", ()):
         print(_rate_line(bot["label"], bot), file=out)
+    ratings = summary.get("ratings")
+    if ratings and ratings.get("names"):
+        print(f"ratings, {ratings['method']}, with 95% intervals:", file=out)
+        for name, value, low, high in zip(
+            ratings["names"], ratings["values"], ratings["low"], ratings["high"], strict=True
+        ):
+            print(f"  {name:<22} {value:+8.1f}  ({low:+.1f} to {high:+.1f})", file=out)
     for cell in summary.get("cells", ()):
         print(f"{cell['name']} ({cell['games']:,} games)", file=out)
         for seat in cell["seats"]:
@@ -200,6 +228,9 @@ def _main(parser: argparse.ArgumentParser, kind: str, flags: tuple[str, ...], ar
     backend: Backend | None = None
     try:
         spec = _spec_from_args(args, kind, flags)
+        sprt = getattr(args, "sprt", None)
+        if sprt is not None and (not isinstance(spec, Tournament) or len(spec.participants) != 2):
+            raise InvalidOptionError("--sprt tests the first bot against the second: give exactly two bots")
         try:
             backend = make_backend(args.backend, args.workers, move_time_limit=args.move_time_limit)
         except ImportError as exc:  # --backend ray without Ray
@@ -224,6 +255,10 @@ def _main(parser: argparse.ArgumentParser, kind: str, flags: tuple[str, ...], ar
     if args.out is not None and not args.no_report:
         _write_report(result, args.out)
     _print_summary(result, sys.stdout)
+    if sprt is not None:
+        tested = result.spec.participants[0].display  # type: ignore[union-attr]  # a Tournament, checked above
+        verdict = sprt_of_games(result.games(), tested, *sprt)
+        print(f"SPRT of {tested} (elo0 {sprt[0]:g}, elo1 {sprt[1]:g}): {verdict.text}")
     return 0
 
 

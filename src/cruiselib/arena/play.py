@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import reprlib
+import sys
 import threading
 import time
 import traceback
@@ -39,6 +40,7 @@ __all__ = [
     "check_move_time_limit",
     "describe_error",
     "describe_value",
+    "import_bot_module",
     "make_player",
     "mix64_array",
     "play_job",
@@ -81,7 +83,7 @@ def make_player(bot: BotSpec, seed: int) -> Bot:
         return make_bot(bot.name, seed=seed, **bot.options)
     module_name, _, attr = bot.name.partition(":")
     try:
-        module = importlib.import_module(module_name)
+        module = import_bot_module(module_name)
         factory = getattr(module, attr)
     except AttributeError:
         raise InvalidOptionError(
@@ -103,6 +105,48 @@ def make_player(bot: BotSpec, seed: int) -> Bot:
         raise InvalidOptionError(f"{bot.name!r} did not give a bot (no choose(state) method)")
     result: Bot = player
     return result
+
+
+def import_bot_module(module_name: str) -> Any:
+    """The module of a bot given as ``module:attr``, found as ``python -m`` finds it: on
+    ``sys.path`` or in the current folder.
+
+    A console script such as ``cruiselib`` starts with its own folder on ``sys.path``, not
+    the current one, so a bot module beside the user would not be found. When the module is
+    not on ``sys.path``, the current folder is looked in and, if it holds the module, put
+    first on ``sys.path`` (where ``python -m`` puts it), so the module's imports of its
+    neighbours work too. (One difference: a module on ``sys.path`` wins over a file of the
+    same name in the current folder.) Spawned workers start in the same folder and find it
+    the same way. Found nowhere: ModuleNotFoundError naming the folder and what to do."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        top = module_name.partition(".")[0]
+        if exc.name != top:
+            raise  # a module the bot's module imports is missing: its own error says which
+        here = os.getcwd()
+        if here in sys.path or not _holds_module(here, top):
+            raise ModuleNotFoundError(
+                f"No module named {top!r} on sys.path or in the current folder ({here}): run from the "
+                f"folder that holds {top}.py (or the package {top}/), or add its folder to PYTHONPATH",
+                name=top,
+            ) from None
+    sys.path.insert(0, here)
+    importlib.invalidate_caches()
+    return importlib.import_module(module_name)
+
+
+def _holds_module(folder: str, name: str) -> bool:
+    """Whether ``folder`` holds a module or package ``name`` (``name.py``, ``name/``, or an
+    extension module ``name.*.so``/``.pyd``)."""
+    path = os.path.join(folder, name)
+    if os.path.isfile(path + ".py") or os.path.isdir(path):
+        return True
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return False
+    return any(entry.startswith(name + ".") and entry.endswith((".so", ".pyd")) for entry in entries)
 
 
 # --------------------------------------------------------------------------- what went wrong

@@ -55,6 +55,7 @@ __all__ = [
     "job_rows",
     "jobs_table",
     "partial_path",
+    "read_games",
     "read_job_rows",
     "read_rows",
     "rows_to_games",
@@ -682,8 +683,11 @@ _CSV_TYPES: dict[str, type] = {
 }
 
 
-def read_games(path: Path) -> Games:
-    """Games from a file :func:`write_rows` wrote: a Table from Parquet, Rows from CSV."""
+def read_games(path: str | os.PathLike[str]) -> Games:
+    """Games from a file :func:`write_rows` wrote (a path as text or a Path): a pyarrow Table
+    from Parquet, :data:`Rows` from CSV. :func:`rows_to_games` turns either into
+    :class:`GameRow` objects; ``cruiselib.arena.runner.load_run`` reads a whole output folder."""
+    path = Path(path)
     if path.suffix == ".parquet":
         if not HAVE_PYARROW:
             raise RuntimeError(f"reading {path} needs pyarrow")
@@ -691,8 +695,9 @@ def read_games(path: Path) -> Games:
     return read_rows(path)
 
 
-def read_rows(path: Path) -> Rows:
+def read_rows(path: str | os.PathLike[str]) -> Rows:
     """Rows from a file :func:`write_rows` wrote (Parquet or CSV by its suffix)."""
+    path = Path(path)
     if path.suffix == ".parquet":
         return games_to_lists(read_games(path))
     with path.open(newline="") as handle:

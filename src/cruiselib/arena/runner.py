@@ -41,7 +41,7 @@ from typing import Any
 
 import msgspec
 
-from cruiselib.errors import CruiseError, InvalidOptionError
+from cruiselib.errors import CruiseError, InvalidOptionError, InvalidStateError
 
 from . import results
 from .backends import Backend, make_backend
@@ -55,6 +55,7 @@ from .results import (
     game_count,
     jobs_games,
     partial_path,
+    read_games,
     read_job_rows,
     rows_to_games,
     spec_digest,
@@ -64,7 +65,7 @@ from .results import (
 )
 from .summary import summarize
 
-__all__ = ["LOCK_NAME", "OutDirInUseError", "RunResult", "run"]
+__all__ = ["LOCK_NAME", "OutDirInUseError", "RunResult", "load_run", "run"]
 
 logger = logging.getLogger("cruiselib.arena")
 
@@ -399,6 +400,40 @@ def _run(
         resumed=resumed,
         replayed=replayed,
     )
+
+
+def load_run(out_dir: str | os.PathLike[str]) -> RunResult:
+    """A finished run read back from its output folder: its spec, rows and summary, as
+    :func:`run` returned them (``played`` 0, every job ``resumed``). ``load_run(DIR).games()``
+    gives the rows as :class:`~cruiselib.arena.results.GameRow` objects.
+
+    The folder is read as untrusted: a folder with no finished run (no ``summary.json``, or
+    no rows) or files that do not parse raise :class:`cruiselib.InvalidStateError` naming the
+    file. It reads what the run wrote; it does not check the rows against the spec."""
+    folder = Path(out_dir)
+    summary_file = folder / "summary.json"
+    if not summary_file.is_file():
+        raise InvalidStateError(
+            f"{folder} holds no finished run (no summary.json): give the --out folder of a run that "
+            "ended, or run its command again to finish it"
+        )
+    rows_file = next((folder / name for name in ("games.parquet", "games.csv") if (folder / name).is_file()), None)
+    if rows_file is None:
+        raise InvalidStateError(f"{folder} has a summary.json but no games.parquet or games.csv")
+    try:
+        spec = load_spec(folder / "spec.json")
+    except (CruiseError, OSError) as exc:
+        raise InvalidStateError(f"{folder / 'spec.json'} cannot be read as a spec: {exc}") from None
+    try:
+        summary = msgspec.json.decode(summary_file.read_bytes(), type=dict[str, Any])
+    except (msgspec.DecodeError, OSError) as exc:
+        raise InvalidStateError(f"{summary_file} is not a summary: {exc}") from None
+    try:
+        rows = read_games(rows_file)
+    except Exception as exc:  # pyarrow's and csv's errors are many: say which file failed
+        raise InvalidStateError(f"{rows_file} cannot be read as rows: {type(exc).__name__}: {exc}") from None
+    jobs = len(expand(spec))
+    return RunResult(spec=spec, rows=rows, summary=summary, out_dir=folder, played=0, resumed=jobs)
 
 
 CHUNK_ROWS = 65_536

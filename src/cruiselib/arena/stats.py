@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 import numpy as np
@@ -43,6 +43,7 @@ __all__ = [
     "SPRT",
     "Estimate",
     "Ratings",
+    "SPRTVerdict",
     "SeatWinRates",
     "bradley_terry",
     "elo_from_score",
@@ -51,6 +52,7 @@ __all__ = [
     "score_from_elo",
     "seat_win_rates",
     "shares_by_turn_order",
+    "sprt_of_games",
     "wilson",
     "win_shares",
 ]
@@ -597,3 +599,71 @@ def _seat(value: object, players: int) -> int:
     if not 0 <= seat < players:
         raise InvalidOptionError(f"seat {seat} is out of range for {players} players")
     return seat
+
+
+class SPRTVerdict(NamedTuple):
+    """What :func:`sprt_of_games` found: the test as it stood when it stopped (``test``), the
+    outcomes it read (``used``: deal pairs, or games with ``pairs`` False) of ``available``,
+    and ``text``, the verdict in one sentence."""
+
+    test: SPRT
+    used: int
+    available: int
+    text: str
+
+
+def sprt_of_games(
+    games: Iterable[Any],
+    label: str,
+    elo0: float,
+    elo1: float,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+) -> SPRTVerdict:
+    """An :class:`SPRT` of the bot ``label`` against its opponents over finished games, read in
+    order until the test decides.
+
+    ``games``: rows with ``cell``, ``deal``, ``seats`` (labels by seat) and ``winners``
+    (:class:`~cruiselib.arena.results.GameRow`), e.g. an ``ab`` tournament's
+    ``RunResult.games()``. A game scores 1 when the bot's seat won alone, ``1/k`` for a win
+    shared by k seats, 0.5 for a draw (no winner), else 0. Where every deal was played exactly
+    twice (a mirrored two-seat match) the outcomes are the deals' pairs (pentanomial, deciding
+    sooner); otherwise single games. Games without the bot are skipped."""
+    groups: dict[tuple[int, int], list[float]] = {}
+    for game in games:
+        seats = list(game.seats)
+        if label not in seats:
+            continue
+        winners = list(game.winners)
+        won = seats.index(label) in winners
+        score = 0.5 if not winners else (1.0 / len(winners) if won else 0.0)
+        groups.setdefault((int(game.cell), int(game.deal)), []).append(score)
+    if not groups:
+        raise InvalidOptionError(f"no game has the bot {label!r}: an SPRT needs games it played")
+    pairs = all(len(scores) == 2 for scores in groups.values())
+    outcomes = [sum(scores) for scores in groups.values()] if pairs else [x for v in groups.values() for x in v]
+    test = SPRT(elo0, elo1, alpha, beta, pairs=pairs)
+    used = 0
+    for outcome in outcomes:
+        test.update(outcome)
+        used += 1
+        if test.decided:
+            break
+    unit = "deal pairs" if pairs else "games"
+    where = f"LLR {test.llr:+.2f}, bounds {test.lower:+.2f} and {test.upper:+.2f}"
+    if test.accepted == "H1":
+        text = (
+            f"{label} is at least {test.elo1:g} Elo stronger (H1 accepted after {used} of {len(outcomes)} "
+            f"{unit}; {where})"
+        )
+    elif test.accepted == "H0":
+        text = (
+            f"{label} is at most {test.elo0:g} Elo stronger (H0 accepted after {used} of {len(outcomes)} "
+            f"{unit}; {where})"
+        )
+    else:
+        text = (
+            f"undecided after all {len(outcomes)} {unit} ({where}): play more games (a larger --games) "
+            f"to decide between {test.elo0:g} and {test.elo1:g} Elo"
+        )
+    return SPRTVerdict(test=test, used=used, available=len(outcomes), text=text)
