@@ -21,6 +21,7 @@ from cruiselib.envs import GameGymEnv, gym_env  # noqa: E402
 from cruiselib.envs.aec import env_id  # noqa: E402
 from cruiselib.envs.gym import register_envs  # noqa: E402
 from tests.env_support import CONFIGURATIONS, IDS, illegal_action, sample  # noqa: E402
+from tests.support import one_per_game  # noqa: E402
 
 # check_env of an env made without gymnasium.make cannot make one per render mode (the
 # registered envs are checked in every mode).
@@ -169,6 +170,27 @@ def test_illegal_action_loses_when_asked(name: str, options: dict[str, Any]) -> 
         env.step(0)
 
 
+@pytest.mark.parametrize(("name", "options"), one_per_game(), ids=[name for name, _ in one_per_game()])
+def test_illegal_action_is_replaced_when_asked(name: str, options: dict[str, Any]) -> None:
+    """A uniformly random legal action is played instead (the same for the same deal), and
+    the info says which; the episode goes on."""
+    played = []
+    for _ in range(2):
+        env = gym_env(name, opponents="random", illegal_action="random", **options)
+        env.reset(seed=4)
+        history = list(env.game_state.history)
+        mask = env.action_masks()
+        _, _, terminated, _, info = env.step(illegal_action(mask))
+        assert info["illegal_action"] and mask[info["played_action"]]
+        assert env.game_state.history[len(history)] == info["played_action"]
+        played.append(info["played_action"])
+        if not terminated:
+            _, _, _, _, info = env.step(sample(env.action_masks(), random.Random(0)))
+            assert "illegal_action" not in info  # a legal action: no flag
+    assert played[0] == played[1]
+    check_env(gym_env(name, illegal_action="random", opponents="random", **options))
+
+
 @pytest.mark.parametrize(("name", "options"), MULTI, ids=MULTI_IDS)
 def test_opponents_play_the_other_seats(name: str, options: dict[str, Any]) -> None:
     game = cruiselib.make(name, **options)
@@ -271,6 +293,7 @@ def test_bad_options_raise(monkeypatch: pytest.MonkeyPatch) -> None:
         {"render_mode": "rgb_array"},
         {"max_steps": 0},
         {"illegal_action": "ignore"},
+        {"illegal_action": None},
     ]
     for case in bad:
         with pytest.raises(cruiselib.InvalidOptionError):

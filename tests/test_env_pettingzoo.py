@@ -1,6 +1,7 @@
 """The PettingZoo environments (cruiselib.envs.aec_env, parallel_env): PettingZoo's own
-checks for every game and player count, then seeding, aliasing, illegal actions, the
-truncation limit, rewards, rendering, the registry and bad options."""
+checks for every game and player count, then seeding, aliasing, illegal actions (raised,
+lost or replaced), the truncation limit, self-play results and infos, the global state,
+rendering, the registry and bad options."""
 
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ from pettingzoo.test import (  # type: ignore[import-untyped]  # noqa: E402
     api_test,
     max_cycles_test,
     parallel_api_test,
+    parallel_seed_test,
     render_test,
     seed_test,
+    state_test,
 )
 
 import cruiselib  # noqa: E402
@@ -29,6 +32,7 @@ from cruiselib._registry import game_class  # noqa: E402
 from cruiselib.envs import GameAECEnv, aec_env, parallel_env  # noqa: E402
 from cruiselib.envs.aec import env_id, register_envs  # noqa: E402
 from tests.env_support import CONFIGURATIONS, IDS, illegal_action, sample  # noqa: E402
+from tests.support import one_per_game  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's advice on Dict observations
 
@@ -71,6 +75,21 @@ def test_pettingzoo_render(name: str, options: dict[str, Any], capsys: pytest.Ca
 @pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
 def test_pettingzoo_parallel_api(name: str, options: dict[str, Any]) -> None:
     parallel_api_test(parallel_env(name, **options), num_cycles=1000)
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_pettingzoo_parallel_seed(name: str, options: dict[str, Any]) -> None:
+    # PettingZoo's parallel seed test samples every agent's action without a mask: the
+    # illegal ones are replaced by random legal ones, drawn from the deal's own generator.
+    parallel_seed_test(lambda: parallel_env(name, illegal_action="random", **options))
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_pettingzoo_state(name: str, options: dict[str, Any]) -> None:
+    # state_test steps unmasked actions too.
+    state_test(
+        aec_env(name, illegal_action="random", **options), parallel_env(name, illegal_action="random", **options)
+    )
 
 
 class LegalDiscrete(spaces.Discrete):
@@ -134,6 +153,8 @@ def test_max_cycles_truncates_every_agent(name: str, options: dict[str, Any]) ->
     assert max(acted.values()) == limit
     assert all(env.truncations.values()) and len(env.truncations) == len(env.possible_agents)
     assert not any(env.rewards.values())
+    zeros = [0.0] * len(env.possible_agents)
+    assert env.infos == {agent: {"acting_seat": -1, "final_returns": zeros} for agent in env.possible_agents}
     with pytest.raises(cruiselib.IllegalMoveError, match="None"):
         env.step(0)  # an ended agent's only action is None
     for _agent in env.agent_iter():
@@ -233,23 +254,155 @@ def test_illegal_action_raises_and_changes_nothing(name: str, options: dict[str,
     env.step(sample(mask, rnd))  # the env plays on
 
 
+ONE_PER_GAME = one_per_game()
+ONE_PER_GAME_IDS = [name for name, _ in ONE_PER_GAME]
+
+
+def a_few_moves_in(env: Any, rnd: random.Random, moves: int = 5) -> None:
+    """Step ``env`` (reset already) ``moves`` random legal moves (the game goes on)."""
+    for _ in range(moves):
+        env.step(sample(env.observe(env.agent_selection)["action_mask"], rnd))
+    assert not any(env.terminations.values())
+
+
+@pytest.mark.parametrize(("name", "options"), ONE_PER_GAME, ids=ONE_PER_GAME_IDS)
+def test_illegal_action_loses_when_asked(name: str, options: dict[str, Any]) -> None:
+    """-1 for the seat that took it, 0 for the others, every agent terminated at once, the
+    position left as it was; the same through the parallel env."""
+    env = aec_env(name, illegal_action="lose", **options)
+    env.reset(seed=4)
+    a_few_moves_in(env, random.Random(4))
+    agent = env.agent_selection
+    before = env.game_state.to_json()
+    env.step(illegal_action(env.observe(agent)["action_mask"]))
+    assert env.game_state.to_json() == before
+    expected = {a: -1.0 if a == agent else 0.0 for a in env.possible_agents}
+    final = list(expected.values())
+    assert env.rewards == expected and all(env.terminations.values()) and not any(env.truncations.values())
+    for other in env.possible_agents:
+        flagged = {"illegal_action": True} if other == agent else {}
+        assert env.infos[other] == {"acting_seat": -1, **flagged, "final_returns": final}
+    np.testing.assert_array_equal(env.state()[-len(final) :], 0)  # nobody is to act
+    collected = {}
+    for each in env.agent_iter():
+        observation, reward, terminated, _, _ = env.last()
+        assert terminated and not observation["action_mask"].any()
+        collected[each] = reward
+        env.step(None)
+    assert collected == expected
+
+    par = parallel_env(name, illegal_action="lose", **options)
+    observations, infos = par.reset(seed=4)
+    acting = par.possible_agents[infos[par.agents[0]]["acting_seat"]]
+    actions = dict.fromkeys(par.agents, 0)
+    actions[acting] = illegal_action(observations[acting]["action_mask"])
+    _, rewards, terminations, _, infos = par.step(actions)
+    assert rewards == {a: -1.0 if a == acting else 0.0 for a in par.possible_agents}
+    assert all(terminations.values()) and infos[acting]["illegal_action"] and par.agents == []
+
+
+@pytest.mark.parametrize(("name", "options"), ONE_PER_GAME, ids=ONE_PER_GAME_IDS)
+def test_illegal_action_is_replaced_when_asked(name: str, options: dict[str, Any]) -> None:
+    """A uniformly random legal action is played instead, the same for the same deal; the
+    acting agent's info says so until it acts again."""
+    played = []
+    for _ in range(2):
+        env = aec_env(name, illegal_action="random", **options)
+        env.reset(seed=9)
+        a_few_moves_in(env, random.Random(9))
+        agent = env.agent_selection
+        seat = env.possible_agents.index(agent)
+        history = list(env.game_state.history)
+        mask = env.observe(agent)["action_mask"]
+        env.step(illegal_action(mask))
+        info = env.infos[agent]
+        assert info["illegal_action"] and mask[info["played_action"]]
+        assert env.game_state.history == [*history, info["played_action"]]
+        assert not any("illegal_action" in env.infos[other] for other in env.possible_agents if other != agent)
+        played.append(info["played_action"])
+        rnd = random.Random(1)
+        while not any(env.terminations.values()):
+            assert env.infos[agent]["illegal_action"]  # kept until the agent acts again
+            acting = env.agent_selection
+            if acting == agent:
+                assert env.last()[4]["illegal_action"] and env.infos[agent]["acting_seat"] == seat
+            env.step(sample(env.observe(acting)["action_mask"], rnd))
+            if acting == agent:
+                assert "illegal_action" not in env.infos[agent]
+                break
+    assert played[0] == played[1]
+
+
 @pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
-def test_rewards_are_the_returns_at_the_end(name: str, options: dict[str, Any]) -> None:
+def test_state_is_every_seat_tensor_and_the_seat_to_act(name: str, options: dict[str, Any]) -> None:
+    for information_state in (False, True):
+        env = aec_env(name, information_state=information_state, **options)
+        with pytest.raises(cruiselib.InvalidStateError, match="reset"):
+            env.state()
+        env.reset(seed=6)
+        rnd = random.Random(6)
+        seats = env.game.num_players
+        for _ in range(3):
+            state = env.game_state
+            tensor = state.information_state if information_state else state.observation
+            expected = np.concatenate([*(tensor(seat) for seat in range(seats)), np.eye(seats)[state.current_player]])
+            got = env.state()
+            np.testing.assert_array_equal(got, expected)
+            assert got.dtype == np.float32 and env.state_space.contains(got)
+            assert env.state() is not got
+            env.step(sample(env.observe(env.agent_selection)["action_mask"], rnd))
+        play(env, rnd)
+        assert not env.state()[-seats:].any() and env.state_space.contains(env.state())
+    par = parallel_env(name, **options)
+    par.reset(seed=6)
+    assert par.state_space is par.unwrapped.state_space
+    np.testing.assert_array_equal(par.state(), par.unwrapped.state())
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_every_seat_gets_its_result_on_the_last_step(name: str, options: dict[str, Any]) -> None:
+    """Self-play without bookkeeping: on the step the game ends, ``rewards`` holds every
+    seat's return, every info the final returns; then each agent's ``last()`` in seat order
+    shows its own. While the game runs, every info names the seat to act."""
     env = aec_env(name, **options)
     env.reset(seed=8)
     rnd = random.Random(8)
     while not any(env.terminations.values()):
-        assert not any(env.rewards.values()) and not any(env.infos.values())
+        state = env.game_state
+        assert not any(env.rewards.values())
+        assert env.infos == {agent: {"acting_seat": state.current_player} for agent in env.possible_agents}
+        assert env.agent_selection == env.possible_agents[state.current_player]
         env.step(sample(env.observe(env.agent_selection)["action_mask"], rnd))
     returns = env.game_state.returns()
-    assert env.rewards == dict(zip(env.possible_agents, returns, strict=True))
-    collected = {}
+    by_agent = dict(zip(env.possible_agents, returns, strict=True))
+    assert env.rewards == by_agent and all(env.terminations.values()) and not any(env.truncations.values())
+    assert env.infos == {agent: {"acting_seat": -1, "final_returns": returns} for agent in env.possible_agents}
+    collected, order = {}, []
     for agent in env.agent_iter():
-        _, reward, terminated, _, _ = env.last()
-        assert terminated
+        _, reward, terminated, truncated, info = env.last()
+        assert terminated and not truncated and info["final_returns"] == returns
         collected[agent] = reward
+        order.append(agent)
         env.step(None)
-    assert collected == dict(zip(env.possible_agents, returns, strict=True))
+    assert collected == by_agent and order == env.possible_agents
+
+    # The parallel env: the ending step returns every agent's result.
+    par = parallel_env(name, **options)
+    observations, infos = par.reset(seed=8)
+    rnd = random.Random(8)
+    while par.agents:
+        acting = par.possible_agents[infos[par.agents[0]]["acting_seat"]]
+        assert all(infos[agent]["acting_seat"] == par.possible_agents.index(acting) for agent in par.agents)
+        actions = dict.fromkeys(par.agents, 0)  # only the acting agent's action is used
+        actions[acting] = sample(observations[acting]["action_mask"], rnd)
+        observations, rewards, terminations, _, infos = par.step(actions)
+        if not par.agents:
+            break
+        assert not any(rewards.values()) and not any(terminations.values())
+    returns = par.unwrapped.game_state.returns()
+    assert rewards == dict(zip(par.possible_agents, returns, strict=True))
+    assert all(terminations.values()) and len(terminations) == len(par.possible_agents)
+    assert all(info["final_returns"] == returns for info in infos.values()) and len(infos) == len(returns)
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
@@ -342,6 +495,9 @@ def test_bad_options_raise() -> None:
         {"max_cycles": True},
         {"max_cycles": 2.0},
         {"information_state": "yes"},
+        {"illegal_action": "ignore"},
+        {"illegal_action": None},
+        {"illegal_action": ["lose"]},
         {"no_such_option": 1},
     ]
     for options in bad:

@@ -9,12 +9,14 @@ the ``rl`` extra (``pip install 'cruiselib[rl]'``); importing this package does 
 
 from __future__ import annotations
 
+from cruiselib.envs._common import ILLEGAL_ACTIONS
 from cruiselib.envs.aec import GameAECEnv, aec_env, parallel_env
 from cruiselib.envs.batch import BatchEnv, BatchStep
 from cruiselib.envs.gym import GameGymEnv, gym_env
 from cruiselib.envs.vector import GameVectorEnv, vector_env
 
 __all__ = [
+    "ILLEGAL_ACTIONS",
     "BatchEnv",
     "BatchStep",
     "GameAECEnv",

@@ -93,3 +93,31 @@ def derived_seed(deal: int, index: int) -> int:
     """A seed for the ``index``-th random stream of the episode dealt from ``deal`` (the
     opponents' bots): the same deal always gives the same seeds."""
     return random.Random(f"cruiselib.envs/{deal}/{index}").getrandbits(63)
+
+
+ILLEGAL_ACTIONS = ("raise", "lose", "random")
+"""What an environment does with an illegal action (the ``illegal_action`` option of every
+environment): ``"raise"`` raises :class:`cruiselib.IllegalMoveError` and changes nothing;
+``"lose"`` ends the game at once as a loss of the seat that took it (-1 for it, 0 for every
+other seat, ``info["illegal_action"]`` True); ``"random"`` plays a uniformly random legal
+action instead (``info["illegal_action"]`` True, ``info["played_action"]`` the action
+played), drawn from a generator of the deal's own (:func:`substitute_rng`)."""
+
+
+def check_illegal_action(value: object) -> str:
+    """``value`` if it is one of :data:`ILLEGAL_ACTIONS`, else InvalidOptionError."""
+    if not isinstance(value, str) or value not in ILLEGAL_ACTIONS:
+        raise InvalidOptionError(f"illegal_action is 'raise', 'lose' or 'random', not {value!r}")
+    return value
+
+
+def substitute_rng(deal: int) -> random.Random:
+    """The generator of the legal actions ``illegal_action="random"`` plays in the game dealt
+    from ``deal``: the same deal and actions always give the same substitutes."""
+    return random.Random(f"cruiselib.envs/{deal}/illegal")
+
+
+def random_legal_action(state: Any, rng: random.Random) -> int:
+    """A uniformly random legal action of ``state`` (not over), drawn from ``rng``."""
+    legal = state.legal_actions()
+    return int(legal[rng.randrange(len(legal))])

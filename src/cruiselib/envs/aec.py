@@ -29,10 +29,13 @@ from cruiselib.envs._common import (
     RENDER_MODES,
     bounds,
     check_flag,
+    check_illegal_action,
     check_limit,
     check_render_mode,
     check_seed,
     game_of,
+    random_legal_action,
+    substitute_rng,
     text_of,
 )
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
@@ -67,18 +70,34 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
     new arrays: observations kept by a learner never change.
 
     Actions: ``Discrete(game.num_actions)``, the game's action ids. An illegal action raises
-    :class:`cruiselib.IllegalMoveError` and changes nothing.
+    :class:`cruiselib.IllegalMoveError` and changes nothing (``illegal_action="raise"``),
+    ends the game as the acting seat's loss (``"lose"``) or is replaced by a uniformly
+    random legal action (``"random"``); see :data:`cruiselib.envs.ILLEGAL_ACTIONS`.
 
-    Rewards: 0 at every step, then at the end each seat's ``state.returns()``: +1 for a
-    winner, -1 for every other seat, 0 for every seat after a draw (and after truncation).
-    ``last()`` gives the reward accumulated since the agent last acted, as PettingZoo's
-    ``_cumulative_rewards`` convention has it.
+    Rewards: 0 at every step, then on the step the game ends every seat's
+    ``state.returns()`` at once in ``rewards``: +1 for a winner, -1 for every other seat, 0
+    for every seat after a draw (and after truncation); after an illegal action under
+    ``"lose"``, -1 for the seat that took it and 0 for the others. Every agent is then
+    terminated (truncated at the cycle limit), and ``agent_iter`` selects each in turn,
+    seat order: its ``last()`` gives its reward (accumulated since it last acted, as
+    PettingZoo's ``_cumulative_rewards`` convention has it), its flag and its info, and it
+    is stepped out with None.
+
+    Infos: ``infos[agent]`` is a new dict on every step, with ``"acting_seat"`` (the seat
+    to act now, -1 once the game has ended or been cut); ``"illegal_action": True`` (and
+    under ``"random"`` ``"played_action"``, the action played instead) while the agent's
+    own last action was illegal, until it acts again; and from the step the game ends on,
+    ``"final_returns"``, every seat's result by seat (zeros after truncation).
+
+    Global state: :meth:`state` and ``state_space``, for centralised critics: every seat's
+    tensor concatenated in seat order (hidden information included), then a one-hot of the
+    seat to act.
 
     Attributes beyond PettingZoo's: ``game`` (the :class:`cruiselib.Game`), ``game_state``
     (the game's :class:`cruiselib.State`, None before the first reset; read it, do not
-    apply to it; PettingZoo's ``state()``, a global observation, is not offered),
-    ``deal_seed`` (the seed the current game was dealt from: ``game.new_state(deal_seed)``
-    replays it), ``max_cycles``, ``information_state``.
+    apply to it), ``deal_seed`` (the seed the current game was dealt from:
+    ``game.new_state(deal_seed)`` replays it), ``max_cycles``, ``information_state``,
+    ``illegal_action``.
     """
 
     # Each env copies this with its game's name ("cruiselib_<game>_v0", what str(env) shows).
@@ -98,6 +117,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         render_mode: str | None = None,
         max_cycles: int | None = None,
         information_state: bool = False,
+        illegal_action: str = "raise",
         **make_options: Any,
     ) -> None:
         if pettingzoo is None:
@@ -108,6 +128,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         self.render_mode = check_render_mode(render_mode)
         self.max_cycles = check_limit(max_cycles, "max_cycles")
         self.information_state = check_flag(information_state, "information_state")
+        self.illegal_action = check_illegal_action(illegal_action)
         # parallel_env counts turns (one per parallel step) instead of each agent's steps.
         self._limit_turns = False
         self.metadata = {**GameAECEnv.metadata, "name": f"cruiselib_{game.name}_v0"}
@@ -127,7 +148,19 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
+        # The global state: every seat's tensor in seat order, then the seat to act one-hot.
+        seats = game.num_players
+        self._tensor_size = int(low.shape[0])
+        self.state_space = spaces.Box(
+            np.concatenate([*([low] * seats), np.zeros(seats, np.float32)]),
+            np.concatenate([*([high] * seats), np.ones(seats, np.float32)]),
+            dtype=np.float32,
+        )
         self._rng = random.Random(secrets.randbits(64))
+        self._substitutes = random.Random(0)  # reseeded by each reset (illegal_action="random")
+        # Per seat: what the info says of its own last action (illegal), until it acts again.
+        self._flags: list[dict[str, Any]] = [{} for _ in range(seats)]
+        self._final: list[float] | None = None
         self.game_state: Any = None
         self.deal_seed: int | None = None
         self._live = False
@@ -176,10 +209,13 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         self._cumulative_rewards = dict.fromkeys(agents, 0.0)
         self.terminations = dict.fromkeys(agents, False)
         self.truncations = dict.fromkeys(agents, False)
-        self.infos = {agent: {} for agent in agents}
         self._steps = [0] * len(agents)  # per seat; [0] counts turns for parallel_env
         self._skip_agent_selection = None
         self._live = True
+        self._substitutes = substitute_rng(deal)
+        self._flags = [{} for _ in agents]
+        self._final = None
+        self._set_infos()
         self.agent_selection = self._agent_names[state.current_player]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
@@ -211,10 +247,29 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
             self.infos[agent],
         )
 
+    def state(self) -> npt.NDArray[np.float32]:
+        """The whole table as one float32 vector in ``state_space``, for centralised critics
+        (it holds every seat's hidden information: never give it to a seat's policy): every
+        seat's observation tensor (information-state tensor with ``information_state=True``)
+        in seat order, then a one-hot of the seat to act (all 0 once the game has ended or
+        been cut). A new array on every call."""
+        state = self.game_state
+        if state is None:
+            raise InvalidStateError("there is no state before the first reset()")
+        size, seats = self._tensor_size, len(self._agent_names)
+        out = np.zeros(size * seats + seats, np.float32)
+        for seat in range(seats):
+            self._tensor(seat, out[seat * size : (seat + 1) * size])
+        if self._live:
+            out[size * seats + state.current_player] = 1.0
+        return out
+
     def step(self, action: Any) -> None:
         """Apply the selected agent's action (None for an agent that has ended, as PettingZoo
-        steps them out). Raises :class:`cruiselib.IllegalMoveError` for an action that is
-        not legal now (or not None for an ended agent), changing nothing, and
+        steps them out). An action that is not legal now raises
+        :class:`cruiselib.IllegalMoveError`, changing nothing, or with ``illegal_action``
+        ``"lose"`` or ``"random"`` ends the game or is replaced (see the class docstring);
+        an ended agent's action other than None always raises. Raises
         :class:`cruiselib.InvalidStateError` when no agent is left (before the first reset
         and once every agent has been stepped out)."""
         agent = self.agent_selection
@@ -229,16 +284,49 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
             return
         state = self.game_state
         seat = state.current_player
-        state.apply(action)  # IllegalMoveError: nothing has changed yet
+        try:
+            state.apply(action)
+        except IllegalMoveError:  # nothing has changed yet
+            if self.illegal_action == "raise":
+                raise
+            if self.illegal_action == "lose":
+                self._flags[seat] = {"illegal_action": True}
+                returns = [0.0] * len(self._agent_names)
+                returns[seat] = -1.0
+                self._end(returns)
+                return
+            played = random_legal_action(state, self._substitutes)
+            state.apply(played)
+            self._flags[seat] = {"illegal_action": True, "played_action": played}
+        else:
+            if self._flags[seat]:
+                self._flags[seat] = {}
         if state.is_over:
             self._end(state.returns())
             return
         if self.max_cycles is not None and self._count_step(seat):
             self._live = False
             self.truncations = dict.fromkeys(self.agents, True)
+            self._final = [0.0] * len(self._agent_names)
+            self._set_infos()
             self._deads_step_first()
             return
+        self._set_infos()
         self.agent_selection = self._agent_names[state.current_player]
+
+    def _set_infos(self) -> None:
+        """New info dicts of every agent (see the class docstring)."""
+        acting = self.game_state.current_player if self._live else -1
+        final, flags = self._final, self._flags
+        infos = {}
+        for seat, agent in enumerate(self._agent_names):
+            info: dict[str, Any] = {"acting_seat": acting}
+            if flags[seat]:
+                info.update(flags[seat])
+            if final is not None:
+                info["final_returns"] = list(final)
+            infos[agent] = info
+        self.infos = infos
 
     def _count_step(self, seat: int) -> bool:
         """Count a step of ``seat``; whether the limit is now reached (for every agent: a
@@ -256,6 +344,8 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         self.rewards = dict(zip(self._agent_names, returns, strict=True))
         self._cumulative_rewards = dict(self.rewards)
         self.terminations = dict.fromkeys(self.agents, True)
+        self._final = [float(value) for value in returns]
+        self._set_infos()
         self._deads_step_first()
 
     def render(self) -> str | None:
@@ -273,6 +363,7 @@ def aec_env(
     render_mode: str | None = None,
     max_cycles: int | None = None,
     information_state: bool = False,
+    illegal_action: str = "raise",
     **make_options: Any,
 ) -> GameAECEnv:
     """A PettingZoo ``AECEnv`` of a game, every seat an agent (see :class:`GameAECEnv`).
@@ -284,9 +375,14 @@ def aec_env(
     acted n times, every agent is truncated (reward 0); where turns go round the table,
     that is after n cycles of every agent. ``information_state``: observe each seat's
     information-state tensor (perfect recall) instead of its observation tensor.
+    ``illegal_action``: ``"raise"`` (the default: :class:`cruiselib.IllegalMoveError`,
+    nothing changed), ``"lose"`` (the game ends: -1 for the acting seat, 0 for the others)
+    or ``"random"`` (a uniformly random legal action is played instead), flagged in the
+    acting agent's info (:data:`cruiselib.envs.ILLEGAL_ACTIONS`).
 
     Seeding: ``reset(seed=s)`` deals ``game.new_state(s)``; ``reset()`` deals from a seed
-    drawn from the env's generator, which each seeded reset reseeds. Bad options raise
+    drawn from the env's generator, which each seeded reset reseeds. The actions
+    ``"random"`` plays come from a generator of each deal's own. Bad options raise
     :class:`cruiselib.InvalidOptionError`; without the rl extra, ImportError.
     """
     return GameAECEnv(
@@ -294,6 +390,7 @@ def aec_env(
         render_mode=render_mode,
         max_cycles=max_cycles,
         information_state=information_state,
+        illegal_action=illegal_action,
         **make_options,
     )
 
@@ -304,6 +401,7 @@ def parallel_env(
     render_mode: str | None = None,
     max_cycles: int | None = None,
     information_state: bool = False,
+    illegal_action: str = "raise",
     **make_options: Any,
 ) -> Any:
     """The game as a PettingZoo ``ParallelEnv``: :func:`aec_env` through PettingZoo's
@@ -313,6 +411,12 @@ def parallel_env(
     ``aec_to_parallel`` wants every agent to act once per cycle in a fixed order, which
     these games do not promise (a seat may act several times in a row).
 
+    The step that ends the game returns every agent's result in ``rewards`` (each seat's
+    return, or -1 and 0s after an illegal action under ``illegal_action="lose"``), every
+    agent terminated, and ``infos[agent]["final_returns"]`` (every seat's result); the
+    agents are then gone. ``infos[agent]["acting_seat"]`` is the seat to act (from reset
+    on). ``state()`` and ``state_space`` are the AEC env's (the whole table).
+
     ``max_cycles`` here counts parallel steps, each one turn: after n steps every agent is
     truncated. The other options are :func:`aec_env`'s.
     """
@@ -321,6 +425,7 @@ def parallel_env(
         render_mode=render_mode,
         max_cycles=max_cycles,
         information_state=information_state,
+        illegal_action=illegal_action,
         **make_options,
     )
     env._limit_turns = True

@@ -23,14 +23,18 @@ from cruiselib._registry import games
 from cruiselib.bots import make_bot
 from cruiselib.bots.rules import rule_bot_class
 from cruiselib.envs._common import (
+    ILLEGAL_ACTIONS,
     RENDER_MODES,
     bounds,
     check_flag,
+    check_illegal_action,
     check_limit,
     check_render_mode,
     check_seed,
     derived_seed,
     game_of,
+    random_legal_action,
+    substitute_rng,
     text_of,
 )
 from cruiselib.envs.aec import env_id
@@ -48,12 +52,6 @@ except ImportError:  # without the rl extra: gym_env() says what to install
 __all__ = ["ILLEGAL_ACTIONS", "GameGymEnv", "gym_env", "register_envs"]
 
 _MISSING = "the Gymnasium environment needs the rl extra: pip install 'cruiselib[rl]' (gymnasium, pettingzoo)"
-
-ILLEGAL_ACTIONS = ("raise", "lose")
-"""What an illegal action of the learner does: ``"raise"`` raises
-:class:`cruiselib.IllegalMoveError` and changes nothing (the default); ``"lose"`` ends the
-episode as a loss (reward -1, terminated, ``info["illegal_action"]`` True), for code that
-samples the whole action space (Gymnasium's ``check_env`` does)."""
 
 BotMaker = Callable[[int], Any]  # a deal's bot seed -> the bot
 
@@ -98,9 +96,7 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
         self.information_state = check_flag(information_state, "information_state")
         self.render_mode = check_render_mode(render_mode)
         self.max_steps = check_limit(max_steps, "max_steps")
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise InvalidOptionError(f"illegal_action is 'raise' or 'lose', not {illegal_action!r}")
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         self._makers = _opponent_makers(game, self.seat, opponents)
         low, high = bounds(game, self.information_state)
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
@@ -110,6 +106,7 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
         self.opponents: list[Any] = []
         self._steps = 0
         self._ended = True
+        self._substitutes = substitute_rng(0)  # reseeded by each reset (illegal_action="random")
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -134,6 +131,7 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
         ]
         self._steps = 0
         self._ended = False
+        self._substitutes = substitute_rng(deal)
         self._play_opponents()
         return self._observe(), {"action_mask": self.action_masks()}
 
@@ -142,27 +140,34 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
         the game ends. Reward: 0, or at the end the learner's ``state.returns()`` (+1 win,
         -1 loss, 0 draw). ``truncated`` once the learner has taken ``max_steps`` steps.
         An illegal action raises :class:`cruiselib.IllegalMoveError`, changing nothing
-        (with ``illegal_action="lose"``: the episode ends with reward -1)."""
+        (with ``illegal_action="lose"``: the episode ends with reward -1; with ``"random"``
+        a uniformly random legal action is played instead, ``info["played_action"]``;
+        either way ``info["illegal_action"]`` is True)."""
         state = self.game_state
         if self._ended:
             if state is None:
                 raise InvalidStateError("call reset() before step()")
             raise InvalidStateError("the episode has ended: call reset()")
+        flags: dict[str, Any] = {}
         try:
             state.apply(action)
         except IllegalMoveError:
             if self.illegal_action == "raise":
                 raise
-            self._ended = True
-            info = {"action_mask": self.action_masks(), "illegal_action": True}
-            return self._observe(), -1.0, True, False, info
+            if self.illegal_action == "lose":
+                self._ended = True
+                info = {"action_mask": self.action_masks(), "illegal_action": True}
+                return self._observe(), -1.0, True, False, info
+            played = random_legal_action(state, self._substitutes)
+            state.apply(played)
+            flags = {"illegal_action": True, "played_action": played}
         self._steps += 1
         self._play_opponents()
         terminated = bool(state.is_over)
         reward = float(state.returns()[self.seat]) if terminated else 0.0
         truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
         self._ended = terminated or truncated
-        return self._observe(), reward, terminated, truncated, {"action_mask": self.action_masks()}
+        return self._observe(), reward, terminated, truncated, {"action_mask": self.action_masks(), **flags}
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The learner's legal actions now, a new int8 array of ``game.num_actions`` (1:
