@@ -11,8 +11,13 @@ result never depends on how the batch is split.
 Every env's games are reproducible alone: a game is dealt from a 64-bit generator state
 (the env's first from ``seed_state(seed)`` exactly as ``Game.new_state(seed)``, each later
 one from ``mix64(previous ^ NEXT_DEAL_SALT)``), and the random choices of the compiled
-opponents and of ``sample`` come from a stream of the game's own, started at
-``mix64(deal ^ CHOICE_SALT)`` and stepped by the Weyl constant as in the playouts.
+opponents, of ``sample``, of ``choose`` and of the "random" illegal-action mode come from a
+stream of the game's own, started at ``mix64(deal ^ CHOICE_SALT)`` and stepped by the Weyl
+constant as in the playouts.
+
+``legal`` lists each env's legal actions as a padded array and ``choose`` picks an action
+per env from a policy's scores over them (a softmax with a temperature, or the highest),
+both from the legal actions each env remembers, so neither looks at a dense mask row.
 
 The states are held in a Python list; compiled, the stepping loop reaches them through
 their addresses (the list keeps them alive) so it never touches a reference count. The
@@ -24,7 +29,10 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
-if not cython.compiled:  # compiled, memset is libc's (cimported in batch.pxd); unused here
+if not cython.compiled:  # compiled, memset, exp and INFINITY are libc's (cimported in batch.pxd)
+    from math import exp
+    from math import inf as INFINITY
+
     memset = None
 
 import numpy
@@ -47,10 +55,19 @@ RANDOM_OPPONENTS = 1
 ROLLOUT_OPPONENTS = 2
 BAD_RANGE = -1
 BAD_ENDED = -2
+# What a step does with an env's illegal action: refuse the whole step (BatchEnv raises
+# before the core steps), end that env's game as a loss for the seat that acted, or play a
+# uniformly random legal action instead (both checked by the core itself, env by env).
+ILLEGAL_RAISE = 0
+ILLEGAL_LOSE = 1
+ILLEGAL_RANDOM = 2
 # The same numbers for Python code (the names above are C-only compiled).
 AUTORESET_CODES = {"next_step": NEXT_STEP, "same_step": SAME_STEP, "disabled": DISABLED}
 OPPONENT_CODES = {None: NO_OPPONENTS, "random": RANDOM_OPPONENTS, "rollout": ROLLOUT_OPPONENTS}
 REFUSAL_CODES = {"out_of_range": BAD_RANGE, "ended": BAD_ENDED}
+ILLEGAL_CODES = {"raise": ILLEGAL_RAISE, "lose": ILLEGAL_LOSE, "random": ILLEGAL_RANDOM}
+# A draw's top 53 bits times this: a double in [0, 1), the same on both cores.
+UNIT53 = 1.0 / 9007199254740992.0
 # The legal actions an env remembers from its last look (to clear its mask row and sample
 # without listing them again); a position with more is listed again.
 LEGAL_CACHE = 256
@@ -67,11 +84,14 @@ class Batch:
     others played by ``opponents`` (``RANDOM_OPPONENTS``: uniformly random legal actions,
     ``ROLLOUT_OPPONENTS``: the game's rollout policy); ``autoreset`` a mode constant;
     ``max_steps`` the actions after which a game is truncated (0: never);
-    ``information_state`` writes information-state tensors instead of observations.
+    ``information_state`` writes information-state tensors instead of observations;
+    ``illegal_action`` what ``step`` does with an illegal action (an ``ILLEGAL_CODES``
+    value: with ``ILLEGAL_RAISE`` the caller runs ``check`` first, in the other modes
+    ``step`` checks each env's action itself and flags it in ``illegal``).
     The buffers are handed in by ``bind``.
     """
 
-    def __init__(self, states, learner, opponents, autoreset, max_steps, information_state):
+    def __init__(self, states, learner, opponents, autoreset, max_steps, information_state, illegal_action=0):
         self.states = list(states)
         self.num_envs = len(self.states)
         # The loops cast what they hold to this module's CoreState: nothing else may come in.
@@ -88,6 +108,9 @@ class Batch:
         self.opponents = opponents
         self.autoreset = autoreset
         self.max_steps = max_steps
+        if illegal_action not in (ILLEGAL_RAISE, ILLEGAL_LOSE, ILLEGAL_RANDOM):
+            raise ValueError(f"illegal_action must be one of {sorted(ILLEGAL_CODES.values())}")
+        self.illegal_action = illegal_action
         self.error_env = -1
         self.error_code = 0
         self.bound = False
@@ -111,9 +134,11 @@ class Batch:
         ended,
         legal_ids,
         legal_n,
+        illegal=None,
     ):
         """Take the buffers (numpy arrays of the shapes and dtypes ``BatchEnv`` checks;
-        the end flags as int8 views of its bool arrays)."""
+        the end flags as int8 views of its bool arrays). ``illegal`` (int8, one per env: the
+        envs whose action the last step found illegal) is made here if not given."""
         # The loops index without bounds checks: every buffer must fit the batch.
         n = self.num_envs
         rows = {
@@ -129,7 +154,21 @@ class Batch:
         finals = 1 if self.autoreset != SAME_STEP else n
         if final_observations.shape[1] != self.observation_size or final_observations.shape[0] < finals:
             raise ValueError("final_observations does not fit the batch")
-        for array in (seats, terminated, truncated, legal_counts, deal_states, choices, steps, pending, ended, legal_n):
+        if illegal is None:
+            illegal = numpy.zeros(n, numpy.int8)
+        for array in (
+            seats,
+            terminated,
+            truncated,
+            legal_counts,
+            deal_states,
+            choices,
+            steps,
+            pending,
+            ended,
+            legal_n,
+            illegal,
+        ):
             if tuple(array.shape) != (n,):
                 raise ValueError(f"every per-env buffer must have {n} entries")
         self.observations = observations
@@ -147,6 +186,7 @@ class Batch:
         self.ended = ended
         self.legal_ids = legal_ids
         self.legal_n = legal_n
+        self.illegal = illegal
         self.bound = True
 
     def state_at(self, i):
@@ -189,7 +229,8 @@ class Batch:
         return self.error_env
 
     def step(self, actions, lo, hi):
-        """Apply each env's action (checked by ``check``) for envs ``lo .. hi-1``."""
+        """Apply each env's action for envs ``lo .. hi-1``: checked by ``check`` before
+        (``ILLEGAL_RAISE``), or here, env by env (the other modes, ``c_step_one``)."""
         _check_range(self.bound, lo, hi, self.num_envs, actions.shape[0])
         with cython.nogil:
             for i in range(lo, hi):
@@ -213,6 +254,7 @@ class Batch:
                 self.c_clear_rewards(i)
                 self.terminated[i] = 0
                 self.truncated[i] = 0
+                self.illegal[i] = 0
                 if cython.compiled:  # memset: the loop is not vectorized through the memoryview
                     memset(cython.address(self.masks[i, 0]), 0, self.num_actions)
                 else:
@@ -233,18 +275,59 @@ class Batch:
         _check_range(self.bound, lo, hi, self.num_envs, out.shape[0])
         with cython.nogil:
             for i in range(lo, hi):
-                n = _i64(self.legal_n[i])
-                if n == 0:
-                    out[i] = 0
-                    continue
-                self.choices[i] = (_u64(self.choices[i]) + GOLDEN) & MASK64
-                k = ((mix64(_u64(self.choices[i])) >> 32) * n) >> 32
-                if n <= LEGAL_CACHE:
-                    out[i] = self.legal_ids[i, k]
-                elif cython.compiled:
-                    out[i] = _legal_at(cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])), k)
+                if cython.compiled:
+                    out[i] = self.c_pick(cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])), i)
                 else:
-                    out[i] = _legal_at(self.states[i], k)
+                    out[i] = self.c_pick(self.states[i], i)
+
+    def legal(self, ids, counts, pad, lo, hi):
+        """Each env's legal actions, ascending, into its row of ``ids`` (the rest of the row
+        ``pad``) and how many into ``counts`` (0 for an env that is over), for envs
+        ``lo .. hi-1``. A row narrower than its env's count gets the first ones only: the
+        caller refuses that before (``BatchEnv.legal_actions``); this only never writes
+        past a row."""
+        _check_range(self.bound, lo, hi, self.num_envs, ids.shape[0])
+        _check_range(self.bound, lo, hi, self.num_envs, counts.shape[0])
+        width = ids.shape[1]
+        with cython.nogil:
+            for i in range(lo, hi):
+                if cython.compiled:
+                    counts[i] = self.c_list(
+                        cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])),
+                        i,
+                        cython.address(ids[i, 0]),
+                        width,
+                        pad,
+                    )
+                else:
+                    counts[i] = self.c_list(self.states[i], i, ids[i], width, pad)
+
+    def choose(self, scores, temperature, greedy, out, lo, hi):
+        """An action per env for envs ``lo .. hi-1`` into ``out`` (0 for an env that is
+        over), from its row of ``scores``: entry k scores the env's k-th legal action
+        (ascending, as ``legal`` lists them), entries past its count are ignored. Sampled
+        from the softmax of ``score / temperature`` with the game's choice stream, or with
+        ``greedy`` the highest score's (the lowest action on ties); see ``c_weighted``. The
+        rows are scratch: the core overwrites them with the weights (the caller hands in a
+        copy of its own)."""
+        _check_range(self.bound, lo, hi, self.num_envs, scores.shape[0])
+        _check_range(self.bound, lo, hi, self.num_envs, out.shape[0])
+        if not 0.0 < temperature < INFINITY:
+            raise ValueError("temperature must be positive and finite")
+        width = scores.shape[1]
+        with cython.nogil:
+            for i in range(lo, hi):
+                if cython.compiled:
+                    out[i] = self.c_choose_one(
+                        cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])),
+                        i,
+                        cython.address(scores[i, 0]),
+                        width,
+                        temperature,
+                        greedy,
+                    )
+                else:
+                    out[i] = self.c_choose_one(self.states[i], i, scores[i], width, temperature, greedy)
 
     # ------------------------------------------------------------------ one env, no GIL
 
@@ -265,16 +348,126 @@ class Batch:
                 hi = mid
         return lo < n and self.legal_ids[i, lo] == a
 
+    def c_legal_id(self, st, i, k):
+        """Env i's k-th legal action (ascending), k below its count."""
+        if _i64(self.legal_n[i]) <= LEGAL_CACHE:
+            return self.legal_ids[i, k]
+        return _legal_at(st, k)
+
+    def c_pick(self, st, i):
+        """A uniformly random legal action of env i (0 if it is over) from its game's choice
+        stream: the k-th for the stream's next value r, k = ((r >> 32) * count) >> 32."""
+        n = _i64(self.legal_n[i])
+        if n == 0:
+            return 0
+        self.choices[i] = (_u64(self.choices[i]) + GOLDEN) & MASK64
+        k = ((mix64(_u64(self.choices[i])) >> 32) * n) >> 32
+        return self.c_legal_id(st, i, k)
+
+    def c_list(self, st, i, row, width, pad):
+        """Env i's legal actions into ``row[0 .. width-1]`` (as ``legal``); its count."""
+        n = _i64(self.legal_n[i])
+        m = min(n, width)
+        if n <= LEGAL_CACHE:
+            for k in range(m):
+                row[k] = self.legal_ids[i, k]
+        else:
+            st.c_legal()
+            for k in range(m):
+                row[k] = st.c_legal_at(k)
+        for k in range(m, width):
+            row[k] = pad
+        return n
+
+    def c_choose_one(self, st, i, row, width, temperature, greedy):
+        """Env i's action from its scores ``row`` (as ``choose``); 0 if it is over."""
+        n = _i64(self.legal_n[i])
+        if n == 0:
+            return 0
+        k = self.c_weighted(i, row, min(n, width), temperature, greedy)  # min: a safety net
+        return self.c_legal_id(st, i, k)
+
+    def c_weighted(self, i, row, n, temperature, greedy):
+        """Which of env i's ``n`` legal actions to take, from their scores ``row[0 .. n-1]``.
+
+        A NaN score counts as -inf. ``greedy``: the first highest (no draw). Otherwise the
+        weights are exp((score - top) / temperature), top the highest score (so no weight
+        overflows and the highest is 1); an +inf top shares its weight among the +inf
+        scores, a -inf top (every score -inf or NaN) among all. The weights, rounded to
+        float32, are written over ``row``; the stream's next value r gives u = (r >> 11)
+        * 2**-53 in [0, 1), and the choice is the first k whose running sum of weights
+        passes u * their total. Every step is the same double arithmetic on both cores."""
+        best = 0
+        top = -INFINITY
+        for k in range(n):
+            s = _f64(row[k])
+            if s > top:  # False for NaN: a NaN never leads
+                top = s
+                best = k
+        if greedy:
+            return best
+        total = 0.0
+        for k in range(n):
+            s = _f64(row[k])
+            if top == -INFINITY:
+                w = 1.0
+            elif top == INFINITY:
+                w = 1.0 if s == INFINITY else 0.0
+            elif s != s:
+                w = 0.0
+            else:
+                w = exp((s - top) / temperature)
+            row[k] = w
+            total += _f64(row[k])  # the weight as stored (float32), which the walk reads
+        self.choices[i] = (_u64(self.choices[i]) + GOLDEN) & MASK64
+        target = (mix64(_u64(self.choices[i])) >> 11) * UNIT53 * total
+        acc = 0.0
+        last = best
+        for k in range(n):
+            w = _f64(row[k])
+            if w > 0.0:
+                acc += w
+                last = k
+                if target < acc:
+                    return k
+        return last  # rounding left the target at the total: the last weighted action
+
+    def c_allowed(self, st, i, a):
+        """Whether env i's seat to act may take action ``a`` (any 64-bit value)."""
+        if a < 0 or a >= self.num_actions:
+            return False
+        n = _i64(self.legal_n[i])
+        if n == 0:
+            return False
+        if n <= LEGAL_CACHE:
+            return self.c_remembered(i, a)
+        return st.c_check(a) == 0
+
     def c_step_one(self, st, i, action):
+        if self.ended[i] != 0:
+            return  # waits for its reset (refused before the step): never play on
         self.c_clear_rewards(i)
         self.terminated[i] = 0
         self.truncated[i] = 0
         if self.pending[i] != 0:
             # Next-step autoreset: the game ended in the last step; this step deals the next.
+            if self.illegal_action != ILLEGAL_RAISE:
+                self.illegal[i] = 0
             self.c_new_game(st, i, mix64((_u64(self.deal_states[i]) ^ NEXT_DEAL_SALT) & MASK64))
             self.c_write(st, i, -1, False)
             return
         actor = st.c_current()
+        forfeit = False
+        if self.illegal_action != ILLEGAL_RAISE:
+            # Unchecked by the caller: the core checks it, and never applies an illegal one.
+            if self.c_allowed(st, i, action):
+                self.illegal[i] = 0
+            else:
+                self.illegal[i] = 1
+                if self.illegal_action == ILLEGAL_RANDOM and _i64(self.legal_n[i]) > 0:
+                    action = self.c_pick(st, i)
+                else:
+                    forfeit = True
         # The mask row holds this position's legal actions and nothing else (c_write's
         # precondition: a zero row): clearing just them beats a memset of a large action
         # space, whose rows of a large batch do not fit in the caches.
@@ -292,10 +485,21 @@ class Batch:
             n = st.c_legal()
             for k in range(n):
                 row[st.c_legal_at(k)] = 0
+        if forfeit:
+            self.c_forfeit(st, i, actor)
+            return
         st.c_do(action)
         self.steps[i] += 1
         self.c_opponents(st, i)
         self.c_settle(st, i, actor)
+
+    def c_forfeit(self, st, i, actor):
+        """Env i's game ends on an illegal action of ``actor`` (illegal_action "lose"): -1
+        for that seat, 0 for the others, terminated, then as any ended game."""
+        if actor >= 0:
+            self.rewards[i, actor] = -1.0
+        self.terminated[i] = 1
+        self.c_finish(st, i, self.learner if self.learner >= 0 else actor)
 
     def c_new_game(self, st, i, deal):
         """Deal env i's next game from ``deal`` and let the opponents move to the learner's
@@ -357,7 +561,13 @@ class Batch:
             observer = current
         if not done:
             self.c_write(st, i, observer, False)
-        elif self.autoreset == SAME_STEP:
+        else:
+            self.c_finish(st, i, observer)
+
+    def c_finish(self, st, i, observer):
+        """Env i's game has ended or been cut (its rewards and flags set, its mask row
+        clear): autoreset, and the buffers (the last observation, of ``observer``)."""
+        if self.autoreset == SAME_STEP:
             # The last observation goes to final_observations; the env starts its next game.
             self.c_observe_into(st, self.final_observations[i], observer)
             self.c_new_game(st, i, mix64((_u64(self.deal_states[i]) ^ NEXT_DEAL_SALT) & MASK64))
@@ -432,6 +642,14 @@ def _i64(x):
     if cython.compiled:
         return x
     return int(x)
+
+
+def _f64(x):
+    """``x`` as a double (as ``_u64``: a numpy float32 in plain Python would keep its own
+    precision in arithmetic with Python floats)."""
+    if cython.compiled:
+        return x
+    return float(x)
 
 
 def _check_range(bound, lo, hi, n, length):

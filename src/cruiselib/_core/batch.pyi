@@ -12,6 +12,7 @@ from .engine import CoreState
 AUTORESET_CODES: Final[dict[str, int]]
 OPPONENT_CODES: Final[dict[str | None, int]]
 REFUSAL_CODES: Final[dict[str, int]]
+ILLEGAL_CODES: Final[dict[str, int]]
 LEGAL_CACHE_SIZE: Final[int]
 
 @disjoint_base
@@ -24,6 +25,7 @@ class Batch:
         autoreset: int,
         max_steps: int,
         information_state: bool,
+        illegal_action: int = ...,
     ) -> None: ...
     @property
     def num_envs(self) -> int: ...
@@ -43,6 +45,8 @@ class Batch:
     def autoreset(self) -> int: ...
     @property
     def max_steps(self) -> int: ...
+    @property
+    def illegal_action(self) -> int: ...
     @property
     def error_env(self) -> int: ...
     @property
@@ -64,6 +68,7 @@ class Batch:
         ended: npt.NDArray[np.int8],
         legal_ids: npt.NDArray[np.int32],
         legal_n: npt.NDArray[np.int32],
+        illegal: npt.NDArray[np.int8] | None = None,
     ) -> None: ...
     def check(self, actions: npt.NDArray[np.int64]) -> int: ...
     def step(self, actions: npt.NDArray[np.int64], lo: int, hi: int) -> None: ...
@@ -71,4 +76,14 @@ class Batch:
         self, deal_states: npt.NDArray[np.uint64], which: npt.NDArray[np.int8], every: bool, lo: int, hi: int
     ) -> None: ...
     def sample(self, out: npt.NDArray[np.int64], lo: int, hi: int) -> None: ...
+    def legal(self, ids: npt.NDArray[np.int32], counts: npt.NDArray[np.int32], pad: int, lo: int, hi: int) -> None: ...
+    def choose(
+        self,
+        scores: npt.NDArray[np.float32],
+        temperature: float,
+        greedy: bool,
+        out: npt.NDArray[np.int64],
+        lo: int,
+        hi: int,
+    ) -> None: ...
     def state_at(self, i: int) -> Any: ...

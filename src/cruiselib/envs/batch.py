@@ -5,13 +5,17 @@ The loop of a reinforcement-learning trainer over many games at once: each call 
 settles the end of every game that ends (rewards, autoreset) and writes the buffers, with
 the GIL released, on as many threads as asked. The buffers are numpy arrays the env
 overwrites in place (pass your own, for example in shared memory); copy what you keep.
-docs/rl.md describes the layout, autoreset, seeding, threads and the opponents.
+A policy reads each env's legal actions as a small padded array
+(:meth:`BatchEnv.legal_actions`) and lets the core pick from its scores
+(:meth:`BatchEnv.choose`), so nothing of the size of the action space is touched per step.
+docs/rl.md describes the layout, autoreset, seeding, threads, the opponents and choosing.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import math
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
@@ -34,11 +38,15 @@ _CoreState = _core.load("engine").CoreState
 _seed_state = _core.load("rng").seed_state
 
 AutoresetName = Literal["next_step", "same_step", "disabled"]
+IllegalActionName = Literal["raise", "lose", "random"]
+Layout = Literal["dense", "legal"]
 AUTORESET_MODES: Mapping[str, int] = dict(_batch.AUTORESET_CODES)
 """The autoreset modes (Gymnasium 1.x's ``AutoresetMode``, by value) and the core's codes."""
 OPPONENTS: Mapping[str | None, int] = dict(_batch.OPPONENT_CODES)
 """The compiled opponents: uniformly random legal actions, or the game's rollout policy
 (the random one in a game that has no policy of its own)."""
+_ILLEGAL_CODES: Mapping[str, int] = dict(_batch.ILLEGAL_CODES)
+_RAISE = _ILLEGAL_CODES["raise"]
 
 MAX_ENVS = 1 << 20
 """The most envs one batch holds."""
@@ -55,6 +63,7 @@ BUFFER_NAMES = (
     "truncated",
     "legal_counts",
     "final_observations",
+    "illegal_actions",
 )
 """The buffers a caller may hand in (``buffers=``), by name."""
 
@@ -90,13 +99,21 @@ class BatchEnv:
     without, every seat is played through ``step`` (self-play). ``max_steps``: a game is
     truncated after that many actions (all seats' actions counted). ``buffers``: arrays of
     your own for any of :data:`BUFFER_NAMES` (C-contiguous, writeable, the dtype and shape
-    of the attribute of that name).
+    of the attribute of that name). ``illegal_action``: what :meth:`step` does with an
+    env's action that is out of range or illegal: ``"raise"`` (the default) refuses the
+    whole step with ``IllegalMoveError``, no env changed; ``"lose"`` ends that env's game
+    at once as a loss of the seat that acted (reward -1 for it, 0 for every other seat,
+    ``terminated``, then autoreset as for any ended game); ``"random"`` plays a uniformly
+    random legal action from the game's choice stream instead. In both, the core checks
+    each env's action itself (an illegal one is never applied) and ``illegal_actions``
+    flags the envs whose action was illegal in the last step.
 
     Env i's first game is ``game.new_state(seed + i)``: the same actions give the same
     states. Each later game of env i is dealt from ``mix64(previous ^ salt)`` (its generator
     state is ``deal_states[i]``: ``game.state_from_seed_state(int(env.deal_states[i]))``
-    deals it again), and the random choices of the opponents and of :meth:`sample_actions`
-    come from a stream of each game's own (docs/rl.md, "Seeding").
+    deals it again), and the random choices of the opponents, of :meth:`sample_actions`,
+    of :meth:`choose` and of ``illegal_action="random"`` come from a stream of each game's
+    own (docs/rl.md, "Seeding").
     """
 
     def __init__(
@@ -112,6 +129,7 @@ class BatchEnv:
         opponents: Literal["random", "rollout"] | None = None,
         max_steps: int | None = None,
         buffers: Mapping[str, npt.NDArray[Any]] | None = None,
+        illegal_action: IllegalActionName = "raise",
         **options: Any,
     ) -> None:
         if isinstance(game, str):
@@ -126,6 +144,9 @@ class BatchEnv:
         if autoreset not in AUTORESET_MODES:
             raise InvalidOptionError(f"autoreset must be one of {sorted(AUTORESET_MODES)}, not {autoreset!r}")
         self.autoreset: AutoresetName = autoreset
+        if not isinstance(illegal_action, str) or illegal_action not in _ILLEGAL_CODES:
+            raise InvalidOptionError(f"illegal_action must be one of {sorted(_ILLEGAL_CODES)}, not {illegal_action!r}")
+        self.illegal_action: IllegalActionName = illegal_action
         if not isinstance(information_state, bool):
             raise InvalidOptionError(f"information_state must be True or False, not {information_state!r}")
         self.information_state = information_state
@@ -158,6 +179,7 @@ class BatchEnv:
             "legal_counts": ((n,), np.int32),
             # Written only in same-step mode; one row otherwise.
             "final_observations": ((n if autoreset == "same_step" else 1, size), np.float32),
+            "illegal_actions": ((n,), np.int8),
         }
         given = dict(buffers or {})
         unknown = sorted(set(given) - set(shapes))
@@ -168,7 +190,7 @@ class BatchEnv:
             int(np.prod(shape)) * np.dtype(dtype).itemsize
             for name, (shape, dtype) in shapes.items()
             if name not in given
-        ) + n * (4 * _batch.LEGAL_CACHE_SIZE + 48)
+        ) + n * (4 * _batch.LEGAL_CACHE_SIZE + 64)
         if total > MAX_BUFFER_BYTES:
             raise InvalidOptionError(
                 f"{n} envs need {total / 2**30:.1f} GiB of buffers; the most is {MAX_BUFFER_BYTES / 2**30:.0f} GiB"
@@ -183,6 +205,7 @@ class BatchEnv:
         self.truncated: npt.NDArray[np.bool_] = arrays["truncated"]
         self.legal_counts: npt.NDArray[np.int32] = arrays["legal_counts"]
         self.final_observations: npt.NDArray[np.float32] = arrays["final_observations"]
+        self.illegal_actions: npt.NDArray[np.int8] = arrays["illegal_actions"]
         self._deal_states = np.zeros(n, np.uint64)
         self._choices = np.zeros(n, np.uint64)
         self._steps = np.zeros(n, np.int32)
@@ -194,13 +217,31 @@ class BatchEnv:
         self._chosen = np.zeros(n, np.int64)
         self._legal_ids = np.zeros((n, _batch.LEGAL_CACHE_SIZE), np.int32)
         self._legal_n = np.zeros(n, np.int32)
+        # legal_actions' and choose's own buffers; the [N, K] ones grow with K (views of
+        # a flat block, so a row is contiguous whatever K is).
+        self._ids_block = np.zeros(0, np.int32)
+        self._ids_counts = np.zeros(n, np.int32)
+        self._gather_block = np.zeros(0, np.int32)
+        self._gather_counts = np.zeros(n, np.int32)
+        self._scores_block = np.zeros(0, np.float32)
+        self._choice = np.zeros(n, np.int64)
+        # Positions dealt or moved so far, and how many there were at the last
+        # legal_actions(): legal-layout scores must come from the current positions.
+        self._moves = 0
+        self._listed_at = -1
         states = [game.state_from_seed_state(0) for _ in range(n)]
         for state in states:
             state._forget_history()  # type: ignore[union-attr]  # the core steps them directly: no record is kept
         # A pure twin's states are stepped by the pure module (the compiled one refuses them).
         module = _batch if isinstance(states[0], _CoreState) else _core.pure_module("batch")
         self._core = module.Batch(
-            states, seat, OPPONENTS[self.opponents], AUTORESET_MODES[autoreset], self.max_steps, information_state
+            states,
+            seat,
+            OPPONENTS[self.opponents],
+            AUTORESET_MODES[autoreset],
+            self.max_steps,
+            information_state,
+            _ILLEGAL_CODES[illegal_action],
         )
         self._core.bind(
             self.observations,
@@ -218,6 +259,7 @@ class BatchEnv:
             self._ended,
             self._legal_ids,
             self._legal_n,
+            self.illegal_actions,
         )
         self._busy = threading.Lock()
         threads_used = min(self.threads, n)
@@ -241,7 +283,8 @@ class BatchEnv:
 
         ``seed``: an int s deals env i's game from ``new_state(s + i)``'s deal; a sequence of
         ``num_envs`` seeds (int, str or bytes) gives each env its own; None draws fresh seeds.
-        The reset envs' rewards and end flags are cleared; the others are left as they were.
+        The reset envs' rewards, end flags and ``illegal_actions`` flags are cleared; the
+        others are left as they were.
         """
         n = self.num_envs
         which = _mask(mask, n)  # a copy of the caller's mask, checked
@@ -268,6 +311,7 @@ class BatchEnv:
                 self._run(self._core.reset, states, _NO_MASK, True)
             else:
                 self._run(self._core.reset, states, which, False)
+            self._moves += 1
         finally:
             self._busy.release()
         return self._result()
@@ -277,18 +321,27 @@ class BatchEnv:
         to act takes it. An env whose game ended in the last step (next-step autoreset)
         starts its next game instead and ignores its action.
 
-        Raises IllegalMoveError, naming the env, if any action is out of range or illegal
-        (or an env waits for its reset, autoreset disabled); then no env has changed. The
-        actions are copied before they are checked: the env applies exactly what it checked,
-        even if another thread writes the caller's array during the call.
+        With ``illegal_action="raise"`` (the default), raises IllegalMoveError, naming the
+        env, if any action is out of range or illegal; then no env has changed. With
+        ``"lose"`` or ``"random"``, such an env's game is lost or a random legal action is
+        played instead, and ``illegal_actions`` flags it (see the class docstring). In every
+        mode, stepping an env that waits for its reset (autoreset disabled) raises
+        IllegalMoveError and changes nothing. The actions are copied before they are
+        checked: the env applies exactly what it checked, even if another thread writes the
+        caller's array during the call.
         """
         self._claim()
         try:
-            chosen = _copy_actions(actions, self._chosen)
-            bad = self._core.check(chosen)
-            if bad >= 0:
-                raise IllegalMoveError(self._refusal(int(bad), int(chosen[bad])))
+            raising = self._core.illegal_action == _RAISE
+            chosen = _copy_actions(actions, self._chosen, strict=raising)
+            if raising:
+                bad = self._core.check(chosen)
+                if bad >= 0:
+                    raise IllegalMoveError(self._refusal(int(bad), int(chosen[bad])))
+            elif self.autoreset == "disabled" and self._ended.any():  # only this mode ends envs
+                raise IllegalMoveError(self._ended_message(int(np.argmax(self._ended))))
             self._run(self._core.step, chosen)
+            self._moves += 1
         finally:
             self._busy.release()
         return self._result()
@@ -306,6 +359,177 @@ class BatchEnv:
         finally:
             self._busy.release()
         return target.copy() if out is None else target
+
+    def legal_actions(
+        self,
+        width: int | None = None,
+        *,
+        out: tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]] | None = None,
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        """Each env's legal actions: ``(ids, counts)``, ``ids`` int32 ``[num_envs, K]``,
+        row i env i's legal action ids ascending, padded with -1, and ``counts`` int32
+        ``[num_envs]`` how many (0 in an env whose game is over and waits for its reset).
+
+        ``width=None``: K is the largest count in the batch now (at least 1), so it changes
+        from step to step; give ``width`` for a fixed K (an env with more legal actions
+        raises InvalidOptionError, naming it and the width needed: nothing is cut).
+        Listed in the core from the legal actions each env remembers, the GIL released:
+        about 1 µs for 1,024 envs of a few legal actions each.
+
+        The arrays are the env's own buffers, overwritten by the next call (copy what you
+        keep); ``out=(ids, counts)`` writes into arrays of yours instead (C-contiguous,
+        writeable int32, ``[num_envs, K]`` and ``[num_envs]``; K is then their width).
+        Scores aligned to these rows are what :meth:`choose` takes as ``layout="legal"``.
+        """
+        n = self.num_envs
+        if width is not None:
+            width = _count("width", width, 1, self.num_actions)
+        if out is not None:
+            if not isinstance(out, tuple) or len(out) != 2 or not isinstance(out[0], np.ndarray):
+                raise InvalidOptionError("out must be a tuple (ids, counts) of two numpy arrays")
+            if width is None and (out[0].ndim != 2 or out[0].shape[1] < 1):
+                raise InvalidOptionError(f"out[0] (ids) must be an int32 array of shape ({n}, K), not {out[0].shape}")
+            k = width if width is not None else int(out[0].shape[1])
+            ids = _buffer("out[0] (ids)", out[0], (n, k), np.int32)
+            counts = _buffer("out[1] (counts)", out[1], (n,), np.int32)
+            if np.may_share_memory(ids, counts):
+                raise InvalidOptionError("out: ids and counts share memory: give each an array of its own")
+        self._claim()
+        try:
+            most = int(self._legal_n.max())
+            if out is None:
+                k = max(most, 1) if width is None else width
+                self._ids_block = _grown(self._ids_block, n * k)
+                ids = self._ids_block[: n * k].reshape(n, k)
+                counts = self._ids_counts
+            self._refuse_narrow(k, most, "width")
+            self._core.legal(ids, counts, -1, 0, n)  # on this thread: a copy of a few ids per env
+            self._listed_at = self._moves
+        finally:
+            self._busy.release()
+        return ids, counts
+
+    def choose(
+        self,
+        scores: npt.ArrayLike,
+        *,
+        temperature: float = 1.0,
+        greedy: bool = False,
+        layout: Layout | None = None,
+        out: npt.NDArray[np.int64] | None = None,
+    ) -> npt.NDArray[np.int64]:
+        """An action per env from a policy's scores, chosen in the core among the legal ones.
+
+        ``scores`` (float32; other float dtypes are converted) is either ``[num_envs,
+        num_actions]`` logits (``layout="dense"``: the entries of illegal actions are
+        ignored), or ``[num_envs, K]`` scores aligned to the rows of the last
+        :meth:`legal_actions` (``layout="legal"``: entry k scores the env's k-th legal
+        action; entries past its count are ignored; K at least each env's count). Those rows
+        must be of the current positions: legal-layout scores after a ``step`` or ``reset``
+        without a new ``legal_actions()`` raise InvalidStateError. ``layout=None`` tells the
+        two apart by the width, and raises InvalidOptionError when the width is
+        ``num_actions`` (either could be meant) or fits neither.
+
+        Each env samples from the softmax of ``score / temperature`` over its legal actions
+        (computed stably: the highest score subtracted first), with a 53-bit uniform double
+        from its game's choice stream (the draw of :meth:`sample_actions`), so the choices
+        are reproducible from the seed and the same on both cores; ``greedy=True`` takes the
+        highest score instead (the lowest action on ties; no draw). A NaN score counts as
+        -inf, a score beyond float32 as ±inf; if every legal score of an env is -inf, it
+        samples uniformly (greedy: its lowest legal action); +inf scores share the choice.
+        An env whose game is over gets 0 (as :meth:`sample_actions`). ``temperature``: a
+        finite number > 0.
+
+        The scores are copied into the env's own buffer (dense ones: only their legal
+        entries, gathered) before the core reads them, under the env's call lock: another
+        thread writing your array meanwhile can change the values copied, never make an
+        illegal action chosen. The choosing runs in the core with the GIL released, split
+        over the env's threads. Returns the env's own int64 ``[num_envs]`` buffer,
+        overwritten by the next call (``out=``: an int64 array of yours instead); pass it to
+        :meth:`step` as it is.
+        """
+        n = self.num_envs
+        if isinstance(temperature, bool) or not isinstance(temperature, (int, float, np.integer, np.floating)):
+            raise InvalidOptionError(f"temperature must be a number > 0, not {temperature!r}")
+        t = float(temperature)
+        if not (math.isfinite(t) and t > 0.0):
+            raise InvalidOptionError(f"temperature must be finite and > 0, not {temperature!r}")
+        if not isinstance(greedy, (bool, np.bool_)):
+            raise InvalidOptionError(f"greedy must be True or False, not {greedy!r}")
+        if layout not in (None, "dense", "legal"):
+            raise InvalidOptionError(f"layout must be 'dense', 'legal' or None, not {layout!r}")
+        target = self._choice if out is None else _buffer("out", out, (n,), np.int64)
+        try:
+            array = np.asarray(scores)
+        except (TypeError, ValueError) as exc:
+            raise InvalidOptionError(f"scores must be a float array of shape ({n}, K): {exc}") from None
+        if array.ndim != 2 or array.shape[0] != n or not np.issubdtype(array.dtype, np.floating):
+            raise InvalidOptionError(
+                f"scores must be a float array of shape ({n}, {self.num_actions}) (dense) or ({n}, K) "
+                f"(legal_actions' layout), not {array.dtype} {array.shape}"
+            )
+        width = int(array.shape[1])
+        self._claim()
+        try:
+            most = int(self._legal_n.max())
+            dense = self._layout(layout, width, most)
+            if dense:
+                # Only the legal entries are copied: gathered at the ids the core lists from
+                # its own memory of each position (never from an array the caller holds).
+                k = max(most, 1)
+                self._gather_block = _grown(self._gather_block, n * k)
+                where = self._gather_block[: n * k].reshape(n, k)
+                self._core.legal(where, self._gather_counts, 0, 0, n)  # pad 0: any column is in range
+                picked = np.take_along_axis(array, where, axis=1)  # a new array: fancy indexing copies
+                with np.errstate(over="ignore"):  # float64 beyond float32: ±inf, as documented
+                    copy = np.ascontiguousarray(picked, dtype=np.float32)
+            else:
+                if self._listed_at != self._moves:
+                    raise InvalidStateError(
+                        "legal-layout scores must be aligned to the current positions: call "
+                        "legal_actions() after each step or reset (or pass dense scores)"
+                    )
+                self._scores_block = _grown(self._scores_block, n * width)
+                copy = self._scores_block[: n * width].reshape(n, width)
+                with np.errstate(over="ignore"):
+                    np.copyto(copy, array, casting="same_kind")
+            self._run(self._core.choose, copy, t, bool(greedy), target)
+        finally:
+            self._busy.release()
+        return target
+
+    def _layout(self, layout: Layout | None, width: int, most: int) -> bool:
+        """Whether scores of ``width`` columns are dense (else legal), the most legal
+        actions of an env being ``most``; a width that fits neither, or both with no
+        ``layout`` given, is refused."""
+        a = self.num_actions
+        if layout == "dense":
+            if width != a:
+                raise InvalidOptionError(f"dense scores must have {a} columns (num_actions), not {width}")
+            return True
+        if layout == "legal":
+            self._refuse_narrow(width, most, "legal-layout scores' width")
+            return False
+        if width == a:
+            raise InvalidOptionError(
+                f"scores of {width} columns fit both layouts (dense, and legal_actions' rows of width "
+                f"{width} = num_actions): pass layout='dense' or layout='legal'"
+            )
+        if width < max(most, 1):
+            raise InvalidOptionError(
+                f"scores of {width} columns fit neither layout: dense scores have {a} columns (num_actions), "
+                f"legal-layout ones at least {max(most, 1)} (the most legal actions of an env now)"
+            )
+        return False
+
+    def _refuse_narrow(self, width: int, most: int, what: str) -> None:
+        """Refuse ``width`` columns when an env has more legal actions (naming the env)."""
+        if most > width:
+            env = int(np.argmax(self._legal_n > width))
+            raise InvalidOptionError(
+                f"env {env} has {int(self._legal_n[env])} legal actions, more than {what} {width}: "
+                f"the batch needs {most} (width=None fits the batch)"
+            )
 
     def _run(self, method: Any, *args: Any) -> None:
         """``method(*args, lo, hi)`` over the batch's ranges, one per thread (this one too)."""
@@ -333,11 +557,15 @@ class BatchEnv:
     def _refusal(self, env: int, action: int) -> str:
         code = int(self._core.error_code)
         if code == _batch.REFUSAL_CODES["ended"]:
-            return f"env {env}: its game has ended; reset it first (reset(mask=...), autoreset disabled)"
+            return self._ended_message(env)
         if code == _batch.REFUSAL_CODES["out_of_range"]:
             return f"env {env}: action {action} is out of range 0..{self.num_actions - 1}"
         reason = self.game.rules.reasons[code]
         return f"env {env}: action {action} is illegal for seat {int(self.seats[env])}: {reason}"
+
+    @staticmethod
+    def _ended_message(env: int) -> str:
+        return f"env {env}: its game has ended; reset it first (reset(mask=...), autoreset disabled)"
 
     # ------------------------------------------------------------------ looking at envs
 
@@ -388,6 +616,8 @@ class BatchEnv:
 
     def __repr__(self) -> str:
         extra = "" if self.learner is None else f", learner={self.learner}, opponents={self.opponents!r}"
+        if self.illegal_action != "raise":
+            extra += f", illegal_action={self.illegal_action!r}"
         return (
             f"BatchEnv({self.game!r}, num_envs={self.num_envs}, threads={self.threads}, "
             f"autoreset={self.autoreset!r}{extra})"
@@ -421,10 +651,20 @@ def _buffer(name: str, given: object, shape: tuple[int, ...], dtype: Any) -> Any
     return given
 
 
-def _copy_actions(actions: npt.ArrayLike, out: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def _grown(block: npt.NDArray[Any], size: int) -> Any:
+    """``block``, or a larger one of its dtype if it holds fewer than ``size`` entries
+    (grown by half again, so a width that wavers does not reallocate every call)."""
+    if block.shape[0] >= size:
+        return block
+    return np.zeros(max(size, block.shape[0] * 3 // 2), block.dtype)
+
+
+def _copy_actions(actions: npt.ArrayLike, out: npt.NDArray[np.int64], strict: bool = True) -> npt.NDArray[np.int64]:
     """``actions`` checked for shape and dtype and copied into ``out`` (the env's own
     buffer), which is what the core then checks and applies: nothing of the caller's is
-    read again after the copy. Any integer dtype, read-only or strided arrays are taken."""
+    read again after the copy. Any integer dtype, read-only or strided arrays are taken.
+    Unsigned values beyond int64 are refused, or (``strict=False``, where the core checks
+    each action itself) copied as negative values, out of range as they were."""
     n = out.shape[0]
     try:
         array = np.asarray(actions)
@@ -434,7 +674,7 @@ def _copy_actions(actions: npt.ArrayLike, out: npt.NDArray[np.int64]) -> npt.NDA
         raise IllegalMoveError(f"actions must be an int array of shape ({n},), not {array.dtype} {array.shape}")
     if array.dtype == np.uint64:
         array = array.copy()  # a snapshot: its range checked, then the same values cast
-        if n and int(array.max()) > np.iinfo(np.int64).max:
+        if strict and n and int(array.max()) > np.iinfo(np.int64).max:
             raise IllegalMoveError(f"actions: {int(array.max())} is out of range")
         np.copyto(out, array, casting="unsafe")
     else:
