@@ -1,11 +1,13 @@
 """The Gymnasium vector environment over BatchEnv: spaces, autoreset modes as Gymnasium 1.x
-defines them, seeding, self-play rewards, and Gymnasium's own vector wrappers over it."""
+defines them, seeding, self-play rewards, illegal actions (raised, lost or replaced), and
+Gymnasium's own vector wrappers over it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import cruiselib
@@ -156,3 +158,45 @@ def test_gymnasium_vector_wrappers_run_over_it() -> None:
             assert infos["episode"]["l"][i] > 0 and infos["episode"]["r"][i] in (-1.0, 0.0, 1.0)
             return
     pytest.fail("no game ended")
+
+
+def illegal_in(masks: npt.NDArray[np.int8], which: list[int], actions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``actions`` with an illegal action (in range) in the envs ``which``."""
+    out: npt.NDArray[np.int64] = actions.copy()
+    for i in which:
+        out[i] = int(np.flatnonzero(masks[i] == 0)[0])
+    return out
+
+
+@pytest.mark.parametrize(("name", "options"), ONE_PER_GAME, ids=ONE_PER_GAME_IDS)
+def test_illegal_actions_lose_or_are_replaced_when_asked(name: str, options: dict[str, Any]) -> None:
+    for seat in (0, None):  # a learner against the core's opponents, and self-play
+        raising = vector_env(name, 3, seat=seat, seed=6, **options)
+        _, infos = raising.reset(seed=6)
+        assert not infos["illegal_action"].any() and infos["illegal_action"].dtype == np.bool_
+        with pytest.raises(IllegalMoveError, match="env 1"):
+            raising.step(illegal_in(infos["action_mask"], [1], raising.sample_actions()))
+
+        losing = vector_env(name, 3, seat=seat, seed=6, illegal_action="lose", **options)
+        _, infos = losing.reset(seed=6)
+        acting = infos["seat"].copy()
+        actions = illegal_in(infos["action_mask"], [1], losing.sample_actions())
+        _, rewards, terminated, _, infos = losing.step(actions)
+        np.testing.assert_array_equal(infos["illegal_action"], [False, True, False])
+        assert terminated[1] and rewards[1] == -1.0 and infos["seat"][1] == -1
+        expected = np.zeros(losing.batch.num_players, np.float32)
+        expected[acting[1]] = -1.0
+        np.testing.assert_array_equal(infos["rewards"][1], expected)
+        _, _, _, _, infos = losing.step(losing.sample_actions())
+        assert not infos["illegal_action"].any()  # the flags are the last step's
+
+        replacing = vector_env(name, 3, seat=seat, seed=6, illegal_action="random", **options)
+        _, infos = replacing.reset(seed=6)
+        actions = illegal_in(infos["action_mask"], [0, 2], replacing.sample_actions())
+        actions[2] = replacing.batch.num_actions + 5  # out of range: replaced as well
+        _, rewards, terminated, _, infos = replacing.step(actions)
+        np.testing.assert_array_equal(infos["illegal_action"], [True, False, True])
+        assert not terminated.any() and not rewards.any()  # the games go on
+
+    with pytest.raises(InvalidOptionError, match="illegal_action"):
+        vector_env(name, 2, illegal_action="ignore", **options)  # type: ignore[arg-type]

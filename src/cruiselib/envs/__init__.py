@@ -5,6 +5,8 @@ needed). :func:`aec_env` and :func:`parallel_env` are PettingZoo environments (e
 :func:`gym_env` a Gymnasium environment (one learner seat, bots at the others),
 :func:`vector_env` a Gymnasium vector environment over :class:`BatchEnv`. They need
 the ``rl`` extra (``pip install 'cruiselib[rl]'``); importing this package does not.
+:mod:`cruiselib.envs.rllib` is an RLlib ``MultiAgentEnv`` (the ``rllib`` extra), imported
+on its own: importing RLlib takes seconds, so this package does not.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from cruiselib.envs._common import bounds, check_flag, game_of
+from cruiselib.envs._common import bounds, check_flag, check_illegal_action, game_of
 from cruiselib.envs.batch import BatchEnv
 from cruiselib.errors import InvalidOptionError
 
@@ -86,8 +86,11 @@ class GameVectorEnv(_VectorEnv):  # type: ignore[misc]  # gymnasium.vector.Vecto
     ) -> tuple[
         npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
     ]:
-        """One action per env (each env's seat to act takes it); IllegalMoveError, naming the
-        env, for an illegal one, and then no env has changed."""
+        """One action per env (each env's seat to act takes it). An illegal one raises
+        IllegalMoveError, naming the env, and then no env has changed
+        (``illegal_action="raise"``); with ``"lose"`` that env's game is lost, with
+        ``"random"`` a random legal action is played instead, and
+        ``infos["illegal_action"]`` flags the env."""
         learner = self.batch.learner
         if learner is None:
             np.copyto(self._acting, self.batch.seats)
@@ -120,12 +123,15 @@ class GameVectorEnv(_VectorEnv):  # type: ignore[misc]  # gymnasium.vector.Vecto
 
     def _infos(self) -> dict[str, Any]:
         """Per env: ``action_mask`` (int8), ``seat`` to act (-1 once ended), ``rewards`` of
-        every seat this step (what self-play needs for the seat that did not move)."""
+        every seat this step (what self-play needs for the seat that did not move),
+        ``illegal_action`` (bool: the env's action this step was illegal, and was lost or
+        replaced)."""
         batch = self.batch
         return {
             "action_mask": batch.action_masks.copy() if self.copy else batch.action_masks,
             "seat": batch.seats.copy(),
             "rewards": batch.rewards.copy(),
+            "illegal_action": batch.illegal_actions.astype(np.bool_),
         }
 
     def __repr__(self) -> str:
@@ -144,6 +150,7 @@ def vector_env(
     threads: int = 1,
     copy: bool = True,
     seed: int | Sequence[int] | None = None,
+    illegal_action: Literal["raise", "lose", "random"] = "raise",
     **make_options: Any,
 ) -> GameVectorEnv:
     """A Gymnasium ``VectorEnv`` of ``num_envs`` games stepped in the compiled core.
@@ -158,7 +165,11 @@ def vector_env(
     ``infos["final_obs"]`` (rows marked by ``infos["_final_obs"]``), disabled resets with
     ``reset(options={"reset_mask": mask})``. ``copy``: return copies of the observations
     and masks (the default; False hands out the env's own buffers, which the next call
-    overwrites). ``threads``, ``max_steps``, ``information_state`` as for :class:`BatchEnv`.
+    overwrites). ``illegal_action``: ``"raise"`` (the default: IllegalMoveError, no env
+    changed), ``"lose"`` (that env's game ends: -1 for the seat that acted, 0 for the
+    others) or ``"random"`` (a uniformly random legal action is played instead, from the
+    game's choice stream), the env flagged in ``infos["illegal_action"]``.
+    ``threads``, ``max_steps``, ``information_state`` as for :class:`BatchEnv`.
     The observation space is the game's declared bounds; ``infos["action_mask"]`` gives the
     legal actions. Needs the ``rl`` extra.
     """
@@ -166,6 +177,7 @@ def vector_env(
         raise ImportError(_MISSING)
     game = game_of(name_or_game, make_options)
     check_flag(copy, "copy")
+    check_illegal_action(illegal_action)
     batch = BatchEnv(
         game,
         num_envs,
@@ -176,5 +188,6 @@ def vector_env(
         learner=seat,
         opponents=None if seat is None else opponents,
         max_steps=max_steps,
+        illegal_action=illegal_action,
     )
     return GameVectorEnv(batch, copy=copy)
