@@ -290,7 +290,7 @@ def test_bad_options_raise(monkeypatch: pytest.MonkeyPatch) -> None:
         {"opponents": ["random"] * game.num_players},
         {"opponents": [object()] * (game.num_players - 1)},
         {"information_state": 1},
-        {"render_mode": "rgb_array"},
+        {"render_mode": "rgb"},
         {"max_steps": 0},
         {"illegal_action": "ignore"},
         {"illegal_action": None},

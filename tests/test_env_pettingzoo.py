@@ -490,7 +490,7 @@ def test_bad_options_raise() -> None:
     name = cruiselib.games()[0]
     game = cruiselib.make(name)
     bad: list[dict[str, Any]] = [
-        {"render_mode": "rgb_array"},
+        {"render_mode": "rgb"},
         {"max_cycles": 0},
         {"max_cycles": True},
         {"max_cycles": 2.0},

@@ -70,6 +70,10 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
     """How the game becomes an OpenSpiel game, or None for a game OpenSpiel does not offer."""
     web: ClassVar[WebBoard | None] = None
     """What the web page needs to draw the game, or None for a game the page does not offer."""
+    picture: ClassVar[str | None] = None
+    """``"package.module:function"`` of the game's drawing of the table as one seat sees it,
+    ``draw(canvas, game, view, area)`` (what the environments' ``render_mode="rgb_array"``
+    shows; :mod:`cruiselib._picture`), or None: the picture then shows the compact board text."""
     annotated_moves: ClassVar[bool] = False
     """Whether ``state.legal_moves()`` annotates moves with what they do in the position."""
 

@@ -22,6 +22,10 @@ The Game class attributes (see :class:`cruiselib.Game`):
     an :class:`OpenSpielSpec`: how the game becomes an OpenSpiel game.
 ``web``
     a :class:`WebBoard`: what the web page needs to draw the game.
+``picture``
+    ``"package.module:function"`` of the game's drawing of the table for one seat
+    (``draw(canvas, game, view, area)``: the environments' ``render_mode="rgb_array"``,
+    :mod:`cruiselib._picture`), or None for the compact board text as a picture.
 ``annotated_moves``
     whether ``state.legal_moves()`` gives moves annotated with what they do in this
     position (texts the game's ``parse_move`` also reads) rather than the plain move table.
@@ -206,6 +210,7 @@ DECLARATIONS: tuple[tuple[str, str], ...] = (
     ("search", "a SearchDefaults"),
     ("openspiel", "an OpenSpielSpec or None"),
     ("web", "a WebBoard or None"),
+    ("picture", "'package.module:function' or None"),
     ("annotated_moves", "a bool"),
 )
 """Every declaration an integration reads, with what it must be."""
@@ -228,6 +233,7 @@ _SHAPES: dict[str, Callable[[Any], bool]] = {
     "search": lambda v: isinstance(v, SearchDefaults),
     "openspiel": lambda v: v is None or isinstance(v, OpenSpielSpec),
     "web": lambda v: v is None or isinstance(v, WebBoard),
+    "picture": lambda v: v is None or _is_target(v),
     "annotated_moves": lambda v: isinstance(v, bool),
 }
 

@@ -154,6 +154,7 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
     search = integrations.SEARCH
     openspiel = integrations.OPENSPIEL
     web = integrations.WEB
+    picture = "cruiselib.atlantic_star.picture:draw"
     annotated_moves = True
     title = "Atlantic Star"
     schema_version = SCHEMA_VERSION

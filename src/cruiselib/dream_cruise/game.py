@@ -155,6 +155,7 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
     search = integrations.SEARCH
     openspiel = integrations.OPENSPIEL
     web = integrations.WEB
+    picture = "cruiselib.dream_cruise.picture:draw"
     annotated_moves = True
     title = "Dream Cruise"
     schema_version = SCHEMA_VERSION

@@ -183,6 +183,7 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
     search = integrations.SEARCH
     openspiel = integrations.OPENSPIEL
     web = integrations.WEB
+    picture = "cruiselib.dream_islands.picture:draw"
     title = "Dream Islands"
     schema_version = SCHEMA_VERSION
     schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {

@@ -11,11 +11,13 @@ import numpy.typing as npt
 
 from cruiselib._game import Game
 from cruiselib._registry import make
-from cruiselib.errors import InvalidOptionError
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
-RENDER_MODES = ("human", "ansi")
+RENDER_MODES = ("human", "ansi", "rgb_array")
 """``"ansi"``: ``render()`` returns ``game.render(state)``, the whole table as text;
-``"human"``: ``render()`` prints that text and returns None."""
+``"human"``: ``render()`` prints that text and returns None; ``"rgb_array"``: ``render()``
+returns the table as one seat sees it, a ``(720, 960, 3)`` uint8 RGB array
+(:func:`cruiselib._picture.picture`: the same size in every position, for videos)."""
 
 
 def game_of(name_or_game: object, make_options: dict[str, Any]) -> Game[Any]:
@@ -37,7 +39,7 @@ def game_of(name_or_game: object, make_options: dict[str, Any]) -> Game[Any]:
 def check_render_mode(render_mode: Any) -> str | None:
     """``render_mode`` if it is None or one of :data:`RENDER_MODES`, else InvalidOptionError."""
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise InvalidOptionError(f"render_mode is None, 'human' or 'ansi', not {render_mode!r}")
+        raise InvalidOptionError(f"render_mode is None, 'human', 'ansi' or 'rgb_array', not {render_mode!r}")
     return None if render_mode is None else str(render_mode)
 
 
@@ -71,22 +73,46 @@ def bounds(game: Game[Any], information_state: bool) -> tuple[npt.NDArray[np.flo
     return game.information_state_bounds() if information_state else game.observation_bounds()
 
 
-def text_of(game: Game[Any], state: Any, render_mode: str | None) -> str | None:
-    """What ``render()`` gives in ``render_mode`` (see :data:`RENDER_MODES`)."""
+def text_of(
+    game: Game[Any], state: Any, render_mode: str | None, seat: int | None = None
+) -> str | npt.NDArray[np.uint8] | None:
+    """What ``render()`` gives in ``render_mode`` (see :data:`RENDER_MODES`). The picture of
+    ``"rgb_array"`` is the table as ``seat`` sees it; for None, the seat to act, or the seat
+    that made the last move once the game is over (:func:`viewing_seat`)."""
     if render_mode is None:
         import gymnasium
 
-        gymnasium.logger.warn("render() was called without a render_mode: give render_mode='ansi' or 'human'")
+        gymnasium.logger.warn(
+            "render() was called without a render_mode: give render_mode='ansi', 'human' or 'rgb_array'"
+        )
         return None
     if state is None:
-        from cruiselib.errors import InvalidStateError
-
         raise InvalidStateError("there is nothing to render before the first reset()")
+    if render_mode == "rgb_array":
+        from cruiselib._picture import picture
+
+        return picture(game, state, viewing_seat(state) if seat is None else seat)
     text = game.render(state)
     if render_mode == "human":
         print(text)
         return None
     return text
+
+
+def viewing_seat(state: Any) -> int:
+    """The seat whose view a picture of ``state`` shows when no seat is given: the seat to
+    act; once the game is over, the seat that made the last move (seat 0 when the state
+    keeps no history)."""
+    if not state.is_over:
+        return int(state.current_player)
+    if not state.history:
+        return 0
+    earlier = state.clone()
+    try:
+        earlier.undo()
+    except (IllegalMoveError, InvalidStateError):  # a history that does not lead here
+        return 0
+    return int(earlier.current_player)
 
 
 def derived_seed(deal: int, index: int) -> int:

@@ -348,9 +348,11 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         self._set_infos()
         self._deads_step_first()
 
-    def render(self) -> str | None:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The whole table as text (``game.render(state)``): returned in ``"ansi"`` mode,
-        printed in ``"human"`` mode (returning None); None with a warning without a mode."""
+        printed in ``"human"`` mode (returning None); in ``"rgb_array"`` mode the table as
+        the seat to act sees it (once the game is over, the seat that moved last), a
+        ``(720, 960, 3)`` uint8 array; None with a warning without a mode."""
         return text_of(self.game, self.game_state, self.render_mode)
 
     def close(self) -> None:

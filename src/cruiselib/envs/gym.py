@@ -180,10 +180,12 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
         mask: npt.NDArray[np.int8] = state.action_mask()
         return mask
 
-    def render(self) -> str | None:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The whole table as text (``game.render(state)``): returned in ``"ansi"`` mode,
-        printed in ``"human"`` mode (returning None); None with a warning without a mode."""
-        return text_of(self.game, self.game_state, self.render_mode)
+        printed in ``"human"`` mode (returning None); in ``"rgb_array"`` mode the table as
+        the learner's seat sees it, a ``(720, 960, 3)`` uint8 array; None with a warning
+        without a mode."""
+        return text_of(self.game, self.game_state, self.render_mode, self.seat)
 
     def close(self) -> None:
         """Nothing to release (the env holds no window, process or file)."""

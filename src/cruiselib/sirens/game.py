@@ -127,6 +127,7 @@ class SirensGame(Game[SirensState, SirensMove]):
     search = integrations.SEARCH
     openspiel = integrations.OPENSPIEL
     web = integrations.WEB
+    picture = "cruiselib.sirens.picture:draw"
     title = "Sirens in Sight"
     schema_version = SCHEMA_VERSION
     # Version 1 wrote the generator state as a number; nothing else changed meaning.
