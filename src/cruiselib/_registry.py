@@ -106,7 +106,7 @@ def register(name: str | type[Game[Any]], target: str | type[Game[Any]] | None =
     say the name too (the string form is imported now). The class is checked at once: a
     concrete Game subclass whose ``name`` is the name given, with every declaration the
     integrations read (``title``, ``player_counts``, ``example_configurations``,
-    ``rule_bot``, ``search``, ``openspiel``, ``web``, ``annotated_moves`` and the schema
+    ``rule_bot``, ``search``, ``openspiel``, ``web``, ``annotated_moves``, ``picture`` and the schema
     types; see :mod:`cruiselib.integration`). A built-in name cannot be given another
     class; registering a name again replaces an earlier registration of that name.
     Raises :class:`cruiselib.InvalidOptionError` naming what is wrong or missing.

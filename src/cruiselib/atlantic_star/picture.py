@@ -16,8 +16,10 @@ from cruiselib._picture import (
     WHITE,
     Area,
     Canvas,
+    line_height,
     seat_color,
     tint,
+    wrap,
 )
 from cruiselib.atlantic_star.schema import AtlanticStarView, PlaqueInfo, SeaInfo, ShipInfo
 
@@ -65,14 +67,17 @@ def _ship(canvas: Canvas, ship: ShipInfo | None, box: Area, price: int | None = 
     """A ship card (with its agency price), or an empty agency space."""
     canvas.rect(box, fill=_MAIL if ship is not None and ship.mail else WHITE, outline=_EDGE, radius=6)
     left, y = box.left + 8, box.top + 4
+    reserved = 16
     if price is not None:
-        canvas.text(box.right - 8, y, _marks(price) if price else "free", size=12, bold=True, color=GOLD, align="right")
+        reserved += 8 + canvas.text(
+            box.right - 8, y, _marks(price) if price else "free", size=12, bold=True, color=GOLD, align="right"
+        )
     if ship is None:
         canvas.text(left, y, "empty", size=13, color=MUTED)
         return
-    canvas.text(left, y, ship.name, size=14, bold=True, width=box.width - (70 if price is not None else 16))
+    canvas.text(left, y, ship.name, size=14, bold=True, width=box.width - reserved)
     legs = "mail ship: 1 on any leg" if ship.mail else " · ".join(ship.legs)
-    canvas.text(left, y + 19, legs, size=12, color=MUTED, width=box.width - 14)
+    canvas.text(left, y + 19, legs, size=11 if box.width < 150 else 12, color=MUTED, width=box.width - 14)
 
 
 def draw(canvas: Canvas, game: Any, view: AtlanticStarView, area: Area) -> None:
@@ -125,7 +130,7 @@ def draw(canvas: Canvas, game: Any, view: AtlanticStarView, area: Area) -> None:
             canvas.text(inner.left + x, y, text, size=13, align="right", bold=label == "VP")
         y += 19
 
-    hand = Area(area.left, agency.bottom + 10, area.right, area.bottom)
+    hand = Area(area.left, agency.bottom + 10, agency.right, area.bottom)
     inner = canvas.panel(hand, f"Your ships ({len(view.hand)})")
     if not view.hand:
         canvas.text(inner.left, inner.top, "none", size=13, color=MUTED)
@@ -142,3 +147,11 @@ def draw(canvas: Canvas, game: Any, view: AtlanticStarView, area: Area) -> None:
         canvas.text(
             inner.right, hand.top + 6, f"+{len(view.hand) - per_row * rows} more", size=12, color=INK, align="right"
         )
+
+    # The discard pile, face up: the latest first.
+    pile = Area(hand.right + 10, hand.top, area.right, area.bottom)
+    inner = canvas.panel(pile, f"Discard pile ({len(view.discard)})")
+    names = ", ".join(ship.name for ship in reversed(view.discard)) or "empty"
+    rows = max(1, int(inner.height // line_height(12)))
+    lines = wrap(names, inner.width, 12, lines=rows)
+    canvas.lines(inner.left, inner.top, lines, size=12, color=MUTED if not view.discard else INK)

@@ -45,47 +45,60 @@ def _guests(canvas: Canvas, x: float, y: float, guests: list[int]) -> float:
     return x
 
 
-def _board(canvas: Canvas, cards: CardSet, view: DreamCruiseView, s: SeatView, box: Area) -> None:
+def _board(cards: CardSet, view: DreamCruiseView, s: SeatView, box: Area, canvas: Canvas, up: int) -> None:
     """One seat's ship board: its cabins' families, its additions, its location card and
-    the location cards it kept."""
+    the location cards it kept, in type ``up`` pixels larger than the smallest. A board as
+    wide as the table has its location card on the right, the cabins on the left."""
     me = view.player
     color = seat_color(s.seat)
     to_move = s.seat == view.current_player
     canvas.rect(box, fill=WHITE, outline=color if to_move else LINE, width=2 if to_move else 1, radius=6)
     canvas.rect((box.left, box.top, box.right, box.top + 5), fill=color, radius=2)
     left, right = box.left + 10, box.right - 10
-    y = box.top + 9
-    used = canvas.seat_label(left, y, s.seat, me, size=14, bold=True)
+    wide = box.width > 700
+    y = box.top + 9 + up
+    used = canvas.seat_label(left, y, s.seat, me, size=14 + up, bold=True)
     facts = f"score {s.score} · routes {s.route_points} · hand {s.hand_size}"
     if s.drawn_size:
         facts += f" · drawn {s.drawn_size}"
     if s.seat == view.start_player:
         facts += " · start player"
-    canvas.text(left + used + 10, y + 1, facts, size=13, color=MUTED, width=right - left - used - 10)
-    y += 22
+    canvas.text(left + used + 10, y + 1, facts, size=13 + up, color=MUTED, width=right - left - used - 10)
+    y += 22 + 2 * up
+    below_header = y
+    full_right = right
+    if wide:  # the cabins on the left, the location card on the right
+        right = left + round((right - left) * 0.56)
+    step = 17 + 2 * up
+    name_x, count_x, wants_x = (left + 100, left + 205, left + 310) if up else (left + 90, left + 182, left + 270)
     for c, family_id in enumerate(s.families):
-        canvas.rect((left, y + 3, left + 10, y + 13), fill=_CABIN_COLORS[c], radius=2)
-        canvas.text(left + 15, y, CABINS[c], size=12, color=MUTED)
+        middle = y + line_height(12 + up) / 2
+        canvas.rect((left, middle - 5, left + 10, middle + 5), fill=_CABIN_COLORS[c], radius=2)
+        canvas.text(left + 15, y, CABINS[c], size=12 + up, color=MUTED)
         if family_id < 0:
-            canvas.text(left + 90, y, "empty", size=13, color=MUTED)
+            canvas.text(name_x, y, "empty", size=13 + up, color=MUTED)
         else:
             family = cards.families[family_id]
-            canvas.text(left + 90, y, family.name, size=13, bold=True, width=90)
-            canvas.text(left + 182, y, f"{s.figures_left[c]}/{family.members} to place", size=12)
-            canvas.text(left + 270, y, ", ".join(family.wants), size=12, color=MUTED, width=right - left - 310)
-            canvas.text(right, y, f"{family.points} pts", size=12, align="right")
-        y += 17
+            canvas.text(name_x, y, family.name, size=13 + up, bold=True, width=count_x - name_x - 4)
+            canvas.text(count_x, y, f"{s.figures_left[c]}/{family.members} to place", size=12 + up)
+            wants = ", ".join(family.wants)
+            canvas.text(wants_x, y, wants, size=12 + up, color=MUTED, width=right - wants_x - 40 - 4 * up)
+            canvas.text(right, y, f"{family.points} pts", size=12 + up, align="right")
+        y += step
     for j, addition in enumerate(s.additions):
         if addition < 0:
             continue
         ship = cards.ships[addition]
-        used = canvas.text(left, y, f"+ {ship.name} ({_activity(ship.activity)})", size=12, width=right - left - 50)
-        _guests(canvas, left + used + 6, y, s.addition_guests[j])
-        y += 16
+        text = f"+ {ship.name} ({_activity(ship.activity)})"
+        used = canvas.text(left, y, text, size=12 + up, width=right - left - 50)
+        _guests(canvas, left + used + 6, y + up / 2, s.addition_guests[j])
+        y += step - 1
     y += 4
+    if wide:
+        left, right, y = right + 20, full_right, below_header
     location = s.location
     if location is None:
-        canvas.text(left, y, "no location card", size=13, color=MUTED)
+        canvas.text(left, y, "no location card", size=13 + up, color=MUTED)
     else:
         card = cards.locations[location.card]
         spots: list[tuple[int, str]] = []
@@ -98,24 +111,27 @@ def _board(canvas: Canvas, cards: CardSet, view: DreamCruiseView, s: SeatView, b
             elif spot == 1 and card.bottom is not None:
                 spots.append((spot, f"bottom: {_activity(card.bottom)}"))
         fill = _SEA_CARD if card.kind == "sea" else _SHORE_CARD
-        canvas.rect((left, y, right, y + 24 + 15 * len(spots)), fill=fill, outline=LINE, radius=5)
+        spot_step = 15 + 2 * up
+        canvas.rect((left, y, right, y + 24 + 2 * up + spot_step * len(spots)), fill=fill, outline=LINE, radius=5)
         where = "sea" if card.kind == "sea" else (card.region or "").replace("_", " ")
-        used = canvas.text(left + 8, y + 3, card.name, size=13, bold=True, width=right - left - 90)
-        canvas.text(left + 14 + used, y + 4, where, size=12, color=MUTED)
-        y += 21
+        used = canvas.text(left + 8, y + 3, card.name, size=13 + up, bold=True, width=right - left - 90)
+        canvas.text(left + 14 + used, y + 4, where, size=12 + up, color=MUTED)
+        y += 21 + 2 * up
         for spot, text in spots:
-            x = left + 14 + canvas.text(left + 14, y, text, size=12, width=right - left - 150)
+            x = left + 14 + canvas.text(left + 14, y, text, size=12 + up, width=right - left - 150)
             if location.captain == spot:
-                x += 6 + canvas.text(x + 6, y, "⚓ captain", size=12, bold=True, color=_CAPTAIN)
-            _guests(canvas, x + 8, y, location.guests[spot])
-            y += 15
+                x += 6 + canvas.text(x + 6, y, "⚓ captain", size=12 + up, bold=True, color=_CAPTAIN)
+            _guests(canvas, x + 8, y + up / 2, location.guests[spot])
+            y += spot_step
+    left, right = box.left + 10, full_right
     played = ", ".join(cards.locations[x].name for x in s.played) or "-"
     families = len(s.points_pile)
     pile = f"points pile: {families} famil{'y' if families == 1 else 'ies'}"
-    canvas.text(right, box.bottom - 20, pile, size=11, color=MUTED, align="right")
-    room = right - left - text_width(pile, 11) - 16
-    lines = wrap(f"kept: {played}", room, 11, lines=2 if box.bottom - y > 60 else 1)
-    canvas.lines(left, box.bottom - 6 - 14 * len(lines), lines, size=11, color=MUTED)
+    small = 11 + up // 2
+    canvas.text(right, box.bottom - 8 - line_height(small), pile, size=small, color=MUTED, align="right")
+    room = right - left - text_width(pile, small) - 16
+    lines = wrap(f"kept: {played}", room, small, lines=2 if box.bottom - y > 60 else 1)
+    canvas.lines(left, box.bottom - 8 - line_height(small) * len(lines), lines, size=small, color=MUTED)
 
 
 def _cards(canvas: Canvas, inner: Area, shown: list[tuple[str, str, str, tuple[int, int, int]]]) -> None:
@@ -144,24 +160,33 @@ def draw(canvas: Canvas, game: Any, view: DreamCruiseView, area: Area) -> None:
     )
     canvas.text(area.left, area.top, status, size=14, color=MUTED, width=area.width)
 
-    # The seats' boards: side by side, two to a row.
+    # The seats' boards: one or two across the table, one above the other; three or four
+    # two to a row.
     seats = len(view.seats)
-    columns = 1 if seats == 1 else 2
+    columns = 1 if seats <= 2 else 2
     rows = (seats + columns - 1) // columns
     gap = 10
     top = area.top + 24
-    board_h = 218 if rows > 1 else 290
+    board_h = {1: 250, 2: 186}.get(seats, 218)
     board_w = (area.width - gap * (columns - 1)) / columns
     for k, s in enumerate(view.seats):
         row, col = divmod(k, columns)
         left = area.left + col * (board_w + gap)
         board_top = top + row * (board_h + gap)
-        _board(canvas, cards, view, s, Area(round(left), board_top, round(left + board_w), board_top + board_h))
+        box = Area(round(left), board_top, round(left + board_w), board_top + board_h)
+        _board(cards, view, s, box, canvas, up={1: 2, 2: 1}.get(seats, 0))
     top += rows * (board_h + gap)
 
-    # The seat's hand and what it drew, the display and Jana.
+    # The seat's hand and what it drew, the display and Jana: beside the last board where
+    # it has no neighbour.
     right_w = 330
-    hand = Area(area.left, top, area.right - right_w - gap, area.bottom)
+    if seats == 3:
+        board_top = top - board_h - gap
+        side = Area(round(area.left + board_w + gap), board_top, area.right, board_top + board_h)
+        hand = Area(area.left, top, area.right, area.bottom)
+    else:
+        hand = Area(area.left, top, area.right - right_w - gap, area.bottom)
+        side = Area(hand.right + gap, top, area.right, area.bottom)
     title = f"Your hand ({len(view.hand)})" + (f" and what you drew ({len(view.drawn)})" if view.drawn else "")
     inner = canvas.panel(hand, title)
     shown = [
@@ -183,7 +208,6 @@ def draw(canvas: Canvas, game: Any, view: DreamCruiseView, area: Area) -> None:
     else:
         canvas.text(inner.left, inner.top, "empty", size=13, color=MUTED)
 
-    side = Area(hand.right + gap, top, area.right, area.bottom)
     inner = canvas.panel(side, "Display" if view.display else "Cards")
     y = float(inner.top)
     step = line_height(12) + 1

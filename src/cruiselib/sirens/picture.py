@@ -53,8 +53,8 @@ def _card(canvas: Canvas, x: float, y: float, card: CardInfo, w: int = _CARD_W, 
         canvas.text(
             x + w / 2, y + h - 15, _EMBLEM_NAME.get(card.emblem, card.emblem), size=10, color=MUTED, align="center"
         )
-    if card.crew:
-        canvas.text(x + 2, y + 1, "⚓", size=11 if h >= 40 else 9, color=_CREW)
+    if card.crew and h >= 40:  # a small card shows the icon by its border alone
+        canvas.text(x + 2, y + 1, "⚓", size=11, color=_CREW)
     if card.octopus is not None:
         canvas.rect((x + w - 13, y - 4, x + w + 4, y + 9), fill=seat_color(card.octopus), radius=4)
         canvas.text(x + w - 4.5, y - 4, "oct", size=9, color=WHITE, align="center")
@@ -62,6 +62,8 @@ def _card(canvas: Canvas, x: float, y: float, card: CardInfo, w: int = _CARD_W, 
 
 def _side(canvas: Canvas, ship: ShipInfo, seat: int, edge: float, y: float, toward_left: bool) -> None:
     """One seat's side of a ship: the total next to the ship card, then the cards."""
+    if not ship.in_play:  # won or removed: its sides are empty
+        return
     cards = ship.sides[seat]
     total = f"= {ship.totals[seat]}"
     mid = y + (_ROW - line_height(15)) / 2
@@ -154,23 +156,25 @@ def draw(canvas: Canvas, game: Any, view: SirensView, area: Area) -> None:
     bottom = area.bottom
     hand_area = Area(area.left, top, area.left + 360, bottom)
     inner = canvas.panel(hand_area, "Your hand")
+    # While the seat picks its starting card (the variant), its own set shows under the hand.
+    width, height = (40, 54) if view.own_pile else (52, 70)
     x = inner.left
     for card in view.hand:
-        _card(canvas, x, inner.top + 4, card, 52, 70)
-        x += 60
+        _card(canvas, x, inner.top + 4, card, width, height)
+        x += width + 8
     if not view.hand:
         canvas.text(inner.left, inner.top + 4, "empty", color=MUTED)
     if view.own_pile:
-        y_pile = inner.top + 80
-        canvas.text(inner.left, y_pile, "your remaining cards", size=12, color=MUTED)
-        x, y_pile = inner.left, y_pile + 16
+        y_pile = inner.top + height + 10
+        canvas.text(inner.left, y_pile, f"your remaining cards ({len(view.own_pile)})", size=12, color=MUTED)
+        x, y_pile = inner.left, y_pile + 17
         for card in view.own_pile:
-            if x + 24 > inner.right:
-                x, y_pile = inner.left, y_pile + 34
-            if y_pile + 30 > inner.bottom:
+            if x + 20 > inner.right:
+                x, y_pile = inner.left, y_pile + 30
+            if y_pile + 26 > inner.bottom:
                 break
-            _card(canvas, x, y_pile, card, 22, 30)
-            x += 25
+            _card(canvas, x, y_pile, card, 20, 26)
+            x += 23
 
     seats_area = Area(hand_area.right + 10, top, hand_area.right + 300, bottom)
     inner = canvas.panel(seats_area, "Seats")
