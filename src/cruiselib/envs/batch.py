@@ -46,7 +46,6 @@ OPPONENTS: Mapping[str | None, int] = dict(_batch.OPPONENT_CODES)
 """The compiled opponents: uniformly random legal actions, or the game's rollout policy
 (the random one in a game that has no policy of its own)."""
 _ILLEGAL_CODES: Mapping[str, int] = dict(_batch.ILLEGAL_CODES)
-_RAISE = _ILLEGAL_CODES["raise"]
 
 MAX_ENVS = 1 << 20
 """The most envs one batch holds."""
@@ -147,6 +146,7 @@ class BatchEnv:
         if not isinstance(illegal_action, str) or illegal_action not in _ILLEGAL_CODES:
             raise InvalidOptionError(f"illegal_action must be one of {sorted(_ILLEGAL_CODES)}, not {illegal_action!r}")
         self.illegal_action: IllegalActionName = illegal_action
+        self._raising = illegal_action == "raise"  # step checks every action before the core steps
         if not isinstance(information_state, bool):
             raise InvalidOptionError(f"information_state must be True or False, not {information_state!r}")
         self.information_state = information_state
@@ -225,10 +225,9 @@ class BatchEnv:
         self._gather_counts = np.zeros(n, np.int32)
         self._scores_block = np.zeros(0, np.float32)
         self._choice = np.zeros(n, np.int64)
-        # Positions dealt or moved so far, and how many there were at the last
-        # legal_actions(): legal-layout scores must come from the current positions.
-        self._moves = 0
-        self._listed_at = -1
+        # Whether legal_actions() ran since the last step or reset: legal-layout scores
+        # must be aligned to the current positions.
+        self._listed = False
         states = [game.state_from_seed_state(0) for _ in range(n)]
         for state in states:
             state._forget_history()  # type: ignore[union-attr]  # the core steps them directly: no record is kept
@@ -311,7 +310,7 @@ class BatchEnv:
                 self._run(self._core.reset, states, _NO_MASK, True)
             else:
                 self._run(self._core.reset, states, which, False)
-            self._moves += 1
+            self._listed = False
         finally:
             self._busy.release()
         return self._result()
@@ -332,16 +331,17 @@ class BatchEnv:
         """
         self._claim()
         try:
-            raising = self._core.illegal_action == _RAISE
-            chosen = _copy_actions(actions, self._chosen, strict=raising)
-            if raising:
+            if self._raising:
+                chosen = _copy_actions(actions, self._chosen)
                 bad = self._core.check(chosen)
                 if bad >= 0:
                     raise IllegalMoveError(self._refusal(int(bad), int(chosen[bad])))
-            elif self.autoreset == "disabled" and self._ended.any():  # only this mode ends envs
-                raise IllegalMoveError(self._ended_message(int(np.argmax(self._ended))))
+            else:
+                chosen = _copy_actions(actions, self._chosen, False)
+                if self.autoreset == "disabled" and self._ended.any():  # only this mode ends envs
+                    raise IllegalMoveError(self._ended_message(int(np.argmax(self._ended))))
             self._run(self._core.step, chosen)
-            self._moves += 1
+            self._listed = False
         finally:
             self._busy.release()
         return self._result()
@@ -404,7 +404,7 @@ class BatchEnv:
                 counts = self._ids_counts
             self._refuse_narrow(k, most, "width")
             self._core.legal(ids, counts, -1, 0, n)  # on this thread: a copy of a few ids per env
-            self._listed_at = self._moves
+            self._listed = True
         finally:
             self._busy.release()
         return ids, counts
@@ -484,7 +484,7 @@ class BatchEnv:
                 with np.errstate(over="ignore"):  # float64 beyond float32: ±inf, as documented
                     copy = np.ascontiguousarray(picked, dtype=np.float32)
             else:
-                if self._listed_at != self._moves:
+                if not self._listed:
                     raise InvalidStateError(
                         "legal-layout scores must be aligned to the current positions: call "
                         "legal_actions() after each step or reset (or pass dense scores)"
