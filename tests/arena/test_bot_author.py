@@ -94,7 +94,7 @@ def test_a_bot_module_in_the_current_folder_is_found(tmp_path: Path, backend: st
     )
     assert done.returncode == 0, done.stderr
     assert "mybot:make" in done.stdout
-    assert "2 games of" in done.stdout
+    assert ": 2 games," in done.stdout
 
 
 def test_a_bot_module_found_nowhere_is_one_line(tmp_path: Path) -> None:

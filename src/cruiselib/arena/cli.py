@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -183,7 +184,11 @@ def _spec_from_args(args: argparse.Namespace, kind: str, flags: tuple[str, ...])
 def _print_summary(result: RunResult, out: TextIO) -> None:
     summary = result.summary
     title = game_class(summary["game"]).title
-    print(f"{summary['games']:,} games of {title}", file=out)
+    lines = summary.get("headline", {}).get("lines") or [f"{summary['games']:,} games"]
+    print(f"{title}: {lines[0]}", file=out)
+    for line in lines[1:]:
+        print(line, file=out)
+    print(file=out)
     for bot in summary.get("bots", ()):
         print(_rate_line(bot["label"], bot), file=out)
     ratings = summary.get("ratings")
@@ -241,6 +246,7 @@ def _main(parser: argparse.ArgumentParser, kind: str, flags: tuple[str, ...], ar
             backend=backend,
             resume=not args.no_resume,
             progress=not args.no_progress,
+            command=shlex.join([*parser.prog.split(), *(sys.argv[1:] if argv is None else argv)]),
         )
     except CruiseError as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)  # as argparse words its own

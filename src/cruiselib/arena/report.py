@@ -227,8 +227,42 @@ def _header(summary: Mapping[str, Any], table: _RowColumns, title: str, game: st
     if options:
         # A study's options are its grid: option name -> the values compared.
         facts.append(("Grid" if kind == "study" else "Options", json.dumps(options, sort_keys=True, default=str)))
+    headline = summary.get("headline")
+    who = headline.get("who") if isinstance(headline, Mapping) else None
+    if isinstance(who, Mapping):
+        facts += _who_facts(who)
     items = "".join(f"<tr><th>{_esc(name)}</th><td>{_esc(value)}</td></tr>" for name, value in facts)
-    return f'<header><h1>{_esc(title)}</h1><table class="facts">{items}</table></header>'
+    return f'<header><h1>{_esc(title)}</h1>{_findings(headline)}<table class="facts">{items}</table></header>'
+
+
+def _who_facts(who: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Who played, the seed, the version and the command, from the summary's headline."""
+    facts: list[tuple[str, str]] = []
+    seats = who.get("seats")
+    if isinstance(seats, Mapping):
+        for count, bots in seats.items():
+            if isinstance(bots, Sequence):
+                facts.append((f"Bots, {count} players", ", ".join(str(bot) for bot in bots)))
+    participants = who.get("participants")
+    if isinstance(participants, Sequence) and not isinstance(participants, str):
+        facts.append(("Bots", ", ".join(str(bot) for bot in participants)))
+    if who.get("filler"):
+        facts.append(("Other seats", str(who["filler"])))
+    for key, name in (("seed", "Seed"), ("version", "cruiselib"), ("command", "Command")):
+        if who.get(key) is not None:
+            facts.append((name, str(who[key])))
+    return facts
+
+
+def _findings(headline: Any) -> str:
+    """The headline's sentences (the first lines the command prints), as a list at the top."""
+    if not isinstance(headline, Mapping):
+        return ""
+    lines = headline.get("lines")
+    if not isinstance(lines, Sequence) or isinstance(lines, str) or len(lines) < 2:
+        return ""
+    items = "".join(f"<li>{_esc(str(line).strip())}</li>" for line in lines[1:])
+    return f'<section class="findings"><h2>Findings</h2><p>{_esc(str(lines[0]))}</p><ul>{items}</ul></section>'
 
 
 def _bot_sections(summary: Mapping[str, Any]) -> list[str]:
@@ -708,6 +742,9 @@ thead th {{ background: #f3f3f3; }}
 td.num {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
 table.facts th {{ background: #f3f3f3; width: 8em; }}
 .note {{ color: #555; font-size: 0.9em; margin: 4px 0; }}
+section.findings {{ background: #f6f8fa; border-left: 4px solid #3b6ea5; padding: 4px 16px; margin: 8px 0 12px; }}
+section.findings h2 {{ border: none; margin: 0.4em 0 0.2em; }}
+section.findings ul {{ margin: 4px 0 8px; padding-left: 1.2em; }}
 </style>
 </head>
 <body>

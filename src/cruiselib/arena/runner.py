@@ -327,6 +327,7 @@ def run(
     workers: int | None = None,
     resume: bool = True,
     progress: bool = True,
+    command: str | None = None,
 ) -> RunResult:
     """Play every game of ``spec`` and summarise them.
 
@@ -335,6 +336,7 @@ def run(
     ``"serial"`` (this process), ``"ray"`` or a :class:`~cruiselib.arena.backends.Backend`.
     ``workers``: processes of the local backend (default: the CPU count). ``resume``: keep the
     finished jobs found in ``out_dir`` (False: start afresh). ``progress``: a rich progress bar.
+    ``command``: the command line that asked for the run, named in the summary's headline.
     The rows and the summary are the same for every backend and worker count (but for the
     ``seconds`` column, wall time).
     """
@@ -349,7 +351,7 @@ def run(
             lock = _DirLock(out_dir)
             lock.acquire()  # before anything in out_dir is touched (or a Ray started)
         chosen = make_backend(backend, workers)
-        return _run(spec, jobs, chosen, out_dir, resume, progress)
+        return _run(spec, jobs, chosen, out_dir, resume, progress, command)
     finally:
         close = getattr(chosen, "close", None)
         if isinstance(backend, str) and callable(close):  # a backend made here is ended here
@@ -359,7 +361,13 @@ def run(
 
 
 def _run(
-    spec: Spec, jobs: list[Job], backend: Backend, out_dir: Path | None, resume: bool, progress: bool
+    spec: Spec,
+    jobs: list[Job],
+    backend: Backend,
+    out_dir: Path | None,
+    resume: bool,
+    progress: bool,
+    command: str | None = None,
 ) -> RunResult:
     """:func:`run` once the backend is made and ``out_dir`` locked."""
     parts: dict[int, JobRows] = {}
@@ -385,7 +393,7 @@ def _run(
     except BaseException:
         rows_out.abort()
         raise
-    summary = summarize(spec, rows)
+    summary = summarize(spec, rows, command)
     if out_dir is not None:
         summary_file = out_dir / "summary.json"
         partial = partial_path(summary_file)

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import stats
+from .findings import headline
 from .plan import Spec, Study, Tournament, dump_spec
 from .results import Games, Rows, game_count, games_to_lists, list_column, scalar_column, value_at
 
@@ -112,9 +113,16 @@ def _cell_name(options: dict[str, Any], players: int) -> str:
     return " ".join(parts)
 
 
-def summarize(spec: Spec, rows: Games) -> dict[str, Any]:
+def summarize(spec: Spec, rows: Games, command: str | None = None) -> dict[str, Any]:
     """The summary of a run's rows (:data:`~cruiselib.arena.results.Games`, all of them, in
-    row order)."""
+    row order), its ``headline`` (:func:`cruiselib.arena.findings.headline`) naming
+    ``command``, the command line that ran it (None from Python)."""
+    summary = _summarize(spec, rows)
+    summary["headline"] = headline(spec, summary, command)
+    return summary
+
+
+def _summarize(spec: Spec, rows: Games) -> dict[str, Any]:
     header: dict[str, Any] = {
         "kind": "tournament" if isinstance(spec, Tournament) else "study",
         "name": spec.name,
