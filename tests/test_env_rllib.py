@@ -10,7 +10,9 @@ import math
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -269,54 +271,44 @@ def local_ray(rllib: Any) -> Iterator[Any]:
         ray.shutdown()
 
 
+def recipe() -> str:
+    """The first Python block of docs/rl.md's "RLlib" section: the configuration a user
+    copies."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    section = text[text.index("\n## RLlib\n") :]
+    return section[section.index("```python\n") + len("```python\n") :].split("```", 1)[0]
+
+
 def test_ppo_trains_with_action_masking(local_ray: Any) -> None:
-    """One PPO iteration, self-play (one module for every seat), RLlib's example
-    ActionMaskingTorchRLModule over the env as RLlib makes it (its env check included):
-    every sampled action is legal (no episode ends by an illegal one) and the losses are
+    """docs/rl.md's RLlib recipe, with a small batch: one PPO iteration of self-play (one
+    module for every seat) with RLlib's example ActionMaskingTorchRLModule over the env as
+    RLlib makes it, its env check included. Every sampled action is legal (no episode ends
+    by an illegal one), every episode ends with every seat's result, and the losses are
     numbers."""
-    from ray.rllib.algorithms import ppo
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
-
-    from cruiselib.envs.rllib import GameMultiAgentEnv
-
-    # The game with the fewest actions, for the smallest policy head.
-    name, options = min(ONE_PER_GAME, key=lambda case: cruiselib.make(case[0], **case[1]).num_actions)
+    namespace: dict[str, Any] = {}
+    exec(compile(recipe(), "docs/rl.md", "exec"), namespace)
     ended: list[dict[str, Any]] = []
 
     def on_episode_end(*, episode: Any, **kwargs: Any) -> None:
         ended.append(episode.get_infos(-1))
 
-    ppo_config: Any = ppo.PPOConfig  # untyped in RLlib
     config = (
-        ppo_config()
-        .environment(GameMultiAgentEnv, env_config={"game": name, **options})
-        .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, episode, **kwargs: "shared")
-        .rl_module(
-            rl_module_spec=MultiRLModuleSpec(
-                rl_module_specs={
-                    "shared": RLModuleSpec(
-                        module_class=ActionMaskingTorchRLModule,
-                        model_config={"fcnet_hiddens": [32], "head_fcnet_hiddens": [32]},
-                    )
-                }
-            )
-        )
-        .env_runners(num_env_runners=0, num_envs_per_env_runner=1)
-        .learners(num_learners=0)
+        namespace["config"]
         .training(train_batch_size_per_learner=256, minibatch_size=128, num_epochs=1)
         .callbacks(on_episode_end=on_episode_end)
-        .debugging(seed=0)
     )
+    options = dict(config.env_config)
+    seats = cruiselib.make(options.pop("game"), **options).num_players
+    started = time.perf_counter()
     algo = config.build_algo()
+    built = time.perf_counter()
     try:
         result = algo.train()
     finally:
         algo.stop()
+    print(f"PPO: built in {built - started:.1f} s, one iteration in {time.perf_counter() - built:.1f} s")
     assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 256
     assert ended, "no episode ended in 256 steps"
-    seats = cruiselib.make(name, **options).num_players
     for infos in ended:
         returns = next(iter(infos.values()))["final_returns"]
         assert all("illegal_action" not in info for info in infos.values())
