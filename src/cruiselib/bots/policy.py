@@ -8,9 +8,11 @@ embedding table, plus the action's bias. The bot plays the highest-scoring legal
 ``temperature`` from its own seeded generator.
 
 Weights are engine-authored data: trained by the example, not taken from any rulebook.
-Each game's package ships the weights of one configuration as ``data/policy.npz``; the
-bot finds them through the game's class (its package), so a game registered from outside
-cruiselib brings its own, and a game without them is refused by name. ``weights=PATH``
+Each game's package ships weights in its ``data`` folder, ``policy-*.npz``, one file per
+configuration they were trained for; the bot finds them through the game's class (its
+package) and picks the file whose recorded configuration is the game's, so a game
+registered from outside cruiselib brings its own, and a game or configuration without
+them is refused by name. ``weights=PATH``
 plays a file of your own, such as one written by ``train_ppo.py --export``. A weights file
 is a ``.npz`` of float arrays and one JSON text, ``meta``, that says what made it and what
 it was trained for; a game whose configuration differs is refused with
@@ -43,7 +45,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "MAX_WEIGHTS_BYTES",
-    "WEIGHTS_FILE",
+    "WEIGHTS_FOLDER",
     "PolicyBot",
     "PolicyNetwork",
     "configuration_of",
@@ -55,8 +57,9 @@ FORMAT = "cruiselib-policy"
 """The ``format`` of a weights file's ``meta``."""
 FORMAT_VERSION = 1
 """The layout this module reads (``meta["format_version"]``)."""
-WEIGHTS_FILE = "data/policy.npz"
-"""Where a game's package keeps its trained weights (beside its other data files)."""
+WEIGHTS_FOLDER = "data"
+"""Where a game's package keeps its trained weights, ``policy*.npz``, one file per
+configuration (beside its other data files)."""
 MAX_WEIGHTS_BYTES = 16 << 20
 """The largest weights file read (16 MiB), and the most its arrays may unpack to is 4 times that."""
 
@@ -218,22 +221,41 @@ def _package_of(game_type: type) -> str:
 
 
 @functools.cache
-def _shipped(package: str, title: str) -> PolicyNetwork:
+def _shipped(package: str) -> tuple[PolicyNetwork, ...]:
     try:
-        data = resources.files(package).joinpath(WEIGHTS_FILE).read_bytes()
+        folder = resources.files(package).joinpath(WEIGHTS_FOLDER)
+        files = sorted(
+            (f for f in folder.iterdir() if f.name.startswith("policy") and f.name.endswith(".npz")),
+            key=lambda f: f.name,
+        )
     except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError, OSError):
-        raise InvalidOptionError(
-            f"no trained policy ships with {title} ({package}/{WEIGHTS_FILE} is missing); "
-            "give the bot a weights file (weights=PATH, as examples/train_ppo.py --export writes)"
-        ) from None
-    return load_weights(data, f"{package}/{WEIGHTS_FILE}")
+        return ()
+    return tuple(load_weights(f.read_bytes(), f"{package}/{WEIGHTS_FOLDER}/{f.name}") for f in files)
 
 
 def shipped_weights(game: Any) -> PolicyNetwork:
-    """The weights that ship with ``game``'s package (``data/policy.npz`` beside the
-    game's module), read once per game class; InvalidOptionError if there are none."""
+    """The weights that ship with ``game``'s package for its configuration: the
+    ``data/policy*.npz`` beside the game's module whose ``meta`` names this configuration
+    (read once per package). InvalidOptionError if none ships, or none fits, naming the
+    configurations they were trained for."""
     game_type = type(game)
-    return _shipped(_package_of(game_type), str(getattr(game_type, "title", game_type.__name__)))
+    package = _package_of(game_type)
+    title = getattr(game_type, "title", game_type.__name__)
+    networks = _shipped(package)
+    if not networks:
+        raise InvalidOptionError(
+            f"no trained policy ships with {title} (no {package}/{WEIGHTS_FOLDER}/policy*.npz); "
+            "give the bot a weights file (weights=PATH, as examples/train_ppo.py --export writes)"
+        )
+    for network in networks:
+        if _misfits(network, game) == []:
+            return network
+    trained = "; ".join(_said(_trained(n)) for n in networks)
+    raise InvalidOptionError(
+        f"no trained policy of {title} fits this configuration, {_said(configuration_of(game))}: "
+        f"the weights that ship were trained for {trained} "
+        "(give the bot a weights file of your own with weights=PATH)"
+    )
 
 
 @functools.cache
@@ -241,19 +263,27 @@ def _from_file(path: str) -> PolicyNetwork:
     return load_weights(read_component_file(path, what="policy weights file", limit=MAX_WEIGHTS_BYTES), repr(path))
 
 
-def check_configuration(network: PolicyNetwork, game: Any) -> None:
-    """InvalidOptionError unless ``network`` was trained for ``game``'s configuration (the
-    same game, options, observation size and action space), naming both."""
-    trained = {"game": network.meta.get("game"), "options": network.meta.get("options")}
-    here = configuration_of(game)
+def _trained(network: PolicyNetwork) -> dict[str, Any]:
+    return {"game": network.meta.get("game"), "options": network.meta.get("options")}
+
+
+def _misfits(network: PolicyNetwork, game: Any) -> list[str]:
     problems = []
-    if trained != here:
-        problems.append(f"trained for {_said(trained)}, this game is {_said(here)}")
+    here = configuration_of(game)
+    if _trained(network) != here:
+        problems.append(f"trained for {_said(_trained(network))}, this game is {_said(here)}")
     obs = int(game.observation_shape[0])
     if network.observation_size != obs:
         problems.append(f"observations of {network.observation_size} values, this game's have {obs}")
     if network.num_actions != int(game.num_actions):
         problems.append(f"{network.num_actions} actions, this game has {game.num_actions}")
+    return problems
+
+
+def check_configuration(network: PolicyNetwork, game: Any) -> None:
+    """InvalidOptionError unless ``network`` was trained for ``game``'s configuration (the
+    same game, options, observation size and action space), naming both."""
+    problems = _misfits(network, game)
     if problems:
         raise InvalidOptionError(f"policy weights {network.source} do not fit: " + "; ".join(problems))
 
