@@ -318,6 +318,9 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         """New info dicts of every agent (see the class docstring)."""
         acting = self.game_state.current_player if self._live else -1
         final, flags = self._final, self._flags
+        if final is None and not any(flags):  # the common case, on every step
+            self.infos = {agent: {"acting_seat": acting} for agent in self._agent_names}
+            return
         infos = {}
         for seat, agent in enumerate(self._agent_names):
             info: dict[str, Any] = {"acting_seat": acting}
