@@ -12,12 +12,22 @@ so ``benchmarks/report.py`` shows the compiled / pure ratio); 4,096 envs on one 
 on two (a group each; ``benchmarks/batch_threads.py`` measures that ratio alone, the short
 rounds here being noisy). The envs of a batch start together and drift apart as their games
 end at different times, so a round mixes every stage of the game.
+
+A policy's step (compiled, 1,024 envs, one thread; a group per way): the policy gives every
+action a score, the same fixed preferences in every way, and an action is sampled from the
+softmax over the legal ones, then stepped. Three ways: the scores of the legal ids
+(``legal_actions()``, the policy's table gathered at the ids in numpy, ``choose``), dense
+logits ``[N, num_actions]`` handed to ``choose``, and the same logits sampled in numpy from
+the dense mask (what a policy did before ``choose``). The policy's own output is made before
+the round for the dense ways (it is the network's cost, not the env's).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 import cruiselib
@@ -49,6 +59,19 @@ CASES = [(name, mode, n) for name, games in GAMES.items() for mode in games for 
 IDS = [f"{name}-{mode}-{n}" for name, mode, n in CASES]
 THREAD_CASES = [(name, threads) for name in GAMES for threads in (1, 2)]
 THREAD_IDS = [f"{name}-{threads}" for name, threads in THREAD_CASES]
+
+POLICY_ENVS = 1024
+"""The batch a policy's step is measured on (compiled, one thread)."""
+POLICY_WAYS = {
+    "legal": "legal-id scores + BatchEnv.choose",
+    "dense": "dense logits + BatchEnv.choose",
+    "numpy": "dense logits sampled in numpy from the mask",
+}
+"""How a policy's step picks its actions, and the group's words for it."""
+POLICY_STEPS = {"legal": 8, "dense": 2, "numpy": 2}
+"""The ``step`` calls a round makes: the dense ways take up to a tenth of a second a call."""
+POLICY_CASES = [(name, way) for name, games in GAMES.items() if "compiled" in games for way in POLICY_WAYS]
+POLICY_IDS = [f"{name}-{way}" for name, way in POLICY_CASES]
 
 
 def steps_per_round(mode: str, num_envs: int) -> int:
@@ -102,3 +125,60 @@ def test_batch_env_threads(benchmark: Any, name: str, threads: int) -> None:
     game = GAMES[name]["compiled"]
     benchmark.group = group(game, THREADS_ENVS, threads)
     bench_batch(benchmark, game, "compiled", THREADS_ENVS, threads)
+
+
+class Policy:
+    """A policy's step over ``env`` by one of :data:`POLICY_WAYS`: fixed preferences per
+    action (a standard normal draw, seeded) stand for the policy's scores."""
+
+    def __init__(self, env: BatchEnv, way: str) -> None:
+        self.env = env
+        self.way = way
+        rng = np.random.default_rng(0)
+        # One more entry for the -1 that pads legal_actions' rows (its score is ignored).
+        self.preferences = rng.standard_normal(env.num_actions + 1, dtype=np.float32)
+        self.logits = np.tile(self.preferences[:-1], (env.num_envs, 1)) if way != "legal" else None
+        self.rng = rng
+
+    def step(self) -> None:
+        env = self.env
+        if self.way == "legal":
+            ids, _counts = env.legal_actions()
+            env.step(env.choose(self.preferences[ids]))
+        elif self.way == "dense":
+            env.step(env.choose(self.logits, layout="dense"))
+        else:
+            env.step(self.numpy_choice())
+
+    def numpy_choice(self) -> npt.NDArray[np.int64]:
+        """The softmax over each env's legal actions sampled in numpy from the dense mask: the
+        first action whose running probability passes a uniform draw (0 where none is legal)."""
+        assert self.logits is not None
+        with np.errstate(invalid="ignore"):  # an ended env's row is all -inf: NaN, action 0
+            masked = np.where(self.env.action_masks == 1, self.logits, -np.inf)
+            weights = np.exp(masked - masked.max(axis=1, keepdims=True))
+            running = np.cumsum(weights, axis=1)
+            target = self.rng.random((self.env.num_envs, 1)) * running[:, -1:]
+            return (running <= target).sum(axis=1)
+
+
+def run_policy_round(policy: Policy, steps: int) -> None:
+    """``steps`` policy steps, nothing else timed."""
+    for _ in range(steps):
+        policy.step()
+
+
+@pytest.mark.parametrize(("name", "way"), POLICY_CASES, ids=POLICY_IDS)
+def test_batch_env_policy_steps(benchmark: Any, name: str, way: str) -> None:
+    """A policy's step at 1,024 envs: choosing among the legal actions, then ``step``."""
+    game = GAMES[name]["compiled"]
+    steps = POLICY_STEPS[way]
+    benchmark.group = f"{game.name}: policy step, {POLICY_WAYS[way]}, {game.num_players} players, {POLICY_ENVS:,} envs"
+    benchmark.extra_info["env_steps"] = POLICY_ENVS * steps
+    benchmark.extra_info["num_envs"] = POLICY_ENVS
+    benchmark.extra_info["threads"] = 1
+    with BatchEnv(game, POLICY_ENVS, seed=0) as env:
+        policy = Policy(env, way)
+        benchmark(run_policy_round, policy, steps)
+        # Every choice was legal (step raises otherwise); the games went on.
+        assert ((env.seats >= 0) | env.terminated).all()

@@ -17,6 +17,7 @@ cdef int ILLEGAL_RAISE, ILLEGAL_LOSE, ILLEGAL_RANDOM
 cdef double UNIT53
 
 
+@cython.final  # no subclass: the loops call the cdef methods directly, not through a table
 cdef class Batch:
     cdef list states
     cdef Py_ssize_t[::1] addresses
@@ -30,6 +31,7 @@ cdef class Batch:
     cdef readonly int autoreset
     cdef readonly int max_steps
     cdef readonly int illegal_action
+    cdef readonly long long moves
     cdef readonly long long error_env
     cdef readonly int error_code
     cdef bint bound

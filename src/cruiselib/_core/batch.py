@@ -111,6 +111,7 @@ class Batch:
         if illegal_action not in (ILLEGAL_RAISE, ILLEGAL_LOSE, ILLEGAL_RANDOM):
             raise ValueError(f"illegal_action must be one of {sorted(ILLEGAL_CODES.values())}")
         self.illegal_action = illegal_action
+        self.moves = 0  # step and reset calls so far: whether positions changed since a look
         self.error_env = -1
         self.error_code = 0
         self.bound = False
@@ -232,6 +233,8 @@ class Batch:
         """Apply each env's action for envs ``lo .. hi-1``: checked by ``check`` before
         (``ILLEGAL_RAISE``), or here, env by env (the other modes, ``c_step_one``)."""
         _check_range(self.bound, lo, hi, self.num_envs, actions.shape[0])
+        if lo == 0:
+            self.moves += 1  # once a call: one thread has the range from 0
         with cython.nogil:
             for i in range(lo, hi):
                 if cython.compiled:
@@ -247,6 +250,8 @@ class Batch:
         _check_range(self.bound, lo, hi, self.num_envs, deal_states.shape[0])
         if not every:
             _check_range(self.bound, lo, hi, self.num_envs, which.shape[0])
+        if lo == 0:
+            self.moves += 1
         with cython.nogil:
             for i in range(lo, hi):
                 if not every and which[i] == 0:
@@ -415,6 +420,8 @@ class Batch:
                 w = 1.0 if s == INFINITY else 0.0
             elif s != s:
                 w = 0.0
+            elif s == top:
+                w = 1.0  # exp(0): the call saved
             else:
                 w = exp((s - top) / temperature)
             row[k] = w

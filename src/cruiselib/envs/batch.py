@@ -29,6 +29,7 @@ from cruiselib import _core
 from cruiselib._game import Game
 from cruiselib._registry import make
 from cruiselib._state import State
+from cruiselib.envs._common import check_illegal_action
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
 __all__ = ["AUTORESET_MODES", "OPPONENTS", "BatchEnv", "BatchStep"]
@@ -143,8 +144,7 @@ class BatchEnv:
         if autoreset not in AUTORESET_MODES:
             raise InvalidOptionError(f"autoreset must be one of {sorted(AUTORESET_MODES)}, not {autoreset!r}")
         self.autoreset: AutoresetName = autoreset
-        if not isinstance(illegal_action, str) or illegal_action not in _ILLEGAL_CODES:
-            raise InvalidOptionError(f"illegal_action must be one of {sorted(_ILLEGAL_CODES)}, not {illegal_action!r}")
+        check_illegal_action(illegal_action)
         self.illegal_action: IllegalActionName = illegal_action
         self._raising = illegal_action == "raise"  # step checks every action before the core steps
         if not isinstance(information_state, bool):
@@ -225,9 +225,9 @@ class BatchEnv:
         self._gather_counts = np.zeros(n, np.int32)
         self._scores_block = np.zeros(0, np.float32)
         self._choice = np.zeros(n, np.int64)
-        # Whether legal_actions() ran since the last step or reset: legal-layout scores
-        # must be aligned to the current positions.
-        self._listed = False
+        # The core's count of step and reset calls at the last legal_actions(): legal-layout
+        # scores must be aligned to the current positions.
+        self._listed_at = -1
         states = [game.state_from_seed_state(0) for _ in range(n)]
         for state in states:
             state._forget_history()  # type: ignore[union-attr]  # the core steps them directly: no record is kept
@@ -310,7 +310,6 @@ class BatchEnv:
                 self._run(self._core.reset, states, _NO_MASK, True)
             else:
                 self._run(self._core.reset, states, which, False)
-            self._listed = False
         finally:
             self._busy.release()
         return self._result()
@@ -341,7 +340,6 @@ class BatchEnv:
                 if self.autoreset == "disabled" and self._ended.any():  # only this mode ends envs
                     raise IllegalMoveError(self._ended_message(int(np.argmax(self._ended))))
             self._run(self._core.step, chosen)
-            self._listed = False
         finally:
             self._busy.release()
         return self._result()
@@ -404,7 +402,7 @@ class BatchEnv:
                 counts = self._ids_counts
             self._refuse_narrow(k, most, "width")
             self._core.legal(ids, counts, -1, 0, n)  # on this thread: a copy of a few ids per env
-            self._listed = True
+            self._listed_at = self._core.moves
         finally:
             self._busy.release()
         return ids, counts
@@ -484,7 +482,7 @@ class BatchEnv:
                 with np.errstate(over="ignore"):  # float64 beyond float32: ±inf, as documented
                     copy = np.ascontiguousarray(picked, dtype=np.float32)
             else:
-                if not self._listed:
+                if self._listed_at != self._core.moves:
                     raise InvalidStateError(
                         "legal-layout scores must be aligned to the current positions: call "
                         "legal_actions() after each step or reset (or pass dense scores)"
