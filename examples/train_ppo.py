@@ -66,9 +66,12 @@ def _optional(name: str) -> Any:
 torch: Any = _optional("torch")
 nn: Any = None if torch is None else torch.nn
 
-# torch calls its sparse CSR tensors beta; the head uses their product and nothing else (its
-# layouts are built valid, so the invariant checks are off).
-warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta")
+if torch is not None:
+    # torch warns once per process that its sparse CSR tensors are beta: the head uses their
+    # product alone, and builds its layouts valid (so the invariant checks are off too).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.sparse_csr_tensor(torch.tensor([0, 1]), torch.tensor([0]), torch.ones(1), check_invariants=False)
 
 VERSION = "1"
 """This example's version, recorded in the weights it exports."""
@@ -678,14 +681,14 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--players", type=int, default=2, help="seats (for games that take a count)")
     p.add_argument("--steps", type=int, default=2_000_000, help="learner decisions to train on")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--envs", type=int, default=1024, help="games played at once")
+    p.add_argument("--envs", type=int, default=512, help="games played at once")
     p.add_argument("--rollout", type=int, default=32, help="env steps per rollout")
     p.add_argument("--hidden", type=int, nargs="+", default=[128, 128], help="the torso's widths")
     p.add_argument("--head", type=int, default=64, help="the width of the action embedding")
-    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--lr-end", type=float, default=0.1, help="the learning rate's last value, a share of --lr")
     p.add_argument("--epochs", type=int, default=2)
-    p.add_argument("--minibatch", type=int, default=8192)
+    p.add_argument("--minibatch", type=int, default=2048)
     p.add_argument("--gamma", type=float, default=1.0)
     p.add_argument("--gae-lambda", type=float, default=0.95)
     p.add_argument("--clip", type=float, default=0.2)
@@ -694,7 +697,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--max-steps", type=int, default=2000, help="a game is cut after this many actions")
     p.add_argument("--opponents", choices=["random", "rollout"], default="random", help="the compiled opponents")
-    p.add_argument("--opponent-steps", type=int, default=1_000_000, help="learner steps against them first")
+    p.add_argument("--opponent-steps", type=int, default=300_000, help="learner steps against them first")
     p.add_argument("--opponent-share", type=float, default=0.0, help="envs kept against them afterwards")
     p.add_argument("--league-share", type=float, default=0.5, help="self-play envs against a frozen snapshot")
     p.add_argument("--snapshot-every", type=int, default=20, help="updates between snapshots to the league")
