@@ -137,14 +137,17 @@ class Policy:
         rng = np.random.default_rng(0)
         # One more entry for the -1 that pads legal_actions' rows (its score is ignored).
         self.preferences = rng.standard_normal(env.num_actions + 1, dtype=np.float32)
-        self.logits = np.tile(self.preferences[:-1], (env.num_envs, 1)) if way != "legal" else None
+        # The dense ways' logits: the same preferences in every env's row (a policy's output).
+        self.logits: npt.NDArray[np.float32] = (
+            np.tile(self.preferences[:-1], (env.num_envs, 1)) if way != "legal" else np.zeros((0, 0), np.float32)
+        )
         self.rng = rng
 
     def step(self) -> None:
         env = self.env
         if self.way == "legal":
             ids, _counts = env.legal_actions()
-            env.step(env.choose(self.preferences[ids]))
+            env.step(env.choose(np.take(self.preferences, ids)))
         elif self.way == "dense":
             env.step(env.choose(self.logits, layout="dense"))
         else:
@@ -153,13 +156,13 @@ class Policy:
     def numpy_choice(self) -> npt.NDArray[np.int64]:
         """The softmax over each env's legal actions sampled in numpy from the dense mask: the
         first action whose running probability passes a uniform draw (0 where none is legal)."""
-        assert self.logits is not None
         with np.errstate(invalid="ignore"):  # an ended env's row is all -inf: NaN, action 0
             masked = np.where(self.env.action_masks == 1, self.logits, -np.inf)
             weights = np.exp(masked - masked.max(axis=1, keepdims=True))
             running = np.cumsum(weights, axis=1)
             target = self.rng.random((self.env.num_envs, 1)) * running[:, -1:]
-            return (running <= target).sum(axis=1)
+            chosen: npt.NDArray[np.int64] = (running <= target).sum(axis=1)
+        return chosen
 
 
 def run_policy_round(policy: Policy, steps: int) -> None:

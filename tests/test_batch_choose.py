@@ -194,6 +194,10 @@ def test_choose_follows_the_documented_draws_in_both_layouts(name: str, options:
             dense[i, ids[i, : counts[i]]] = scores[i, : counts[i]]
         greedy = envs[0].choose(scores, greedy=True).copy()
         np.testing.assert_array_equal(greedy, envs[1].choose(dense, greedy=True, layout="dense"))
+        # Strided and Fortran-ordered logits, float64 too, are gathered the same way.
+        np.testing.assert_array_equal(greedy, envs[1].choose(np.asfortranarray(dense), greedy=True, layout="dense"))
+        wide = np.repeat(dense.astype(np.float64), 2, axis=1)[:, ::2]
+        np.testing.assert_array_equal(greedy, envs[1].choose(wide, greedy=True, layout="dense"))
         temperature = (0.3, 1.0, 4.0)[step % 3]
         chosen = envs[0].choose(scores, temperature=temperature).copy()
         np.testing.assert_array_equal(chosen, envs[1].choose(dense, temperature=temperature, layout="dense"))

@@ -308,6 +308,7 @@ def test_bad_options_are_refused() -> None:
         ({"learner": 0, "opponents": "strong"}, "opponents must be"),
         ({"max_steps": 0}, "max_steps must be"),
         ({"information_state": 1}, "information_state must be"),
+        ({"illegal_action": "sometimes"}, "illegal_action is"),
         ({"seed": [1, 2, 3]}, "3 seeds for 2 envs"),
         ({"seed": "words"}, "same game"),
         ({"seed": 1.5}, "seed must be"),

@@ -69,6 +69,8 @@ cdef class Batch:
     @cython.locals(i=Py_ssize_t, width=Py_ssize_t)
     cpdef legal(self, int[:, ::1] ids, int[::1] counts, int pad, Py_ssize_t lo, Py_ssize_t hi)
     @cython.locals(i=Py_ssize_t, width=Py_ssize_t)
+    cpdef flat_legal(self, long long[:, ::1] index, long long stride, Py_ssize_t lo, Py_ssize_t hi)
+    @cython.locals(i=Py_ssize_t, width=Py_ssize_t)
     cpdef choose(self, float[:, ::1] scores, double temperature, bint greedy, long long[::1] out,
                  Py_ssize_t lo, Py_ssize_t hi)
     cpdef CoreState state_at(self, Py_ssize_t i)
@@ -80,6 +82,9 @@ cdef class Batch:
     cdef int c_pick(self, CoreState st, Py_ssize_t i) noexcept nogil
     @cython.locals(n=cython.longlong, m=cython.longlong, k=cython.longlong)
     cdef int c_list(self, CoreState st, Py_ssize_t i, int* row, Py_ssize_t width, int pad) noexcept nogil
+    @cython.locals(n=cython.longlong, m=cython.longlong, k=cython.longlong)
+    cdef void c_list_flat(self, CoreState st, Py_ssize_t i, long long* row, Py_ssize_t width,
+                          long long base) noexcept nogil
     @cython.locals(n=cython.longlong, k=cython.int)
     cdef int c_choose_one(self, CoreState st, Py_ssize_t i, float* row, Py_ssize_t width,
                           double temperature, bint greedy) noexcept nogil

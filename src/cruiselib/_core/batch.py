@@ -307,6 +307,29 @@ class Batch:
                 else:
                     counts[i] = self.c_list(self.states[i], i, ids[i], width, pad)
 
+    def flat_legal(self, index, stride, lo, hi):
+        """Each env's legal actions as indices into a C-contiguous ``[num_envs, stride]``
+        array seen flat, for envs ``lo .. hi-1``: ``index[i, k] = i * stride + a``, a its
+        k-th legal action (ascending); the rest of the row ``i * stride`` (an entry of the
+        env's own row, ignored as padding). A dense policy's scores are gathered by these,
+        so only their legal entries are copied. Rows narrower than a count: as ``legal``."""
+        _check_range(self.bound, lo, hi, self.num_envs, index.shape[0])
+        if stride < self.num_actions:
+            raise ValueError(f"a stride of {stride} does not hold {self.num_actions} actions")
+        width = index.shape[1]
+        with cython.nogil:
+            for i in range(lo, hi):
+                if cython.compiled:
+                    self.c_list_flat(
+                        cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])),
+                        i,
+                        cython.address(index[i, 0]),
+                        width,
+                        i * stride,
+                    )
+                else:
+                    self.c_list_flat(self.states[i], i, index[i], width, i * stride)
+
     def choose(self, scores, temperature, greedy, out, lo, hi):
         """An action per env for envs ``lo .. hi-1`` into ``out`` (0 for an env that is
         over), from its row of ``scores``: entry k scores the env's k-th legal action
@@ -383,6 +406,21 @@ class Batch:
         for k in range(m, width):
             row[k] = pad
         return n
+
+    def c_list_flat(self, st, i, row, width, base):
+        """Env i's legal actions plus ``base`` into ``row[0 .. width-1]``, padded with
+        ``base`` (as ``flat_legal``)."""
+        n = _i64(self.legal_n[i])
+        m = min(n, width)
+        if n <= LEGAL_CACHE:
+            for k in range(m):
+                row[k] = base + self.legal_ids[i, k]
+        else:
+            st.c_legal()
+            for k in range(m):
+                row[k] = base + st.c_legal_at(k)
+        for k in range(m, width):
+            row[k] = base
 
     def c_choose_one(self, st, i, row, width, temperature, greedy):
         """Env i's action from its scores ``row`` (as ``choose``); 0 if it is over."""
