@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -390,6 +391,41 @@ def test_bad_scores_and_options_are_refused() -> None:
         env.choose(good)
 
 
+def test_the_core_refuses_arguments_that_do_not_fit() -> None:
+    """The core's loops index without bounds checks: its entries refuse short arrays, empty
+    rows, a stride narrower than the action space, a bad temperature or mode."""
+    game = _game(*TWO_SEATS)
+    env = BatchEnv(game, 3, seed=1)
+    core = env._core
+    ids, counts = np.zeros((3, 4), np.int32), np.zeros(3, np.int32)
+    index, scores, out = np.zeros((3, 4), np.int64), np.zeros((3, 4), np.float32), np.zeros(3, np.int64)
+    short: list[Callable[[], Any]] = [
+        lambda: core.legal(ids[:2], counts, -1, 0, 3),
+        lambda: core.legal(ids, counts[:2], -1, 0, 3),
+        lambda: core.legal(ids, counts, -1, 0, 4),
+        lambda: core.flat_legal(index[:2], game.num_actions, 0, 3),
+        lambda: core.choose(scores[:2], 1.0, False, out, 0, 3),
+        lambda: core.choose(scores, 1.0, False, out[:2], 0, 3),
+    ]
+    for call in short:
+        with pytest.raises(ValueError, match="entries"):
+            call()
+    wrong: list[Callable[[], Any]] = [
+        lambda: core.legal(np.zeros((3, 0), np.int32), counts, -1, 0, 3),
+        lambda: core.flat_legal(np.zeros((3, 0), np.int64), game.num_actions, 0, 3),
+        lambda: core.flat_legal(index, game.num_actions - 1, 0, 3),
+        lambda: core.choose(np.zeros((3, 0), np.float32), 1.0, False, out, 0, 3),
+        lambda: core.choose(scores, 0.0, False, out, 0, 3),
+        lambda: core.choose(scores, math.nan, False, out, 0, 3),
+        lambda: type(core)([game.new_state(1)], -1, 0, 0, 0, False, 3),
+    ]
+    for call in wrong:
+        with pytest.raises(ValueError, match=r"column|stride|temperature|illegal_action"):
+            call()
+    with pytest.raises(InvalidOptionError, match="at least one column"):
+        env.choose(np.zeros((3, 0), np.float32), layout="legal")
+
+
 def test_a_thread_writing_the_scores_never_makes_an_illegal_action_chosen() -> None:
     """The scores are copied (dense: gathered at the legal ids the core lists itself) before
     the core reads them: a writer storing inf and NaN into every entry meanwhile can change
@@ -466,7 +502,7 @@ def test_lose_ends_the_game_of_an_illegal_action(autoreset: Any) -> None:
             assert env.seats[i] >= 0 and env.deal_states[i] == _rng.mix64(int(deals[i]) ^ NEXT_DEAL_SALT)
     for i in good:
         for x, y in zip(env._result(), twin._result(), strict=True):
-            np.testing.assert_array_equal(x[i], y[i])
+            np.testing.assert_array_equal(np.asarray(x)[i], np.asarray(y)[i])
     # The next step deals the lost games anew (next-step) and clears the flags.
     env.step(env.sample_actions())
     assert not env.illegal_actions.any()

@@ -294,6 +294,8 @@ class Batch:
         _check_range(self.bound, lo, hi, self.num_envs, ids.shape[0])
         _check_range(self.bound, lo, hi, self.num_envs, counts.shape[0])
         width = ids.shape[1]
+        if width < 1:
+            raise ValueError("ids must have a column or more")
         with cython.nogil:
             for i in range(lo, hi):
                 if cython.compiled:
@@ -317,6 +319,8 @@ class Batch:
         if stride < self.num_actions:
             raise ValueError(f"a stride of {stride} does not hold {self.num_actions} actions")
         width = index.shape[1]
+        if width < 1:
+            raise ValueError("index must have a column or more")
         with cython.nogil:
             for i in range(lo, hi):
                 if cython.compiled:
@@ -343,6 +347,8 @@ class Batch:
         if not 0.0 < temperature < INFINITY:
             raise ValueError("temperature must be positive and finite")
         width = scores.shape[1]
+        if width < 1:
+            raise ValueError("scores must have a column or more")
         with cython.nogil:
             for i in range(lo, hi):
                 if cython.compiled:

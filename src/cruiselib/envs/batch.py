@@ -373,7 +373,7 @@ class BatchEnv:
         from step to step; give ``width`` for a fixed K (an env with more legal actions
         raises InvalidOptionError, naming it and the width needed: nothing is cut).
         Listed in the core from the legal actions each env remembers, the GIL released:
-        about 1 µs for 1,024 envs of a few legal actions each.
+        about 10 µs for 1,024 envs of Dream Cruise.
 
         The arrays are the env's own buffers, overwritten by the next call (copy what you
         keep); ``out=(ids, counts)`` writes into arrays of yours instead (C-contiguous,
@@ -524,6 +524,8 @@ class BatchEnv:
             if width != a:
                 raise InvalidOptionError(f"dense scores must have {a} columns (num_actions), not {width}")
             return True
+        if width < 1:
+            raise InvalidOptionError("scores must have at least one column")
         if layout == "legal":
             self._refuse_narrow(width, most, "legal-layout scores' width")
             return False
