@@ -64,7 +64,7 @@ cdef class Batch:
     @cython.locals(i=Py_ssize_t)
     cpdef reset(self, unsigned long long[::1] deal_states, signed char[::1] which, bint every,
                 Py_ssize_t lo, Py_ssize_t hi)
-    @cython.locals(i=Py_ssize_t)
+    @cython.locals(i=Py_ssize_t, n=cython.int, k=cython.int)
     cpdef sample(self, long long[::1] out, Py_ssize_t lo, Py_ssize_t hi)
     @cython.locals(i=Py_ssize_t, width=Py_ssize_t)
     cpdef legal(self, int[:, ::1] ids, int[::1] counts, int pad, Py_ssize_t lo, Py_ssize_t hi)
@@ -94,7 +94,7 @@ cdef class Batch:
     @cython.locals(n=cython.longlong)
     cdef bint c_allowed(self, CoreState st, Py_ssize_t i, long long a) noexcept nogil
     @cython.locals(actor=cython.int, n=cython.int, k=cython.int, row=cython.p_schar, ids=cython.p_int,
-                   forfeit=cython.bint)
+                   forfeit=cython.bint, checking=cython.bint)
     cdef void c_step_one(self, CoreState st, Py_ssize_t i, long long action) noexcept nogil
     cdef void c_forfeit(self, CoreState st, Py_ssize_t i, int actor) noexcept nogil
     @cython.locals(tries=cython.int)

@@ -280,10 +280,19 @@ class Batch:
         _check_range(self.bound, lo, hi, self.num_envs, out.shape[0])
         with cython.nogil:
             for i in range(lo, hi):
-                if cython.compiled:
-                    out[i] = self.c_pick(cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])), i)
+                # c_pick's draw written out: no call per env (the plain-Python twin feels it).
+                n = _i64(self.legal_n[i])
+                if n == 0:
+                    out[i] = 0
+                    continue
+                self.choices[i] = (_u64(self.choices[i]) + GOLDEN) & MASK64
+                k = ((mix64(_u64(self.choices[i])) >> 32) * n) >> 32
+                if n <= LEGAL_CACHE:
+                    out[i] = self.legal_ids[i, k]
+                elif cython.compiled:
+                    out[i] = _legal_at(cython.cast(CoreState, cython.cast(cython.p_void, self.addresses[i])), k)
                 else:
-                    out[i] = self.c_pick(self.states[i], i)
+                    out[i] = _legal_at(self.states[i], k)
 
     def legal(self, ids, counts, pad, lo, hi):
         """Each env's legal actions, ascending, into its row of ``ids`` (the rest of the row
@@ -495,21 +504,22 @@ class Batch:
         return st.c_check(a) == 0
 
     def c_step_one(self, st, i, action):
-        if self.ended[i] != 0:
+        checking = self.illegal_action != ILLEGAL_RAISE
+        if checking and self.ended[i] != 0:
             return  # waits for its reset (refused before the step): never play on
         self.c_clear_rewards(i)
         self.terminated[i] = 0
         self.truncated[i] = 0
         if self.pending[i] != 0:
             # Next-step autoreset: the game ended in the last step; this step deals the next.
-            if self.illegal_action != ILLEGAL_RAISE:
+            if checking:
                 self.illegal[i] = 0
             self.c_new_game(st, i, mix64((_u64(self.deal_states[i]) ^ NEXT_DEAL_SALT) & MASK64))
             self.c_write(st, i, -1, False)
             return
         actor = st.c_current()
         forfeit = False
-        if self.illegal_action != ILLEGAL_RAISE:
+        if checking:
             # Unchecked by the caller: the core checks it, and never applies an illegal one.
             if self.c_allowed(st, i, action):
                 self.illegal[i] = 0
