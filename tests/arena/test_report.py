@@ -278,11 +278,44 @@ def test_row_columns_give_the_same_report_as_row_mappings(tmp_path: Path) -> Non
         html_report({"length": [1, 2], "players": [2]}, {}, tmp_path / "c.html")
 
 
-def test_a_share_of_no_games_is_shown_as_not_available(tmp_path: Path) -> None:
+def test_a_share_of_no_games_is_said_once_not_drawn_as_a_row(tmp_path: Path) -> None:
     never = {"seat": 1, "games": 0, "share": None, "low": 0.0, "high": 1.0, "fair": 0.5}
     summary = {"game": ANY_GAME, "start_players": [_rate("seat", 0, 0.5, 0.5), never]}
     text = html_report([], summary, tmp_path / "r.html").read_text()
-    assert '<td>seat 1</td><td class="num">n/a</td>' in text
+    assert "<td>seat 1</td>" not in text  # no row of n/a, 0-100%
+    assert "No games: seat 1 (never in that place)." in text
+    assert "<td>seat 0</td>" in text
+
+
+def test_shares_are_drawn_around_the_fair_share_in_points(tmp_path: Path) -> None:
+    """A 0.5-point edge shows: the axis is centred on fair, ticks are points said exactly."""
+    seats = [
+        {"seat": 0, "games": 100_000, "share": 0.5050, "low": 0.5019, "high": 0.5081, "fair": 0.5},
+        {"seat": 1, "games": 100_000, "share": 0.4950, "low": 0.4919, "high": 0.4981, "fair": 0.5},
+    ]
+    text = html_report([], {"game": ANY_GAME, "seats": seats}, tmp_path / "r.html").read_text()
+    assert "percentage points from the fair share" in text
+    assert '<td class="num">+0.5 pp</td>' in text and '<td class="num">-0.5 pp</td>' in text
+    ticks = [t for t in re.findall(r"<text[^>]*>([^<]*)</text>", text) if re.fullmatch(r"[+-]?[\d.]+", t)]
+    assert "+0.5" in ticks or "+0.25" in ticks, ticks
+    assert all(abs(float(tick)) < 1.5 for tick in ticks), ticks
+
+
+def test_variant_shares_are_in_points_and_lengths_in_actions(tmp_path: Path) -> None:
+    variants = [
+        {
+            "name": "b",
+            "baseline": "a",
+            "metric": "start player win share",
+            "difference": 0.025,
+            "low": 0.01,
+            "high": 0.04,
+        },
+        {"name": "b", "baseline": "a", "metric": "length", "difference": 7.4, "low": 7.3, "high": 7.5},
+    ]
+    text = html_report([], {"game": ANY_GAME, "variants": variants}, tmp_path / "r.html").read_text()
+    assert "+2.5 pp" in text and "+1.0 pp to +4.0 pp" in text
+    assert "+7.4</td>" in text
 
 
 def test_study_cells_take_the_summarys_names(tmp_path: Path) -> None:

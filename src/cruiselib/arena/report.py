@@ -241,8 +241,10 @@ def _who_facts(who: Mapping[str, Any]) -> list[tuple[str, str]]:
     seats = who.get("seats")
     if isinstance(seats, Mapping):
         for count, bots in seats.items():
-            if isinstance(bots, Sequence):
-                facts.append((f"Bots, {count} players", ", ".join(str(bot) for bot in bots)))
+            if isinstance(bots, Sequence) and not isinstance(bots, str) and bots:
+                names = [str(bot) for bot in bots]
+                said = f"{names[0]} in every seat" if len(set(names)) == 1 else ", ".join(names)
+                facts.append((f"Bots, {count} players", said))
     participants = who.get("participants")
     if isinstance(participants, Sequence) and not isinstance(participants, str):
         facts.append(("Bots", ", ".join(str(bot) for bot in participants)))
@@ -275,11 +277,15 @@ def _bot_sections(summary: Mapping[str, Any]) -> list[str]:
         sections.append(_ratings_section(ratings))
     bots = summary.get("bots")
     if bots:
-        entries = _rate_entries(bots, "label", "bots")
+        cells = _cells(summary)
+        entries = _with_fair(_rate_entries(bots, "label", "bots"), _fair_of(cells[0]) if len(cells) == 1 else None)
         svg = _rates_figure([("Win share by bot", entries)], "bots")
         sections.append(
             _section(
-                "Win share by bot", svg, _rates_table(entries, "Bot"), "Bars: 95% Wilson intervals; line: fair share."
+                "Win share by bot",
+                svg,
+                _rates_table(entries, "Bot"),
+                _RATES_NOTE,
             )
         )
     return sections
@@ -367,12 +373,13 @@ def _cell_sections(summary: Mapping[str, Any]) -> list[str]:
     for index, cell in enumerate(_cells(summary)):
         panels = []
         tables = []
+        fair = _fair_of(cell)
         for key, heading, column in (
             ("seats", "Win share by seat", "Seat"),
             ("start_players", "Win share by start player", "Start player"),
         ):
             if cell.get(key):
-                entries = _rate_entries(cell[key], "seat", key)
+                entries = _with_fair(_rate_entries(cell[key], "seat", key), fair)
                 panels.append((heading, entries))
                 tables.append(f"<h3>{_esc(heading)}</h3>{_rates_table(entries, column)}")
         if not panels:
@@ -385,7 +392,7 @@ def _cell_sections(summary: Mapping[str, Any]) -> list[str]:
                 f"Seats and start player: {name}{games}",
                 svg,
                 "".join(tables),
-                "Bars: 95% Wilson intervals; line: fair share.",
+                _RATES_NOTE,
             )
         )
     return sections
@@ -498,11 +505,18 @@ def _variant_sections(summary: Mapping[str, Any]) -> list[str]:
         heights = [len(group) + 1 for group in by_metric.values()]
         axes_list = figure.subplots(len(by_metric), 1, squeeze=False, height_ratios=heights)[:, 0]
         for axes, (metric, group) in zip(axes_list, by_metric.items(), strict=True):
+            scale = 100.0 if _is_share(metric) else 1.0  # shares in points, lengths in actions
             positions = np.arange(len(group))
-            centre = np.array([entry[3] for entry in group])
-            errors = np.array([centre - [entry[4] for entry in group], [entry[5] for entry in group] - centre])
-            axes.errorbar(centre, positions, xerr=errors, fmt="o", capsize=4, color="tab:purple")
-            axes.axvline(0.0, color="grey", linewidth=0.8)
+            centre = np.array([entry[3] for entry in group]) * scale
+            low = np.array([entry[4] for entry in group]) * scale
+            high = np.array([entry[5] for entry in group]) * scale
+            axes.errorbar(centre, positions, xerr=[centre - low, high - centre], fmt="o", capsize=4, color="tab:purple")
+            axes.axvline(0.0, color="black", linewidth=1.0)
+            reach = max(float(np.max(np.abs(np.concatenate([low, high])))) * 1.15, 1.0 if scale > 1 else 1e-9)
+            axes.set_xlim(-reach, reach)
+            axes.xaxis.set_major_locator(_tick_locator())
+            axes.xaxis.set_major_formatter(_points_formatter(signed=True))
+            axes.set_xlabel("percentage points" if scale > 1 else "actions")
             axes.set_yticks(positions, [f"{entry[0]} vs {entry[1]}" for entry in group])
             axes.set_ylim(len(group) - 0.5, -0.5)
             axes.set_title(f"{metric}: variant - baseline")
@@ -512,7 +526,8 @@ def _variant_sections(summary: Mapping[str, Any]) -> list[str]:
     svg = _svg(draw, "variants", height=min(14.0, 0.8 + 0.45 * rows_drawn))
     rows = "".join(
         f"<tr><td>{_esc(name)}</td><td>{_esc(base)}</td><td>{_esc(metric)}</td>"
-        f'<td class="num">{_num(diff)}</td><td class="num">{_num(lo)} to {_num(hi)}</td>'
+        f'<td class="num">{_difference(metric, diff)}</td>'
+        f'<td class="num">{_difference(metric, lo)} to {_difference(metric, hi)}</td>'
         f'<td class="num">{_esc(_count(games)) if games is not None else ""}</td></tr>'
         for name, base, metric, diff, lo, hi, games in entries
     )
@@ -520,10 +535,34 @@ def _variant_sections(summary: Mapping[str, Any]) -> list[str]:
         "<table><thead><tr><th>Variant</th><th>Baseline</th><th>Metric</th><th>Difference</th>"
         f"<th>95% interval</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table>"
     )
-    return [_section("Variants on the same deals", svg, table, "Bars: 95% intervals of the paired difference.")]
+    return [
+        _section(
+            "Variants on the same deals",
+            svg,
+            table,
+            _VARIANTS_NOTE,
+        )
+    ]
+
+
+def _is_share(metric: str) -> bool:
+    return metric.endswith("share")
+
+
+def _difference(metric: str, value: float) -> str:
+    """A variant's difference: in points for a share, as a number otherwise (a length)."""
+    return _points(value) if _is_share(metric) else ("n/a" if math.isnan(value) else f"{value:+.4g}")
 
 
 # --- rates ------------------------------------------------------------------------------
+
+_RATES_NOTE = (
+    "Points: each share's distance from the fair share (the wins handed out per game, split evenly: draws "
+    "left out), with its 95% Wilson interval (green: above fair, red: below)."
+)
+_VARIANTS_NOTE = (
+    "Points: the paired difference with its 95% interval (shares in percentage points, lengths in actions)."
+)
 
 _Rate = tuple[str, float, float, float, float, Any]  # name, share, low, high, fair, games
 
@@ -552,39 +591,111 @@ def _rate_entries(entries: Any, name_key: str, what: str) -> list[_Rate]:
 
 
 def _rates_figure(panels: Sequence[tuple[str, list[_Rate]]], salt: str) -> str:
+    """Each share as its distance from the fair share, in percentage points, with its interval:
+    centred on fair, so a difference of half a point shows (bars from 0% would hide it).
+    Entries with no games (a seat that never started) are left out of the plot."""
+
     def draw(figure: Any) -> None:
         axes_list = figure.subplots(1, len(panels), squeeze=False)[0]
         for axes, (heading, entries) in zip(axes_list, panels, strict=True):
-            positions = np.arange(len(entries))
-            shares = np.array([entry[1] for entry in entries])
-            errors = np.array([shares - [entry[2] for entry in entries], [entry[3] for entry in entries] - shares])
-            axes.barh(positions, shares, color="tab:blue", alpha=0.6)
-            axes.errorbar(shares, positions, xerr=errors, fmt="none", ecolor="black", capsize=4)
-            fair = sorted({entry[4] for entry in entries if not math.isnan(entry[4])})
-            for share in fair:
-                axes.axvline(share, color="tab:red", linestyle="--", linewidth=1.2)
-            axes.set_yticks(positions, [entry[0] for entry in entries])
-            axes.invert_yaxis()
-            axes.set_xlim(0.0, min(1.0, max(0.05, float(max(entry[3] for entry in entries)) * 1.15)))
-            axes.xaxis.set_major_formatter(_percent_formatter())
+            shown = [entry for entry in entries if not math.isnan(entry[1])]
+            positions = np.arange(len(shown))
+            # Against the fair share where the summary gives one, else the share itself (pp).
+            reference = np.array([0.0 if math.isnan(entry[4]) else entry[4] for entry in shown])
+            centre = (np.array([entry[1] for entry in shown]) - reference) * 100.0
+            low = (np.array([entry[2] for entry in shown]) - reference) * 100.0
+            high = (np.array([entry[3] for entry in shown]) - reference) * 100.0
+            against_fair = all(not math.isnan(entry[4]) for entry in shown)
+            colours = [
+                "tab:green" if lo > 0 else "tab:red" if hi < 0 else "tab:blue" for lo, hi in zip(low, high, strict=True)
+            ]
+            for y, c, lo, hi, colour in zip(positions, centre, low, high, colours, strict=True):
+                axes.errorbar([c], [y], xerr=[[c - lo], [hi - c]], fmt="o", capsize=4, color=colour)
+            if against_fair:
+                axes.axvline(0.0, color="black", linewidth=1.0)
+                reach = max(1.0, float(np.max(np.abs(np.concatenate([low, high])))) * 1.15) if shown else 1.0
+                axes.set_xlim(-reach, reach)
+                axes.set_xlabel("percentage points from the fair share")
+            else:
+                axes.set_xlabel("win share (%)")
+            axes.xaxis.set_major_locator(_tick_locator())
+            axes.xaxis.set_major_formatter(_points_formatter(signed=against_fair))
+            axes.set_yticks(positions, [entry[0] for entry in shown])
+            axes.set_ylim(len(shown) - 0.5, -0.5)
             axes.set_title(heading)
             axes.grid(axis="x", alpha=0.3)
 
-    rows = max(len(entries) for _, entries in panels)
-    return _svg(draw, salt, height=min(9.0, 1.4 + 0.4 * rows))
+    rows = max(max(sum(1 for entry in entries if not math.isnan(entry[1])), 1) for _, entries in panels)
+    return _svg(draw, salt, height=min(9.0, 1.6 + 0.4 * rows))
 
 
 def _rates_table(entries: list[_Rate], column: str) -> str:
+    """The shares, their intervals and their distance from fair in points. An entry with no
+    games is one line saying so, not a row of n/a."""
+    shown = [entry for entry in entries if not math.isnan(entry[1])]
+    never = [entry[0] for entry in entries if math.isnan(entry[1])]
     rows = "".join(
         f'<tr><td>{_esc(name)}</td><td class="num">{_pct(share)}</td><td class="num">{_pct(low)} to {_pct(high)}</td>'
         f'<td class="num">{"" if math.isnan(fair) else _pct(fair)}</td>'
+        f'<td class="num">{"" if math.isnan(fair) else _points(share - fair)}</td>'
         f'<td class="num">{_esc(_count(games)) if games is not None else ""}</td></tr>'
-        for name, share, low, high, fair, games in entries
+        for name, share, low, high, fair, games in shown
     )
-    return (
+    table = (
         f"<table><thead><tr><th>{_esc(column)}</th><th>Win share</th><th>95% Wilson</th><th>Fair share</th>"
-        f"<th>Games</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"<th>From fair</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table>"
     )
+    if never:
+        table += f'<p class="note">No games: {_esc(", ".join(never))} (never in that place).</p>'
+    return table
+
+
+def _fair_of(cell: Mapping[str, Any]) -> float | None:
+    """The cell's fair share with its draws left out (the headline's,
+    :func:`cruiselib.arena.findings.fair_share`), or None where its seats do not say."""
+    from .findings import fair_share
+
+    seats = cell.get("seats")
+    try:
+        return fair_share(dict(cell)) if seats and all("wins" in seat for seat in seats) else None
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return None
+
+
+def _with_fair(entries: list[_Rate], fair: float | None) -> list[_Rate]:
+    if fair is None:
+        return entries
+    return [(name, share, low, high, fair, games) for name, share, low, high, _, games in entries]
+
+
+def _edge_colour(low: float, high: float) -> str:
+    """Green for an interval above fair, red below, blue where it holds fair."""
+    return "tab:green" if low > 0 else "tab:red" if high < 0 else "tab:blue"
+
+
+def _tick_locator() -> Any:
+    from matplotlib.ticker import MaxNLocator
+
+    # Steps of 1, 2, 2.5, 5 or 10 (times a power of ten): ticks the labels can say exactly.
+    return MaxNLocator(nbins=7, steps=[1, 2, 2.5, 5, 10])
+
+
+def _points_formatter(signed: bool) -> Any:
+    """Tick labels in points, with as many decimals as the ticks need (2.5 is "+2.5", not "+2")."""
+    from matplotlib.ticker import FuncFormatter
+
+    def label(value: float, _position: Any) -> str:
+        if abs(value) < 1e-9:
+            return "0"
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        return f"+{text}" if signed and value > 0 else text
+
+    return FuncFormatter(label)
+
+
+def _points(difference: float) -> str:
+    """A difference of shares in percentage points."""
+    return "n/a" if math.isnan(difference) else f"{difference * 100:+.1f} pp"
 
 
 # --- distributions ----------------------------------------------------------------------
@@ -662,12 +773,6 @@ def _svg(draw: Callable[[Any], None], salt: str, width: float = _FIGURE_WIDTH, h
     # references to them, so the ids stay unique in a page of many figures.
     svg = _SVG_ID.sub(lambda match: f'{match[1]}="{salt}-{match[2]}"', svg)
     return _SVG_REFERENCE.sub(lambda match: f"{match[1]}#{salt}-{match[2]}", svg)
-
-
-def _percent_formatter() -> Any:
-    from matplotlib.ticker import PercentFormatter
-
-    return PercentFormatter(xmax=1.0, decimals=0)
 
 
 # --- HTML -------------------------------------------------------------------------------
