@@ -48,7 +48,7 @@ except ImportError as exc:  # this module is imported only by users of Stable-Ba
 
 _VecEnv: Any = _SB3VecEnv
 
-__all__ = ["GameSB3VecEnv", "sb3_vec_env"]
+__all__ = ["BatchGame", "GameSB3VecEnv", "sb3_vec_env"]
 
 Indices = None | int | Iterable[int]
 """Which envs ``get_attr``, ``set_attr``, ``env_method`` and ``env_is_wrapped`` address: all
