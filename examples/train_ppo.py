@@ -23,7 +23,8 @@ plays with numpy alone (``cruiselib.bots.policy``), labelled with what made them
         --export policy.npz --curve curve.csv
 
 Everything is seeded by ``--seed`` (the same command gives the same weights on one torch
-thread). docs/rl.md, "PPO example", has the measured speed and learning curves.
+thread). ``train_ppo.py --plot-curve CURVE.csv PLOT.png TITLE`` draws a curve (matplotlib).
+docs/rl.md, "PPO example", has the measured speed and learning curves.
 """
 
 from __future__ import annotations
@@ -285,13 +286,14 @@ def log_softmax(padded: Floats) -> Floats:
 class Group:
     """A BatchEnv and who plays each of its envs: ``learner_seat[i]`` is the learner's
     seat in env i (-1: every seat is the learner, self-play), ``frozen[i]`` whether the
-    other seats are the frozen opponent (else, in an env without compiled opponents,
-    the random legal actions of ``sample_actions``)."""
+    other seats are the frozen opponent, ``bots[i]`` a cruiselib bot playing them (None:
+    neither, so uniformly random legal moves in an env without compiled opponents)."""
 
     env: BatchEnv
     learner_seat: npt.NDArray[np.int64]
     frozen: npt.NDArray[np.bool_]
     compiled: bool
+    bots: list[Any] = field(default_factory=list)
 
 
 def make_groups(game: Any, args: argparse.Namespace, phase: int, seed: int) -> list[Group]:
@@ -316,11 +318,15 @@ def make_groups(game: Any, args: argparse.Namespace, phase: int, seed: int) -> l
     if rest:
         env = BatchEnv(game, rest, seed=seed, **common)
         league = round(rest * args.league_share)
+        with_bot = round(rest * args.bot_share) if args.bot else 0
         seats = np.full(rest, -1, np.int64)
-        seats[:league] = np.arange(league) % players
+        seats[: league + with_bot] = np.arange(league + with_bot) % players
         frozen = np.zeros(rest, np.bool_)
         frozen[:league] = True
-        groups.append(Group(env, seats, frozen, False))
+        bots: list[Any] = [None] * rest
+        for i in range(league, league + with_bot):
+            bots[i] = make_bot(args.bot, seed=seed * 7919 + i)
+        groups.append(Group(env, seats, frozen, False, bots))
     return groups
 
 
@@ -387,7 +393,11 @@ def collect(agent: Any, frozen: Any, groups: list[Group], steps: int, players: i
             obs = env.observations[mine]
             padded, value = scores(agent, obs, sub_rows, sub_ids)
             table[mine, : padded.shape[1]] = padded
-            actions = env.choose(table, layout="legal")
+            actions = env.choose(table, layout="legal").copy()
+            if g.bots:
+                for i in np.flatnonzero(~learn):
+                    if g.bots[i] is not None:  # a cruiselib bot: its move in a copy of the position
+                        actions[i] = g.bots[i].choose(env.state(int(i)))
             choice = (ids[mine] == actions[mine, None]).argmax(1)
             cols = lo + mine
             r.observations[t, cols] = obs
@@ -671,6 +681,41 @@ def import_weights(agent: Any, path: Path) -> None:
         agent.embedding.copy_(torch.from_numpy(np.concatenate([net.actions, net.action_bias[:, None]], 1)))
 
 
+def plot_curve(curve: Path, png: Path, title: str) -> None:
+    """A PNG of a ``--curve`` CSV: the win rates against the random and the rule-based bot
+    (95% intervals where recorded) over the learner steps. Needs matplotlib."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with curve.open() as f:
+        rows = list(csv.DictReader(f))
+    steps = [int(r["steps"]) / 1e6 for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    for key, label, colour in (("win_random", "against random", "#3b7dd8"), ("win_rules", "against rules", "#d8593b")):
+        points = [(x, float(r[key])) for x, r in zip(steps, rows, strict=True) if r.get(key)]
+        if points:
+            ax.plot(*zip(*points, strict=True), marker="o", ms=3, label=label, color=colour)
+        low, high = f"{key}_low", f"{key}_high"
+        band = [
+            (x, float(r[low]), float(r[high])) for x, r in zip(steps, rows, strict=True) if r.get(low) and r.get(high)
+        ]
+        if band:
+            xs, lows, highs = zip(*band, strict=True)
+            ax.fill_between(xs, lows, highs, color=colour, alpha=0.2)
+    ax.axhline(0.5, color="#888", lw=0.8, ls="--")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("learner steps (millions)")
+    ax.set_ylabel("win rate of the greedy policy")
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    png.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -700,6 +745,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--opponent-steps", type=int, default=300_000, help="learner steps against them first")
     p.add_argument("--opponent-share", type=float, default=0.0, help="envs kept against them afterwards")
     p.add_argument("--league-share", type=float, default=0.5, help="self-play envs against a frozen snapshot")
+    p.add_argument("--bot", default=None, help="a cruiselib bot (e.g. rules) as the opponent in a share of envs")
+    p.add_argument("--bot-share", type=float, default=0.0, help="self-play envs against --bot")
     p.add_argument("--snapshot-every", type=int, default=20, help="updates between snapshots to the league")
     p.add_argument("--league-size", type=int, default=10, help="the most snapshots kept")
     p.add_argument("--eval-every", type=int, default=1_000_000, help="learner steps between evaluations")
@@ -718,7 +765,14 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    """Train; returns the last evaluation and the throughput."""
+    """Train; returns the last evaluation and the throughput. ``--plot-curve CSV PNG`` only
+    plots a curve written before, and returns nothing."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    if given[:1] == ["--plot-curve"]:
+        if len(given) != 4:
+            raise SystemExit("usage: train_ppo.py --plot-curve CURVE.csv PLOT.png TITLE")
+        plot_curve(Path(given[1]), Path(given[2]), given[3])
+        return {}
     if torch is None:
         raise SystemExit("train_ppo.py needs torch: pip install torch")
     argv = list(sys.argv[1:] if argv is None else argv)
