@@ -36,6 +36,7 @@ def test_every_mask_is_int8(name: str, options: dict[str, Any]) -> None:
     envs = vector_env(name, num_envs=2, **options)
     _, infos = envs.reset(seed=1)
     masks["vector_env info"] = infos["action_mask"]
+    masks["vector_env.action_masks()"] = envs.action_masks()
     masks["BatchEnv.action_masks"] = BatchEnv(name, 2, seed=1, **options).action_masks
     for where, mask in masks.items():
         assert mask.dtype == np.int8, f"{where}: {mask.dtype}"

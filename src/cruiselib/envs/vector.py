@@ -109,9 +109,10 @@ class GameVectorEnv(_VectorEnv):  # type: ignore[misc]  # gymnasium.vector.Vecto
         """A uniformly random legal action per env (in the core; reproducible with the seed)."""
         return self.batch.sample_actions()
 
-    def action_masks(self) -> npt.NDArray[np.bool_]:
-        """Each env's legal actions now, as bools (sb3-contrib's ``action_masks`` convention)."""
-        masks: npt.NDArray[np.bool_] = self.batch.action_masks.astype(bool)
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """Each env's legal actions now, a new int8 array ``[num_envs, num_actions]`` (1: legal),
+        the dtype of every mask of cruiselib's environments."""
+        masks: npt.NDArray[np.int8] = self.batch.action_masks.copy()
         return masks
 
     def close_extras(self, **kwargs: Any) -> None:
