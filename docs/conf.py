@@ -67,6 +67,10 @@ try:  # the OpenSpiel adapter needs pyspiel (the openspiel extra); mock it where
     import pyspiel  # noqa: F401
 except ImportError:
     autodoc_mock_imports.append("pyspiel")
+try:  # cruiselib.envs.sb3 subclasses Stable-Baselines3's VecEnv: mocked where SB3 is absent
+    import stable_baselines3  # noqa: F401
+except ImportError:
+    autodoc_mock_imports.append("stable_baselines3")
 
 html_theme = "furo"
 html_title = f"cruiselib {release}"
