@@ -390,10 +390,11 @@ def _run(
                 rows_out.add({job.index: job_rows})
                 bar.advance(job.games)
         rows = rows_out.finish()
+        summary = summarize(spec, rows, command)  # while the last rows are written
+        rows_out.close()
     except BaseException:
         rows_out.abort()
         raise
-    summary = summarize(spec, rows, command)
     if out_dir is not None:
         summary_file = out_dir / "summary.json"
         partial = partial_path(summary_file)
@@ -451,9 +452,12 @@ CHUNK_ROWS = 65_536
 class _Rows:
     """The rows of a run, made while its jobs play: the jobs' arrays are taken in job order
     (whatever order they finish in), and each chunk of at least :data:`CHUNK_ROWS` rows is
-    turned into a Table (and written to ``path`` as a row group) on a thread of its own,
-    overlapping the games still playing. Without pyarrow the rows are made (and written as
-    CSV) at the end."""
+    turned into a Table and written to ``path`` as a row group on a thread of its own,
+    overlapping the games still playing; each finished job's checkpoint is saved on another.
+    :meth:`finish` gives every row at once (the last chunk made on the caller's thread) while
+    the last row groups may still be written: the caller summarises meanwhile, then
+    :meth:`close` makes the file whole. Without pyarrow the rows are made (and written as CSV)
+    at the end."""
 
     def __init__(self, jobs: list[Job], path: Path | None, spec: str | None = None) -> None:
         self.jobs = jobs
@@ -465,7 +469,8 @@ class _Rows:
         self._batch_rows = 0
         self._writer = TableWriter(path) if results.HAVE_PYARROW else None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-rows")
-        self._done: list[Future[None]] = []
+        self._tables: list[Future[Any]] = []  # each chunk's Table, in row order
+        self._done: list[Future[None]] = []  # each chunk made and written
         self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-checkpoints")
         self._saved: list[Future[Path]] = []
 
@@ -487,17 +492,34 @@ class _Rows:
             if self._batch_rows >= CHUNK_ROWS:
                 self._flush()
 
+    def _take_batch(self) -> tuple[list[Job], list[JobRows]]:
+        jobs, self._batch, self._batch_rows = self._batch, [], 0
+        return jobs, [self._parts.pop(job.index) for job in jobs]
+
     def _flush(self) -> None:
         if self._writer is None or not self._batch:
             return
-        batch_parts = [self._parts.pop(job.index) for job in self._batch]
-        self._done.append(self._thread.submit(self._writer.add, self._batch, batch_parts))
-        self._batch, self._batch_rows = [], 0
+        jobs, parts = self._take_batch()
+        table: Future[Any] = Future()
+        self._tables.append(table)
+        self._done.append(self._thread.submit(self._chunk, jobs, parts, table))
         if self._done[0].done():  # a failed chunk stops the run now, not at the end
             self._done.pop(0).result()
 
+    def _chunk(self, jobs: list[Job], parts: list[JobRows], table: Future[Any]) -> None:
+        """On the rows thread: make a chunk's Table (given to ``table`` at once), then write it."""
+        assert self._writer is not None
+        try:
+            made, written = self._writer.build(jobs, parts)
+        except BaseException as exc:
+            table.set_exception(exc)
+            raise
+        table.set_result(made)
+        self._writer.write(written)
+
     def finish(self) -> Games:
-        """Every row, in job order (the games file and every checkpoint written)."""
+        """Every row, in job order (every checkpoint written; the games file once
+        :meth:`close` returns)."""
         self._checkpoints.shutdown(wait=True)
         for saved in self._saved:
             saved.result()
@@ -506,11 +528,21 @@ class _Rows:
             if self.path is not None:
                 write_rows(rows, self.path)
             return rows
-        self._flush()
+        last: list[Any] = []
+        if self._batch:  # made here, as the rows thread may still be writing; written there
+            jobs, parts = self._take_batch()
+            made, written = self._writer.build(jobs, parts)
+            last.append(made)
+            self._done.append(self._thread.submit(self._writer.write, written))
+        return results.concat_tables([table.result() for table in self._tables] + last)
+
+    def close(self) -> None:
+        """Wait for the last chunks to be written and make the games file whole."""
         self._thread.shutdown(wait=True)
         for future in self._done:
             future.result()
-        return self._writer.finish()
+        if self._writer is not None:
+            self._writer.close()
 
     def abort(self) -> None:
         """Stop: the checkpoints of finished jobs saved, chunks not begun dropped, the
