@@ -59,6 +59,16 @@ def check_flag(value: object, what: str) -> bool:
     return value
 
 
+def reset_deal(rng: random.Random, seed: object) -> tuple[random.Random, int]:
+    """What a reset deals, for an environment whose own generator is ``rng``: with a seed (an
+    int >= 0, checked), a generator seeded from it and the deal ``seed`` itself; without one,
+    ``rng`` and a deal drawn from it (so two envs reset with one seed go on dealing alike)."""
+    if seed is not None:
+        seed = check_seed(seed)
+        return random.Random(seed), seed
+    return rng, rng.getrandbits(64)
+
+
 def check_seed(seed: object) -> int:
     """A reset seed: an int >= 0 (what Gymnasium and PettingZoo pass), else InvalidOptionError."""
     if type(seed) is not int and not isinstance(seed, np.integer):

@@ -32,9 +32,9 @@ from cruiselib.envs._common import (
     check_illegal_action,
     check_limit,
     check_render_mode,
-    check_seed,
     game_of,
     random_legal_action,
+    reset_deal,
     substitute_rng,
     text_of,
 )
@@ -193,12 +193,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         seeds the env's generator; without one, a seed drawn from that generator (so two
         envs reset with the same seed go on dealing the same games). ``options`` is
         accepted for PettingZoo's API and unused."""
-        if seed is not None:
-            seed = check_seed(seed)
-            self._rng = random.Random(seed)
-            deal = seed
-        else:
-            deal = self._rng.getrandbits(64)
+        self._rng, deal = reset_deal(self._rng, seed)
         state = self.game.new_state(deal)
         self.game_state = state
         self.deal_seed = deal

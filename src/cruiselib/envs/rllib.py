@@ -30,9 +30,9 @@ from cruiselib.envs._common import (
     check_flag,
     check_illegal_action,
     check_limit,
-    check_seed,
     game_of,
     random_legal_action,
+    reset_deal,
     substitute_rng,
 )
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
@@ -150,12 +150,7 @@ class GameMultiAgentEnv(_MultiAgentEnv):  # type: ignore[misc]  # MultiAgentEnv 
         """Deal a new game (``game.new_state(seed)`` for a seed, which also reseeds the
         env's generator; else a seed drawn from it): the agent to act's observation and
         info. ``options`` is accepted for RLlib's API and unused."""
-        if seed is not None:
-            seed = check_seed(seed)
-            self._rng = random.Random(seed)
-            deal = seed
-        else:
-            deal = self._rng.getrandbits(64)
+        self._rng, deal = reset_deal(self._rng, seed)
         state = self.game.new_state(deal)
         self.game_state = state
         self.deal_seed = deal
