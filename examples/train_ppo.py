@@ -659,6 +659,16 @@ def export(agent: Any, game: Any, path: Path, args: argparse.Namespace, steps: i
         "example_version": VERSION,
         "cruiselib_version": cruiselib.__version__,
     }
+    if args.init is not None:  # what the run went on from: that file's own record
+        from cruiselib.bots.policy import _from_file
+
+        before = dict(_from_file(str(args.init)).meta)
+        meta["init"] = {
+            key: before[key] for key in ("command", "seed", "steps", "total_steps", "init") if key in before
+        }
+        meta["total_steps"] = int(before.get("total_steps", before.get("steps", 0))) + steps
+    else:
+        meta["total_steps"] = steps
     arrays = {k: np.ascontiguousarray(v, dtype=np.float16) for k, v in arrays.items()}
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as out:
@@ -683,7 +693,8 @@ def import_weights(agent: Any, path: Path) -> None:
 
 def plot_curve(curve: Path, png: Path, title: str) -> None:
     """A PNG of a ``--curve`` CSV: the win rates against the random and the rule-based bot
-    (95% intervals where recorded) over the learner steps. Needs matplotlib."""
+    (95% intervals where recorded) over the learner steps, a line style per value of an
+    optional ``run`` column (runs joined into one file). Needs matplotlib."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -691,25 +702,34 @@ def plot_curve(curve: Path, png: Path, title: str) -> None:
 
     with curve.open() as f:
         rows = list(csv.DictReader(f))
-    steps = [int(r["steps"]) / 1e6 for r in rows]
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    for key, label, colour in (("win_random", "against random", "#3b7dd8"), ("win_rules", "against rules", "#d8593b")):
-        points = [(x, float(r[key])) for x, r in zip(steps, rows, strict=True) if r.get(key)]
-        if points:
-            ax.plot(*zip(*points, strict=True), marker="o", ms=3, label=label, color=colour)
-        low, high = f"{key}_low", f"{key}_high"
-        band = [
-            (x, float(r[low]), float(r[high])) for x, r in zip(steps, rows, strict=True) if r.get(low) and r.get(high)
-        ]
-        if band:
-            xs, lows, highs = zip(*band, strict=True)
-            ax.fill_between(xs, lows, highs, color=colour, alpha=0.2)
+    runs = list(dict.fromkeys(r.get("run") or "" for r in rows))
+    fig, ax = plt.subplots(figsize=(7.5, 3.8))
+    for run, style in zip(runs, ["-", "--", ":", "-."] * len(runs), strict=False):
+        mine = [r for r in rows if (r.get("run") or "") == run]
+        steps = [int(r["steps"]) / 1e6 for r in mine]
+        for key, label, colour in (
+            ("win_random", "against random", "#3b7dd8"),
+            ("win_rules", "against rules", "#d8593b"),
+        ):
+            points = [(x, float(r[key])) for x, r in zip(steps, mine, strict=True) if r.get(key)]
+            if points:
+                name = f"{label}, {run}" if run else label
+                ax.plot(*zip(*points, strict=True), style, marker="o", ms=3, label=name, color=colour)
+            low, high = f"{key}_low", f"{key}_high"
+            band = [
+                (x, float(r[low]), float(r[high]))
+                for x, r in zip(steps, mine, strict=True)
+                if r.get(low) and r.get(high)
+            ]
+            if band:
+                xs, lows, highs = zip(*band, strict=True)
+                ax.fill_between(xs, lows, highs, color=colour, alpha=0.15)
     ax.axhline(0.5, color="#888", lw=0.8, ls="--")
     ax.set_ylim(0, 1)
     ax.set_xlabel("learner steps (millions)")
     ax.set_ylabel("win rate of the greedy policy")
     ax.set_title(title)
-    ax.legend(loc="lower right")
+    ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(png, dpi=110)
