@@ -80,6 +80,9 @@ PAIRINGS: list[tuple[str, str, float]] = [
     ("ismcts", "random", 1.0),
     ("ismcts-100ms", "rules", 0.25),
     ("ismcts-100ms", "openspiel-ismcts-100ms", 0.25),
+    ("policy", "random", 1.0),
+    ("policy", "greedy", 1.0),
+    ("policy", "rules", 1.0),
 ]
 BOT_LABELS = {
     "random": "random",
@@ -88,6 +91,7 @@ BOT_LABELS = {
     "ismcts": "ISMCTS, 2,000 iterations",
     "ismcts-100ms": "ISMCTS, 100 ms",
     "openspiel-ismcts-100ms": "OpenSpiel ISMCTS, 100 ms",
+    "policy": "policy network (PPO)",
 }
 
 
@@ -116,17 +120,27 @@ def bot_spec(key: str, game: str, players: int) -> Any:
             "benchmarks.strength:openspiel_ismcts",
             {"game": game, "players": players, "seconds": 0.1},
         ),
+        "policy": ("policy", {}),
     }
     name, options = specs[key]
     return BotSpec(name, options, label=key)
 
 
-def available(key: str) -> bool:
-    """Whether a bot of the schedule can be made here (OpenSpiel is an optional extra)."""
+def available(key: str, game: str, players: int) -> bool:
+    """Whether a bot of the schedule can play this configuration here (OpenSpiel is an
+    optional extra; the policy bot plays the configurations its game ships weights for)."""
     if key.startswith("openspiel"):
         try:
             from cruiselib.openspiel import TimedISMCTS  # noqa: F401
         except ImportError:
+            return False
+    if key == "policy":
+        import cruiselib
+        from cruiselib.bots.policy import shipped_weights
+
+        try:
+            shipped_weights(cruiselib.make(game, **({"players": players} if len(_counts(game)) > 1 else {})))
+        except cruiselib.InvalidOptionError:
             return False
     return True
 
@@ -246,7 +260,7 @@ def schedule(
         for a, b, share in PAIRINGS:
             if pairs and f"{a}:{b}" not in pairs:
                 continue
-            if available(a) and available(b):
+            if available(a, name, players) and available(b, name, players):
                 total = deals_for(max(1, round(games * share)), players)
                 wanted[(label, name, players, a, b)] = (total, deals_for(batch, players))
     rounds = max((math.ceil(total / step) for total, step in wanted.values()), default=0)

@@ -85,7 +85,7 @@ def test_hello_is_the_handshake(engine: EngineClient) -> None:
     assert hello.versions == [1] and hello.cruiselib == cruiselib.__version__
     assert hello.compiled == cruiselib.compiled
     assert hello.games == list(cruiselib.games())
-    assert hello.bots == ["random", "greedy", "rules", "ismcts", "cheating_mcts"]
+    assert hello.bots == ["random", "greedy", "rules", "ismcts", "cheating_mcts", "policy"]
     assert hello.limits.line_bytes == protocol.MAX_LINE == 1 << 20
     assert engine.hello(version=None).version == 1
 

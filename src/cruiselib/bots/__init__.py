@@ -11,6 +11,7 @@ deterministic for a seed; each documents what it keeps between calls.
 ``rules``           :class:`RuleBot`: a sensible beginner's heuristics, per game
 ``ismcts``          :class:`ISMCTSBot`: information-set Monte Carlo tree search in the core
 ``cheating_mcts``   :class:`CheatingMCTSBot`: MCTS that sees the hidden cards (analysis only)
+``policy``          :class:`PolicyBot`: a trained policy network, played with numpy alone
 ==================  ====================================================================
 
 >>> import cruiselib
@@ -29,6 +30,7 @@ from cruiselib.errors import InvalidOptionError
 
 from ._types import Bot, Candidate
 from .basic import GreedyBot, RandomBot
+from .policy import PolicyBot
 from .rules import RuleBot
 from .search import CheatingMCTSBot, ISMCTSBot, SearchBot
 
@@ -39,6 +41,7 @@ __all__ = [
     "CheatingMCTSBot",
     "GreedyBot",
     "ISMCTSBot",
+    "PolicyBot",
     "RandomBot",
     "RuleBot",
     "SearchBot",
@@ -51,6 +54,7 @@ BOTS: dict[str, type[Any]] = {
     "rules": RuleBot,
     "ismcts": ISMCTSBot,
     "cheating_mcts": CheatingMCTSBot,
+    "policy": PolicyBot,
 }
 
 
