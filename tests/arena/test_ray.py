@@ -45,8 +45,8 @@ def test_without_ray_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) 
     [
         ({"num_cpus": 0}, "num_cpus must be an int"),
         ({"batch_size": "4"}, "batch_size must be an int"),
-        ({"address": 6379}, "address must be a string"),
-        ({"address": "auto", "num_cpus": 2}, "num_cpus sizes a local Ray"),
+        ({"address": 6379}, "address must be a non-empty string"),
+        ({"address": "auto", "num_cpus": 2}, r"num_cpus \(--workers\) sizes a local Ray"),
     ],
 )
 def test_bad_options_are_refused(options: dict[str, Any], message: str) -> None:
@@ -100,7 +100,8 @@ def backend() -> Iterator[RayBackend]:
         # Without PYTHONPATH the workers could import another cruiselib (an installed one):
         # the backend must point them at this process's.
         patch.delenv("PYTHONPATH", raising=False)
-        started = RayBackend(num_cpus=2)
+        # A local Ray of its own, whatever cluster `ray start` left recorded on this machine.
+        started = RayBackend(address="local", num_cpus=2)
         started.connect()
     yield started
     started.close()
@@ -216,6 +217,8 @@ def test_a_task_whose_worker_is_killed_is_sent_again_with_the_same_rows(
     assert int(marker.read_text()) != os.getpid()  # a Ray worker died
     assert "was lost (WorkerCrashedError" in caplog.text
     assert f"sending it again (attempt 2 of {MAX_RAY_ATTEMPTS})" in caplog.text
+    retries = [record.getMessage() for record in caplog.records if "sending it again" in record.getMessage()]
+    assert len(retries) == 1 and "\n" not in retries[0]  # one line a retry
     assert _without_seconds(on_ray) == _without_seconds(run(spec, backend="serial", progress=False))
 
 

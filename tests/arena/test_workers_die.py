@@ -1,20 +1,24 @@
 """Worker processes end with their runner: a runner killed with SIGKILL (as the OOM killer
-kills) leaves no worker and no resource tracker behind."""
+kills) leaves no worker and no resource tracker behind; a worker that dies is said in one line
+before its jobs are played again."""
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from cruiselib.arena.backends import EXIT_ORPHANED
+from cruiselib.arena.backends import EXIT_ORPHANED, LocalBackend, _Lost
+from cruiselib.arena.plan import Study, expand
 from tests.support import ANY_GAME
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table in /proc")
@@ -101,3 +105,19 @@ def test_a_worker_whose_runner_is_already_gone_ends_at_once() -> None:
     code = "import os; from cruiselib.arena.backends import _worker_init; _worker_init(os.getppid() + 1)"
     done = subprocess.run([sys.executable, "-c", code], timeout=60, check=False)
     assert done.returncode == EXIT_ORPHANED
+
+
+def test_jobs_played_again_after_a_worker_died_are_said_in_one_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # What a broken pool left: the worker 4242 killed playing job 1 (its status file says
+    # so), the worker 4243 ended by the pool itself, jobs 1 and 2 unfinished.
+    jobs = expand(Study(game=ANY_GAME, games=4, shard=1, seed=1, players=(2,)))
+    (tmp_path / "4242").write_text(f"{jobs[1].index:>20}\n")
+    lost = _Lost(jobs[1:3], {4242: -signal.SIGKILL, 4243: -signal.SIGTERM}, tmp_path)
+    with caplog.at_level(logging.WARNING, logger="cruiselib.arena"):
+        assert LocalBackend(2)._after_loss(lost, Counter(), 0) == 0
+    assert caplog.messages == [
+        "a worker process died (killed by SIGKILL) playing job 000001: the unfinished jobs are played again on "
+        "new workers (000001, 000002)"
+    ]

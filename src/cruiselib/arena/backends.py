@@ -12,10 +12,12 @@ import ctypes
 import functools
 import itertools
 import logging
+import math
 import multiprocessing
 import os
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -23,8 +25,9 @@ import time
 import traceback
 import uuid
 from collections import Counter, deque
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, runtime_checkable
@@ -350,18 +353,36 @@ def _stop_worker(status: str, message: str) -> None:
         os._exit(EXIT_HARD_STOP)
 
 
-def make_backend(backend: str | Backend, workers: int | None = None, move_time_limit: float | None = None) -> Backend:
+def make_backend(
+    backend: str | Backend,
+    workers: int | None = None,
+    move_time_limit: float | None = None,
+    *,
+    ray_address: str | None = None,
+    ray_timeout: float | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> Backend:
     """A backend by name (``"serial"``, ``"local"``, ``"ray"``) or the backend given.
     ``move_time_limit``: seconds a bot may take on one move, for a backend made here (a
-    backend given has its own)."""
+    backend given has its own). For ``"ray"``: ``ray_address`` (the cluster to join, see
+    :class:`RayBackend`), ``ray_timeout`` (seconds to join it or start a local Ray, default
+    :data:`RAY_JOIN_TIMEOUT`) and ``notify`` (where its lines go)."""
+    if isinstance(backend, str) and backend == "ray":
+        # workers sizes a local Ray as it sizes the process pool.
+        return RayBackend(
+            address=ray_address,
+            num_cpus=workers,
+            move_time_limit=move_time_limit,
+            join_timeout=RAY_JOIN_TIMEOUT if ray_timeout is None else ray_timeout,
+            notify=notify,
+        )
+    if ray_address is not None or ray_timeout is not None:
+        raise InvalidOptionError("a Ray address and timeout are for the ray backend (--backend ray)")
     if isinstance(backend, str):
         if backend == "serial":
             return SerialBackend(move_time_limit)
         if backend == "local":
             return LocalBackend(workers, move_time_limit)
-        if backend == "ray":
-            # workers sizes a local Ray as it sizes the process pool.
-            return RayBackend(num_cpus=workers, move_time_limit=move_time_limit)
         raise InvalidOptionError(f"unknown backend {backend!r}; backends: serial, local, ray")
     if not isinstance(backend, Backend):
         raise InvalidOptionError(f"a backend has name and run_jobs(jobs), not {backend!r}")
@@ -372,7 +393,14 @@ def make_backend(backend: str | Backend, workers: int | None = None, move_time_l
 
 # --------------------------------------------------------------------------- Ray
 
-__all__ += ["MAX_RAY_ATTEMPTS", "RayBackend"]
+__all__ += [
+    "MAX_RAY_ATTEMPTS",
+    "RAY_JOIN_TIMEOUT",
+    "RayBackend",
+    "RayConnectionError",
+    "ray_address_record",
+    "recorded_ray_address",
+]
 
 # Jobs per Ray task at most: batching amortises the per-task cost (about half a millisecond
 # of scheduling and transfer), a small batch keeps the work lost to an interruption small.
@@ -449,15 +477,128 @@ def _import_ray() -> Any:
     return ray
 
 
+RAY_JOIN_TIMEOUT = 60.0
+"""Seconds the Ray backend allows for joining a cluster or starting a local Ray before it
+stops with :class:`RayConnectionError` (``--ray-timeout``)."""
+
+RECORD_PROBE_SECONDS = 3.0
+"""Seconds to wait for the cluster ``ray start`` recorded on this machine to accept a
+connection before it counts as gone."""
+
+
+class RayConnectionError(CruiseError):
+    """Ray could not be joined or started: nothing answers at the cluster's address, the
+    cluster refuses this machine's authentication token, or it did not answer within the time
+    allowed (:data:`RAY_JOIN_TIMEOUT`). The message is one line saying what to do."""
+
+
+def ray_address_record() -> Path:
+    """The file where ``ray start`` records the address of the cluster it started on this
+    machine (``ray stop`` removes it): Ray's ``ray_current_cluster`` in its temporary folder."""
+    try:
+        from ray._common.utils import get_ray_address_file
+
+        return Path(get_ray_address_file(None))
+    except (ImportError, AttributeError, TypeError):  # another Ray: its usual place
+        base = os.environ.get("RAY_TMPDIR") or os.environ.get("TMPDIR") or "/tmp"
+        return Path(base) / "ray" / "ray_current_cluster"
+
+
+def recorded_ray_address() -> str | None:
+    """The address of the cluster ``ray start`` started on this machine, if one is recorded
+    (it may have died since without ``ray stop``)."""
+    try:
+        text = ray_address_record().read_text().strip()
+    except OSError:
+        return None
+    return text or None
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """``host:port`` (``[v6]:port``) split, None if ``address`` is not of that form."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        return None
+    return host.strip("[]"), int(port)
+
+
+def _refusal(address: str, timeout: float) -> str | None:
+    """Why nothing answers at the GCS address ``address`` (a TCP connection is tried), or
+    None if something accepts connections there."""
+    parsed = _host_port(address)
+    if parsed is None:
+        return None
+    try:
+        socket.create_connection(parsed, timeout=max(timeout, 0.01)).close()
+    except ConnectionRefusedError:
+        return "nothing listens there (connection refused)"
+    except TimeoutError:
+        return f"no answer within {timeout:g} s"
+    except OSError as error:
+        return f"it cannot be reached ({error.strerror or error})"
+    return None
+
+
+def _auth_error_in(error: BaseException) -> bool:
+    """Whether ``error`` or what caused it is Ray refusing this machine's authentication."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if type(current).__name__ == "AuthenticationError" or "InvalidAuthToken" in str(current):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _auth_message(address: str) -> str:
+    """What to do when the cluster at ``address`` refuses this machine's authentication."""
+    if os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
+        return (
+            f"the Ray cluster at {address} wants an authentication token (Ray 2.60 turns token authentication on "
+            "by default): set RAY_AUTH_MODE=token and give the cluster's token in ~/.ray/auth_token, RAY_AUTH_TOKEN "
+            "or RAY_AUTH_TOKEN_PATH (`ray get-auth-token` on its head node prints it)"
+        )
+    return (
+        f"the Ray cluster at {address} refused this machine's authentication token: give the cluster's token "
+        "(`ray get-auth-token` on its head node prints it) in RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token"
+    )
+
+
+def _enable_token_auth_as_ray_does() -> None:
+    """What ``ray.init`` does before it joins the cluster recorded on this machine: token
+    authentication on if ``RAY_AUTH_MODE`` is unset and this machine has a token. Done before
+    the checks that come ahead of ``ray.init``, so they connect as it will."""
+    if os.environ.get("RAY_AUTH_MODE") is not None:
+        return
+    try:
+        from ray._private.authentication.authentication_token_setup import (
+            maybe_enable_token_auth_if_token_available,
+        )
+    except ImportError:  # a Ray without token authentication
+        return
+    maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
+
+
 class RayBackend:
     """Jobs as Ray tasks, on a local Ray or a cluster.
 
-    ``address``: the cluster to join (``"auto"``, ``"ray://host:10001"``, ...). With ``None``
-    Ray's own rules apply: the Ray this process already runs, else the ``RAY_ADDRESS``
-    environment variable, else a cluster started on this machine with ``ray start``, else a new
-    local Ray of ``num_cpus`` CPUs (default: all), which :meth:`close` shuts down.
-    ``batch_size``: jobs per task (default: about eight tasks a CPU, at most
-    :data:`MAX_RAY_BATCH` jobs each). ``runtime_env``: passed to ``ray.init``.
+    ``address``: the cluster to join: ``"host:port"`` of its head, ``"auto"`` (the cluster
+    ``ray start`` started on this machine), ``"ray://host:10001"`` (Ray Client), or
+    ``"local"`` (a new local Ray). With ``None`` the ``RAY_ADDRESS`` environment variable
+    names it, as for Ray itself; without that, the cluster ``ray start`` recorded on this
+    machine (if it still answers: a recorded cluster that died without ``ray stop`` is said in
+    a line and a local Ray started instead), else a new local Ray of ``num_cpus`` CPUs
+    (default: all), which :meth:`close` shuts down. A cluster is checked before ``ray.init``
+    joins it, within ``join_timeout`` seconds (:data:`RAY_JOIN_TIMEOUT`): if nothing listens
+    at its address, if it does not answer in time, or if it refuses this machine's
+    authentication token (Ray 2.60 turns token authentication on by default:
+    ``RAY_AUTH_MODE=token`` and the cluster's token are needed to join it by address),
+    :class:`RayConnectionError` says so in one line. (A local Ray's start is bounded by Ray.)
+    Once joined, one line names the cluster, its nodes and CPUs; the lines go to ``notify``
+    (None: the ``cruiselib.arena`` logger, the fallback as a warning). ``batch_size``: jobs
+    per task (default: about eight tasks a CPU, at most :data:`MAX_RAY_BATCH` jobs each).
+    ``runtime_env``: passed to ``ray.init``.
 
     Results come back in job order, whatever the order the tasks finish in, with at most two
     tasks a CPU in flight. A job that raises stops the run: its error is raised again here,
@@ -492,51 +633,193 @@ class RayBackend:
         batch_size: int | None = None,
         runtime_env: Mapping[str, Any] | None = None,
         move_time_limit: float | None = None,
+        join_timeout: float = RAY_JOIN_TIMEOUT,
+        notify: Callable[[str], None] | None = None,
     ) -> None:
-        if address is not None and not isinstance(address, str):
-            raise InvalidOptionError(f"address must be a string or None, not {address!r}")
+        if address is not None and (not isinstance(address, str) or not address.strip()):
+            raise InvalidOptionError(f"address must be a non-empty string or None, not {address!r}")
         for option, value in (("num_cpus", num_cpus), ("batch_size", batch_size)):
             if value is not None and (type(value) is not int or value < 1):
                 raise InvalidOptionError(f"{option} must be an int of at least 1 or None, not {value!r}")
-        if address is not None and num_cpus is not None:
-            raise InvalidOptionError("num_cpus sizes a local Ray: a cluster at an address has its own CPUs")
+        if address is not None and address.strip() != "local" and num_cpus is not None:
+            raise InvalidOptionError("num_cpus (--workers) sizes a local Ray: a cluster at an address has its own CPUs")
+        if (
+            isinstance(join_timeout, bool)
+            or not isinstance(join_timeout, (int, float))
+            or not math.isfinite(join_timeout)
+            or join_timeout <= 0
+        ):
+            raise InvalidOptionError(f"join_timeout must be a positive number of seconds, not {join_timeout!r}")
         self._ray = _import_ray()
-        self.address = address
+        self.address = None if address is None else address.strip()
         self.num_cpus = num_cpus
         self.batch_size = batch_size
         self.runtime_env = dict(runtime_env or {})
         self.move_time_limit = check_move_time_limit(move_time_limit)
+        self.join_timeout = float(join_timeout)
+        self.notify = notify
         self._started = False
 
+    def _say(self, line: str, warning: bool = False) -> None:
+        if self.notify is not None:
+            self.notify(line)
+        else:
+            _LOG.log(logging.WARNING if warning else logging.INFO, line)
+
+    def _target(self) -> tuple[str | None, str]:
+        """The cluster to join (None: start a local Ray) and where its address came from."""
+        address, source = self.address, ""
+        if address is None:
+            address = os.environ.get("RAY_ADDRESS", "").strip() or None
+            source = " (from RAY_ADDRESS)"
+        if address == "local":
+            return None, ""
+        if address not in (None, "auto"):
+            return address, source
+        recorded = recorded_ray_address()
+        if recorded is None:
+            if address == "auto":
+                raise RayConnectionError(
+                    f"no Ray cluster to join: 'auto' is the cluster `ray start` started on this machine, and none is "
+                    f"recorded ({ray_address_record()}): start one (ray start --head) or give its address"
+                )
+            return None, ""
+        _enable_token_auth_as_ray_does()  # ray.init would, joining the recorded cluster
+        why = _refusal(recorded, min(RECORD_PROBE_SECONDS, self.join_timeout))
+        if why is None:
+            return recorded, " (recorded by `ray start` on this machine)"
+        if address == "auto":
+            raise RayConnectionError(
+                f"could not join the Ray cluster at {recorded} (recorded by `ray start` on this machine): {why}: "
+                "is it running? (ray status)"
+            )
+        self._say(
+            f"the Ray cluster recorded at {recorded} by `ray start` ({ray_address_record()}) does not answer ({why}): "
+            "starting a local Ray instead (`ray stop --force` forgets the record)",
+            warning=True,
+        )
+        return None, ""
+
     def connect(self) -> Any:
-        """Join or start Ray (once) and return the ``ray`` module."""
+        """Join or start Ray (once), say which in a line, and return the ``ray`` module.
+
+        :class:`RayConnectionError` if nothing answers at the cluster's address, if it refuses
+        this machine's authentication, or if joining or starting takes over ``join_timeout``
+        seconds."""
         ray = self._ray
-        if not ray.is_initialized():
-            options: dict[str, Any] = {
-                "address": self.address,
-                "runtime_env": self.runtime_env or None,
-                "include_dashboard": False,
-                "ignore_reinit_error": True,
-                "logging_level": "warning",
-            }
-            if self.address is not None:
-                ray.init(**options)
-            else:
-                # The processes of a local Ray inherit this environment: with the directory of
-                # the cruiselib this process runs first on PYTHONPATH, the workers import the
-                # same code. (A runtime_env's env_vars would do it too, at ~4 s more start-up.)
-                package_root = str(Path(cruiselib.__file__).resolve().parent.parent)
-                inherited = os.environ.get("PYTHONPATH")
-                os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, inherited) if p)
-                try:
-                    ray.init(num_cpus=self.num_cpus, **options)
-                finally:
-                    if inherited is None:
-                        del os.environ["PYTHONPATH"]
-                    else:
-                        os.environ["PYTHONPATH"] = inherited
-            self._started = True
+        if ray.is_initialized():
+            return ray
+        address, source = self._target()
+        if address is not None and self.num_cpus is not None:
+            raise InvalidOptionError(
+                f"num_cpus (--workers) sizes a local Ray: the Ray cluster at {address}{source} has its own CPUs"
+            )
+        self._join(address)
+        self._started = True
+        self._say(self._joined(address, source))
         return ray
+
+    def _join(self, address: str | None) -> None:
+        """``ray.init`` of ``address`` (None: a new local Ray), its failures as
+        :class:`RayConnectionError`. A cluster is checked first on a thread given
+        ``join_timeout`` seconds (where ray.init would wait for minutes on a cluster that does
+        not answer); ray.init itself runs here, as Ray wants it on the thread that uses it."""
+        if address is not None:
+            checked: Future[None] = Future()
+
+            def check() -> None:
+                try:
+                    self._check_cluster(address)
+                except BaseException as error:
+                    checked.set_exception(error)
+                else:
+                    checked.set_result(None)
+
+            threading.Thread(target=check, name="cruiselib-ray-check", daemon=True).start()
+            try:
+                checked.result(timeout=self.join_timeout)
+            except FutureTimeout:  # the check's thread is left to its wait: nothing can end it
+                raise RayConnectionError(
+                    f"could not join the Ray cluster at {address} within {self.join_timeout:g} s: "
+                    "is it running? (ray status)"
+                ) from None
+        try:
+            self._init(address)
+        except Exception as error:
+            if isinstance(error, CruiseError):
+                raise
+            if address is not None and _auth_error_in(error):
+                raise RayConnectionError(_auth_message(address)) from None
+            doing = "start a local Ray" if address is None else f"join the Ray cluster at {address}"
+            raise RayConnectionError(f"could not {doing}: {type(error).__name__}: {_first_line(error)}") from error
+
+    def _check_cluster(self, address: str) -> None:
+        """Before ``ray.init`` joins ``address``: that something listens there (else at once
+        a RayConnectionError, where ray.init would wait for minutes), and that it takes this
+        machine's authentication (else the error saying what to set, where ray.init would
+        retry for 20 s) and answers its GCS's first call."""
+        why = _refusal(address.removeprefix("ray://"), self.join_timeout)
+        if why is not None:
+            raise RayConnectionError(f"could not join the Ray cluster at {address}: {why}: is it running? (ray status)")
+        if address.startswith("ray://"):  # Ray Client: its server, not the cluster's GCS
+            return
+        try:
+            from ray._raylet import GcsClient  # type: ignore[attr-defined]  # not in Ray's stubs
+        except ImportError:  # another Ray: ray.init says it
+            return
+        try:
+            GcsClient(address=address)
+        except Exception as error:
+            if _auth_error_in(error):
+                raise RayConnectionError(_auth_message(address)) from None
+            # ray.init would try again and again for minutes, and fail the same way.
+            raise RayConnectionError(
+                f"could not join the Ray cluster at {address}: {type(error).__name__}: {_first_line(error)}: "
+                "is it running? (ray status)"
+            ) from None
+
+    def _init(self, address: str | None) -> None:
+        ray = self._ray
+        options: dict[str, Any] = {
+            "runtime_env": self.runtime_env or None,
+            "include_dashboard": False,
+            "ignore_reinit_error": True,
+            "logging_level": "warning",
+        }
+        if address is not None:
+            ray.init(address=address, **options)
+            return
+        # The processes of a local Ray inherit this environment: with the directory of the
+        # cruiselib this process runs first on PYTHONPATH, the workers import the same code.
+        # (A runtime_env's env_vars would do it too, at ~4 s more start-up.)
+        package_root = str(Path(cruiselib.__file__).resolve().parent.parent)
+        inherited = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, inherited) if p)
+        try:
+            ray.init(address="local", num_cpus=self.num_cpus, **options)
+        finally:
+            if inherited is None:
+                del os.environ["PYTHONPATH"]
+            else:
+                os.environ["PYTHONPATH"] = inherited
+
+    def _joined(self, address: str | None, source: str) -> str:
+        """The line naming the Ray joined: its address, nodes and CPUs."""
+        ray = self._ray
+        try:
+            nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
+            cpus = int(ray.cluster_resources().get("CPU", 0))
+        except Exception:  # Ray Client and older Rays may say less
+            nodes, cpus = 0, 0
+        try:
+            at = address if address is not None else str(ray.get_runtime_context().gcs_address)
+        except Exception:
+            at = address or "this machine"
+        size = f"{nodes} node{'s' if nodes != 1 else ''}, {cpus} CPU{'s' if cpus != 1 else ''}"
+        if address is None:
+            return f"started a local Ray at {at}: {size} (it ends with this run)"
+        idle = "; no CPU yet: its tasks wait for one (ray status)" if cpus == 0 else ""
+        return f"joined the Ray cluster at {at}{source}: {size}{idle}"
 
     def close(self) -> None:
         """Shut down the Ray this backend started (a Ray started elsewhere keeps running)."""

@@ -81,12 +81,41 @@ def _run_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--no-report", action="store_true", help="no report.html in --out")
     parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDRESS",
+        help="with --backend ray: the cluster to join, HOST:PORT of its head, auto (the one `ray start` started "
+        "here), ray://HOST:PORT or local (default: RAY_ADDRESS, else the one `ray start` started here, else a new "
+        "local Ray)",
+    )
+    parser.add_argument(
+        "--ray-timeout",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="with --backend ray: seconds to join the cluster or start a local Ray (default 60)",
+    )
+    parser.add_argument(
         "--move-time-limit",
         type=float,
         default=None,
         metavar="SECONDS",
         help="stop the run when a bot takes longer on one move (default: no limit)",
     )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text!r}")
+    return value
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 # Spec flags: (dest, what --spec conflicts with). Their defaults are None, so a given flag shows.
@@ -237,7 +266,14 @@ def _main(parser: argparse.ArgumentParser, kind: str, flags: tuple[str, ...], ar
         if sprt is not None and (not isinstance(spec, Tournament) or len(spec.participants) != 2):
             raise InvalidOptionError("--sprt tests the first bot against the second: give exactly two bots")
         try:
-            backend = make_backend(args.backend, args.workers, move_time_limit=args.move_time_limit)
+            backend = make_backend(
+                args.backend,
+                args.workers,
+                move_time_limit=args.move_time_limit,
+                ray_address=args.ray_address,
+                ray_timeout=args.ray_timeout,
+                notify=_to_stderr,
+            )
         except ImportError as exc:  # --backend ray without Ray
             raise InvalidOptionError(str(exc)) from None
         result = run(
