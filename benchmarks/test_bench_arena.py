@@ -13,11 +13,20 @@ row to the playouts row; the goal is at most 10% (``benchmarks/report.py`` shows
 ratios). The games are the same in all three: the study deals game ``g`` as
 ``game.playouts(n, seed)`` deals it. ``ARENA_BENCH_GAMES`` caps the game count (default
 one million); rounds are few, each takes seconds.
+
+The command a user runs, ``cruiselib study GAME --games N`` (serial backend, no progress
+bar), is timed for the fastest game at a tenth of its round (100,000 Sirens games: short
+enough for a quick pass): without ``--out`` (nothing written), with ``--out DIR
+--no-report`` (the checkpoints, ``games.parquet`` and ``summary.json``) and with ``--out
+DIR`` (``report.html`` too), each a group of its own, ``"<name>: cruiselib study, N random
+games, <how>"``: writing the rows costs the ratio of the second to the first.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import os
 import tempfile
 import time
@@ -27,6 +36,7 @@ from typing import Any
 import pytest
 
 import cruiselib
+from cruiselib.arena.cli import study_main
 from cruiselib.arena.runner import run
 
 MAX_GAMES = int(os.environ.get("ARENA_BENCH_GAMES", "1000000"))
@@ -99,3 +109,50 @@ def test_arena_to_disk(benchmark: Any, name: str) -> None:
         result = benchmark.pedantic(run, setup=setup, rounds=ROUNDS, iterations=1)
         assert result.summary["games"] == games_for(name)
         assert result.out_dir is not None and (result.out_dir / "games.parquet").exists()
+
+
+COMMAND_SHARE = 10
+"""The study command's rows play this fraction of a round of the fastest game (a tenth)."""
+
+COMMAND_WAYS = {
+    "no --out": (),
+    "--out DIR --no-report": ("--out", "{out}", "--no-report"),
+    "--out DIR": ("--out", "{out}"),
+}
+"""How the study command is timed: its extra arguments (``{out}`` a fresh directory a round)."""
+
+
+@functools.cache
+def fastest_game() -> str:
+    """The game whose random games the core plays fastest: where writing the rows weighs most."""
+    return max(cruiselib.games(), key=games_for)
+
+
+def command_games() -> int:
+    return max(1000, games_for(fastest_game()) // COMMAND_SHARE)
+
+
+@pytest.mark.parametrize("way", list(COMMAND_WAYS))
+def test_study_command(benchmark: Any, way: str) -> None:
+    """``cruiselib study`` on the serial backend, its output thrown away: without ``--out``,
+    writing the rows, and writing the report too."""
+    name = fastest_game()
+    benchmark.group = f"{name}: cruiselib study, {command_games():,} random games, {way}"
+    players = cruiselib.make(name).num_players
+    base = [name, "--games", str(command_games()), "--players", str(players), "--backend", "serial", "--no-progress"]
+    with tempfile.TemporaryDirectory() as scratch:
+        rounds = iter(range(1000))
+
+        def setup() -> tuple[tuple[Any, ...], dict[str, Any]]:
+            out = str(Path(scratch) / str(next(rounds)))
+            return ([*base, *(arg.format(out=out) for arg in COMMAND_WAYS[way])],), {}
+
+        def command(argv: list[str]) -> int:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                return study_main(argv)
+
+        status = benchmark.pedantic(command, setup=setup, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+        assert status == 0
+        written = sorted(path.name for path in Path(scratch).glob("*/*"))
+        assert ("games.parquet" in written) == (way != "no --out")
+        assert ("report.html" in written) == (way == "--out DIR")
