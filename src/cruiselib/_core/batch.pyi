@@ -1,11 +1,10 @@
 # Stub for the compiled batch module (batch.py + batch.pxd).
 # Keep in step with the Python-visible (def / cpdef / readonly) names of batch.pxd.
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, final
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import disjoint_base
 
 from .engine import CoreState
 
@@ -15,7 +14,7 @@ REFUSAL_CODES: Final[dict[str, int]]
 ILLEGAL_CODES: Final[dict[str, int]]
 LEGAL_CACHE_SIZE: Final[int]
 
-@disjoint_base
+@final
 class Batch:
     def __init__(
         self,
