@@ -17,7 +17,7 @@ snapshots (its seat alternating env by env), in ``--bot-share`` a cruiselib bot 
 still the compiled opponents, and in the rest both seats are the learner. Every ``--eval-every`` steps the
 greedy policy plays ``--eval-games`` against the random bot and ``--eval-rules`` against
 the game's rule-based bot (seat-rotated, each deal from both seats), and a line goes to
-``--curve`` (CSV). ``--export`` writes the weights that ``make_bot("policy", weights=...)``
+``--curve`` (CSV). ``--export`` writes the weights that ``cruiselib.bots.policy.from_file``
 plays with numpy alone (``cruiselib.bots.policy``), labelled with what made them.
 
     python examples/train_ppo.py --game sirens --steps 20000000 --seed 1 \
@@ -665,9 +665,9 @@ def export(agent: Any, game: Any, path: Path, args: argparse.Namespace, steps: i
         "cruiselib_version": cruiselib.__version__,
     }
     if args.init is not None:  # what the run went on from: that file's own record
-        from cruiselib.bots.policy import _from_file
+        from cruiselib.bots.policy import read_weights
 
-        before = dict(_from_file(str(args.init)).meta)
+        before = dict(read_weights(args.init).meta)
         meta["init"] = {
             key: before[key] for key in ("command", "seed", "steps", "total_steps", "init") if key in before
         }
@@ -682,9 +682,9 @@ def export(agent: Any, game: Any, path: Path, args: argparse.Namespace, steps: i
 
 def import_weights(agent: Any, path: Path) -> None:
     """Load an exported weights file into ``agent`` (to go on training from it)."""
-    from cruiselib.bots.policy import _from_file
+    from cruiselib.bots.policy import read_weights
 
-    net = _from_file(str(path))
+    net = read_weights(path)
     with torch.no_grad():
         for k, (w, b) in enumerate(net.layers):
             agent.layers[k].weight.copy_(torch.from_numpy(w.T.copy()))

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import cruiselib
-from cruiselib.bots import PolicyBot
+from cruiselib.bots.policy import from_file
 from cruiselib.errors import InvalidOptionError
 from tests.support import ANY_GAME, player_counts
 
@@ -128,7 +128,7 @@ def test_a_short_run_trains_exports_and_reproduces(example: ModuleType, tmp_path
     for name in a.files:
         if name != "meta":
             assert np.array_equal(a[name], b[name]), name  # the same seed, the same weights
-    bot = PolicyBot(seed=0, weights=str(tmp_path / "a.npz"))
+    bot = from_file(tmp_path / "a.npz", seed=0)
     state = game.new_state(seed=1)
     while not state.is_over:
         state.apply(bot.choose(state))

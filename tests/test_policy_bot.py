@@ -22,7 +22,9 @@ from cruiselib.bots.policy import (
     MAX_WEIGHTS_BYTES,
     PolicyNetwork,
     check_configuration,
+    from_file,
     load_weights,
+    read_weights,
     shipped_weights,
 )
 from tests.support import seat_configurations
@@ -221,11 +223,16 @@ def test_a_weights_file_of_your_own(tmp_path: Path) -> None:
     path = tmp_path / "mine.npz"
     path.write_bytes(_tampered(network))
     state = game.new_state(seed=3)
-    assert make_bot("policy", weights=str(path)).choose(state) == make_bot("policy").choose(state)
+    assert from_file(path).choose(state) == make_bot("policy").choose(state)
+    assert make_bot("policy", weights=read_weights(str(path))).choose(state) == make_bot("policy").choose(state)
     with pytest.raises(cruiselib.InvalidOptionError, match="not a regular file"):
-        make_bot("policy", weights=str(tmp_path)).choose(state)
+        from_file(tmp_path)
     with pytest.raises(cruiselib.InvalidOptionError, match="No such file"):
-        make_bot("policy", weights=str(tmp_path / "missing.npz")).choose(state)
+        read_weights(tmp_path / "missing.npz")
+    # A path given as the option is refused, not read: the engine protocol makes bots by
+    # name from a client's options, and reads no files.
+    with pytest.raises(cruiselib.InvalidOptionError, match="a path is not read here"):
+        make_bot("policy", weights=str(path))
 
 
 def test_a_tampered_weights_file_raises_a_clear_error() -> None:
@@ -258,7 +265,7 @@ def test_the_bot_is_registered_and_checks_its_options() -> None:
     for bad in (-1, float("nan"), True, "1"):
         with pytest.raises(cruiselib.InvalidOptionError, match="temperature"):
             make_bot("policy", temperature=bad)
-    with pytest.raises(cruiselib.InvalidOptionError, match="weights must be a path"):
+    with pytest.raises(cruiselib.InvalidOptionError, match="weights must be a PolicyNetwork"):
         make_bot("policy", weights=3)
     name, options = TWO_SEATS[0]
     state = cruiselib.make(name, **options).new_state(seed=1)

@@ -12,8 +12,10 @@ Each game's package ships weights in its ``data`` folder, ``policy-*.npz``, one 
 configuration they were trained for; the bot finds them through the game's class (its
 package) and picks the file whose recorded configuration is the game's, so a game
 registered from outside cruiselib brings its own, and a game or configuration without
-them is refused by name. ``weights=PATH``
-plays a file of your own, such as one written by ``train_ppo.py --export``. A weights file
+them is refused by name. :func:`from_file` plays a file of your own, such as one written by
+``train_ppo.py --export`` (``weights=`` takes a network read with :func:`read_weights`: never
+a path, so the engine protocol, which makes bots by name from a client's options, reads no
+files). A weights file
 is a ``.npz`` of float arrays and one JSON text, ``meta``, that says what made it and what
 it was trained for; a game whose configuration differs is refused with
 :class:`cruiselib.InvalidOptionError` naming both.
@@ -49,7 +51,9 @@ __all__ = [
     "PolicyBot",
     "PolicyNetwork",
     "configuration_of",
+    "from_file",
     "load_weights",
+    "read_weights",
     "shipped_weights",
 ]
 
@@ -245,7 +249,8 @@ def shipped_weights(game: Any) -> PolicyNetwork:
     if not networks:
         raise InvalidOptionError(
             f"no trained policy ships with {title} (no {package}/{WEIGHTS_FOLDER}/policy*.npz); "
-            "give the bot a weights file (weights=PATH, as examples/train_ppo.py --export writes)"
+            "play a weights file of your own (cruiselib.bots.policy.from_file; "
+            "examples/train_ppo.py --export writes one)"
         )
     for network in networks:
         if _misfits(network, game) == []:
@@ -254,13 +259,23 @@ def shipped_weights(game: Any) -> PolicyNetwork:
     raise InvalidOptionError(
         f"no trained policy of {title} fits this configuration, {_said(configuration_of(game))}: "
         f"the weights that ship were trained for {trained} "
-        "(give the bot a weights file of your own with weights=PATH)"
+        "(play a weights file of your own with cruiselib.bots.policy.from_file)"
     )
 
 
-@functools.cache
-def _from_file(path: str) -> PolicyNetwork:
-    return load_weights(read_component_file(path, what="policy weights file", limit=MAX_WEIGHTS_BYTES), repr(path))
+def read_weights(path: str | Path) -> PolicyNetwork:
+    """The :class:`PolicyNetwork` of a weights file: a regular file of at most
+    :data:`MAX_WEIGHTS_BYTES`, read as the games read their component files, then checked
+    by :func:`load_weights`. InvalidOptionError for anything else."""
+    data = read_component_file(path, what="policy weights file", limit=MAX_WEIGHTS_BYTES)
+    return load_weights(data, repr(str(path)))
+
+
+def from_file(path: str | Path, seed: int | None = None, temperature: float = 0.0) -> PolicyBot:
+    """A :class:`PolicyBot` that plays the weights file ``path`` (read now): the factory
+    the command line and the arena take as ``cruiselib.bots.policy:from_file``, e.g.
+    ``cruiselib arena sirens --bot cruiselib.bots.policy:from_file,path=policy.npz --bot rules``."""
+    return PolicyBot(seed=seed, temperature=temperature, weights=read_weights(path))
 
 
 def _trained(network: PolicyNetwork) -> dict[str, Any]:
@@ -300,13 +315,15 @@ class PolicyBot:
     ``temperature``: 0 (the default) plays the highest-scoring legal action (the lowest id
     among equals), deterministic whatever the seed; above 0 samples the softmax of the
     scores divided by it from the bot's ``numpy.random.Generator`` (seeded by ``seed``).
-    ``weights``: a path to a weights file; None plays the weights that ship with the
-    game. The weights are read at the first move of each game configuration and kept.
+    ``weights``: a :class:`PolicyNetwork` (:func:`read_weights`; :func:`from_file` makes
+    the bot from a path); None plays the weights that ship with the game, read at the first
+    move of each game configuration and kept. A path is refused: the engine protocol makes
+    bots by name with a client's options, and reads no files.
     """
 
     name = "policy"
 
-    def __init__(self, seed: int | None = None, temperature: float = 0.0, weights: str | Path | None = None) -> None:
+    def __init__(self, seed: int | None = None, temperature: float = 0.0, weights: PolicyNetwork | None = None) -> None:
         if (
             isinstance(temperature, bool)
             or not isinstance(temperature, (int, float))
@@ -314,10 +331,13 @@ class PolicyBot:
             or not 0 <= temperature <= 100
         ):
             raise InvalidOptionError(f"temperature must be a number from 0 to 100, not {temperature!r}")
-        if weights is not None and not isinstance(weights, (str, Path)):
-            raise InvalidOptionError(f"weights must be a path to a weights file or None, not {weights!r}")
+        if weights is not None and not isinstance(weights, PolicyNetwork):
+            raise InvalidOptionError(
+                f"weights must be a PolicyNetwork (cruiselib.bots.policy.read_weights) or None, not {weights!r}; "
+                "a path is not read here: cruiselib.bots.policy.from_file(path) makes the bot from a file"
+            )
         self.temperature = float(temperature)
-        self.weights = None if weights is None else str(weights)
+        self.weights = weights
         self._rng = np.random.default_rng(seed)
         self._networks: dict[Any, PolicyNetwork] = {}
 
@@ -326,7 +346,7 @@ class PolicyBot:
         key = (type(game), game.num_players, game.num_actions, repr(game.options))
         network = self._networks.get(key)
         if network is None:
-            network = shipped_weights(game) if self.weights is None else _from_file(self.weights)
+            network = shipped_weights(game) if self.weights is None else self.weights
             check_configuration(network, game)
             self._networks[key] = network
         return network
