@@ -31,7 +31,14 @@ def test_the_file_reads_back_as_the_rows_with_text_as_text(tmp_path: Path, monke
     )
     result = run(spec, tmp_path / "out", backend="serial", progress=False)
     path = tmp_path / "out" / "games.parquet"
-    assert pq.ParquetFile(path).metadata.num_row_groups > 1
+    metadata = pq.ParquetFile(path).metadata
+    assert metadata.num_row_groups > 1
+    chunks = {chunk.path_in_schema: chunk for chunk in map(metadata.row_group(0).column, range(metadata.num_columns))}
+    assert set(chunks) == set(results._COLUMN_PATHS)  # every column has its settings
+    assert {path for path, chunk in chunks.items() if chunk.compression != "SNAPPY"} == {"deal_seed"}
+    assert {path for path, chunk in chunks.items() if chunk.is_stats_set} == set(
+        results.PARQUET_OPTIONS["write_statistics"]
+    )
     plain = pq.read_table(path)  # no schema given: what any reader gets
     for name in ("study", "game", "options_json"):
         assert plain.schema.field(name).type == pa.string()
