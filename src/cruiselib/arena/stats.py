@@ -290,7 +290,8 @@ def bradley_terry(
     games = matrix + matrix.T
     won = matrix.sum(axis=1) + prior / 2
     gamma = np.ones(count)
-    for _ in range(max_iterations):
+    converged = False
+    for _ in range(min(max_iterations, _MM_STEPS)):
         # Hunter's MM step: gamma_i <- W_i / sum_j n_ij / (gamma_i + gamma_j), the reference
         # player (gamma 1) taking part through the prior games.
         denominator = (games / (gamma[:, None] + gamma[None, :])).sum(axis=1) + prior / (gamma + 1.0)
@@ -300,11 +301,14 @@ def bradley_terry(
         change = float(np.max(np.abs(np.log(updated) - np.log(gamma))))
         gamma = updated
         if change < tolerance:
+            converged = True
             break
-    else:
-        raise ArithmeticError(f"Bradley-Terry did not converge in {max_iterations} iterations")
-
     theta = np.log(gamma)
+    if not converged:
+        # MM crawls where a player won (nearly) every game: its rating sits far out, held only
+        # by the prior. Newton's method on the same concave likelihood finishes the fit.
+        theta = _bradley_terry_newton(theta, games, won, prior, tolerance, max_iterations)
+        gamma = np.exp(theta)
     p = gamma[:, None] / (gamma[:, None] + gamma[None, :])
     pair_information = games * p * p.T
     information = -pair_information
@@ -326,6 +330,59 @@ def bradley_terry(
         low=[float(ELO_PER_NAT * v) for v in centred - half],
         high=[float(ELO_PER_NAT * v) for v in centred + half],
     )
+
+
+_MM_STEPS = 2_000
+"""MM iterations before :func:`bradley_terry` hands the fit to Newton's method."""
+
+
+def _bradley_terry_log_likelihood(
+    theta: npt.NDArray[np.float64], games: npt.NDArray[np.float64], won: npt.NDArray[np.float64], prior: float
+) -> float:
+    """The Bradley-Terry log-likelihood (natural-log strengths ``theta``), the prior's drawn
+    games against the reference (strength 0) included; ``won`` counts the prior's halves."""
+    spread = np.logaddexp(theta[:, None], theta[None, :])
+    pairs = 0.5 * float(np.sum(games * spread))  # each pair's games, counted once
+    return float(won @ theta) - pairs - prior * float(np.sum(np.logaddexp(theta, 0.0)))
+
+
+def _bradley_terry_newton(
+    theta: npt.NDArray[np.float64],
+    games: npt.NDArray[np.float64],
+    won: npt.NDArray[np.float64],
+    prior: float,
+    tolerance: float,
+    max_iterations: int,
+) -> npt.NDArray[np.float64]:
+    """Newton's method with step halving from ``theta`` to the maximum of the likelihood (the
+    same fixed point as the MM iteration); ArithmeticError if it does not get there."""
+    count = theta.size
+    best = _bradley_terry_log_likelihood(theta, games, won, prior)
+    for _ in range(min(max_iterations, 500)):
+        p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # p[i, j]: i beats j
+        reference = 1.0 / (1.0 + np.exp(-theta))
+        gradient = won - (games * p).sum(axis=1) - prior * reference
+        pair_information = games * p * p.T
+        information = -pair_information
+        np.fill_diagonal(information, pair_information.sum(axis=1) + prior * reference * (1.0 - reference))
+        if prior == 0:
+            information += 1.0 / count  # the free direction "all ratings + c", pinned
+        step = np.linalg.solve(information, gradient)
+        size = 1.0
+        while size > 1e-12:
+            trial = theta + size * step
+            if prior == 0:
+                trial -= trial.mean()
+            value = _bradley_terry_log_likelihood(trial, games, won, prior)
+            if value >= best - 1e-12 * abs(best):
+                break
+            size /= 2.0
+        else:
+            return theta  # no step improves the likelihood: at its maximum to rounding
+        theta, best = trial, value
+        if float(np.max(np.abs(size * step))) < tolerance:
+            return theta
+    raise ArithmeticError("Bradley-Terry did not converge (Newton's method after the MM iteration)")
 
 
 def multiplayer_ratings(games: Sequence[tuple[Sequence[str], Sequence[float]]], z: float = Z95) -> Ratings:
