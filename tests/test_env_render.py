@@ -180,7 +180,7 @@ def test_record_video_writes_an_episode(tmp_path: Any) -> None:
 
 def test_stable_baselines3_make_vec_env() -> None:
     pytest.importorskip("stable_baselines3")
-    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.env_util import make_vec_env  # type: ignore[import-not-found,unused-ignore]
 
     # make_vec_env makes a registered env with render_mode="rgb_array" unless told otherwise.
     venv = make_vec_env(env_id(ANY_GAME), n_envs=2, env_kwargs={"opponents": "random"})
