@@ -1,5 +1,6 @@
-"""Where jobs run: the :class:`Backend` protocol, :class:`SerialBackend` (this process) and
-:class:`LocalBackend` (a pool of local processes).
+"""Where jobs run: the :class:`Backend` protocol, :class:`SerialBackend` (this process),
+:class:`LocalBackend` (a pool of local processes) and :class:`RayBackend` (a local Ray or a
+cluster, joined within a time bound: :class:`RayConnectionError` says in one line why not).
 
 A backend runs :func:`cruiselib.arena.play.play_job` on each job and yields ``(job, rows)``
 pairs as jobs finish, in any order: the runner writes each job's rows at once and sorts
