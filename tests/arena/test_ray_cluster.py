@@ -253,6 +253,10 @@ def test_workers_do_not_size_a_cluster(fake_ray: FakeRay, monkeypatch: pytest.Mo
 # --- a real cluster --------------------------------------------------------------------------
 
 
+RAY_START = (sys.executable, "-m", "ray.scripts.scripts", "start")
+"""``ray start`` of this Python's Ray (its ``ray`` script may not be on PATH)."""
+
+
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "cruiselib", "study", ANY_GAME, "--games", "20", "--players", "2"]
     return subprocess.run(
@@ -277,7 +281,7 @@ def test_a_cluster_with_token_authentication() -> None:
     folder = tempfile.mkdtemp(prefix="rt", dir="/tmp" if os.path.isdir("/tmp") else None)
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")} | {"RAY_TMPDIR": folder}
     head = subprocess.Popen(
-        ["ray", "start", "--head", "--block", f"--port={port}", "--num-cpus=1", "--include-dashboard=false"],
+        [*RAY_START, "--head", "--block", f"--port={port}", "--num-cpus=1", "--include-dashboard=false"],
         env=env | {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
