@@ -9,12 +9,14 @@ from typing import Any
 
 import pytest
 
+import cruiselib
+
 pytest.importorskip("matplotlib")
 
 from cruiselib._registry import game_class
 from cruiselib.arena.report import html_report
 from cruiselib.errors import InvalidOptionError
-from tests.support import ANY_GAME
+from tests.support import ANY_GAME, player_counts
 
 HOSTILE = "<script>alert('x')</script>"
 
@@ -371,3 +373,18 @@ def test_distribution_tables_hold_the_rows_numbers(tmp_path: Path) -> None:
     assert f"<td>a</td>{numbers}" in text  # samples, mean, std
     assert '<td class="num">1</td><td class="num">2.5</td><td class="num">6</td></tr>' in text  # min, median, max
     assert '<td>all games</td><td class="num">4</td><td class="num">33</td>' in text
+
+
+def test_a_study_reads_its_columns_whole_with_the_same_bytes(tmp_path: Path) -> None:
+    """A study's distributions are read from whole numpy columns (a study has millions of rows)
+    and give the same report, byte for byte, as the same games read row by row."""
+    from cruiselib.arena.results import games_to_lists
+    from cruiselib.arena.runner import run
+
+    # A game of several player counts: cells of different widths of the scores lists.
+    name = next(game for game in cruiselib.games() if len(player_counts(game)) > 1)
+    spec = {"kind": "study", "game": name, "players": list(player_counts(name)[:2]), "games": 300, "seed": 1}
+    result = run(spec, None, backend="serial", progress=False)
+    whole = html_report(result.rows, result.summary, tmp_path / "whole.html").read_bytes()
+    assert html_report(games_to_lists(result.rows), result.summary, tmp_path / "columns.html").read_bytes() == whole
+    assert html_report(result.games(), result.summary, tmp_path / "rows.html").read_bytes() == whole

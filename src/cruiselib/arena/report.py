@@ -164,6 +164,16 @@ class _RowColumns:
                 f"rows must be game rows, a mapping of columns or a pyarrow Table, not {type(rows).__name__}"
             )
 
+    def games(self) -> Any:
+        """The rows as the arena's columnar ``Games`` (a pyarrow Table or a mapping of columns)
+        when given so with every column a study's distributions read, else None."""
+        needed = ("cell", "players", "options_json", "scores", "length")
+        if self._table is not None and all(name in self._table.column_names for name in needed):
+            return self._table
+        if self._columns is not None and all(name in self._columns for name in needed):
+            return self._columns
+        return None
+
     def column(self, name: str) -> list[Any]:
         """The values of field ``name``, one per row (``None`` where a row lacks it)."""
         if self._columns is not None:
@@ -414,6 +424,12 @@ def _cells(summary: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def _distribution_sections(summary: Mapping[str, Any], table: _RowColumns, kind: str) -> list[str]:
     if table.count == 0:
         return []
+    games = table.games() if kind == "study" else None
+    if games is not None:
+        try:
+            return _study_distribution_sections(summary, games)
+        except (TypeError, ValueError, IndexError):
+            pass  # columns not of the arena's shape: read row by row below
     seats = table.column("seats")
     scores = table.column("scores")
     lengths = table.column("length")
@@ -446,6 +462,51 @@ def _distribution_sections(summary: Mapping[str, Any], table: _RowColumns, kind:
         samples = dict(list(by_length.items())[:MAX_CELL_PLOTS])
         svg = _histogram_figure(samples, "game length (actions)", "lengths")
         sections.append(_section("Game length", svg, _stats_table(by_length, "Games"), ""))
+    return sections
+
+
+def _study_distribution_sections(summary: Mapping[str, Any], games: Any) -> list[str]:
+    """:func:`_distribution_sections` of a study's columns, read whole as numpy arrays (a study
+    has millions of rows and a few cells): the same sections, the same bytes."""
+    from .results import list_column, scalar_column, value_at
+
+    names: dict[Any, str] = {}
+    for cell in _cells(summary):
+        if cell.get("cell") is not None and cell.get("name"):
+            names[cell["cell"]] = str(cell["name"])
+    cell_of = np.asarray(scalar_column(games, "cell"), dtype=np.int64)
+    players_of = np.asarray(scalar_column(games, "players"), dtype=np.int64)
+    lengths = np.asarray(scalar_column(games, "length"), dtype=float)
+    score_values, score_offsets = list_column(games, "scores")
+    score_values = np.asarray(score_values, dtype=float)
+    numbers, first_rows = np.unique(cell_of, return_index=True)
+    appearance = [int(numbers[i]) for i in np.argsort(first_rows, kind="stable")]
+    first_of = {int(number): int(row) for number, row in zip(numbers, first_rows, strict=True)}
+
+    def name_of(number: int) -> str:
+        row = first_of[number]
+        key = _cell_key(value_at(games, "options_json", row), int(players_of[row]))
+        return names.get(number) or _cell_title(key)
+
+    sections = []
+    for index, number in enumerate(sorted(first_of, key=lambda n: (n, name_of(n)))[:MAX_CELL_PLOTS]):
+        rows = np.flatnonzero(cell_of == number)
+        starts, ends = score_offsets[rows], score_offsets[rows + 1]
+        samples: dict[str, Any] = {}
+        for seat in range(int((ends - starts).max()) if rows.size else 0):
+            present = ends - starts > seat
+            samples[f"seat {seat}"] = score_values[starts[present] + seat]
+        if samples:
+            svg = _histogram_figure(samples, "score", f"scores{index}")
+            sections.append(_section(f"Score distribution: {name_of(number)}", svg, _stats_table(samples, "Seat"), ""))
+    by_length: dict[str, Any] = {}
+    for number in appearance:
+        by_length.setdefault(name_of(number), []).append(lengths[cell_of == number])
+    merged = {name: np.concatenate(parts) for name, parts in by_length.items()}
+    if merged:
+        plotted = dict(list(merged.items())[:MAX_CELL_PLOTS])
+        svg = _histogram_figure(plotted, "game length (actions)", "lengths")
+        sections.append(_section("Game length", svg, _stats_table(merged, "Games"), ""))
     return sections
 
 
@@ -701,7 +762,7 @@ def _points(difference: float) -> str:
 # --- distributions ----------------------------------------------------------------------
 
 
-def _histogram_figure(samples: Mapping[str, list[float]], label: str, salt: str) -> str:
+def _histogram_figure(samples: Mapping[str, Any], label: str, salt: str) -> str:
     every = np.concatenate([np.asarray(values, dtype=float) for values in samples.values()])
     lowest, highest = float(every.min()), float(every.max())
     if np.all(every == np.round(every)) and highest - lowest <= 60:
@@ -725,7 +786,7 @@ def _histogram_figure(samples: Mapping[str, list[float]], label: str, salt: str)
     return _svg(draw, salt, height=3.6)
 
 
-def _stats_table(samples: Mapping[str, list[float]], column: str) -> str:
+def _stats_table(samples: Mapping[str, Any], column: str) -> str:
     rows = []
     for name, values in samples.items():
         array = np.asarray(values, dtype=float)
