@@ -83,7 +83,7 @@ def same_results(results: dict[str, RunResult]) -> None:
 
 def ray_started(workers: int) -> tuple[RayBackend, float]:
     """A local Ray of ``workers`` CPUs, started and warmed by one task; its start-up time."""
-    backend = RayBackend(num_cpus=workers)
+    backend = RayBackend(address="local", num_cpus=workers)  # a Ray of its own, never a recorded cluster
     start = time.perf_counter()
     ray = backend.connect()
     ray.get(ray.remote(lambda: None).remote())  # the first worker process starts here

@@ -65,7 +65,7 @@ def backends() -> Iterator[dict[str, Backend]]:
         pytest.skip("a Ray is already running in this process")
     from cruiselib.arena.backends import RayBackend
 
-    on_ray = RayBackend(num_cpus=2)
+    on_ray = RayBackend(address="local", num_cpus=2)  # never a cluster recorded on the machine
     on_ray.connect()
     try:
         yield {"serial": SerialBackend(), "local": LocalBackend(2), "ray": on_ray}
