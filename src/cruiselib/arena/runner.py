@@ -63,6 +63,7 @@ from .results import (
     write_job_rows,
     write_rows,
 )
+from .schema import read_summary
 from .summary import summarize
 
 __all__ = ["LOCK_NAME", "OutDirInUseError", "RunResult", "load_run", "run"]
@@ -417,8 +418,10 @@ def load_run(out_dir: str | os.PathLike[str]) -> RunResult:
     gives the rows as :class:`~cruiselib.arena.results.GameRow` objects.
 
     The folder is read as untrusted: a folder with no finished run (no ``summary.json``, or
-    no rows) or files that do not parse raise :class:`cruiselib.InvalidStateError` naming the
-    file. It reads what the run wrote; it does not check the rows against the spec."""
+    no rows), files that do not parse, or a summary not of the published shape
+    (:func:`cruiselib.arena.schema.read_summary`) raise :class:`cruiselib.InvalidStateError`
+    naming the file. It reads what the run wrote; it does not check the rows against the
+    spec. ``summary`` stays the dict; ``read_summary(run.summary)`` gives it typed."""
     folder = Path(out_dir)
     summary_file = folder / "summary.json"
     if not summary_file.is_file():
@@ -436,6 +439,10 @@ def load_run(out_dir: str | os.PathLike[str]) -> RunResult:
     try:
         summary = msgspec.json.decode(summary_file.read_bytes(), type=dict[str, Any])
     except (msgspec.DecodeError, OSError) as exc:
+        raise InvalidStateError(f"{summary_file} is not a summary: {exc}") from None
+    try:
+        read_summary(summary)  # every field checked against the published shape
+    except InvalidStateError as exc:
         raise InvalidStateError(f"{summary_file} is not a summary: {exc}") from None
     try:
         rows = read_games(rows_file)
