@@ -25,7 +25,10 @@ from tests.support import one_per_game  # noqa: E402
 
 # check_env of an env made without gymnasium.make cannot make one per render mode (the
 # registered envs are checked in every mode).
-pytestmark = pytest.mark.filterwarnings("ignore:.*Not able to test alternative render modes:UserWarning")
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:.*Not able to test alternative render modes:UserWarning"),
+    pytest.mark.surface,  # Python over the core's public API: the same code on either core
+]
 
 MULTI = [(name, options) for name, options in CONFIGURATIONS if cruiselib.make(name, **options).num_players > 1]
 MULTI_IDS = [IDS[CONFIGURATIONS.index(case)] for case in MULTI]

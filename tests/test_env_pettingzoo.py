@@ -34,7 +34,10 @@ from cruiselib.envs.aec import env_id, register_envs  # noqa: E402
 from tests.env_support import CONFIGURATIONS, IDS, illegal_action, sample  # noqa: E402
 from tests.support import one_per_game  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's advice on Dict observations
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::UserWarning"),  # PettingZoo's advice on Dict observations
+    pytest.mark.surface,  # Python over the core's public API: the same code on either core
+]
 
 
 def play(env: Any, rnd: random.Random, limit: int = 10_000) -> list[dict[str, Any]]:

@@ -31,6 +31,8 @@ GAME_IDS = [configuration_id(name, options) for name, options in GAMES]
 CONFIGURATIONS = example_configurations()
 SHAPE = (HEIGHT, WIDTH, 3)
 
+pytestmark = pytest.mark.surface  # Python over the core's public API: the same code on either core
+
 
 def is_frame(frame: Any) -> bool:
     return isinstance(frame, np.ndarray) and frame.shape == SHAPE and frame.dtype == np.uint8
