@@ -54,6 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 import cruiselib
+from cruiselib.arena.stats import wilson
 from cruiselib.bots import make_bot
 from cruiselib.bots.policy import FORMAT, FORMAT_VERSION, configuration_of
 from cruiselib.envs import BatchEnv
@@ -99,11 +100,7 @@ def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[flo
         raise InvalidOptionError(
             f"a Wilson interval needs 0 <= successes <= trials and trials >= 1, not {successes} of {trials}"
         )
-    p = successes / trials
-    z2 = z * z
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return wilson(successes, trials, z)  # the arena's interval: one implementation
 
 
 @dataclass(frozen=True)

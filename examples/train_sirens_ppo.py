@@ -26,7 +26,6 @@ bar: the same policy beats the greedy bot 98% of the time but the game's rule bo
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from cruiselib.arena.stats import wilson
 from cruiselib.envs import gym_env
 from cruiselib.errors import InvalidOptionError
 
@@ -68,11 +68,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
         raise InvalidOptionError(
             f"a Wilson interval needs 0 <= successes <= trials and trials >= 1, not {successes} of {trials}"
         )
-    p = successes / trials
-    z2 = z * z
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return wilson(successes, trials, z)  # the arena's interval: one implementation
 
 
 @dataclass(frozen=True)
