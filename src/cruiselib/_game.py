@@ -195,12 +195,15 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
     rules: Any  # the core's tables of this configuration (a ``CoreRules`` subclass)
 
     def _observation_layout(self) -> list[tuple[str, int]]:
-        """The parts of the observation tensor in order, each (name, length); the game's own."""
-        return []
+        """The parts of the observation tensor in order, each (name, length): those of the
+        core's declared layout (``rules.observation_layout``, docs/contract.md)."""
+        layout = self.rules.observation_layout
+        return [] if layout is None else list(layout.parts())
 
     def _information_state_layout(self) -> list[tuple[str, int]]:
         """The parts of the information-state tensor (the observation's where they are one)."""
-        return self._observation_layout()
+        layout = self.rules.info_state_layout
+        return self._observation_layout() if layout is None else list(layout.parts())
 
     @property
     def observation_shape(self) -> tuple[int]:
@@ -233,13 +236,16 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
     def _observation_ranges(self) -> Mapping[str, FieldRange]:
         """The range of each part of the observation tensor, by field name: ``(low, high)``,
         two numbers for every entry of the part or two sequences of the part's length. A
-        part left out is unbounded, ``(-inf, inf)`` (the default for every part)."""
-        return {}
+        part left out is unbounded, ``(-inf, inf)``. By default, the ranges the core's layout
+        declares (``rules.observation_layout``)."""
+        layout = self.rules.observation_layout
+        return {} if layout is None else layout.ranges()
 
     def _information_state_ranges(self) -> Mapping[str, FieldRange]:
         """The ranges of the information-state tensor's parts (by default the observation's:
-        a part of its own needs a range of its own)."""
-        return self._observation_ranges()
+        a part of its own needs a range of its own): the core layout's where it declares one."""
+        layout = self.rules.info_state_layout
+        return self._observation_ranges() if layout is None else layout.ranges()
 
     def observation_bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """``(low, high)``: float32 arrays of :attr:`observation_shape` that hold every value

@@ -21,6 +21,8 @@ cdef class CoreRules:
     cdef readonly tuple reasons
     cdef readonly int observation_size
     cdef readonly int info_state_size
+    cdef readonly object observation_layout   # its TensorLayout (tensor_layout.py), or None
+    cdef readonly object info_state_layout
     cdef readonly bint distinct_info_state
     cdef readonly object schema       # the game's Struct classes (_set_schema)
     cdef readonly str game_name       # the game's registered name (_set_schema)

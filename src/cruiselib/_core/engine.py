@@ -90,19 +90,35 @@ class CoreRules:
     ``game_name``, handed in by the game (``_set_schema``).
     """
 
-    def _init_contract(self, num_players, num_actions, reasons, observation_size=0, info_state_size=-1):
+    def _init_contract(self, num_players, num_actions, reasons, observation=0, info_state=None):
         """Set the fields every configuration has (called by the game's ``__init__``).
 
-        ``observation_size`` is the length of a seat's observation tensor and
-        ``info_state_size`` that of its information-state tensor (-1: the same tensor).
+        ``observation`` is the seat's observation tensor: its :class:`TensorLayout`
+        (``tensor_layout.py``, the convention every core follows: fields declared once,
+        offsets, size, ``observation_fields()`` and bounds derived from it), or a bare size
+        for a core without tensors. ``info_state`` is the information-state tensor's layout
+        where perfect recall knows more than the table shows (None: the same tensor).
         """
         self.num_players = num_players
         self.num_actions = num_actions
         self.action_ints = tuple(range(num_actions))
         self.reasons = tuple(reasons)
-        self.observation_size = observation_size
-        self.info_state_size = observation_size if info_state_size < 0 else info_state_size
-        self.distinct_info_state = info_state_size >= 0
+        if isinstance(observation, int):
+            self.observation_layout = None
+            self.observation_size = observation
+        else:
+            self.observation_layout = observation
+            self.observation_size = observation.size
+        if info_state is None:
+            self.info_state_layout = self.observation_layout
+            self.info_state_size = self.observation_size
+        elif isinstance(info_state, int):
+            self.info_state_layout = None
+            self.info_state_size = info_state
+        else:
+            self.info_state_layout = info_state
+            self.info_state_size = info_state.size
+        self.distinct_info_state = info_state is not None and (not isinstance(info_state, int) or info_state >= 0)
         self.schema = None
         self.game_name = ""
 

@@ -8,6 +8,7 @@ import numpy.typing as npt
 from typing_extensions import Self, disjoint_base
 
 from cruiselib._api import Playouts
+from cruiselib._core.tensor_layout import TensorLayout
 
 PLAYOUT_STREAM: Final[tuple[int, int]]
 HISTORY_LIMIT: Final[int]
@@ -27,6 +28,10 @@ class CoreRules:
     @property
     def info_state_size(self) -> int: ...
     @property
+    def observation_layout(self) -> TensorLayout | None: ...
+    @property
+    def info_state_layout(self) -> TensorLayout | None: ...
+    @property
     def distinct_info_state(self) -> bool: ...
     @property
     def schema(self) -> Any: ...
@@ -38,8 +43,8 @@ class CoreRules:
         num_players: int,
         num_actions: int,
         reasons: tuple[str, ...],
-        observation_size: int = 0,
-        info_state_size: int = -1,
+        observation: TensorLayout | int = 0,
+        info_state: TensorLayout | int | None = None,
     ) -> None: ...
 
 @disjoint_base

@@ -81,7 +81,7 @@ cdef class SirensRules(CoreRules):
     cdef tuple ship_ints
     cdef object ship_type, view_type
 
-    cpdef list observation_layout(self)
+    cpdef list observation_parts(self)
     @cython.locals(c=cython.int, f=cython.int, t=cython.int, v=cython.int)
     cpdef _view_tables(self)
 

@@ -234,7 +234,7 @@ class SirensRules(CoreRules):
     def face_of(self, card):
         return self.card_face[card]
 
-    def observation_layout(self):
+    def observation_parts(self):
         """The parts of a seat's observation tensor in order: (name, length) pairs."""
         nc = self.num_cards
         return [

@@ -289,7 +289,7 @@ class SirensGame(Game[SirensState, SirensMove]):
 
     def _observation_layout(self) -> list[tuple[str, int]]:
         """The parts of the observation tensor (docs/sirens.md, "Observation tensor")."""
-        return list(self.rules.observation_layout())
+        return list(self.rules.observation_parts())
 
     def _observation_ranges(self) -> dict[str, FieldRange]:
         """The range of every part of the observation tensor, from the rules and the card
