@@ -5,7 +5,9 @@ Python (Cython pure-Python mode) and is compiled here. Set the environment varia
 ``CRUISELIB_PURE_PYTHON=1`` to skip compiling: the same sources then install as a
 pure-Python package (``py3-none-any`` wheel), slower but identical in behaviour.
 ``CRUISELIB_CHECKED_BUILD=1`` compiles with bounds checks and the C bounds sanitizer
-(docs/packaging.md, "The checked build").
+(docs/packaging.md, "The checked build"). ``CRUISELIB_BUILD_ONLY=sirens,sirens_snapshot``
+(names of core modules, comma-separated) rebuilds only those, for work on one core with
+``build_ext --inplace``: the others' extension modules are left as they are.
 
 A second install of the same checkout reuses the first one's work: the C that Cython
 generated is kept while its inputs are unchanged (``fresh_c_file``), so setuptools finds
@@ -46,8 +48,16 @@ SANITIZE = ["-fsanitize=bounds", "-fno-sanitize-recover=bounds"]
 
 
 def core_modules(core: Path = CORE) -> list[Path]:
-    """The core's compiled modules: each ``.py`` with a ``.pxd`` beside it, sorted."""
-    return sorted(p.with_suffix(".py") for p in core.glob("*.pxd") if p.with_suffix(".py").exists())
+    """The core's compiled modules: each ``.py`` with a ``.pxd`` beside it, sorted (only
+    those ``CRUISELIB_BUILD_ONLY`` names, where it is set)."""
+    modules = sorted(p.with_suffix(".py") for p in core.glob("*.pxd") if p.with_suffix(".py").exists())
+    only = {name.strip() for name in os.environ.get("CRUISELIB_BUILD_ONLY", "").split(",") if name.strip()}
+    if only:
+        unknown = only - {p.stem for p in modules}
+        if unknown:
+            raise SystemExit(f"CRUISELIB_BUILD_ONLY names no core module: {', '.join(sorted(unknown))}")
+        modules = [p for p in modules if p.stem in only]
+    return modules
 
 
 def _digest(data: bytes) -> str:
