@@ -144,16 +144,7 @@ def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
 # --------------------------------------------------------------------------- simulate
 
 
-def _summary_table(
-    rich: Any,
-    game: cruiselib.Game[Any],
-    title: str,
-    scores: np.ndarray,
-    lengths: np.ndarray,
-    wins: np.ndarray,
-    first_seats: np.ndarray,
-    seconds: float,
-) -> tuple[Any, str]:
+def _summary_table(rich: Any, game: cruiselib.Game[Any], title: str, played: Any, seconds: float) -> tuple[Any, str]:
     """A per-seat results table and a line of totals (draws, lengths, speed).
 
     A game won by k seats gives each a share of 1/k, so the shares of a game add up to
@@ -165,6 +156,7 @@ def _summary_table(
     """
     from cruiselib.arena.stats import wilson
 
+    scores, lengths, wins, first_seats = played.scores, played.length, played.wins, played.start_player
     n = len(lengths)
     players = game.num_players
     winners_per_game = wins.sum(axis=1, dtype=np.int64)
@@ -221,6 +213,10 @@ def _sim_bot(name: str, seed: int, think: float | None, iterations: int | None) 
 
 
 def simulate(args: argparse.Namespace) -> int:
+    """``cruiselib simulate``: bot-vs-bot games (random against random in the core), then a
+    per-seat summary table."""
+    from cruiselib.arena.play import join_played, play_games, played_from_playouts
+
     rich = _rich()
     out = rich.console.Console(highlight=False)
     game = _make_game(args)
@@ -237,10 +233,6 @@ def simulate(args: argparse.Namespace) -> int:
     n = args.games
     if n < 1:
         raise cruiselib.InvalidOptionError("--games must be at least 1")
-    scores = np.zeros((n, game.num_players), dtype=np.int32)
-    lengths = np.zeros(n, dtype=np.int64)
-    wins = np.zeros((n, game.num_players), dtype=np.int8)
-    first_seats = np.zeros(n, dtype=np.int8)
     in_core = all(name == "random" for name in names)
     # Made before the games start, so a bot that cannot be imported fails at once.
     bots = (
@@ -261,31 +253,29 @@ def simulate(args: argparse.Namespace) -> int:
         task = progress.add_task(f"{game.name}: {' vs '.join(names)}", total=n)
         if in_core:
             # Random against random runs entirely in the compiled core, in batches.
+            batches = []
             for lo in range(0, n, BATCH):
                 hi = min(n, lo + BATCH)
+                batch_start = time.perf_counter()
                 batch = game.playouts(hi - lo, seed=args.seed * 1_000_003 + lo, threads=args.threads)
-                scores[lo:hi], lengths[lo:hi], wins[lo:hi] = batch.scores, batch.lengths, batch.wins
-                first_seats[lo:hi] = batch.first_seats
+                batches.append(played_from_playouts(batch, time.perf_counter() - batch_start))
                 progress.update(task, completed=hi)
+            played = join_played(batches)
         else:
-            for g in range(n):
-                state: Any = game.new_state(seed=args.seed * 1_000_003 + g)
-                first_seats[g] = state.current_player
-                steps = 0
-                while not state.is_over:
-                    state.apply(bots[state.current_player].choose(state))
-                    steps += 1
-                scores[g] = state.scores()
-                lengths[g] = steps
-                for w in state.winners():
-                    wins[g, w] = 1
+
+            def deal(g: int) -> tuple[Any, list[Bot]]:
+                return game.new_state(seed=args.seed * 1_000_003 + g), bots
+
+            def shown(g: int, state: Any) -> None:
                 if g % 50 == 49 or g == n - 1:
                     progress.update(task, completed=g + 1)
+
+            played = play_games(n, game.num_players, deal, done=shown)
     seconds = time.perf_counter() - start
     mode = "compiled core" if cruiselib.compiled else "pure-Python core"
     where = "in the core" if in_core else "driven from Python"
     title = f"{game.title} · {' vs '.join(names)} · seed {args.seed} · {mode}, {where}"
-    _print_summary(out, _summary_table(rich, game, title, scores, lengths, wins, first_seats, seconds))
+    _print_summary(out, _summary_table(rich, game, title, played, seconds))
     return 0
 
 
@@ -312,6 +302,24 @@ def _docs_url() -> str:
         if label.strip().lower() == "documentation":
             return url.strip()
     return "docs/index.md in the source"
+
+
+def _bot_match(game: Any, bot_name: str, n: int, seed: int) -> tuple[Any, Any]:
+    """The demo's match of ``n`` games: ``bot_name`` against random, its seat turning every
+    game. Its :class:`~cruiselib.arena.play.PlayedGames` and the last game's final state."""
+    from cruiselib.arena.play import play_games
+
+    seats = game.num_players
+    ends: list[Any] = []
+
+    def deal(g: int) -> tuple[Any, list[Bot]]:
+        bots = [make_bot(bot_name if p == g % seats else "random", seed=seed * 7919 + g * 8 + p) for p in range(seats)]
+        return game.new_state(seed=seed * 1_000_003 + g), bots
+
+    def keep(g: int, state: Any) -> None:
+        ends[:] = [state]
+
+    return play_games(n, seats, deal, done=keep), ends[0]
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -350,24 +358,19 @@ def demo(args: argparse.Namespace) -> int:
         seats = 2 if 2 in counts else min(counts)
         bot_name = "rules" if game_class(name).rule_bot else "greedy"
         game = cruiselib.make(name, players=seats)
+        played, end = _bot_match(game, bot_name, args.bot_games, args.seed)
         bot_share = random_share = draws = 0.0
         for g in range(args.bot_games):
             seat = g % seats
-            bots = [
-                make_bot(bot_name if p == seat else "random", seed=args.seed * 7919 + g * 8 + p) for p in range(seats)
-            ]
-            state: Any = game.new_state(seed=args.seed * 1_000_003 + g)
-            while not state.is_over:
-                state.apply(bots[state.current_player].choose(state))
-            winners = state.winners()
+            winners = np.flatnonzero(played.wins[g]).tolist()
             if not winners:
                 draws += 1
             elif seat in winners:
                 bot_share += 1 / len(winners)
             random_share += sum(1 / len(winners) for w in winners if w != seat)
-            labels = [bot_name if p == seat else "random" for p in range(seats)]
-            if shown is None or shown[0].name == name:
-                shown = (game, state, labels)
+        if shown is None:
+            last = args.bot_games - 1
+            shown = (game, end, [bot_name if p == last % seats else "random" for p in range(seats)])
         n = args.bot_games
         others = max(seats - 1, 1)
         out.print(

@@ -2,6 +2,11 @@
 :class:`JobRows` (numpy columns, cheap to pickle). It is what every backend runs in its
 workers; it imports cruiselib itself, so it runs in a fresh (spawned) process.
 
+:func:`play_games` is the one loop that plays bots against each other, game after game, into
+the result columns of :class:`PlayedGames` (``cruiselib simulate`` and ``cruiselib demo`` play
+theirs with it too); :func:`played_from_playouts` gives the same columns for games played in
+the core.
+
 A bot that fails in a game raises :class:`BotError`, one line naming the bot, its seat, the
 move, the deal and the game; :class:`MoveClock` holds each move to a time limit.
 """
@@ -19,7 +24,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -37,13 +42,17 @@ __all__ = [
     "JobRows",
     "MoveClock",
     "MoveTimeLimitExceeded",
+    "PlayedGames",
     "check_move_time_limit",
     "describe_error",
     "describe_value",
     "import_bot_module",
+    "join_played",
     "make_player",
     "mix64_array",
+    "play_games",
     "play_job",
+    "played_from_playouts",
     "playout_seed_for",
 ]
 
@@ -271,78 +280,155 @@ def _playout_game(name: str, options_json: str) -> Any:
     return cruiselib.make(name, **json.loads(options_json))
 
 
-def _play_core(game: Any, job: Job) -> JobRows:
-    n = job.deals
-    start = time.perf_counter()
-    result = game.playouts(n, playout_seed_for(game, job.base, job.first), threads=1)
-    seconds = (time.perf_counter() - start) / max(n, 1)
-    deals = np.arange(job.first, job.first + n, dtype=np.int64)
-    seeds = mix64_array(np.uint64(job.base) + deals.astype(np.uint64))
-    return JobRows(
-        job=job.index,
-        deal=deals,
-        deal_seed=seeds,
-        seating=np.full(n, -1, dtype=np.int16),
+class PlayedGames(msgspec.Struct, frozen=True):
+    """The results of games played one after another, one entry per game: ``start_player``
+    (the seat that acted first), ``scores[g, p]``, ``wins[g, p]`` (1 if seat p won),
+    ``length`` (actions played) and ``seconds`` (wall time)."""
+
+    start_player: npt.NDArray[np.int16]
+    scores: npt.NDArray[np.int32]
+    wins: npt.NDArray[np.int8]
+    length: npt.NDArray[np.int32]
+    seconds: npt.NDArray[np.float64]
+
+    @property
+    def games(self) -> int:
+        return int(self.length.shape[0])
+
+
+def _choose_and_apply(game: int, state: Any, bot: Bot, seat: int, move: int) -> None:
+    """A move as it is plainly played: what the bot chooses, applied."""
+    state.apply(bot.choose(state))
+
+
+def play_games(
+    n: int,
+    players: int,
+    start: Callable[[int], tuple[Any, Sequence[Bot]]],
+    move: Callable[[int, Any, Bot, int, int], None] = _choose_and_apply,
+    done: Callable[[int, Any], None] | None = None,
+) -> PlayedGames:
+    """Play ``n`` games of ``players`` seats one after another and return their results.
+
+    ``start(g)`` gives game ``g``'s new state and the bot of each seat; every move is
+    ``move(g, state, bot, seat, number)`` (``number`` 0 for the game's first; by default
+    the bot's choice, applied), made by the bot of the seat to act until the game is over;
+    ``done(g, state)``, if given, sees each game at its end. A game's ``seconds`` count
+    ``start`` too. What ``start`` or ``move`` raises ends the loop."""
+    if n < 0 or players < 1:
+        raise InvalidOptionError(f"play_games needs n >= 0 games of players >= 1 seats, not {n} of {players}")
+    start_player = np.empty(n, dtype=np.int16)
+    scores = np.zeros((n, players), dtype=np.int32)
+    wins = np.zeros((n, players), dtype=np.int8)
+    length = np.empty(n, dtype=np.int32)
+    seconds = np.empty(n, dtype=np.float64)
+    for g in range(n):
+        began = time.perf_counter()
+        state, bots = start(g)
+        start_player[g] = state.current_player
+        actions = 0
+        while not state.is_over:
+            seat = state.current_player
+            move(g, state, bots[seat], seat, actions)
+            actions += 1
+        length[g] = actions
+        scores[g] = state.scores()
+        for seat in state.winners():
+            wins[g, seat] = 1
+        seconds[g] = time.perf_counter() - began
+        if done is not None:
+            done(g, state)
+    return PlayedGames(start_player=start_player, scores=scores, wins=wins, length=length, seconds=seconds)
+
+
+def played_from_playouts(result: Any, seconds: float) -> PlayedGames:
+    """The :class:`PlayedGames` of ``game.playouts(...)``'s result, played in ``seconds``
+    in all (each game is given an equal share)."""
+    n = len(result.lengths)
+    return PlayedGames(
         start_player=np.asarray(result.first_seats, dtype=np.int16),
         scores=np.asarray(result.scores, dtype=np.int32),
         wins=np.asarray(result.wins, dtype=np.int8),
         length=np.asarray(result.lengths, dtype=np.int32),
-        seconds=np.full(n, seconds, dtype=np.float64),
+        seconds=np.full(n, seconds / max(n, 1), dtype=np.float64),
     )
 
 
+def join_played(parts: Sequence[PlayedGames]) -> PlayedGames:
+    """The games of ``parts`` (at least one), one after another."""
+    if not parts:
+        raise InvalidOptionError("join_played needs at least one part")
+    return PlayedGames(
+        start_player=np.concatenate([part.start_player for part in parts]),
+        scores=np.concatenate([part.scores for part in parts]),
+        wins=np.concatenate([part.wins for part in parts]),
+        length=np.concatenate([part.length for part in parts]),
+        seconds=np.concatenate([part.seconds for part in parts]),
+    )
+
+
+def _rows(
+    job: Job,
+    deals: npt.NDArray[np.int64],
+    seeds: npt.NDArray[np.uint64],
+    seating: npt.NDArray[np.int16],
+    played: PlayedGames,
+) -> JobRows:
+    return JobRows(
+        job=job.index,
+        deal=deals,
+        deal_seed=seeds,
+        seating=seating,
+        start_player=played.start_player,
+        scores=played.scores,
+        wins=played.wins,
+        length=played.length,
+        seconds=played.seconds,
+    )
+
+
+def _play_core(game: Any, job: Job) -> JobRows:
+    n = job.deals
+    start = time.perf_counter()
+    result = game.playouts(n, playout_seed_for(game, job.base, job.first), threads=1)
+    played = played_from_playouts(result, time.perf_counter() - start)
+    deals = np.arange(job.first, job.first + n, dtype=np.int64)
+    seeds = mix64_array(np.uint64(job.base) + deals.astype(np.uint64))
+    return _rows(job, deals, seeds, np.full(n, -1, dtype=np.int16), played)
+
+
 def _play_bots(game: Any, job: Job, clock: MoveClock | None) -> JobRows:
-    players = job.players
     order: list[tuple[int, int]] = []  # (deal, seating) in row order
     for g in range(job.first, job.first + job.deals):
         if job.per_deal:
             order.extend((g, s) for s in range(len(job.seatings)))
         else:
             order.append((g, g % len(job.seatings)))
-    n = len(order)
-    deals = np.empty(n, dtype=np.int64)
-    seeds = np.empty(n, dtype=np.uint64)
-    seating_index = np.empty(n, dtype=np.int16)
-    start_player = np.empty(n, dtype=np.int16)
-    scores = np.zeros((n, players), dtype=np.int32)
-    wins = np.zeros((n, players), dtype=np.int8)
-    length = np.empty(n, dtype=np.int32)
-    seconds = np.empty(n, dtype=np.float64)
-    for row, (g, s) in enumerate(order):
-        clock_start = time.perf_counter()
-        seed = deal_seed(job.base, g)
-        seating = job.seatings[s]
-        bots = [_make(clock, job, g, s, seat, bot, seed) for seat, bot in enumerate(seating)]
-        state = game.state_from_seed_state(seed)
-        start_player[row] = state.current_player
-        actions = 0
-        while not state.is_over:
-            seat = state.current_player
-            bot = bots[seat]
-            if clock is None:
-                try:
-                    action = bot.choose(state)
-                except (Exception, SystemExit) as error:
-                    raise BotError(f"{_where(job, g, s, seat, actions)} raised {describe_error(error)}") from None
-            else:
-                action = _choose_timed(clock, bot, state, job, g, s, seat, actions)
-            _apply(game, state, action, job, g, s, seat, actions)
-            actions += 1
-        deals[row], seeds[row], seating_index[row], length[row] = g, seed, job.rotations[s], actions
-        scores[row] = state.scores()
-        for seat in state.winners():
-            wins[row, seat] = 1
-        seconds[row] = time.perf_counter() - clock_start
-    return JobRows(
-        job=job.index,
-        deal=deals,
-        deal_seed=seeds,
-        seating=seating_index,
-        start_player=start_player,
-        scores=scores,
-        wins=wins,
-        length=length,
-        seconds=seconds,
+    seeds = [deal_seed(job.base, g) for g, _ in order]
+
+    def start(row: int) -> tuple[Any, list[Bot]]:
+        g, s = order[row]
+        bots = [_make(clock, job, g, s, seat, bot, seeds[row]) for seat, bot in enumerate(job.seatings[s])]
+        return game.state_from_seed_state(seeds[row]), bots
+
+    def move(row: int, state: Any, bot: Bot, seat: int, number: int) -> None:
+        g, s = order[row]
+        if clock is None:
+            try:
+                action: object = bot.choose(state)
+            except (Exception, SystemExit) as error:
+                raise BotError(f"{_where(job, g, s, seat, number)} raised {describe_error(error)}") from None
+        else:
+            action = _choose_timed(clock, bot, state, job, g, s, seat, number)
+        _apply(game, state, action, job, g, s, seat, number)
+
+    played = play_games(len(order), job.players, start, move)
+    return _rows(
+        job,
+        np.array([g for g, _ in order], dtype=np.int64),
+        np.array(seeds, dtype=np.uint64),
+        np.array([job.rotations[s] for _, s in order], dtype=np.int16),
+        played,
     )
 
 
