@@ -26,25 +26,6 @@ _REGISTRY: dict[str, str | type[Game[Any]]] = {
 }
 _BUILT_IN = dict(_REGISTRY)
 
-# What the schema machinery reads from a game class, besides the declarations every
-# integration reads (cruiselib.integration.DECLARATIONS), with what each must be.
-_SCHEMA_TYPES: tuple[tuple[str, str], ...] = (
-    ("schema_version", "an int >= 1"),
-    ("state_data_type", "a msgspec Struct class"),
-    ("view_type", "a msgspec Struct class"),
-    ("move_classes", "a non-empty tuple of move classes"),
-)
-
-
-def _schema_type_well(attr: str, value: Any) -> bool:
-    import msgspec
-
-    if attr == "schema_version":
-        return type(value) is int and value >= 1
-    if attr in ("state_data_type", "view_type"):
-        return isinstance(value, type) and issubclass(value, msgspec.Struct)
-    return isinstance(value, tuple) and bool(value) and all(isinstance(c, type) for c in value)  # move_classes
-
 
 def _resolve(target: str) -> Any:
     """The object a ``"package.module:Class"`` target names (InvalidOptionError if none)."""
@@ -79,11 +60,6 @@ def _checked_class(name: str, cls: Any) -> type[Game[Any]]:
     from cruiselib.integration import declaration_problems
 
     wrong = declaration_problems(cls)
-    for attr, what in _SCHEMA_TYPES:
-        if not hasattr(cls, attr):
-            wrong.append(f"{attr} is missing ({what})")
-        elif not _schema_type_well(attr, getattr(cls, attr)):
-            wrong.append(f"{attr} is {getattr(cls, attr)!r}, not {what}")
     if wrong:
         raise InvalidOptionError(
             f"{cls.__qualname__} cannot be registered: {'; '.join(wrong)} "

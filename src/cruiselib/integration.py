@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+import msgspec
+
 from cruiselib.errors import InvalidOptionError
 
 __all__ = [
@@ -199,8 +201,9 @@ def ints_value(value: Any, what: str) -> str:
 
 
 # --------------------------------------------------------------------------- checks
-# One check of the declarations' shapes, shared by cruiselib.register (which refuses a class
-# that fails it), cruiselib.testing.check_declarations and the rule bot's lookup.
+# The one check of the declarations' shapes, declaration_problems: cruiselib.register refuses
+# a class that fails it, cruiselib.testing.check_declarations (run by check_game) reports its
+# first problem, and the rule bot's lookup shares its test of a target.
 
 DECLARATIONS: tuple[tuple[str, str], ...] = (
     ("title", "a non-empty str"),
@@ -212,8 +215,13 @@ DECLARATIONS: tuple[tuple[str, str], ...] = (
     ("web", "a WebBoard or None"),
     ("picture", "'package.module:function' or None"),
     ("annotated_moves", "a bool"),
+    ("schema_version", "an int >= 1"),
+    ("state_data_type", "a msgspec Struct class"),
+    ("view_type", "a msgspec Struct class"),
+    ("move_classes", "a non-empty tuple of move classes"),
 )
-"""Every declaration an integration reads, with what it must be."""
+"""Every declaration an integration reads (the last four: the schema machinery and the move
+checks), with what it must be."""
 
 
 def _is_target(value: object) -> bool:
@@ -235,6 +243,10 @@ _SHAPES: dict[str, Callable[[Any], bool]] = {
     "web": lambda v: v is None or isinstance(v, WebBoard),
     "picture": lambda v: v is None or _is_target(v),
     "annotated_moves": lambda v: isinstance(v, bool),
+    "schema_version": lambda v: type(v) is int and v >= 1,
+    "state_data_type": lambda v: isinstance(v, type) and issubclass(v, msgspec.Struct),
+    "view_type": lambda v: isinstance(v, type) and issubclass(v, msgspec.Struct),
+    "move_classes": lambda v: isinstance(v, tuple) and bool(v) and all(isinstance(c, type) for c in v),
 }
 
 

@@ -315,7 +315,9 @@ def check_declarations(game: Game[Any]) -> None:
     ``"package.module:Class"`` naming a class with ``choose`` and ``analyse``; ``search``
     a :class:`~cruiselib.integration.SearchDefaults`; ``openspiel`` None or an
     :class:`~cruiselib.integration.OpenSpielSpec`; ``web`` None or a
-    :class:`~cruiselib.integration.WebBoard`; ``annotated_moves`` a bool.
+    :class:`~cruiselib.integration.WebBoard`; ``annotated_moves`` a bool; the schema types
+    (``schema_version``, ``state_data_type``, ``view_type``, ``move_classes``) as
+    :func:`cruiselib.integration.declaration_problems`, the one check of the shapes, wants them.
 
     Read through ``game``, so a declaration set on the game object counts. Raises
     :class:`ConformanceError` naming the declaration.

@@ -246,8 +246,13 @@ def _make_options(game: str, options: Mapping[str, Any], players: int) -> dict[s
 
 
 def _check_game(game: object) -> str:
-    if not isinstance(game, str) or game not in cruiselib.games():
-        raise InvalidOptionError(f"unknown game {game!r}; games: {', '.join(cruiselib.games())}")
+    """``game`` if it names a registered game (whose class the registry checked when it was
+    registered), else the registry's InvalidOptionError."""
+    if not isinstance(game, str):
+        raise InvalidOptionError(
+            f"unknown game {game!r}: a game is named by a str; games: {', '.join(cruiselib.games())}"
+        )
+    game_class(game)  # the registry's own error for a name it does not hold
     return game
 
 
