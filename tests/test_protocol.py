@@ -33,7 +33,7 @@ from cruiselib.client import (
     EngineTimeoutError,
     PipeTransport,
 )
-from cruiselib.protocol import engine as engine_module
+from cruiselib.protocol import limits as limits_module
 from cruiselib.protocol import stdio
 
 from .support import ANY_GAME, CONFIGURATION_IDS, CONFIGURATIONS, other_configurations, random_game, unbounded_game
@@ -545,8 +545,9 @@ def test_quit_eof_and_ctrl_c_end_the_engine_cleanly() -> None:
 def test_an_engine_bug_is_an_internal_error_reply() -> None:
     program = (
         "import sys, cruiselib.protocol as p\n"
+        "from cruiselib.protocol.game_commands import GameCommands\n"
         "def broken(self, request): raise RuntimeError('a bug')\n"
-        "p.Engine._status = broken\n"
+        "GameCommands.status = broken\n"
         "sys.exit(p.serve())\n"
     )
     with EngineClient.spawn([sys.executable, "-c", program], timeout=TIMEOUT, stderr=subprocess.DEVNULL) as client:
@@ -835,7 +836,7 @@ def test_a_ten_thousand_command_random_session_without_growth(core: str) -> None
 def _running(engine: protocol.Engine, timeout: float = 30.0) -> None:
     """Wait until ``engine`` runs a search (started in another thread)."""
     deadline = time.monotonic() + timeout
-    while not engine._running:
+    while not engine._searches.running:
         assert time.monotonic() < deadline, "the search never started"
         time.sleep(0.005)
 
@@ -866,7 +867,7 @@ def test_a_cancel_stops_a_long_search_at_once(cmd: str) -> None:
     _running(engine)
     assert engine.interrupt(json.dumps({"cmd": "cancel", "target": "other", "id": 1}))
     assert not engine.interrupt(json.dumps({"cmd": "ping", "id": "cancel"}))
-    assert engine._running, "a cancel of another request stopped the search"
+    assert engine._searches.running, "a cancel of another request stopped the search"
     started = time.perf_counter()
     assert engine.interrupt(json.dumps({"cmd": "cancel", "target": "think", "id": 2}).encode())
     thread.join(10)
@@ -897,11 +898,11 @@ def test_every_search_is_bounded_in_time_and_iterations(monkeypatch: pytest.Monk
     MAX_ITERATIONS (the tree's memory). Here both limits are made small."""
     engine = protocol.Engine()
     gid = engine.handle({"cmd": "new", "game": ANY_GAME, "seed": 3})["game_id"]
-    monkeypatch.setattr(engine_module, "MAX_SECONDS", 0.2)
+    monkeypatch.setattr(limits_module, "MAX_SECONDS", 0.2)
     reply = engine.handle({"cmd": "bot", "game_id": gid, "iterations": 1_000_000, "seed": 1})
     assert reply["ok"] and 0 < reply["iterations"] < 1_000_000
-    monkeypatch.setattr(engine_module, "MAX_SECONDS", 60.0)
-    monkeypatch.setattr(engine_module, "MAX_ITERATIONS", 300)
+    monkeypatch.setattr(limits_module, "MAX_SECONDS", 60.0)
+    monkeypatch.setattr(limits_module, "MAX_ITERATIONS", 300)
     # A time budget far beyond 300 iterations' time, on the pure core of a loaded machine too.
     reply = engine.handle({"cmd": "hint", "game_id": gid, "seconds": 60, "seed": 1})
     assert reply["ok"] and reply["iterations"] == 300
@@ -910,7 +911,7 @@ def test_every_search_is_bounded_in_time_and_iterations(monkeypatch: pytest.Monk
 
 
 def test_busy_when_no_search_slot_frees(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine_module, "SEARCH_SLOT_WAIT", 0.1)
+    monkeypatch.setattr(limits_module, "SEARCH_SLOT_WAIT", 0.1)
     slots = threading.Semaphore(0)
     engine = protocol.Engine(search_slots=slots)
     gid = engine.handle({"cmd": "new", "game": ANY_GAME, "seed": 3})["game_id"]
@@ -1028,7 +1029,7 @@ def test_a_game_holds_at_most_max_ply_actions(monkeypatch: pytest.MonkeyPatch) -
     engine = protocol.Engine()
     gid = _long_game(engine, 31)
     saved = engine.handle({"cmd": "save", "game_id": gid})
-    monkeypatch.setattr(engine_module, "MAX_PLY", 30)
+    monkeypatch.setattr(limits_module, "MAX_PLY", 30)
     for field in ("record", "snapshot"):
         reply = engine.handle({"cmd": "load", field: saved[field]})
         assert reply["error"]["code"] == "invalid_state" and "30" in reply["error"]["message"], reply

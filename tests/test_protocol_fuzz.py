@@ -419,7 +419,7 @@ def test_cancel_latency_of_a_long_search(record_property: Any) -> None:
             thread = threading.Thread(target=search, daemon=True)
             thread.start()
             started = time.monotonic()
-            while not engine._running:
+            while not engine._searches.running:
                 assert time.monotonic() - started < HANG
                 time.sleep(0.002)
             time.sleep(0.05)

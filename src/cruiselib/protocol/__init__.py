@@ -29,9 +29,11 @@ from __future__ import annotations
 # The names in __all__ are the protocol's documented interface; the Structs and the other
 # constants are re-exported beside them (``X as X``), so ``cruiselib.protocol.X`` names
 # every public name of the modules.
+from .cache import (
+    GameCache,
+)
 from .engine import (
     Engine,
-    GameCache,
 )
 from .limits import (
     DEFAULT_ITERATIONS as DEFAULT_ITERATIONS,
