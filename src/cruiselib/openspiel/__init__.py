@@ -38,7 +38,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "cruiselib.openspiel needs OpenSpiel: pip install 'cruiselib[openspiel]' (open_spiel>=2.0.2)"
     ) from exc
 
-from cruiselib.openspiel._bench import TimedISMCTS
+from cruiselib.bots.openspiel import TimedISMCTS
 from cruiselib.openspiel._game import OpenSpielGame
 from cruiselib.openspiel._game import _unpickle_game as _unpickle_game  # pickles name it here
 from cruiselib.openspiel._games import GameClasses, games, load_game, register_games, short_name, wrap_game

@@ -1,19 +1,27 @@
-"""OpenSpiel's ISMCTS as a cruiselib bot, for matches against cruiselib's own search."""
+"""OpenSpiel's ISMCTS as a cruiselib bot (the ``openspiel`` extra), for matches against
+cruiselib's own search: :class:`TimedISMCTS`, also ``cruiselib.openspiel.TimedISMCTS``.
+
+Not one of :data:`cruiselib.bots.BOTS`: it is made for one game (``TimedISMCTS(game, ...)``),
+which it wraps as OpenSpiel's. In the arena, a factory taking the game as options makes it
+(``benchmarks/strength.py`` has one).
+"""
 
 from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found,unused-ignore]  # no type information
 
 from cruiselib._api import Game, State
 from cruiselib.errors import IllegalMoveError, InvalidOptionError
-from cruiselib.openspiel._games import adapter_of_game, wrap
-from cruiselib.openspiel._parameters import of_game
-from cruiselib.openspiel._state import OpenSpielState
+
+if TYPE_CHECKING:
+    from cruiselib.openspiel._state import OpenSpielState
+
+__all__ = ["TimedISMCTS"]
 
 
 class TimedISMCTS:
@@ -46,6 +54,10 @@ class TimedISMCTS:
             ismcts,
             mcts,
         )
+
+        # Here, not at the top: cruiselib.openspiel imports this module to offer the bot.
+        from cruiselib.openspiel._games import adapter_of_game, wrap
+        from cruiselib.openspiel._parameters import of_game
 
         if seconds is None and iterations is None:
             raise InvalidOptionError("give a budget: seconds, iterations or both")
