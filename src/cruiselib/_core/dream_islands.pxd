@@ -44,47 +44,61 @@ cdef class DreamIslandsRules(CoreRules):
     cdef readonly int max_rounds
     cdef readonly int round_limit    # max_rounds, or ROUND_CAP without a limit (I9, I15)
     cdef readonly int a_put, a_done
-    cdef int a_cover[4]
-    cdef int comp[(NEDGE + 1) * (MAXN + 1)]
-    cdef signed char act_delta[NCOVER * NEDGE]
-    cdef signed char act_flow[NCOVER * NEDGE]
-    cdef int act_number[NCOVER]
-    cdef int runbits[256]
-    cdef unsigned long long act_need[NCOVER]
-    cdef unsigned long long act_add[NCOVER]
-    cdef int nflows[4]
+    cdef int a_cover[4]        # per number 2..5: the id of "cover it without moving"
+    cdef int compositions[(NEDGE + 1) * (MAXN + 1)]  # [k * 6 + r]: compositions of r into k parts
+    # Per action id (a cover): the pieces it moves per place (0 airplane .. 8, 9 middle),
+    # its flow over the 10 edges, its number 2..5, and the per-place counts it takes away
+    # and adds, packed 4 bits a place like DreamIslandsCore.packed_pieces.
+    cdef signed char action_deltas[NCOVER * NEDGE]
+    cdef signed char action_flows[NCOVER * NEDGE]
+    cdef int action_numbers[NCOVER]
+    cdef unsigned long long action_needs[NCOVER]
+    cdef unsigned long long action_adds[NCOVER]
+    cdef int run_table[256]    # [occupied islands]: bit k - 2 when a maximal run of k (2..5) exists
+    cdef int flow_counts[4]    # per number 2..5: how many flows (moves that move pieces) it has
+    # Where each field of the observation / information-state tensor starts (read from the
+    # layouts, _declare_tensors; the writers c_observe and c_info_state use them).
+    cdef int o_pieces, o_middle, o_small_islands, o_covered, o_completed, o_hand_size
+    cdef int o_pile_size, o_under, o_score, o_hand, o_under_pile, o_pile_unseen, o_phase
+    cdef int o_current_player, o_end_triggered, o_last_round, o_rounds, o_hand_avoids
     cdef tuple view_types    # (SeatInfo, HandMemory, DreamIslandsView), on the first view
 
 
 cdef class DreamIslandsCore(CoreState):
     cdef readonly DreamIslandsRules rules
-    cdef int np, phase, cur, rounds
-    cdef bint ending
-    cdef int pos[MAXP * NLOC]
-    cdef int tot[NLOC]
-    cdef int movable[MAXP]
-    cdef unsigned long long pk[MAXP]   # pieces per place, 4 bits a place (SWAR legality test)
-    cdef int small[3]
-    cdef int main_cnt[MAXP]
-    cdef int mid_pts[MAXP]
-    cdef int mid_n
-    cdef int covered[MAXP]
-    cdef int hand[MAXP * HAND]
-    cdef int hand_n[MAXP]
-    cdef int pile[MAXP * NMIS]
-    cdef int pile_n[MAXP]
-    cdef int known_n[MAXP]
-    cdef int done[MAXP]
-    cdef int done_n[MAXP]
-    cdef int buf[MAXLEGAL]
-    cdef int sc_f[NEDGE]
-    cdef int sc_cap[NEDGE]
-    cdef int sc_base, sc_need1
-    cdef int mem[MAXP * HAND]  # I16: per seat, level k: missions at least k hand cards are none of
-    cdef int lv[HAND]          # scratch: the levels of one seat (resample, views, tensors)
-    cdef int rs_pool[NMIS]     # scratch of _deal_seat: a seat's cards by id, then sorted by class
-    cdef int rs_cnt[HAND + 1]
-    cdef int rs_off[HAND + 1]
+    cdef int players                 # seats in this game (rules.num_players)
+    cdef int phase                   # PH_MOVE, PH_EXCHANGE or PH_OVER (PHASES)
+    cdef int current_seat            # the seat whose turn it is (the last seat once over)
+    cdef int rounds                  # complete rounds played
+    cdef bint end_signalled          # I7: the current round is the last (end_triggered)
+    cdef int pieces[MAXP * NLOC]     # [seat * NLOC + place]: its pieces on the airplane, islands 1..8
+    cdef int place_total[NLOC]       # every seat's pieces per place
+    cdef int movable_pieces[MAXP]    # per seat, its pieces not in the middle
+    cdef unsigned long long packed_pieces[MAXP]  # pieces per place, 4 bits a place (SWAR legality test)
+    cdef int small_islands[3]        # the seat on the small island worth 3, 2, 2 (-1: free)
+    cdef int main_island[MAXP]       # per seat, its pieces on the main island
+    cdef int middle_points[MAXP]     # per seat, its points from the middle (I1)
+    cdef int middle_count            # pieces in the middle, every seat's (small and main islands)
+    cdef int covered[MAXP]           # per seat, bit n - 2 when number n is under a shell (I2)
+    cdef int hand[MAXP * HAND]       # [seat * HAND + i]: the mission ids in its hand, in hand order
+    cdef int hand_size[MAXP]
+    cdef int pile[MAXP * NMIS]       # [seat * NMIS + i]: its draw pile, bottom first (top drawn next)
+    cdef int pile_size[MAXP]
+    cdef int under_count[MAXP]       # per seat, the bottom cards of its pile it put under (I6)
+    cdef int completed[MAXP]         # per seat, bit m when mission m is completed
+    cdef int completed_count[MAXP]
+    cdef int legal_ids[MAXLEGAL]     # c_legal's result
+    # Scratch of the legal-move generation (_gen, _dfs): the flow so far, per edge the most
+    # units the edges from it on can carry, the first id of the number, and the units edge 8
+    # must at least carry to feed island 1.
+    cdef int gen_flow[NEDGE]
+    cdef int gen_capacity[NEDGE]
+    cdef int gen_base, gen_feed1
+    cdef int hand_memory[MAXP * HAND]  # I16: per seat, level k: missions at least k hand cards are none of
+    cdef int levels[HAND]            # scratch: the levels of one seat (resample, views, tensors)
+    cdef int deal_pool[NMIS]         # scratch of _deal_seat: a seat's cards by id, then sorted by class
+    cdef int deal_class_size[HAND + 1]
+    cdef int deal_class_at[HAND + 1]
 
     # the contract (engine.pxd)
     cdef void c_init_arrays(self) noexcept

@@ -53,29 +53,7 @@ if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
     from cruiselib._core.constants import enum_constants
 
-    _ENUM = enum_constants(__name__.rpartition(".")[2])  # this module's own .pxd
-    MAXP = _ENUM["MAXP"]
-    NLOC = _ENUM["NLOC"]
-    NEDGE = _ENUM["NEDGE"]
-    MID = _ENUM["MID"]
-    PIECES = _ENUM["PIECES"]
-    HAND = _ENUM["HAND"]
-    NMIS = _ENUM["NMIS"]
-    MAXN = _ENUM["MAXN"]
-    NFLOW = _ENUM["NFLOW"]
-    NCOVER = _ENUM["NCOVER"]
-    MAXLEGAL = _ENUM["MAXLEGAL"]
-    MAX_SCORE = _ENUM["MAX_SCORE"]
-    PH_MOVE = _ENUM["PH_MOVE"]
-    PH_EXCHANGE = _ENUM["PH_EXCHANGE"]
-    PH_OVER = _ENUM["PH_OVER"]
-    R_LEGAL = _ENUM["R_LEGAL"]
-    R_GAME_OVER = _ENUM["R_GAME_OVER"]
-    R_WRONG_PHASE = _ENUM["R_WRONG_PHASE"]
-    R_NUMBER_COVERED = _ENUM["R_NUMBER_COVERED"]
-    R_MUST_MOVE_ALL = _ENUM["R_MUST_MOVE_ALL"]
-    R_TOO_FEW_PIECES = _ENUM["R_TOO_FEW_PIECES"]
-    R_MISSION_NOT_IN_HAND = _ENUM["R_MISSION_NOT_IN_HAND"]
+    globals().update(enum_constants(__name__.rpartition(".")[2]))  # this module's own .pxd
 
 GOLDEN, _, _, MASK64 = _SPLITMIX64  # the generator's constants have one home: rng.py
 PK_HIGH = 0x888888888  # the high bit of each 4-bit place count (9 places)
@@ -86,8 +64,18 @@ _BAD = "invalid Dream Islands state: "
 ROUND_CAP = 2147483647
 
 # The layout constants by name for Python code (the enum names are C-only when compiled).
-LIMITS = {"players": MAXP, "places": NLOC, "edges": NEDGE, "pieces": PIECES, "hand": HAND, "missions": NMIS,
-          "moves": NCOVER, "max_legal": MAXLEGAL, "rounds": ROUND_CAP, "score": MAX_SCORE}
+LIMITS = {
+    "players": MAXP,
+    "places": NLOC,
+    "edges": NEDGE,
+    "pieces": PIECES,
+    "hand": HAND,
+    "missions": NMIS,
+    "moves": NCOVER,
+    "max_legal": MAXLEGAL,
+    "rounds": ROUND_CAP,
+    "score": MAX_SCORE,
+}
 PHASES = ("move", "exchange", "over")
 SMALL_VALUES = (3, 2, 2)  # I1: the first three middle arrivals, in order
 
@@ -135,21 +123,21 @@ class DreamIslandsRules(CoreRules):
     def __init__(self, num_players, max_rounds):
         if not cython.compiled:
             self.a_cover = [0] * 4
-            self.comp = [0] * ((NEDGE + 1) * (MAXN + 1))
-            self.act_delta = [0] * (NCOVER * NEDGE)
-            self.act_flow = [0] * (NCOVER * NEDGE)
-            self.act_number = [0] * NCOVER
-            self.runbits = [0] * 256
-            self.act_need = [0] * NCOVER
-            self.act_add = [0] * NCOVER
-            self.nflows = [0] * 4
+            self.compositions = [0] * ((NEDGE + 1) * (MAXN + 1))
+            self.action_deltas = [0] * (NCOVER * NEDGE)
+            self.action_flows = [0] * (NCOVER * NEDGE)
+            self.action_numbers = [0] * NCOVER
+            self.run_table = [0] * 256
+            self.action_needs = [0] * NCOVER
+            self.action_adds = [0] * NCOVER
+            self.flow_counts = [0] * 4
         if not (2 <= num_players <= MAXP and 0 <= max_rounds <= ROUND_CAP):
             raise ValueError("rules out of range")
         self.max_rounds = max_rounds
         self.view_types = None
         # I9 when set, else I15: the round after which the game ends in any case.
         self.round_limit = max_rounds if max_rounds > 0 else ROUND_CAP
-        # comp[k * 6 + r]: compositions of r into k non-negative parts, C(r + k - 1, k - 1).
+        # compositions[k * 6 + r]: compositions of r into k non-negative parts, C(r + k - 1, k - 1).
         for k in range(NEDGE + 1):
             for r in range(MAXN + 1):
                 if k == 0:
@@ -158,35 +146,35 @@ class DreamIslandsRules(CoreRules):
                     c = 1
                     for j in range(1, k):
                         c = c * (r + j) // j
-                self.comp[k * (MAXN + 1) + r] = c
+                self.compositions[k * (MAXN + 1) + r] = c
         a = 0
         for number in range(2, MAXN + 1):
             self.a_cover[number - 2] = a
-            self.act_number[a] = number  # cover without moving: flow and delta all zero
-            self.act_need[a] = 0
-            self.act_add[a] = 0
+            self.action_numbers[a] = number  # cover without moving: flow and delta all zero
+            self.action_needs[a] = 0
+            self.action_adds[a] = 0
             for e in range(NEDGE):
-                self.act_flow[a * NEDGE + e] = 0
-                self.act_delta[a * NEDGE + e] = 0
+                self.action_flows[a * NEDGE + e] = 0
+                self.action_deltas[a * NEDGE + e] = 0
             a += 1
             for flow in _compositions(number, NEDGE):
-                self.act_number[a] = number
+                self.action_numbers[a] = number
                 d = flow_delta(flow)
                 need = 0
                 add = 0
                 for e in range(NEDGE):
-                    self.act_flow[a * NEDGE + e] = flow[e]
-                    self.act_delta[a * NEDGE + e] = d[e]
+                    self.action_flows[a * NEDGE + e] = flow[e]
+                    self.action_deltas[a * NEDGE + e] = d[e]
                     if e < NLOC:
                         if d[e] < 0:
                             need |= (-d[e]) << (4 * e)
                         else:
                             add |= d[e] << (4 * e)
-                # Packed per-place counts, 4 bits a place (see DreamIslandsCore.pk).
-                self.act_need[a] = need
-                self.act_add[a] = add
+                # Packed per-place counts, 4 bits a place (see DreamIslandsCore.packed_pieces).
+                self.action_needs[a] = need
+                self.action_adds[a] = add
                 a += 1
-            self.nflows[number - 2] = a - self.a_cover[number - 2] - 1
+            self.flow_counts[number - 2] = a - self.a_cover[number - 2] - 1
         if a != NCOVER:  # pragma: no cover - fixed by the board
             raise ValueError("action table size mismatch")
         self.a_put = NCOVER
@@ -194,7 +182,7 @@ class DreamIslandsRules(CoreRules):
         # Tensor sizes (DreamIslandsGame._observation_layout): 38 entries per seat and 54
         # more; the information state adds 3 x 16 per seat (I16).
         self._init_contract(num_players, self.a_done + 1, REASONS, 38 * num_players + 54, 86 * num_players + 54)
-        # runbits[occupied islands]: bit k - 2 set when a maximal run of exactly k (2..5)
+        # run_table[occupied islands]: bit k - 2 set when a maximal run of exactly k (2..5)
         # occupied islands exists; the ring wraps 8 -> 1, a full ring has no run (I4).
         for occ in range(256):
             bits = 0
@@ -211,18 +199,18 @@ class DreamIslandsRules(CoreRules):
                         if 2 <= run <= 5:
                             bits |= 1 << (run - 2)
                         run = 0
-            self.runbits[occ] = bits
+            self.run_table[occ] = bits
 
     def cover_action(self, number):
         """The id of "cover ``number`` without moving"; flows of that number follow it."""
         return self.a_cover[number - 2]
 
     def action_number(self, a):
-        return self.act_number[a]
+        return self.action_numbers[a]
 
     def action_flow(self, a):
         """The edge flow (10 ints) of a cover action."""
-        return tuple(self.act_flow[a * NEDGE + e] for e in range(NEDGE))
+        return tuple(self.action_flows[a * NEDGE + e] for e in range(NEDGE))
 
     def flow_rank(self, flow):
         """The lexicographic rank of a composition among those of the same total."""
@@ -232,12 +220,12 @@ class DreamIslandsRules(CoreRules):
         rank = 0
         for i in range(NEDGE - 1):
             for u in range(flow[i]):
-                rank += self.comp[(NEDGE - 1 - i) * (MAXN + 1) + rem - u]
+                rank += self.compositions[(NEDGE - 1 - i) * (MAXN + 1) + rem - u]
             rem -= flow[i]
         return rank
 
     def run_bits(self, occ):
-        return self.runbits[occ]
+        return self.run_table[occ]
 
 
 class DreamIslandsCore(CoreState):
@@ -246,40 +234,40 @@ class DreamIslandsCore(CoreState):
     def __init__(self, rules, game=None):
         CoreState.__init__(self, rules, game)
         self.rules = rules
-        self.np = rules.num_players
+        self.players = rules.num_players
 
     def c_init_arrays(self):
         if not cython.compiled:
-            self.pos = [0] * (MAXP * NLOC)
-            self.tot = [0] * NLOC
-            self.movable = [0] * MAXP
-            self.pk = [0] * MAXP
-            self.small = [0] * 3
-            self.main_cnt = [0] * MAXP
-            self.mid_pts = [0] * MAXP
+            self.pieces = [0] * (MAXP * NLOC)
+            self.place_total = [0] * NLOC
+            self.movable_pieces = [0] * MAXP
+            self.packed_pieces = [0] * MAXP
+            self.small_islands = [0] * 3
+            self.main_island = [0] * MAXP
+            self.middle_points = [0] * MAXP
             self.covered = [0] * MAXP
             self.hand = [0] * (MAXP * HAND)
-            self.hand_n = [0] * MAXP
+            self.hand_size = [0] * MAXP
             self.pile = [0] * (MAXP * NMIS)
-            self.pile_n = [0] * MAXP
-            self.known_n = [0] * MAXP
-            self.done = [0] * MAXP
-            self.done_n = [0] * MAXP
-            self.buf = [0] * MAXLEGAL
-            self.sc_f = [0] * NEDGE
-            self.sc_cap = [0] * NEDGE
-            self.mem = [0] * (MAXP * HAND)
-            self.lv = [0] * HAND
-            self.rs_pool = [0] * NMIS
-            self.rs_cnt = [0] * (HAND + 1)
-            self.rs_off = [0] * (HAND + 1)
+            self.pile_size = [0] * MAXP
+            self.under_count = [0] * MAXP
+            self.completed = [0] * MAXP
+            self.completed_count = [0] * MAXP
+            self.legal_ids = [0] * MAXLEGAL
+            self.gen_flow = [0] * NEDGE
+            self.gen_capacity = [0] * NEDGE
+            self.hand_memory = [0] * (MAXP * HAND)
+            self.levels = [0] * HAND
+            self.deal_pool = [0] * NMIS
+            self.deal_class_size = [0] * (HAND + 1)
+            self.deal_class_at = [0] * (HAND + 1)
 
     # ------------------------------------------------------------------ setup
 
     def _shuffle_pile(self, p, lo):
         """Shuffle pile[lo:] of seat p (Fisher-Yates)."""
         o = p * NMIS
-        i = self.pile_n[p] - 1
+        i = self.pile_size[p] - 1
         while i > lo:
             j = lo + self.c_below(i - lo + 1)
             tmp = self.pile[o + i]
@@ -291,61 +279,61 @@ class DreamIslandsCore(CoreState):
         """A new game (I8): 5 pieces on the airplane, the sixth of seat s on island s + 1;
         each seat shuffles its 16 missions and draws 3. Seat 0 is the start player."""
         self.rng = rng_state & MASK64
-        self.np = self.rules.num_players
+        self.players = self.rules.num_players
         for i in range(NLOC):
-            self.tot[i] = 0
+            self.place_total[i] = 0
         for i in range(3):
-            self.small[i] = -1
-        self.mid_n = 0
+            self.small_islands[i] = -1
+        self.middle_count = 0
         for p in range(MAXP):
             for i in range(NLOC):
-                self.pos[p * NLOC + i] = 0
-            self.movable[p] = 0
-            self.pk[p] = 0
-            self.main_cnt[p] = 0
-            self.mid_pts[p] = 0
+                self.pieces[p * NLOC + i] = 0
+            self.movable_pieces[p] = 0
+            self.packed_pieces[p] = 0
+            self.main_island[p] = 0
+            self.middle_points[p] = 0
             self.covered[p] = 0
-            self.hand_n[p] = 0
-            self.pile_n[p] = 0
-            self.known_n[p] = 0
-            self.done[p] = 0
-            self.done_n[p] = 0
+            self.hand_size[p] = 0
+            self.pile_size[p] = 0
+            self.under_count[p] = 0
+            self.completed[p] = 0
+            self.completed_count[p] = 0
         for i in range(MAXP * HAND):
-            self.mem[i] = 0
-        for p in range(self.np):
-            self.pos[p * NLOC] = PIECES - 1
-            self.pos[p * NLOC + p + 1] = 1
-            self.tot[0] += PIECES - 1
-            self.tot[p + 1] += 1
-            self.movable[p] = PIECES
-            self.pk[p] = (PIECES - 1) | (1 << (4 * (p + 1)))
+            self.hand_memory[i] = 0
+        for p in range(self.players):
+            self.pieces[p * NLOC] = PIECES - 1
+            self.pieces[p * NLOC + p + 1] = 1
+            self.place_total[0] += PIECES - 1
+            self.place_total[p + 1] += 1
+            self.movable_pieces[p] = PIECES
+            self.packed_pieces[p] = (PIECES - 1) | (1 << (4 * (p + 1)))
             for i in range(NMIS):
                 self.pile[p * NMIS + i] = i
-            self.pile_n[p] = NMIS
+            self.pile_size[p] = NMIS
             self._shuffle_pile(p, 0)
             for i in range(HAND):
-                self.pile_n[p] -= 1
-                self.hand[p * HAND + i] = self.pile[p * NMIS + self.pile_n[p]]
-            self.hand_n[p] = HAND
-        self.cur = 0
+                self.pile_size[p] -= 1
+                self.hand[p * HAND + i] = self.pile[p * NMIS + self.pile_size[p]]
+            self.hand_size[p] = HAND
+        self.current_seat = 0
         self.rounds = 0
-        self.ending = False
+        self.end_signalled = False
         self.phase = PH_MOVE
 
     # ------------------------------------------------------------------ the contract
 
     def c_current(self):
-        return -1 if self.phase == PH_OVER else self.cur
+        return -1 if self.phase == PH_OVER else self.current_seat
 
     def c_legal_at(self, i):
-        return self.buf[i]
+        return self.legal_ids[i]
 
     def c_copy_into(self, dst):
         self._copy_into(cython.cast(DreamIslandsCore, dst))
 
     def c_score(self, p):
         """Victory points (I7): 2 per mission, middle-island points, 3 bonus for all 16."""
-        return 2 * self.done_n[p] + self.mid_pts[p] + (3 if self.done_n[p] == NMIS else 0)
+        return 2 * self.completed_count[p] + self.middle_points[p] + (3 if self.completed_count[p] == NMIS else 0)
 
     def c_winners_mask(self):
         """Once the game is over, every seat with the most points, ties broken by the most
@@ -353,13 +341,13 @@ class DreamIslandsCore(CoreState):
         if self.phase != PH_OVER:
             return 0
         best = -1
-        for p in range(self.np):
-            key = self.c_score(p) * 32 + self.done_n[p]
+        for p in range(self.players):
+            key = self.c_score(p) * 32 + self.completed_count[p]
             if key > best:
                 best = key
         mask = 0
-        for p in range(self.np):
-            if self.c_score(p) * 32 + self.done_n[p] == best:
+        for p in range(self.players):
+            if self.c_score(p) * 32 + self.completed_count[p] == best:
                 mask |= 1 << p
         return mask
 
@@ -372,7 +360,7 @@ class DreamIslandsCore(CoreState):
     @property
     def end_triggered(self):
         """Whether the end was signalled (I7): the current round is the last."""
-        return bool(self.ending)
+        return bool(self.end_signalled)
 
     # ------------------------------------------------------------------ missions
 
@@ -382,19 +370,19 @@ class DreamIslandsCore(CoreState):
         mask = 0
         occ = 0
         for i in range(1, NLOC):
-            c = self.pos[o + i]
+            c = self.pieces[o + i]
             if c == 0:
                 continue
             occ |= 1 << (i - 1)
             if c <= 5 and c >= 2:
                 mask |= 1 << (c - 2)
-            others = self.tot[i] - c
-            if self.np == 2:
+            others = self.place_total[i] - c
+            if self.players == 2:
                 if c >= others + 2:  # I4: with 2 players, at least 2 more than the opponent
                     mask |= 1 << (7 + i)
             elif c > others:
                 mask |= 1 << (7 + i)
-        return mask | (self.rules.runbits[occ] << 4)
+        return mask | (self.rules.run_table[occ] << 4)
 
     def mission_mask(self, seat):
         """Bit m set when mission m (0..15) holds for ``seat`` in this position (I4)."""
@@ -407,60 +395,60 @@ class DreamIslandsCore(CoreState):
 
         Pruning keeps every branch alive to a leaf: f[i] <= pieces on place i plus f[i-1]
         (i >= 2); the units left after f[i] must fit downstream, where at most
-        (8 - i) * f[i] + sc_cap[i + 1] more can go; and enough units must be left for
-        edge 8 to feed island 1 (sc_need1).
+        (8 - i) * f[i] + gen_capacity[i + 1] more can go; and enough units must be left for
+        edge 8 to feed island 1 (gen_feed1).
         """
         if i == 0:
-            hi = self.pos[o]
+            hi = self.pieces[o]
         elif i == 1:
-            hi = (self.pos[o + 1] + self.sc_f[0] + rem) >> 1  # f1 <= p1 + f0 + f8, f8 <= rem - f1
+            hi = (self.pieces[o + 1] + self.gen_flow[0] + rem) >> 1  # f1 <= p1 + f0 + f8, f8 <= rem - f1
         else:
-            hi = self.pos[o + i] + self.sc_f[i - 1]
-            if hi > rem - self.sc_need1:
-                hi = rem - self.sc_need1
+            hi = self.pieces[o + i] + self.gen_flow[i - 1]
+            if hi > rem - self.gen_feed1:
+                hi = rem - self.gen_feed1
         if hi > rem:
             hi = rem
         k = (NEDGE - 1 - i) * (MAXN + 1)
         lo = 0
         if i >= 1:
             # rem - u <= (8 - i) * u + cap[i + 1]  <=>  u >= (rem - cap[i + 1]) / (9 - i)
-            lo = rem - self.sc_cap[i + 1]
+            lo = rem - self.gen_capacity[i + 1]
             if lo > 0:
                 lo = (lo + 8 - i) // (9 - i)
                 for u in range(lo):
-                    rank += self.rules.comp[k + rem - u]
+                    rank += self.rules.compositions[k + rem - u]
             else:
                 lo = 0
         if i == 7:
-            # The last choice: f7 = u, then f8 in need1..rem-u and f9 = rem - u - f8.
+            # The last choice: f7 = u, then f8 in feed1..rem-u and f9 = rem - u - f8.
             # Place 8 can pass everything left on (the bound on lo), place 1 is fed by
-            # f8 >= need1 (f1 - f0 - f8 <= pieces on island 1); comp[1][*] == 1.
+            # f8 >= feed1 (f1 - f0 - f8 <= pieces on island 1); compositions[1][*] == 1.
             for u in range(lo, hi + 1):
-                for d in range(self.sc_need1, rem - u + 1):
-                    self.buf[n] = self.sc_base + rank + d
+                for d in range(self.gen_feed1, rem - u + 1):
+                    self.legal_ids[n] = self.gen_base + rank + d
                     n += 1
-                rank += self.rules.comp[k + rem - u]
+                rank += self.rules.compositions[k + rem - u]
             return n
         for u in range(lo, hi + 1):
-            self.sc_f[i] = u
+            self.gen_flow[i] = u
             if i == 1:
-                self.sc_need1 = u - self.sc_f[0] - self.pos[o + 1]
-                if self.sc_need1 < 0:
-                    self.sc_need1 = 0
+                self.gen_feed1 = u - self.gen_flow[0] - self.pieces[o + 1]
+                if self.gen_feed1 < 0:
+                    self.gen_feed1 = 0
             n = self._dfs(i + 1, rem - u, rank, n, o)
-            rank += self.rules.comp[k + rem - u]
+            rank += self.rules.compositions[k + rem - u]
         return n
 
     def _gen(self, number, n):
         """Append the ids of every distinct move of ``number`` for the current seat (I3)."""
-        o = self.cur * NLOC
-        self.sc_base = self.rules.a_cover[number - 2] + 1
-        # sc_cap[i]: most units edges i..9 can carry with nothing flowing into place i,
+        o = self.current_seat * NLOC
+        self.gen_base = self.rules.a_cover[number - 2] + 1
+        # gen_capacity[i]: most units edges i..9 can carry with nothing flowing into place i,
         # sum over places k >= i of (9 - k) * pieces on k.
-        self.sc_cap[9] = 0
+        self.gen_capacity[9] = 0
         for i in range(8, 1, -1):
-            self.sc_cap[i] = self.sc_cap[i + 1] + (9 - i) * self.pos[o + i]
-        self.sc_need1 = 0
+            self.gen_capacity[i] = self.gen_capacity[i + 1] + (9 - i) * self.pieces[o + i]
+        self.gen_feed1 = 0
         return self._dfs(0, number, 0, n, o)
 
     def count_moves(self, number):
@@ -469,27 +457,27 @@ class DreamIslandsCore(CoreState):
         return n
 
     def c_legal(self):
-        """Write the sorted legal action ids into self.buf; return their count."""
+        """Write the sorted legal action ids into self.legal_ids; return their count."""
         n = 0
         if self.phase == PH_MOVE:
             for number in range(2, MAXN + 1):
-                if (self.covered[self.cur] >> (number - 2)) & 1:
+                if (self.covered[self.current_seat] >> (number - 2)) & 1:
                     continue
-                if self.movable[self.cur] == 0:
-                    self.buf[n] = self.rules.a_cover[number - 2]  # I3: covered, nothing moves
+                if self.movable_pieces[self.current_seat] == 0:
+                    self.legal_ids[n] = self.rules.a_cover[number - 2]  # I3: covered, nothing moves
                     n += 1
                 else:
                     n = self._gen(number, n)
         elif self.phase == PH_EXCHANGE:
-            o = self.cur * HAND
+            o = self.current_seat * HAND
             a = 99
             b = 99
             c = 99
-            if self.hand_n[self.cur] > 0:
+            if self.hand_size[self.current_seat] > 0:
                 a = self.hand[o]
-            if self.hand_n[self.cur] > 1:
+            if self.hand_size[self.current_seat] > 1:
                 b = self.hand[o + 1]
-            if self.hand_n[self.cur] > 2:
+            if self.hand_size[self.current_seat] > 2:
                 c = self.hand[o + 2]
             if a > b:
                 a, b = b, a
@@ -498,15 +486,15 @@ class DreamIslandsCore(CoreState):
             if a > b:
                 a, b = b, a
             if a < 99:
-                self.buf[n] = self.rules.a_put + a
+                self.legal_ids[n] = self.rules.a_put + a
                 n += 1
             if b < 99:
-                self.buf[n] = self.rules.a_put + b
+                self.legal_ids[n] = self.rules.a_put + b
                 n += 1
             if c < 99:
-                self.buf[n] = self.rules.a_put + c
+                self.legal_ids[n] = self.rules.a_put + c
                 n += 1
-            self.buf[n] = self.rules.a_done
+            self.legal_ids[n] = self.rules.a_done
             n += 1
         return n
 
@@ -517,27 +505,27 @@ class DreamIslandsCore(CoreState):
         proposals, a packed legality test), falling back to the full list after
         RANDOM_TRIES misses; a mix of uniform draws over the legal moves is uniform.
         """
-        if self.phase == PH_MOVE and self.movable[self.cur] > 0:
+        if self.phase == PH_MOVE and self.movable_pieces[self.current_seat] > 0:
             total = 0
             for number in range(2, MAXN + 1):
-                if not (self.covered[self.cur] >> (number - 2)) & 1:
-                    total += self.rules.nflows[number - 2]
-            pk = self.pk[self.cur] | PK_HIGH
+                if not (self.covered[self.current_seat] >> (number - 2)) & 1:
+                    total += self.rules.flow_counts[number - 2]
+            pk = self.packed_pieces[self.current_seat] | PK_HIGH
             z = r
             a = 0
             for t in range(RANDOM_TRIES):
                 z = mix64((z + GOLDEN) & MASK64)
                 x = ((z >> 32) * total) >> 32
                 for number in range(2, MAXN + 1):
-                    if not (self.covered[self.cur] >> (number - 2)) & 1:
-                        if x < self.rules.nflows[number - 2]:
+                    if not (self.covered[self.current_seat] >> (number - 2)) & 1:
+                        if x < self.rules.flow_counts[number - 2]:
                             a = self.rules.a_cover[number - 2] + 1 + x
                             break
-                        x -= self.rules.nflows[number - 2]
-                if (pk - self.rules.act_need[a]) & PK_HIGH == PK_HIGH:
+                        x -= self.rules.flow_counts[number - 2]
+                if (pk - self.rules.action_needs[a]) & PK_HIGH == PK_HIGH:
                     return a
         n = self.c_legal()
-        return self.buf[((r >> 32) * n) >> 32]
+        return self.legal_ids[((r >> 32) * n) >> 32]
 
     def _random_actions(self, n, seed):
         """``n`` draws of the playouts' random choice in this position (a test hook)."""
@@ -556,12 +544,12 @@ class DreamIslandsCore(CoreState):
         if a < self.rules.a_put:
             if self.phase != PH_MOVE:
                 return R_WRONG_PHASE
-            number = self.rules.act_number[a]
-            if (self.covered[self.cur] >> (number - 2)) & 1:
+            number = self.rules.action_numbers[a]
+            if (self.covered[self.current_seat] >> (number - 2)) & 1:
                 return R_NUMBER_COVERED
             if a == self.rules.a_cover[number - 2]:
-                return R_LEGAL if self.movable[self.cur] == 0 else R_MUST_MOVE_ALL
-            if ((self.pk[self.cur] | PK_HIGH) - self.rules.act_need[a]) & PK_HIGH != PK_HIGH:
+                return R_LEGAL if self.movable_pieces[self.current_seat] == 0 else R_MUST_MOVE_ALL
+            if ((self.packed_pieces[self.current_seat] | PK_HIGH) - self.rules.action_needs[a]) & PK_HIGH != PK_HIGH:
                 return R_TOO_FEW_PIECES  # some place has fewer pieces than leave it
             return R_LEGAL
         if self.phase != PH_EXCHANGE:
@@ -569,8 +557,8 @@ class DreamIslandsCore(CoreState):
         if a == self.rules.a_done:
             return R_LEGAL
         x = a - self.rules.a_put
-        o = self.cur * HAND
-        for i in range(self.hand_n[self.cur]):
+        o = self.current_seat * HAND
+        for i in range(self.hand_size[self.current_seat]):
             if self.hand[o + i] == x:
                 return R_LEGAL
         return R_MISSION_NOT_IN_HAND
@@ -580,38 +568,40 @@ class DreamIslandsCore(CoreState):
     def c_do(self, a):
         if a < self.rules.a_put:
             # A: cover the number (I2), move the pieces along the flow (I1, I3).
-            number = self.rules.act_number[a]
-            self.covered[self.cur] |= 1 << (number - 2)
-            o = self.cur * NLOC
+            number = self.rules.action_numbers[a]
+            self.covered[self.current_seat] |= 1 << (number - 2)
+            o = self.current_seat * NLOC
             base = a * NEDGE
-            self.pk[self.cur] = self.pk[self.cur] - self.rules.act_need[a] + self.rules.act_add[a]
+            self.packed_pieces[self.current_seat] = (
+                self.packed_pieces[self.current_seat] - self.rules.action_needs[a] + self.rules.action_adds[a]
+            )
             for v in range(NLOC):
-                d = self.rules.act_delta[base + v]
+                d = self.rules.action_deltas[base + v]
                 if d != 0:
-                    self.pos[o + v] += d
-                    self.tot[v] += d
-            k = self.rules.act_delta[base + MID]
+                    self.pieces[o + v] += d
+                    self.place_total[v] += d
+            k = self.rules.action_deltas[base + MID]
             if k > 0:
                 # I1: arrivals fill the small islands 3, 2, 2 in order, then the main island.
-                self.movable[self.cur] -= k
+                self.movable_pieces[self.current_seat] -= k
                 while k > 0:
-                    if self.mid_n < 3:
-                        self.small[self.mid_n] = self.cur
-                        self.mid_pts[self.cur] += 3 if self.mid_n == 0 else 2
+                    if self.middle_count < 3:
+                        self.small_islands[self.middle_count] = self.current_seat
+                        self.middle_points[self.current_seat] += 3 if self.middle_count == 0 else 2
                     else:
-                        self.main_cnt[self.cur] += 1
-                        self.mid_pts[self.cur] += 1
-                    self.mid_n += 1
+                        self.main_island[self.current_seat] += 1
+                        self.middle_points[self.current_seat] += 1
+                    self.middle_count += 1
                     k -= 1
-                if self.mid_n >= 6:
-                    self.ending = True  # I7
+                if self.middle_count >= 6:
+                    self.end_signalled = True  # I7
             # B: missions complete automatically (I5); the table learns about the hand (I16).
-            h = self.hand_n[self.cur]
-            dn = self.done[self.cur]
+            h = self.hand_size[self.current_seat]
+            dn = self.completed[self.current_seat]
             holds = self._complete_missions()
-            self._remember(self.cur, self.done[self.cur] & ~dn, holds, h)
+            self._remember(self.current_seat, self.completed[self.current_seat] & ~dn, holds, h)
             # C: exchange (I6); nothing to decide with an empty hand.
-            if self.hand_n[self.cur] > 0:
+            if self.hand_size[self.current_seat] > 0:
                 self.phase = PH_EXCHANGE
             else:
                 self._finish_turn()
@@ -623,76 +613,76 @@ class DreamIslandsCore(CoreState):
     def _complete_missions(self):
         """I5: every mission in the mover's hand that holds is completed. Returns the
         missions that hold (none of them is left in the hand: I13)."""
-        p = self.cur
+        p = self.current_seat
         mask = self._mission_mask(p)
         i = 0
-        while i < self.hand_n[p]:
+        while i < self.hand_size[p]:
             x = self.hand[p * HAND + i]
             if (mask >> x) & 1:
-                self.done[p] |= 1 << x
-                self.done_n[p] += 1
-                self.hand_n[p] -= 1
+                self.completed[p] |= 1 << x
+                self.completed_count[p] += 1
+                self.hand_size[p] -= 1
                 # keep the order of the rest (the hand order is part of the state)
-                while i < self.hand_n[p]:
+                while i < self.hand_size[p]:
                     self.hand[p * HAND + i] = self.hand[p * HAND + i + 1]
                     i += 1
                 i = 0
             else:
                 i += 1
-        if self.done_n[p] == NMIS:
-            self.ending = True  # I7: the last mission is done
+        if self.completed_count[p] == NMIS:
+            self.end_signalled = True  # I7: the last mission is done
         return mask
 
     def _put_under(self, x):
         """I6: mission x goes from the hand to the very bottom of the own draw pile."""
-        p = self.cur
+        p = self.current_seat
         o = p * HAND
-        for i in range(self.hand_n[p]):
+        for i in range(self.hand_size[p]):
             if self.hand[o + i] == x:
-                self.hand_n[p] -= 1
-                while i < self.hand_n[p]:
+                self.hand_size[p] -= 1
+                while i < self.hand_size[p]:
                     self.hand[o + i] = self.hand[o + i + 1]
                     i += 1
                 break
         o = p * NMIS
-        i = self.pile_n[p]
+        i = self.pile_size[p]
         while i > 0:
             self.pile[o + i] = self.pile[o + i - 1]
             i -= 1
         self.pile[o] = x
-        self.pile_n[p] += 1
-        self.known_n[p] += 1
+        self.pile_size[p] += 1
+        self.under_count[p] += 1
         # I16: nobody saw which card went, so at least k - 1 of those left are none of
         # level k: level k + 1 becomes level k.
         o = p * HAND
-        self.mem[o] = self.mem[o + 1]
-        self.mem[o + 1] = self.mem[o + 2]
-        self.mem[o + 2] = 0
-        if self.hand_n[p] == 0:
+        self.hand_memory[o] = self.hand_memory[o + 1]
+        self.hand_memory[o + 1] = self.hand_memory[o + 2]
+        self.hand_memory[o + 2] = 0
+        if self.hand_size[p] == 0:
             self._finish_turn()  # every card is under: only "draw" is left
 
     def _draw(self):
         """I6: draw from the top until the hand holds 3 (fewer when the pile is short)."""
-        p = self.cur
-        while self.hand_n[p] < HAND and self.pile_n[p] > 0:
-            self.pile_n[p] -= 1
-            self.hand[p * HAND + self.hand_n[p]] = self.pile[p * NMIS + self.pile_n[p]]
-            self.hand_n[p] += 1
-        if self.known_n[p] > self.pile_n[p]:
-            self.known_n[p] = self.pile_n[p]
+        p = self.current_seat
+        while self.hand_size[p] < HAND and self.pile_size[p] > 0:
+            self.pile_size[p] -= 1
+            self.hand[p * HAND + self.hand_size[p]] = self.pile[p * NMIS + self.pile_size[p]]
+            self.hand_size[p] += 1
+        if self.under_count[p] > self.pile_size[p]:
+            self.under_count[p] = self.pile_size[p]
 
     def _finish_turn(self):
         self._draw()
-        last = self.cur == self.np - 1
+        last = self.current_seat == self.players - 1
         if last:
             self.rounds += 1
             # I7: the round is finished with the last seat; I9: optional round limit; I15:
             # without one, the counter's cap.
-            if self.ending or self.rounds >= self.rules.round_limit:
+            if self.end_signalled or self.rounds >= self.rules.round_limit:
                 self.phase = PH_OVER
                 return
-        self.cur = 0 if last else self.cur + 1
-        p = self.cur
+        self.current_seat = 0 if last else self.current_seat + 1
+        p = self.current_seat
         if self.covered[p] == 15:
             self.covered[p] = 0  # I2: all four covered at the start of the turn
         self.phase = PH_MOVE
@@ -701,14 +691,14 @@ class DreamIslandsCore(CoreState):
 
     def _remember(self, p, gone, holds, h_old):
         """I16: what seat p's move shows the table about its hand. Before the move at least
-        k of its ``h_old`` cards were none of level k (mem[p * 3 + k - 1]); the cards
+        k of its ``h_old`` cards were none of level k (hand_memory[p * 3 + k - 1]); the cards
         ``gone`` (completed now, face up) left the hand; every card still in it is none of
         ``holds``, the missions that hold now (I5, I13)."""
         o = p * HAND
-        h = self.hand_n[p]
-        l1 = self.mem[o]
-        l2 = self.mem[o + 1]
-        l3 = self.mem[o + 2]
+        h = self.hand_size[p]
+        l1 = self.hand_memory[o]
+        l2 = self.hand_memory[o + 1]
+        l3 = self.hand_memory[o + 2]
         if gone != 0:
             # Old level j held for j cards; the completed cards outside it were among them,
             # so it still holds for n_j of the cards left. New level k is the widest old
@@ -731,92 +721,96 @@ class DreamIslandsCore(CoreState):
             l3 = l3 if n3 >= 3 else 0
             l1 = k1
             l2 = k2
-        nd = ~self.done[p]
-        self.mem[o] = (l1 | holds) & nd if h > 0 else 0
-        self.mem[o + 1] = (l2 | holds) & nd if h > 1 else 0
-        self.mem[o + 2] = (l3 | holds) & nd if h > 2 else 0
+        nd = ~self.completed[p]
+        self.hand_memory[o] = (l1 | holds) & nd if h > 0 else 0
+        self.hand_memory[o + 1] = (l2 | holds) & nd if h > 1 else 0
+        self.hand_memory[o + 2] = (l3 | holds) & nd if h > 2 else 0
 
     def _levels(self, q, recall):
-        """Into lv[k - 1], k = 1 .. seat q's hand size: missions that at least k of its
+        """Into levels[k - 1], k = 1 .. seat q's hand size: missions that at least k of its
         hand's cards are none of (0 past the hand). What the table shows (I13: during its
         exchange the mover holds no mission that holds now) and, with ``recall``, what
-        play showed earlier (I16, mem)."""
+        play showed earlier (I16, hand_memory)."""
         holds = 0
-        if self.phase == PH_EXCHANGE and q == self.cur:
+        if self.phase == PH_EXCHANGE and q == self.current_seat:
             holds = self._mission_mask(q)
         o = q * HAND
         for k in range(HAND):
             v = 0
-            if k < self.hand_n[q]:
+            if k < self.hand_size[q]:
                 v = holds
                 if recall:
-                    v = v | self.mem[o + k]
-                v = v & ~self.done[q]
-            self.lv[k] = v
+                    v = v | self.hand_memory[o + k]
+                v = v & ~self.completed[q]
+            self.levels[k] = v
 
     def _hand_ways(self, h, x0, x1, x2):
-        """How many hands of h cards take x_t cards of class t (rs_cnt) and meet the levels:
+        """How many hands of h cards take x_t cards of class t (deal_class_size) and meet the levels:
         a card of class t is outside level t + 1 and so outside every later level (they
         shrink), inside the earlier ones; level k needs k cards of classes below k."""
         if x0 + x1 + x2 != h or (h < 3 and x2 > 0) or (h < 2 and x1 > 0):
             return 0
         if (h >= 1 and x0 < 1) or (h >= 2 and x0 + x1 < 2):
             return 0
-        return _choose(self.rs_cnt[0], x0) * _choose(self.rs_cnt[1], x1) * _choose(self.rs_cnt[2], x2)
+        return (
+            _choose(self.deal_class_size[0], x0)
+            * _choose(self.deal_class_size[1], x1)
+            * _choose(self.deal_class_size[2], x2)
+        )
 
     def _deal_seat(self, q):
         """Deal seat q's hand and pile anew from the cards in them: the hand uniformly among
-        the hands (in any order) that meet the levels in lv, the pile uniformly ordered.
+        the hands (in any order) that meet the levels (levels), the pile uniformly ordered.
 
         A card's class is the first level it is outside of (the hand size: inside all).
         A hand is a choice of how many cards of each class, then which: the counts are
         drawn with weight the number of hands they give, the cards uniformly in a class."""
-        h = self.hand_n[q]
+        h = self.hand_size[q]
         oh = q * HAND
         op = q * NMIS
         # The cards are seat q's missions not completed (face up), read by id, not from the
         # hand and pile: their order there is unseen, and the deal must not depend on it.
-        free = ~self.done[q]
+        free = ~self.completed[q]
         n = 0
         for c in range(NMIS):
             if (free >> c) & 1:
-                self.rs_pool[n] = c
+                self.deal_pool[n] = c
                 n += 1
-        if self.lv[0] == 0:  # nothing known of the hand (the levels shrink): one shuffle of all
+        if self.levels[0] == 0:  # nothing known of the hand (the levels shrink): one shuffle of all
             i = n - 1
             while i > 0:
                 j = self.c_below(i + 1)
-                c = self.rs_pool[i]
-                self.rs_pool[i] = self.rs_pool[j]
-                self.rs_pool[j] = c
+                c = self.deal_pool[i]
+                self.deal_pool[i] = self.deal_pool[j]
+                self.deal_pool[j] = c
                 i -= 1
             for i in range(n):
                 if i < h:
-                    self.hand[oh + i] = self.rs_pool[i]
+                    self.hand[oh + i] = self.deal_pool[i]
                 else:
-                    self.pile[op + i - h] = self.rs_pool[i]
+                    self.pile[op + i - h] = self.deal_pool[i]
             return
         for t in range(HAND + 1):
-            self.rs_cnt[t] = 0
+            self.deal_class_size[t] = 0
         for i in range(n):
-            c = self.rs_pool[i]
+            c = self.deal_pool[i]
             t = 0
-            while t < h and (self.lv[t] >> c) & 1:
+            while t < h and (self.levels[t] >> c) & 1:
                 t += 1
-            self.rs_cnt[t] += 1
-        self.rs_off[0] = 0
+            self.deal_class_size[t] += 1
+        self.deal_class_at[0] = 0
         for t in range(HAND):
-            self.rs_off[t + 1] = self.rs_off[t] + self.rs_cnt[t]
+            self.deal_class_at[t + 1] = self.deal_class_at[t] + self.deal_class_size[t]
         for c in range(NMIS):  # the cards sorted by class, by id within one (counting sort)
             if not (free >> c) & 1:
                 continue
             t = 0
-            while t < h and (self.lv[t] >> c) & 1:
+            while t < h and (self.levels[t] >> c) & 1:
                 t += 1
-            self.rs_pool[self.rs_off[t]] = c
-            self.rs_off[t] += 1
+            self.deal_pool[self.deal_class_at[t]] = c
+            self.deal_class_at[t] += 1
         for t in range(HAND + 1):
-            self.rs_off[t] -= self.rs_cnt[t]
+            self.deal_class_at[t] -= self.deal_class_size[t]
         total = 0
         for x0 in range(HAND + 1):
             for x1 in range(HAND + 1):
@@ -840,16 +834,16 @@ class DreamIslandsCore(CoreState):
         m = 0
         for t in range(HAND + 1):
             x = y0 if t == 0 else (y1 if t == 1 else (h - y0 - y1 if t == 2 else 0))
-            s = self.rs_off[t]
+            s = self.deal_class_at[t]
             for i in range(x):
-                j = s + i + self.c_below(self.rs_cnt[t] - i)
-                c = self.rs_pool[j]
-                self.rs_pool[j] = self.rs_pool[s + i]
-                self.rs_pool[s + i] = c
+                j = s + i + self.c_below(self.deal_class_size[t] - i)
+                c = self.deal_pool[j]
+                self.deal_pool[j] = self.deal_pool[s + i]
+                self.deal_pool[s + i] = c
                 self.hand[oh + k] = c
                 k += 1
-            for i in range(x, self.rs_cnt[t]):
-                self.pile[op + m] = self.rs_pool[s + i]
+            for i in range(x, self.deal_class_size[t]):
+                self.pile[op + m] = self.deal_pool[s + i]
                 m += 1
         i = h - 1
         while i > 0:  # the hand in a uniformly random order
@@ -864,12 +858,12 @@ class DreamIslandsCore(CoreState):
         """Seat p's own pile above the cards it put under, rebuilt in id order from what it
         sees (its missions neither completed, in hand nor put under): the order they lay in
         is unseen, and the shuffle that follows must not depend on it."""
-        m = ~self.done[p]
+        m = ~self.completed[p]
         o = p * HAND
-        for i in range(self.hand_n[p]):
+        for i in range(self.hand_size[p]):
             m &= ~(1 << self.hand[o + i])
         o = p * NMIS
-        k = self.known_n[p]
+        k = self.under_count[p]
         for i in range(k):
             m &= ~(1 << self.pile[o + i])
         for c in range(NMIS):
@@ -880,7 +874,7 @@ class DreamIslandsCore(CoreState):
     def _sort_hand(self, p):
         """Seat p's hand in ascending order, as its view lists it (the order is unseen)."""
         o = p * HAND
-        for i in range(1, self.hand_n[p]):
+        for i in range(1, self.hand_size[p]):
             x = self.hand[o + i]
             j = i
             while j > 0 and self.hand[o + j - 1] > x:
@@ -899,16 +893,16 @@ class DreamIslandsCore(CoreState):
         order is unseen and plays no part); every seat's memory becomes what that view
         shows of it (with ``recall`` the memory itself; without, the table's facts, which
         every hand, old or dealt anew, meets)."""
-        for q in range(self.np):
+        for q in range(self.players):
             self._levels(q, recall)
             if q == seat:
                 self._sort_hand(q)
                 self._own_unseen(q)
-                self._shuffle_pile(q, self.known_n[q])
+                self._shuffle_pile(q, self.under_count[q])
             else:
                 self._deal_seat(q)
             for k in range(HAND):
-                self.mem[q * HAND + k] = self.lv[k]
+                self.hand_memory[q * HAND + k] = self.levels[k]
 
     # ------------------------------------------------------------------ tensors
 
@@ -916,24 +910,24 @@ class DreamIslandsCore(CoreState):
         """Seat ``seat``'s observation (the layout is DreamIslandsGame._observation_layout,
         docs "Observation tensor"); seats in turn order from ``seat``. Made only of what
         view(seat) shows."""
-        n = self.np
+        n = self.players
         o = 0
         for r in range(n):  # pieces: airplane, islands 1..8, count / 6
             p = (seat + r) % n
             for i in range(NLOC):
-                out[o + r * NLOC + i] = self.pos[p * NLOC + i] / 6.0
+                out[o + r * NLOC + i] = self.pieces[p * NLOC + i] / 6.0
         o += n * NLOC
         for r in range(n):  # middle: own pieces there / 6
             p = (seat + r) % n
-            c = self.main_cnt[p]
+            c = self.main_island[p]
             for i in range(3):
-                if self.small[i] == p:
+                if self.small_islands[i] == p:
                     c += 1
             out[o + r] = c / 6.0
         o += n
         for i in range(3):  # small islands 3, 2, 2: one-hot seat
-            if self.small[i] >= 0:
-                out[o + i * n + (self.small[i] - seat + n) % n] = 1.0
+            if self.small_islands[i] >= 0:
+                out[o + i * n + (self.small_islands[i] - seat + n) % n] = 1.0
         o += 3 * n
         for r in range(n):  # covered numbers 2..5
             p = (seat + r) % n
@@ -944,41 +938,41 @@ class DreamIslandsCore(CoreState):
         for r in range(n):  # completed missions
             p = (seat + r) % n
             for i in range(NMIS):
-                if (self.done[p] >> i) & 1:
+                if (self.completed[p] >> i) & 1:
                     out[o + r * NMIS + i] = 1.0
         o += n * NMIS
         for r in range(n):  # counts: hand / 3, pile / 16, put under / 16, score / MAX_SCORE
             p = (seat + r) % n
-            out[o + r] = self.hand_n[p] / 3.0
-            out[o + n + r] = self.pile_n[p] / 16.0
-            out[o + 2 * n + r] = self.known_n[p] / 16.0
+            out[o + r] = self.hand_size[p] / 3.0
+            out[o + n + r] = self.pile_size[p] / 16.0
+            out[o + 2 * n + r] = self.under_count[p] / 16.0
             out[o + 3 * n + r] = self.c_score(p) / (MAX_SCORE * 1.0)
         o += 4 * n
-        for i in range(self.hand_n[seat]):  # own hand
+        for i in range(self.hand_size[seat]):  # own hand
             out[o + self.hand[seat * HAND + i]] = 1.0
         o += NMIS
-        k = self.known_n[seat]
+        k = self.under_count[seat]
         for i in range(k):  # own cards under the pile: 1 - i / 16 for the i-th drawn next
             out[o + self.pile[seat * NMIS + k - 1 - i]] = 1.0 - i / 16.0
         o += NMIS
-        for i in range(k, self.pile_n[seat]):  # the rest of the own pile
+        for i in range(k, self.pile_size[seat]):  # the rest of the own pile
             out[o + self.pile[seat * NMIS + i]] = 1.0
         o += NMIS
         out[o + self.phase] = 1.0
         o += 3
         if self.phase != PH_OVER:
-            out[o + (self.cur - seat + n) % n] = 1.0
+            out[o + (self.current_seat - seat + n) % n] = 1.0
         o += n
-        if self.ending:
+        if self.end_signalled:
             out[o] = 1.0
-        if self.phase != PH_OVER and (self.ending or self.rounds + 1 >= self.rules.round_limit):
+        if self.phase != PH_OVER and (self.end_signalled or self.rounds + 1 >= self.rules.round_limit):
             out[o + 1] = 1.0  # the current round is the last
         out[o + 2] = (self.rounds if self.rounds < 32 else 32) / 32.0
 
     def c_info_state(self, seat, out):
         """The observation, then per seat (in turn order from ``seat``) and k = 1..3 a
         0/1 plane of the missions at least k of its hand's cards are none of (I16)."""
-        n = self.np
+        n = self.players
         self.c_observe(seat, out)
         o = self.rules.observation_size
         for r in range(n):
@@ -986,7 +980,7 @@ class DreamIslandsCore(CoreState):
             self._levels(p, True)
             for k in range(HAND):
                 for i in range(NMIS):
-                    if (self.lv[k] >> i) & 1:
+                    if (self.levels[k] >> i) & 1:
                         out[o + (r * HAND + k) * NMIS + i] = 1.0
 
     # ------------------------------------------------------------------ views
@@ -1000,21 +994,39 @@ class DreamIslandsCore(CoreState):
             S = R.schema
             T = R.view_types = (S.SeatInfo, S.HandMemory, S.DreamIslandsView)
         seat_info = T[0]
-        n = self.np
+        n = self.players
         seats = []
         for p in range(n):
             o = p * NLOC
-            c = self.main_cnt[p]
+            c = self.main_island[p]
             for i in range(3):
-                if self.small[i] == p:
+                if self.small_islands[i] == p:
                     c += 1
-            seats.append(seat_info(
-                p, self.pos[o], [self.pos[o + 1], self.pos[o + 2], self.pos[o + 3], self.pos[o + 4],
-                                 self.pos[o + 5], self.pos[o + 6], self.pos[o + 7], self.pos[o + 8]],
-                c, _covered_list(self.covered[p]), _bit_list(self.done[p]), self.hand_n[p], self.pile_n[p],
-                self.known_n[p], self.c_score(p)))
+            seats.append(
+                seat_info(
+                    p,
+                    self.pieces[o],
+                    [
+                        self.pieces[o + 1],
+                        self.pieces[o + 2],
+                        self.pieces[o + 3],
+                        self.pieces[o + 4],
+                        self.pieces[o + 5],
+                        self.pieces[o + 6],
+                        self.pieces[o + 7],
+                        self.pieces[o + 8],
+                    ],
+                    c,
+                    _covered_list(self.covered[p]),
+                    _bit_list(self.completed[p]),
+                    self.hand_size[p],
+                    self.pile_size[p],
+                    self.under_count[p],
+                    self.c_score(p),
+                )
+            )
         o = seat * HAND
-        h = self.hand_n[seat]
+        h = self.hand_size[seat]
         a = self.hand[o] if h > 0 else 99
         b = self.hand[o + 1] if h > 1 else 99
         c = self.hand[o + 2] if h > 2 else 99
@@ -1033,9 +1045,9 @@ class DreamIslandsCore(CoreState):
         else:
             hand = []
         o = seat * NMIS
-        k = self.known_n[seat]
+        k = self.under_count[seat]
         m = 0
-        for i in range(k, self.pile_n[seat]):
+        for i in range(k, self.pile_size[seat]):
             m |= 1 << self.pile[o + i]
         cur = self.c_current()
         memory = None
@@ -1044,7 +1056,7 @@ class DreamIslandsCore(CoreState):
             hand_memory = T[1]
             for p in range(n):
                 self._levels(p, True)
-                memory.append(hand_memory(p, [_bit_list(self.lv[i]) for i in range(self.hand_n[p])]))
+                memory.append(hand_memory(p, [_bit_list(self.levels[i]) for i in range(self.hand_size[p])]))
         return T[2](
             player=seat,
             players=n,
@@ -1052,9 +1064,9 @@ class DreamIslandsCore(CoreState):
             phase=PHASES[self.phase],
             current_player=cur,
             rounds=self.rounds,
-            end_triggered=self.ending,
+            end_triggered=self.end_signalled,
             seats=seats,
-            small_islands=[self.small[0], self.small[1], self.small[2]],
+            small_islands=[self.small_islands[0], self.small_islands[1], self.small_islands[2]],
             hand=hand,
             under_pile=[self.pile[o + k - 1 - i] for i in range(k)],
             pile_unseen=_bit_list(m),
@@ -1068,57 +1080,57 @@ class DreamIslandsCore(CoreState):
         new.rules = self.rules
         new.game = self.game
         new.rng = self.rng
-        new.np = self.np
+        new.players = self.players
         new.phase = self.phase
-        new.cur = self.cur
+        new.current_seat = self.current_seat
         new.rounds = self.rounds
-        new.ending = self.ending
-        new.mid_n = self.mid_n
+        new.end_signalled = self.end_signalled
+        new.middle_count = self.middle_count
         # Whole arrays at once: a memcpy compiled, a list copy in pure Python.
-        new.pos[:] = self.pos
-        new.tot[:] = self.tot
-        new.small[:] = self.small
+        new.pieces[:] = self.pieces
+        new.place_total[:] = self.place_total
+        new.small_islands[:] = self.small_islands
         new.hand[:] = self.hand
-        new.mem[:] = self.mem
+        new.hand_memory[:] = self.hand_memory
         new.pile[:] = self.pile
-        new.movable[:] = self.movable
-        new.pk[:] = self.pk
-        new.main_cnt[:] = self.main_cnt
-        new.mid_pts[:] = self.mid_pts
+        new.movable_pieces[:] = self.movable_pieces
+        new.packed_pieces[:] = self.packed_pieces
+        new.main_island[:] = self.main_island
+        new.middle_points[:] = self.middle_points
         new.covered[:] = self.covered
-        new.hand_n[:] = self.hand_n
-        new.pile_n[:] = self.pile_n
-        new.known_n[:] = self.known_n
-        new.done[:] = self.done
-        new.done_n[:] = self.done_n
+        new.hand_size[:] = self.hand_size
+        new.pile_size[:] = self.pile_size
+        new.under_count[:] = self.under_count
+        new.completed[:] = self.completed
+        new.completed_count[:] = self.completed_count
 
     # ------------------------------------------------------------------ raw access
     # Used by the Python layer for rendering and by tests; not hot.
 
     def _get_raw(self):
         """A dict of plain Python values describing the full state."""
-        n = self.np
+        n = self.players
         return {
             "rng": self.rng,
             "phase": self.phase,
-            "cur": self.cur,
+            "cur": self.current_seat,
             "rounds": self.rounds,
-            "pieces": [[self.pos[p * NLOC + i] for i in range(NLOC)] for p in range(n)],
-            "small": [self.small[i] for i in range(3)],
-            "main": [self.main_cnt[p] for p in range(n)],
+            "pieces": [[self.pieces[p * NLOC + i] for i in range(NLOC)] for p in range(n)],
+            "small": [self.small_islands[i] for i in range(3)],
+            "main": [self.main_island[p] for p in range(n)],
             "covered": [self.covered[p] for p in range(n)],
-            "hands": [[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(n)],
-            "piles": [[self.pile[p * NMIS + i] for i in range(self.pile_n[p])] for p in range(n)],
-            "known": [self.known_n[p] for p in range(n)],
-            "done": [self.done[p] for p in range(n)],
-            "hand_avoids": [[self.mem[p * HAND + k] for k in range(self.hand_n[p])] for p in range(n)],
+            "hands": [[self.hand[p * HAND + i] for i in range(self.hand_size[p])] for p in range(n)],
+            "piles": [[self.pile[p * NMIS + i] for i in range(self.pile_size[p])] for p in range(n)],
+            "known": [self.under_count[p] for p in range(n)],
+            "done": [self.completed[p] for p in range(n)],
+            "hand_avoids": [[self.hand_memory[p * HAND + k] for k in range(self.hand_size[p])] for p in range(n)],
         }
 
     def _export(self):
         """The full state as a DreamIslandsStateData Struct (built here: the hot half of
         ``to_json``; what :meth:`_load` reads back)."""
         schema = self.rules.schema
-        n = self.np
+        n = self.players
         return schema.DreamIslandsStateData(
             schema_version=schema.SCHEMA_VERSION,
             game=self.rules.game_name,
@@ -1126,17 +1138,17 @@ class DreamIslandsCore(CoreState):
             max_rounds=self.rules.max_rounds,
             rng=f"{self.rng:016x}",  # serialize.RngText
             phase=PHASES[self.phase],
-            current_player=-1 if self.phase == PH_OVER else self.cur,
+            current_player=-1 if self.phase == PH_OVER else self.current_seat,
             rounds=self.rounds,
-            pieces=[[self.pos[p * NLOC + i] for i in range(NLOC)] for p in range(n)],
-            small_islands=[self.small[0], self.small[1], self.small[2]],
-            main_island=[self.main_cnt[p] for p in range(n)],
+            pieces=[[self.pieces[p * NLOC + i] for i in range(NLOC)] for p in range(n)],
+            small_islands=[self.small_islands[0], self.small_islands[1], self.small_islands[2]],
+            main_island=[self.main_island[p] for p in range(n)],
             covered=[[i + 2 for i in range(4) if (self.covered[p] >> i) & 1] for p in range(n)],
-            hands=[[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(n)],
-            piles=[[self.pile[p * NMIS + i] for i in range(self.pile_n[p])] for p in range(n)],
-            known=[self.known_n[p] for p in range(n)],
-            hand_avoids=[[self.mem[p * HAND + k] for k in range(self.hand_n[p])] for p in range(n)],
-            completed=[[i for i in range(NMIS) if (self.done[p] >> i) & 1] for p in range(n)],
+            hands=[[self.hand[p * HAND + i] for i in range(self.hand_size[p])] for p in range(n)],
+            piles=[[self.pile[p * NMIS + i] for i in range(self.pile_size[p])] for p in range(n)],
+            known=[self.under_count[p] for p in range(n)],
+            hand_avoids=[[self.hand_memory[p * HAND + k] for k in range(self.hand_size[p])] for p in range(n)],
+            completed=[[i for i in range(NMIS) if (self.completed[p] >> i) & 1] for p in range(n)],
         )
 
     def _load_checked(self, d, history):
@@ -1165,12 +1177,21 @@ class DreamIslandsCore(CoreState):
         known = d.known
         avoids = d.hand_avoids
         completed = d.completed
-        if (len(pieces) != n or len(main) != n or len(covered) != n or len(hands) != n
-                or len(piles) != n or len(known) != n or len(avoids) != n or len(completed) != n):
+        if (
+            len(pieces) != n
+            or len(main) != n
+            or len(covered) != n
+            or len(hands) != n
+            or len(piles) != n
+            or len(known) != n
+            or len(avoids) != n
+            or len(completed) != n
+        ):
             raise InvalidStateError(
                 f"{_BAD}pieces, main_island, covered, hands, piles, known, hand_avoids and completed must "
-                f"have one entry per seat ({n})")
-        self.np = n
+                f"have one entry per seat ({n})"
+            )
+        self.players = n
         # --- the middle (I1): small islands in order 3, 2, 2, then the main island ------
         if len(small) != 3:
             raise InvalidStateError(f"{_BAD}there are three small islands")
@@ -1178,31 +1199,33 @@ class DreamIslandsCore(CoreState):
             s = small[i]
             if s < -1 or s >= n:
                 raise InvalidStateError(f"{_BAD}seat {s} on a small island does not exist")
-            self.small[i] = s
-        if (self.small[0] < 0 and self.small[1] >= 0) or (self.small[1] < 0 and self.small[2] >= 0):
+            self.small_islands[i] = s
+        if (self.small_islands[0] < 0 and self.small_islands[1] >= 0) or (
+            self.small_islands[1] < 0 and self.small_islands[2] >= 0
+        ):
             raise InvalidStateError(f"{_BAD}the small islands fill in order 3, 2, 2 (I1)")
         # --- pieces: six per seat; totals and packed counts derived -----------------------
         for i in range(NLOC):
-            self.tot[i] = 0
+            self.place_total[i] = 0
         mid_n = 0
         ending = False
         for p in range(MAXP):
             o = p * NLOC
             if p >= n:
                 for i in range(NLOC):
-                    self.pos[o + i] = 0
-                self.movable[p] = 0
-                self.pk[p] = 0
-                self.main_cnt[p] = 0
-                self.mid_pts[p] = 0
+                    self.pieces[o + i] = 0
+                self.movable_pieces[p] = 0
+                self.packed_pieces[p] = 0
+                self.main_island[p] = 0
+                self.middle_points[p] = 0
                 self.covered[p] = 0
-                self.hand_n[p] = 0
-                self.pile_n[p] = 0
-                self.known_n[p] = 0
-                self.done[p] = 0
-                self.done_n[p] = 0
+                self.hand_size[p] = 0
+                self.pile_size[p] = 0
+                self.under_count[p] = 0
+                self.completed[p] = 0
+                self.completed_count[p] = 0
                 for i in range(HAND):
-                    self.mem[p * HAND + i] = 0
+                    self.hand_memory[p * HAND + i] = 0
                 continue
             row = pieces[p]
             if len(row) != NLOC:
@@ -1213,26 +1236,26 @@ class DreamIslandsCore(CoreState):
                 c = row[i]
                 if c < 0 or c > PIECES:
                     raise InvalidStateError(f"{_BAD}pieces[{p}][{i}] must be 0..{PIECES}")
-                self.pos[o + i] = c
-                self.tot[i] += c
+                self.pieces[o + i] = c
+                self.place_total[i] += c
                 cnt += c
                 cu = c
                 pk |= cu << (4 * i)
-            self.movable[p] = cnt
-            self.pk[p] = pk
+            self.movable_pieces[p] = cnt
+            self.packed_pieces[p] = pk
             m = main[p]
             if m < 0 or m > PIECES:
                 raise InvalidStateError(f"{_BAD}main_island[{p}] must be 0..{PIECES}")
-            self.main_cnt[p] = m
+            self.main_island[p] = m
             mid_n += m
             pts = m
             for i in range(3):
-                if self.small[i] == p:
+                if self.small_islands[i] == p:
                     m += 1
                     pts += 3 if i == 0 else 2
             if cnt + m != PIECES:
                 raise InvalidStateError(f"{_BAD}seat {p} has {cnt + m} pieces, not {PIECES}")
-            self.mid_pts[p] = pts
+            self.middle_points[p] = pts
             # --- shells (I2) ------------------------------------------------------------
             mask = 0
             for x in covered[p]:
@@ -1247,20 +1270,21 @@ class DreamIslandsCore(CoreState):
             self.covered[p] = mask
             # --- missions: each of the 16 exactly once, in hand, pile or done -----------
             k = self._load_missions(p, hands[p], piles[p], completed[p])
-            self.done_n[p] = k
+            self.completed_count[p] = k
             if k == NMIS:
                 ending = True  # I7: the last mission is done
             k = known[p]
-            if k < 0 or k > self.pile_n[p]:
-                raise InvalidStateError(f"{_BAD}seat {p} put {k} cards under a pile of {self.pile_n[p]}")
-            self.known_n[p] = k
-        if mid_n > 0 and self.small[2] < 0:
+            if k < 0 or k > self.pile_size[p]:
+                raise InvalidStateError(f"{_BAD}seat {p} put {k} cards under a pile of {self.pile_size[p]}")
+            self.under_count[p] = k
+        if mid_n > 0 and self.small_islands[2] < 0:
             raise InvalidStateError(
-                f"{_BAD}pieces reach the main island only after the three small islands are taken (I1)")
+                f"{_BAD}pieces reach the main island only after the three small islands are taken (I1)"
+            )
         for i in range(3):
-            if self.small[i] >= 0:
+            if self.small_islands[i] >= 0:
                 mid_n += 1
-        self.mid_n = mid_n
+        self.middle_count = mid_n
         if mid_n >= 6:
             ending = True  # I7
         # --- phase, rounds, whose turn (I7, I9, I15) -------------------------------------
@@ -1278,7 +1302,8 @@ class DreamIslandsCore(CoreState):
         limit = R.round_limit
         if rounds < 0 or rounds > limit:
             raise InvalidStateError(
-                f"{_BAD}{rounds} rounds played: a game ends after {limit} rounds at the latest (I9, I15)")
+                f"{_BAD}{rounds} rounds played: a game ends after {limit} rounds at the latest (I9, I15)"
+            )
         if phase == PH_OVER:
             if cur != -1:
                 raise InvalidStateError(f"{_BAD}current_player must be -1 once the game is over")
@@ -1286,44 +1311,49 @@ class DreamIslandsCore(CoreState):
                 raise InvalidStateError(f"{_BAD}the game ends after a complete round (I7)")
             if not ending and rounds != limit:
                 raise InvalidStateError(
-                    f"{_BAD}the game ends only after the end was signalled or the round limit (I7, I9)")
+                    f"{_BAD}the game ends only after the end was signalled or the round limit (I7, I9)"
+                )
             cur = n - 1  # the last seat played last
         else:
             if cur < 0 or cur >= n:
                 raise InvalidStateError(f"{_BAD}current_player must be a seat 0..{n - 1} while the game runs")
             if rounds >= limit:
                 raise InvalidStateError(
-                    f"{_BAD}the round limit is reached ({rounds} of {limit} rounds) but the game runs (I9, I15)")
+                    f"{_BAD}the round limit is reached ({rounds} of {limit} rounds) but the game runs (I9, I15)"
+                )
         # --- hands and the exchange (I5, I6, I12, I13) ------------------------------------
         for p in range(n):
             if phase == PH_EXCHANGE and p == cur:
-                if self.hand_n[p] == 0:
+                if self.hand_size[p] == 0:
                     raise InvalidStateError(
-                        f"{_BAD}no exchange without a card in hand: with an empty hand the draw happens at once (I12)")
-            elif self.hand_n[p] != HAND and self.pile_n[p] > 0:
+                        f"{_BAD}no exchange without a card in hand: with an empty hand the draw happens at once (I12)"
+                    )
+            elif self.hand_size[p] != HAND and self.pile_size[p] > 0:
                 raise InvalidStateError(f"{_BAD}seat {p} must hold 3 missions while its pile has cards (I6)")
         if phase == PH_MOVE and self.covered[cur] == 15:
             raise InvalidStateError(
-                f"{_BAD}all four numbers are covered at the start of a turn: the shells come off (I2)")
+                f"{_BAD}all four numbers are covered at the start of a turn: the shells come off (I2)"
+            )
         if phase == PH_EXCHANGE:
             if self.covered[cur] == 0:
                 raise InvalidStateError(f"{_BAD}the exchange comes after covering a number (I6)")
             mask = self._mission_mask(cur)
-            for i in range(self.hand_n[cur]):
+            for i in range(self.hand_size[cur]):
                 x = self.hand[cur * HAND + i]
                 if (mask >> x) & 1:
                     raise InvalidStateError(
                         f"{_BAD}seat {cur} holds '{R.schema.mission_name(x)}', which holds after its move and would "
-                        "have been completed (I5, I13)")
+                        "have been completed (I5, I13)"
+                    )
         # --- the hand memory (I16), once the hands are known to be right -----------------
         for p in range(n):
             self._load_memory(p, avoids[p])
         if history:
             self._check_history(phase, cur, rounds, ending)
         self.phase = phase
-        self.cur = cur
+        self.current_seat = cur
         self.rounds = rounds
-        self.ending = ending
+        self.end_signalled = ending
         self.rng = int(d.rng, 16) & MASK64
 
     def _load_missions(self, p, hand, pile, completed):
@@ -1356,29 +1386,33 @@ class DreamIslandsCore(CoreState):
                 else:
                     if done >= b and not dup:  # a set, written ascending
                         raise InvalidStateError(
-                            f"{_BAD}seat {p}'s completed missions must be listed in ascending order")
+                            f"{_BAD}seat {p}'s completed missions must be listed in ascending order"
+                        )
                     done |= b
             if kind == 0:
-                self.hand_n[p] = k
+                self.hand_size[p] = k
             elif kind == 1:
-                self.pile_n[p] = k
+                self.pile_size[p] = k
         if dup:
             raise InvalidStateError(
-                f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if (dup >> j) & 1]} appear twice")
+                f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if (dup >> j) & 1]} appear twice"
+            )
         if seen != 0xFFFF:
             raise InvalidStateError(
-                f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if not (seen >> j) & 1]} are nowhere")
-        self.done[p] = done
+                f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if not (seen >> j) & 1]} are nowhere"
+            )
+        self.completed[p] = done
         return k
 
     def _load_memory(self, p, rows):
         """Seat p's hand memory (I16): one set (a 16-bit mask) per card in its hand, level
         k + 1 inside level k, no completed mission, and true of the hand (k cards outside
         level k)."""
-        h = self.hand_n[p]
+        h = self.hand_size[p]
         if len(rows) != h:
             raise InvalidStateError(
-                f"{_BAD}hand_avoids[{p}] has {len(rows)} set(s): one per card in seat {p}'s hand ({h}) (I16)")
+                f"{_BAD}hand_avoids[{p}] has {len(rows)} set(s): one per card in seat {p}'s hand ({h}) (I16)"
+            )
         wider = 0xFFFF
         for k in range(HAND):
             mask = 0
@@ -1387,13 +1421,15 @@ class DreamIslandsCore(CoreState):
             if mask != 0:  # (an empty set is always true, and inside any other)
                 if mask < 0 or mask > 0xFFFF:
                     raise InvalidStateError(f"{_BAD}hand_avoids[{p}][{k}] is a set of missions 0..15, bit m for m")
-                if mask & self.done[p]:
+                if mask & self.completed[p]:
                     raise InvalidStateError(
-                        f"{_BAD}hand_avoids[{p}][{k}] lists a completed mission: no hand holds one (I16)")
+                        f"{_BAD}hand_avoids[{p}][{k}] lists a completed mission: no hand holds one (I16)"
+                    )
                 if mask & ~wider:
                     raise InvalidStateError(
                         f"{_BAD}hand_avoids[{p}][{k}] must be part of hand_avoids[{p}][{k - 1}]: what k + 1 cards "
-                        "are not, k of them are not either (I16)")
+                        "are not, k of them are not either (I16)"
+                    )
                 free = 0
                 for i in range(h):
                     if not (mask >> self.hand[p * HAND + i]) & 1:
@@ -1401,8 +1437,9 @@ class DreamIslandsCore(CoreState):
                 if free <= k:
                     raise InvalidStateError(
                         f"{_BAD}seat {p}'s hand has {free} card(s) outside hand_avoids[{p}][{k}], not {k + 1}: "
-                        "the memory of play is not true of it (I16)")
-            self.mem[p * HAND + k] = mask
+                        "the memory of play is not true of it (I16)"
+                    )
+            self.hand_memory[p * HAND + k] = mask
             wider = mask
 
     def _check_history(self, phase, cur, rounds, ending):
@@ -1414,7 +1451,7 @@ class DreamIslandsCore(CoreState):
         are the numbers it covered, and its pieces must be where that many steps can take
         them: each piece's path is its shortest one plus whole laps of the 8-island ring.
         """
-        n = self.np
+        n = self.players
         low = 0
         for p in range(n):
             o = p * NLOC
@@ -1431,44 +1468,52 @@ class DreamIslandsCore(CoreState):
             if have != c:
                 raise InvalidStateError(
                     f"{_BAD}seat {p} has {have} shell(s) on its board after {t} turn(s), not {c}: every turn "
-                    "covers one number, all four come off when the next turn starts (I2)")
-            if t == 0 and (self.mem[p * HAND] or self.mem[p * HAND + 1] or self.mem[p * HAND + 2]):
+                    "covers one number, all four come off when the next turn starts (I2)"
+                )
+            if t == 0 and (
+                self.hand_memory[p * HAND] or self.hand_memory[p * HAND + 1] or self.hand_memory[p * HAND + 2]
+            ):
                 raise InvalidStateError(
                     f"{_BAD}seat {p} has not moved yet, so play has shown nothing of its hand: its "
-                    "hand_avoids must be empty (I16)")
-            if self.done_n[p] > 3 * t:
+                    "hand_avoids must be empty (I16)"
+                )
+            if self.completed_count[p] > 3 * t:
                 raise InvalidStateError(
-                    f"{_BAD}seat {p} completed {self.done_n[p]} missions in {t} turn(s): at most the 3 in "
-                    "hand a turn (I5)")
+                    f"{_BAD}seat {p} completed {self.completed_count[p]} missions in {t} turn(s): at most the 3 in "
+                    "hand a turn (I5)"
+                )
             # I6: at most the 3 cards of the hand go under the pile a turn. In the mover's
             # exchange every card it puts under leaves its hand, so the cards under its pile
             # and those still in its hand are at most 3 a turn together: a tighter bound,
             # and the one the rest of its exchange keeps (a state reached by play reloads).
-            under = self.known_n[p]
+            under = self.under_count[p]
             if phase == PH_EXCHANGE and p == cur:
-                under += self.hand_n[p]
+                under += self.hand_size[p]
             if under > 3 * t:
-                if under > self.known_n[p]:
+                if under > self.under_count[p]:
                     raise InvalidStateError(
-                        f"{_BAD}seat {p} put {self.known_n[p]} cards under its pile and holds {self.hand_n[p]} "
-                        f"in {t} turn(s) of its exchange: at most the 3 in hand a turn (I6)")
+                        f"{_BAD}seat {p} put {self.under_count[p]} cards under its pile and holds {self.hand_size[p]} "
+                        f"in {t} turn(s) of its exchange: at most the 3 in hand a turn (I6)"
+                    )
                 raise InvalidStateError(
-                    f"{_BAD}seat {p} put {self.known_n[p]} cards under its pile in {t} turn(s): at most the "
-                    "3 in hand a turn (I6)")
-            if self.pos[o] > PIECES - 1:
+                    f"{_BAD}seat {p} put {self.under_count[p]} cards under its pile in {t} turn(s): at most the "
+                    "3 in hand a turn (I6)"
+                )
+            if self.pieces[o] > PIECES - 1:
                 raise InvalidStateError(
-                    f"{_BAD}seat {p} has {self.pos[o]} pieces on the airplane: its sixth piece starts on "
-                    f"island {p + 1} and no piece returns to the airplane (I8)")
+                    f"{_BAD}seat {p} has {self.pieces[o]} pieces on the airplane: its sixth piece starts on "
+                    f"island {p + 1} and no piece returns to the airplane (I8)"
+                )
             # Steps from the airplane: island i is i, the middle 9 (from island 8), plus laps.
-            mid = self.main_cnt[p]
+            mid = self.main_island[p]
             for i in range(3):
-                if self.small[i] == p:
+                if self.small_islands[i] == p:
                     mid += 1
             dist = 9 * mid
             far = mid > 0
             for i in range(1, NLOC):
-                dist += i * self.pos[o + i]
-                if i > p and self.pos[o + i] > 0:
+                dist += i * self.pieces[o + i]
+                if i > p and self.pieces[o + i] > 0:
                     far = True
             # The sixth piece started on island p + 1, p + 1 steps ahead: a piece on island
             # p + 1 or beyond (or in the middle) saves p + 1 steps, one behind it 7 - p
@@ -1479,10 +1524,11 @@ class DreamIslandsCore(CoreState):
             for i in range(4):
                 if (mask >> i) & 1:
                     steps += i + 2
-            if steps < need or (self.movable[p] > 0 and (steps - need) % 8 != 0):
+            if steps < need or (self.movable_pieces[p] > 0 and (steps - need) % 8 != 0):
                 raise InvalidStateError(
                     f"{_BAD}seat {p}'s pieces are {need} steps (plus whole laps of the ring) from where they "
-                    f"started, but the numbers it covered in {t} turn(s) add up to {steps} steps (I3)")
+                    f"started, but the numbers it covered in {t} turn(s) add up to {steps} steps (I3)"
+                )
             # When was the end signalled? Pieces reach the middle and missions are
             # completed only in the owner's own turn, at most 5 pieces a turn.
             if moved:
@@ -1490,15 +1536,16 @@ class DreamIslandsCore(CoreState):
                     low += mid - MAXN
             else:
                 low += mid
-                if ending and phase != PH_OVER and self.done_n[p] == NMIS:
+                if ending and phase != PH_OVER and self.completed_count[p] == NMIS:
                     raise InvalidStateError(
                         f"{_BAD}seat {p} has not moved in this round but completed its last mission: that was "
-                        "in an earlier round, the game would be over (I7)")
+                        "in an earlier round, the game would be over (I7)"
+                    )
         if ending and phase != PH_OVER and low >= 6:
             raise InvalidStateError(
                 f"{_BAD}six pieces were in the middle before this round's moves: the end was signalled in an "
-                "earlier round, the game would be over (I7)")
-
+                "earlier round, the game would be over (I7)"
+            )
 
 
 def _choose(n, k):
