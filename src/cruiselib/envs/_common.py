@@ -83,7 +83,7 @@ def bounds(game: Game[Any], information_state: bool) -> tuple[npt.NDArray[np.flo
     return game.information_state_bounds() if information_state else game.observation_bounds()
 
 
-def text_of(
+def render_output(
     game: Game[Any], state: Any, render_mode: str | None, seat: int | None = None
 ) -> str | npt.NDArray[np.uint8] | None:
     """What ``render()`` gives in ``render_mode`` (see :data:`RENDER_MODES`). The picture of

@@ -34,9 +34,9 @@ from cruiselib.envs._common import (
     check_render_mode,
     game_of,
     random_legal_action,
+    render_output,
     reset_deal,
     substitute_rng,
-    text_of,
 )
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 
@@ -351,7 +351,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc,unused-ignore]  # AECEnv has no t
         printed in ``"human"`` mode (returning None); in ``"rgb_array"`` mode the table as
         the seat to act sees it (once the game is over, the seat that moved last), a
         ``(720, 960, 3)`` uint8 array; None with a warning without a mode."""
-        return text_of(self.game, self.game_state, self.render_mode)
+        return render_output(self.game, self.game_state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (the env holds no window, process or file)."""

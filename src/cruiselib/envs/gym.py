@@ -34,8 +34,8 @@ from cruiselib.envs._common import (
     derived_seed,
     game_of,
     random_legal_action,
+    render_output,
     substitute_rng,
-    text_of,
 )
 from cruiselib.envs.aec import env_id
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
@@ -185,7 +185,7 @@ class GameGymEnv(_Env):  # type: ignore[misc]  # gymnasium.Env when the rl extra
         printed in ``"human"`` mode (returning None); in ``"rgb_array"`` mode the table as
         the learner's seat sees it, a ``(720, 960, 3)`` uint8 array; None with a warning
         without a mode."""
-        return text_of(self.game, self.game_state, self.render_mode, self.seat)
+        return render_output(self.game, self.game_state, self.render_mode, self.seat)
 
     def close(self) -> None:
         """Nothing to release (the env holds no window, process or file)."""

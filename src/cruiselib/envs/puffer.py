@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cruiselib._game import Game
-from cruiselib.envs._common import bounds, check_flag, check_render_mode, game_of, text_of
+from cruiselib.envs._common import bounds, check_flag, check_render_mode, game_of, render_output
 from cruiselib.envs.batch import BatchEnv, IllegalActionName
 from cruiselib.errors import InvalidOptionError
 
@@ -216,7 +216,7 @@ class GamePufferEnv(_PufferEnv):  # type: ignore[misc]  # pufferlib.PufferEnv wh
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         """Game 0 in ``render_mode``: its table as text (``"ansi"``), printed (``"human"``),
         or a picture as the learner sees it (``"rgb_array"``)."""
-        return text_of(self.game, self.batch.state(0), self.render_mode, self.seat)
+        return render_output(self.game, self.batch.state(0), self.render_mode, self.seat)
 
     def close(self) -> None:
         """Stop the batch's worker threads."""

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cruiselib._game import Game
-from cruiselib.envs._common import bounds, check_flag, check_render_mode, game_of, text_of
+from cruiselib.envs._common import bounds, check_flag, check_render_mode, game_of, render_output
 from cruiselib.envs.batch import BatchEnv, IllegalActionName
 from cruiselib.errors import InvalidOptionError
 
@@ -151,7 +151,7 @@ class BatchGame:
         """This env's table in the batch's render mode: as text in ``"ansi"`` mode, printed in
         ``"human"`` mode (returning None), a picture as the learner sees it in
         ``"rgb_array"`` mode; None with a warning without a render mode."""
-        return text_of(self.game, self._owner.batch.state(self.index), self.render_mode, self.seat)
+        return render_output(self.game, self._owner.batch.state(self.index), self.render_mode, self.seat)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in BatchGame._OWN and hasattr(self, "index"):
