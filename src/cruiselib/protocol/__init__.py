@@ -13,15 +13,27 @@ docs/protocol.md; this package is its implementation, one concern a module:
   ``handle_line(bytes) -> bytes`` answers one request line (what the server loop calls);
   ``handle(dict) -> dict`` does the same for Python objects. Nothing a client sends makes
   it raise: every failure is an error reply (``{"ok": false, "error": {"code": ...,
-  "message": ...}}``) and the session goes on. :class:`GameCache`: the game objects, one
-  per configuration, shared by the games of one engine or of many (a server's), with a
-  cap on the configurations alive.
+  "message": ...}}``) and the session goes on. The engine decodes, hands the request to
+  its command's handler and encodes the reply; the handlers are in
+  :mod:`~cruiselib.protocol.info_commands` (``hello``, ``ping``, ``games``, ``bots``),
+  :mod:`~cruiselib.protocol.game_commands` (``new``, ``list``, ``status``, ``view``,
+  ``render``, ``save``, ``load``, ``close``) and :mod:`~cruiselib.protocol.move_commands`
+  (``legal``, ``apply``, ``bot``, ``hint``, ``undo``).
+- :mod:`~cruiselib.protocol.open_games`: the open games of one session and their bounds;
+  :mod:`~cruiselib.protocol.session`: one open game and the texts of its moves as each
+  seat may know them; :mod:`~cruiselib.protocol.session_bots`: the bots kept in a game.
+- :mod:`~cruiselib.protocol.cache`: :class:`GameCache`, the game objects, one per
+  configuration, shared by the games of one engine or of many (a server's), with a cap on
+  the configurations alive.
+- :mod:`~cruiselib.protocol.searches`: the running searches and the ``cancel`` requests
+  that stop them; :mod:`~cruiselib.protocol.failures`: the error replies.
 - :mod:`~cruiselib.protocol.stdio`: :func:`serve`, the stdin/stdout loop, with the
   line-length cap read in bounded memory. A reader thread reads stdin while the main
   thread answers (so that ``cancel`` reaches a running search at once); the lines between
   them are bounded in bytes.
 
-Every public name of these modules is importable from ``cruiselib.protocol``.
+Every public name of ``limits``, ``messages``, ``engine``, ``cache`` and ``stdio`` is
+importable from ``cruiselib.protocol``; the other modules are the engine's own parts.
 """
 
 from __future__ import annotations
