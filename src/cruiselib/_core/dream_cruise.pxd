@@ -18,10 +18,10 @@ cdef enum:
     MAXCAP = 3        # guests an activity takes (one per colour)
     MAXMEMBERS = 6    # members of a family
 
-    PH_BOARD = 0
-    PH_COURSE = 1
-    PH_DRAFT = 2
-    PH_SAIL = 3
+    PH_BOARDING = 0
+    PH_SET_COURSE = 1
+    PH_ENTERTAINMENT = 2
+    PH_SET_SAIL = 3
     PH_OVER = 4
 
     # reasons an action is illegal (indexes into REASONS)
@@ -93,52 +93,59 @@ cdef class DreamCruiseRules(CoreRules):
 
 cdef class DreamCruiseCore(CoreState):
     cdef readonly DreamCruiseRules rules
-    cdef int np, ph, rnd, start, first, turn, cur
-    cdef bint final
-    cdef int cab_f[MAXP * NCAB]
-    cdef int cab_left[MAXP * NCAB]
-    cdef int add_c[MAXP * MAXADD]
-    cdef int add_occ[MAXP * MAXADD]
-    cdef int loc[MAXP]
-    cdef int slot1[MAXP]
-    cdef int slot2[MAXP]
-    cdef int locc[MAXP * 3]
-    cdef int capt[MAXP]
-    cdef int played[MAXP * MAXL]
+    # the position; per-seat arrays are indexed by seat (p), p * NCAB + cabin, p * MAXADD + space ...
+    cdef int seats             # number of seats (players)
+    cdef int phase_index       # PH_*: the index into PHASES
+    cdef int round_number      # 1, 2, ...
+    cdef int start_seat        # holds the start-player token (C19, C24); next round's first seat
+    cdef int first_seat        # first in this round's turn order
+    cdef int turn              # how many seats have had their turn in this phase (0 .. seats)
+    cdef int to_act            # the seat to act (-1 once over)
+    cdef bint last_round       # this round is the last (C8, C16, C20)
+    cdef int cabin_family[MAXP * NCAB]      # the family in each cabin, -1 for empty
+    cdef int cabin_figures[MAXP * NCAB]     # that family's figures not yet placed
+    cdef int addition_card[MAXP * MAXADD]   # the ship card built on each addition space, -1 for none
+    cdef int addition_guests[MAXP * MAXADD] # 3-bit set of the cabin colours with a guest on it
+    cdef int location_card[MAXP]            # the current location card, -1 for none
+    cdef int activity_card1[MAXP]           # activity card on it: a shore card's only / a sea card's first, or -1
+    cdef int activity_card2[MAXP]           # a sea card's second activity card, or -1
+    cdef int location_guests[MAXP * 3]      # 3-bit colour sets of the location spots 0..2
+    cdef int captain_spot[MAXP]             # the location spot (0..2) the captain stands on, -1 for none
+    cdef int played[MAXP * MAXL]            # location cards kept, in order (the last is the current one)
     cdef int played_n[MAXP]
-    cdef int reg_n[MAXP * NREG]
-    cdef int sea_n[MAXP]
-    cdef int pile[MAXP * MAXF]
-    cdef int pile_n[MAXP]
-    cdef int pile_pts[MAXP]
-    cdef signed char hand[MAXP * MAXS]
+    cdef int region_cards[MAXP * NREG]      # derived: kept shore cards per region
+    cdef int sea_cards[MAXP]                # derived: kept sea cards
+    cdef int points_pile[MAXP * MAXF]       # satisfied families
+    cdef int points_pile_n[MAXP]
+    cdef int pile_points[MAXP]              # derived: the points of the points pile
+    cdef signed char hand[MAXP * MAXS]      # 1 for each ship card in the hand
     cdef int hand_n[MAXP]
-    cdef signed char known[MAXP * MAXS]
-    cdef int drawn[MAXP * MAXDRAWN]
+    cdef signed char known[MAXP * MAXS]     # 1 for each hand card taken face up (seen by all, C26)
+    cdef int drawn[MAXP * MAXDRAWN]         # drawn families (phase 1) or location cards (phase 2)
     cdef int drawn_n[MAXP]
-    cdef int disp[MAXSETS * 2]
-    cdef int disp_n[MAXSETS]
-    cdef int disp_taken[MAXSETS]
-    cdef int fdeck[MAXF]
-    cdef int fdisc[MAXF]
-    cdef int fbox[MAXF]
-    cdef int jpile[MAXF]
-    cdef int fdeck_n, fdisc_n, fbox_n, jpile_n
-    cdef int ldeck[MAXL]
-    cdef int ldisc[MAXL]
-    cdef int jloc[MAXL]
-    cdef int ldeck_n, ldisc_n, jloc_n
-    cdef int sdeck[MAXS]
-    cdef int sdisc[MAXS]
-    cdef int sdeck_n, sdisc_n
+    cdef int display_cards[MAXSETS * 2]     # the display's sets of two ship cards, set 0 face down (C7)
+    cdef int display_n[MAXSETS]
+    cdef int display_taken_by[MAXSETS]      # the seat that took each set, -1 for none
+    cdef int family_deck[MAXF]              # decks and piles list bottom first: the last is drawn next
+    cdef int family_discard[MAXF]
+    cdef int family_box[MAXF]               # families out of play (setup 5)
+    cdef int jana_pile[MAXF]                # solo: Jana's face-down points pile (C9)
+    cdef int family_deck_n, family_discard_n, family_box_n, jana_pile_n
+    cdef int location_deck[MAXL]
+    cdef int location_discard[MAXL]
+    cdef int jana_locations[MAXL]           # solo: the location cards Jana collected (C9)
+    cdef int location_deck_n, location_discard_n, jana_locations_n
+    cdef int ship_deck[MAXS]
+    cdef int ship_discard[MAXS]
+    cdef int ship_deck_n, ship_discard_n
     # scratch of c_legal / c_legal_at and resampling (not copied)
-    cdef int buf[MAXBUF]
-    cdef int hl[MAXS]
-    cdef int al[MAXS]
-    cdef int cs[3]
-    cdef int leg_n1, leg_nb, leg_nc, leg_done, leg_h, leg_a, leg_t, leg_t0
-    cdef int pool[MAXP * MAXS + MAXS]
-    cdef int own[MAXF + MAXL + MAXS]   # loading: the zone of each card
+    cdef int legal_buf[MAXBUF]              # the listed legal actions (and resampling's per-seat counts)
+    cdef int hand_list[MAXS]                # the hand's cards, ascending
+    cdef int addition_at[MAXS]              # the positions in hand_list of its addition cards
+    cdef int captain_spots[3]               # the location spots the captain may go to
+    cdef int leg_n1, leg_nb, leg_nc, leg_done, leg_h, leg_a, leg_t, leg_t0  # listed, builds, captains ...
+    cdef int pool[MAXP * MAXS + MAXS]       # resampling: the unseen cards of one kind
+    cdef int card_zone[MAXF + MAXL + MAXS]  # loading (dream_cruise_snapshot): the zone of each card
 
     # the contract (engine.pxd)
     cdef void c_init_arrays(self) noexcept

@@ -44,57 +44,7 @@ if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
     from cruiselib._core.constants import enum_constants
 
-    _ENUM = enum_constants(__name__.rpartition(".")[2])  # this module's own .pxd
-    MAXP = _ENUM["MAXP"]
-    NCAB = _ENUM["NCAB"]
-    MAXF = _ENUM["MAXF"]
-    MAXL = _ENUM["MAXL"]
-    MAXS = _ENUM["MAXS"]
-    MAXADD = _ENUM["MAXADD"]
-    NTYPE = _ENUM["NTYPE"]
-    NREG = _ENUM["NREG"]
-    MAXSETS = _ENUM["MAXSETS"]
-    MAXDRAWN = _ENUM["MAXDRAWN"]
-    MAXBUF = _ENUM["MAXBUF"]
-    MAXCAP = _ENUM["MAXCAP"]
-    MAXMEMBERS = _ENUM["MAXMEMBERS"]
-    PH_BOARD = _ENUM["PH_BOARD"]
-    PH_COURSE = _ENUM["PH_COURSE"]
-    PH_DRAFT = _ENUM["PH_DRAFT"]
-    PH_SAIL = _ENUM["PH_SAIL"]
-    PH_OVER = _ENUM["PH_OVER"]
-    R_OVER = _ENUM["R_OVER"]
-    R_TIME = _ENUM["R_TIME"]
-    R_NOT_DRAWN = _ENUM["R_NOT_DRAWN"]
-    R_TAKEN = _ENUM["R_TAKEN"]
-    R_START_FACE_DOWN = _ENUM["R_START_FACE_DOWN"]
-    R_NO_FIGURE = _ENUM["R_NO_FIGURE"]
-    R_NO_SPOT = _ENUM["R_NO_SPOT"]
-    R_FULL = _ENUM["R_FULL"]
-    R_COLOUR = _ENUM["R_COLOUR"]
-    R_WANT = _ENUM["R_WANT"]
-    R_NOT_IN_HAND = _ENUM["R_NOT_IN_HAND"]
-    R_NOT_ACTIVITY = _ENUM["R_NOT_ACTIVITY"]
-    R_NO_PLACE = _ENUM["R_NO_PLACE"]
-    R_NOT_ADDITION = _ENUM["R_NOT_ADDITION"]
-    R_PAYMENT = _ENUM["R_PAYMENT"]
-    R_FREE_SPACE = _ENUM["R_FREE_SPACE"]
-    R_NO_FREE = _ENUM["R_NO_FREE"]
-    R_CAPTAIN = _ENUM["R_CAPTAIN"]
-    R_NO_LOCATION = _ENUM["R_NO_LOCATION"]
-    Z_DECK = _ENUM["Z_DECK"]
-    Z_DISCARD = _ENUM["Z_DISCARD"]
-    Z_BOX = _ENUM["Z_BOX"]
-    Z_JANA = _ENUM["Z_JANA"]
-    Z_DISPLAY = _ENUM["Z_DISPLAY"]
-    Z_SEAT = _ENUM["Z_SEAT"]
-    Z_CABIN = _ENUM["Z_CABIN"]
-    Z_PILE = _ENUM["Z_PILE"]
-    Z_PLAYED = _ENUM["Z_PLAYED"]
-    Z_HAND = _ENUM["Z_HAND"]
-    Z_ADDITION = _ENUM["Z_ADDITION"]
-    Z_ON_LOCATION = _ENUM["Z_ON_LOCATION"]
-    Z_DRAWN = _ENUM["Z_DRAWN"]
+    globals().update(enum_constants(__name__.rpartition(".")[2]))  # this module's own .pxd
 
 MASK64 = _SPLITMIX64[3]
 _BAD = "invalid Dream Cruise state: "
@@ -221,8 +171,22 @@ class DreamCruiseRules(CoreRules):
         self.a_captain = self.a_build + self.ns * self.ns * (additions + 1)
         self.a_done = self.a_captain + 3 * self.ns
         n = num_players
-        obs = (n * (NCAB * 10 + additions * 11 + 44 + 8 + 6) + self.ns + self.nf + self.nl + 3 * MAXSETS
-               + self.ns + self.nf + self.nl + self.ns + 3 + 5 + 3 * n + 2 + 10)
+        obs = (
+            n * (NCAB * 10 + additions * 11 + 44 + 8 + 6)
+            + self.ns
+            + self.nf
+            + self.nl
+            + 3 * MAXSETS
+            + self.ns
+            + self.nf
+            + self.nl
+            + self.ns
+            + 3
+            + 5
+            + 3 * n
+            + 2
+            + 10
+        )
         self._init_contract(num_players, self.a_done + 1, REASONS, obs, obs + n * self.ns)
 
     def route_points_of(self, regions, seas):
@@ -299,50 +263,50 @@ class DreamCruiseCore(CoreState):
     def __init__(self, rules, game=None):
         CoreState.__init__(self, rules, game)
         self.rules = rules
-        self.np = rules.num_players
-        self.ph = PH_OVER
+        self.seats = rules.num_players
+        self.phase_index = PH_OVER
 
     def c_init_arrays(self):
         if not cython.compiled:
-            self.cab_f = [-1] * (MAXP * NCAB)
-            self.cab_left = [0] * (MAXP * NCAB)
-            self.add_c = [-1] * (MAXP * MAXADD)
-            self.add_occ = [0] * (MAXP * MAXADD)
-            self.loc = [-1] * MAXP
-            self.slot1 = [-1] * MAXP
-            self.slot2 = [-1] * MAXP
-            self.locc = [0] * (MAXP * 3)
-            self.capt = [-1] * MAXP
+            self.cabin_family = [-1] * (MAXP * NCAB)
+            self.cabin_figures = [0] * (MAXP * NCAB)
+            self.addition_card = [-1] * (MAXP * MAXADD)
+            self.addition_guests = [0] * (MAXP * MAXADD)
+            self.location_card = [-1] * MAXP
+            self.activity_card1 = [-1] * MAXP
+            self.activity_card2 = [-1] * MAXP
+            self.location_guests = [0] * (MAXP * 3)
+            self.captain_spot = [-1] * MAXP
             self.played = [0] * (MAXP * MAXL)
             self.played_n = [0] * MAXP
-            self.reg_n = [0] * (MAXP * NREG)
-            self.sea_n = [0] * MAXP
-            self.pile = [0] * (MAXP * MAXF)
-            self.pile_n = [0] * MAXP
-            self.pile_pts = [0] * MAXP
+            self.region_cards = [0] * (MAXP * NREG)
+            self.sea_cards = [0] * MAXP
+            self.points_pile = [0] * (MAXP * MAXF)
+            self.points_pile_n = [0] * MAXP
+            self.pile_points = [0] * MAXP
             self.hand = [0] * (MAXP * MAXS)
             self.hand_n = [0] * MAXP
             self.known = [0] * (MAXP * MAXS)
             self.drawn = [0] * (MAXP * MAXDRAWN)
             self.drawn_n = [0] * MAXP
-            self.disp = [0] * (MAXSETS * 2)
-            self.disp_n = [0] * MAXSETS
-            self.disp_taken = [-1] * MAXSETS
-            self.fdeck = [0] * MAXF
-            self.fdisc = [0] * MAXF
-            self.fbox = [0] * MAXF
-            self.jpile = [0] * MAXF
-            self.ldeck = [0] * MAXL
-            self.ldisc = [0] * MAXL
-            self.jloc = [0] * MAXL
-            self.sdeck = [0] * MAXS
-            self.sdisc = [0] * MAXS
-            self.buf = [0] * MAXBUF
-            self.hl = [0] * MAXS
-            self.al = [0] * MAXS
-            self.cs = [0] * 3
+            self.display_cards = [0] * (MAXSETS * 2)
+            self.display_n = [0] * MAXSETS
+            self.display_taken_by = [-1] * MAXSETS
+            self.family_deck = [0] * MAXF
+            self.family_discard = [0] * MAXF
+            self.family_box = [0] * MAXF
+            self.jana_pile = [0] * MAXF
+            self.location_deck = [0] * MAXL
+            self.location_discard = [0] * MAXL
+            self.jana_locations = [0] * MAXL
+            self.ship_deck = [0] * MAXS
+            self.ship_discard = [0] * MAXS
+            self.legal_buf = [0] * MAXBUF
+            self.hand_list = [0] * MAXS
+            self.addition_at = [0] * MAXS
+            self.captain_spots = [0] * 3
             self.pool = [0] * (MAXP * MAXS + MAXS)
-            self.own = [0] * (MAXF + MAXL + MAXS)
+            self.card_zone = [0] * (MAXF + MAXL + MAXS)
 
     # ------------------------------------------------------------------ setup
 
@@ -352,75 +316,75 @@ class DreamCruiseCore(CoreState):
         which skips boarding (C15)."""
         self.rng = rng_state & MASK64
         n = self.rules.num_players
-        self.np = n
+        self.seats = n
         for i in range(MAXP * NCAB):
-            self.cab_f[i] = -1
-            self.cab_left[i] = 0
+            self.cabin_family[i] = -1
+            self.cabin_figures[i] = 0
         for i in range(MAXP * MAXADD):
-            self.add_c[i] = -1
-            self.add_occ[i] = 0
+            self.addition_card[i] = -1
+            self.addition_guests[i] = 0
         for i in range(MAXP * 3):
-            self.locc[i] = 0
+            self.location_guests[i] = 0
         for i in range(MAXP * MAXS):
             self.hand[i] = 0
             self.known[i] = 0
         for p in range(MAXP):
-            self.loc[p] = -1
-            self.slot1[p] = -1
-            self.slot2[p] = -1
-            self.capt[p] = -1
+            self.location_card[p] = -1
+            self.activity_card1[p] = -1
+            self.activity_card2[p] = -1
+            self.captain_spot[p] = -1
             self.played_n[p] = 0
-            self.sea_n[p] = 0
-            self.pile_n[p] = 0
-            self.pile_pts[p] = 0
+            self.sea_cards[p] = 0
+            self.points_pile_n[p] = 0
+            self.pile_points[p] = 0
             self.hand_n[p] = 0
             self.drawn_n[p] = 0
             for i in range(NREG):
-                self.reg_n[p * NREG + i] = 0
+                self.region_cards[p * NREG + i] = 0
         for i in range(MAXSETS):
-            self.disp_n[i] = 0
-            self.disp_taken[i] = -1
-        self.start = self.c_below(n) if start < 0 else start  # C24: drawn unless given
+            self.display_n[i] = 0
+            self.display_taken_by[i] = -1
+        self.start_seat = self.c_below(n) if start < 0 else start  # C24: drawn unless given
         # The families: the others shuffled, then the box takes what the player count leaves out.
         k = 0
         for f in range(self.rules.nf):
             if self.rules.f_start[f] < 0:
-                self.fdeck[k] = f
+                self.family_deck[k] = f
                 k += 1
             elif self.rules.f_start[f] < n:  # C21: seat k takes the starting families of letter A + k
                 p = self.rules.f_start[f]
                 for c in range(NCAB):
-                    if self.cab_f[p * NCAB + c] < 0:
-                        self.cab_f[p * NCAB + c] = f
-                        self.cab_left[p * NCAB + c] = self.rules.f_members[f]
+                    if self.cabin_family[p * NCAB + c] < 0:
+                        self.cabin_family[p * NCAB + c] = f
+                        self.cabin_figures[p * NCAB + c] = self.rules.f_members[f]
                         break
-        self._shuffle(self.fdeck, k)
+        self._shuffle(self.family_deck, k)
         # The deck is dealt from its end: the box takes the top cards (setup 5).
-        self.fbox_n = 0
+        self.family_box_n = 0
         for i in range(k - self.rules.deck_size):
-            self.fbox[self.fbox_n] = self.fdeck[k - 1 - i]
-            self.fbox_n += 1
-        self.fdeck_n = self.rules.deck_size
-        self.fdisc_n = 0
-        self.jpile_n = 0
-        self.jloc_n = 0
+            self.family_box[self.family_box_n] = self.family_deck[k - 1 - i]
+            self.family_box_n += 1
+        self.family_deck_n = self.rules.deck_size
+        self.family_discard_n = 0
+        self.jana_pile_n = 0
+        self.jana_locations_n = 0
         for i in range(self.rules.difficulty if self.rules.solo else 0):
             # C9: Jana's extra families come from the cards left out of the 18.
-            self.fbox_n -= 1
-            self.jpile[self.jpile_n] = self.fbox[self.fbox_n]
-            self.jpile_n += 1
+            self.family_box_n -= 1
+            self.jana_pile[self.jana_pile_n] = self.family_box[self.family_box_n]
+            self.jana_pile_n += 1
         for i in range(self.rules.nl):
-            self.ldeck[i] = i
-        self.ldeck_n = self.rules.nl
-        self._shuffle(self.ldeck, self.ldeck_n)
-        self.ldisc_n = 0
+            self.location_deck[i] = i
+        self.location_deck_n = self.rules.nl
+        self._shuffle(self.location_deck, self.location_deck_n)
+        self.location_discard_n = 0
         for i in range(self.rules.ns):
-            self.sdeck[i] = i
-        self.sdeck_n = self.rules.ns
-        self._shuffle(self.sdeck, self.sdeck_n)
-        self.sdisc_n = 0
-        self.final = False
-        self.rnd = 0
+            self.ship_deck[i] = i
+        self.ship_deck_n = self.rules.ns
+        self._shuffle(self.ship_deck, self.ship_deck_n)
+        self.ship_discard_n = 0
+        self.last_round = False
+        self.round_number = 0
         self._begin_round()
 
     def _shuffle(self, a, n):
@@ -445,55 +409,58 @@ class DreamCruiseCore(CoreState):
     def _draw_family(self):
         """The top family card, or -1. Drawing from an empty deck makes this round the last
         (C8, C16), whether or not the discard pile refills it."""
-        if self.fdeck_n == 0:
-            self.final = True
-            if self.fdisc_n == 0:
+        if self.family_deck_n == 0:
+            self.last_round = True
+            if self.family_discard_n == 0:
                 return -1
-            self.fdeck_n = self._refill(self.fdeck, self.fdisc, self.fdisc_n)
-            self.fdisc_n = 0
-        self.fdeck_n -= 1
-        return self.fdeck[self.fdeck_n]
+            self.family_deck_n = self._refill(self.family_deck, self.family_discard, self.family_discard_n)
+            self.family_discard_n = 0
+        self.family_deck_n -= 1
+        return self.family_deck[self.family_deck_n]
 
     def _draw_location(self):
         """The top location card, or -1 when deck and discard pile are both empty, which
         makes this round the last (C16, C20)."""
-        if self.ldeck_n == 0:
-            if self.ldisc_n == 0:
-                self.final = True
+        if self.location_deck_n == 0:
+            if self.location_discard_n == 0:
+                self.last_round = True
                 return -1
-            self.ldeck_n = self._refill(self.ldeck, self.ldisc, self.ldisc_n)
-            self.ldisc_n = 0
-        self.ldeck_n -= 1
-        return self.ldeck[self.ldeck_n]
+            self.location_deck_n = self._refill(self.location_deck, self.location_discard, self.location_discard_n)
+            self.location_discard_n = 0
+        self.location_deck_n -= 1
+        return self.location_deck[self.location_deck_n]
 
     def _draw_ship(self):
         """The top ship card, or -1 when deck and discard pile are both empty (C16)."""
-        if self.sdeck_n == 0:
-            if self.sdisc_n == 0:
+        if self.ship_deck_n == 0:
+            if self.ship_discard_n == 0:
                 return -1
-            self.sdeck_n = self._refill(self.sdeck, self.sdisc, self.sdisc_n)
-            self.sdisc_n = 0
-        self.sdeck_n -= 1
-        return self.sdeck[self.sdeck_n]
+            self.ship_deck_n = self._refill(self.ship_deck, self.ship_discard, self.ship_discard_n)
+            self.ship_discard_n = 0
+        self.ship_deck_n -= 1
+        return self.ship_deck[self.ship_deck_n]
 
     # ------------------------------------------------------------------ round flow
 
     def _seat_at(self, turn):
-        return (self.first + turn) % self.np
+        return (self.first_seat + turn) % self.seats
 
     def _empty_cabins(self, p):
-        return ((self.cab_f[p * NCAB] < 0) + (self.cab_f[p * NCAB + 1] < 0)
-                + (self.cab_f[p * NCAB + 2] < 0))
+        return (
+            (self.cabin_family[p * NCAB] < 0)
+            + (self.cabin_family[p * NCAB + 1] < 0)
+            + (self.cabin_family[p * NCAB + 2] < 0)
+        )
 
     def _begin_round(self):
         """Phase 1 (from round 2, C15): every seat with empty cabins draws two family cards
         per empty cabin, in turn order, then each decides in the same order (C14); in solo,
         Jana draws one card into her face-down points pile after the player (C9, C23)."""
-        self.rnd += 1
-        self.first = self.start
-        self.ph = PH_BOARD
-        if self.rnd > 1:
-            for t in range(self.np):
+        self.round_number += 1
+        self.first_seat = self.start_seat
+        self.phase_index = PH_BOARDING
+        if self.round_number > 1:
+            for t in range(self.seats):
                 p = self._seat_at(t)
                 k = 2 * self._empty_cabins(p)
                 for i in range(k):
@@ -505,17 +472,17 @@ class DreamCruiseCore(CoreState):
             if self.rules.solo:
                 f = self._draw_family()
                 if f >= 0:
-                    self.jpile[self.jpile_n] = f
-                    self.jpile_n += 1
+                    self.jana_pile[self.jana_pile_n] = f
+                    self.jana_pile_n += 1
         self._next_boarding(0)
 
     def _next_boarding(self, turn):
-        while turn < self.np:
+        while turn < self.seats:
             p = self._seat_at(turn)
             if self.drawn_n[p] > 0:
                 if self._empty_cabins(p) > 0:
                     self.turn = turn
-                    self.cur = p
+                    self.to_act = p
                     return
                 self._discard_drawn_families(p)
             turn += 1
@@ -523,15 +490,15 @@ class DreamCruiseCore(CoreState):
 
     def _discard_drawn_families(self, p):
         for i in range(self.drawn_n[p]):
-            self.fdisc[self.fdisc_n] = self.drawn[p * MAXDRAWN + i]
-            self.fdisc_n += 1
+            self.family_discard[self.family_discard_n] = self.drawn[p * MAXDRAWN + i]
+            self.family_discard_n += 1
         self.drawn_n[p] = 0
 
     def _begin_course(self):
         """Phase 2: every seat draws three location cards in turn order, then each keeps one
         in the same order (C14); a seat that drew none keeps none (C16)."""
-        self.ph = PH_COURSE
-        for t in range(self.np):
+        self.phase_index = PH_SET_COURSE
+        for t in range(self.seats):
             p = self._seat_at(t)
             for i in range(3):
                 x = self._draw_location()
@@ -542,85 +509,85 @@ class DreamCruiseCore(CoreState):
         self._next_course(0)
 
     def _next_course(self, turn):
-        while turn < self.np:
+        while turn < self.seats:
             p = self._seat_at(turn)
             if self.drawn_n[p] > 0:
                 self.turn = turn
-                self.cur = p
+                self.to_act = p
                 return
             turn += 1
         self._begin_draft()
 
     def _begin_draft(self):
         """Phase 3: the display, one face-down set first, then the face-up sets (C7)."""
-        self.ph = PH_DRAFT
+        self.phase_index = PH_ENTERTAINMENT
         for k in range(MAXSETS):
-            self.disp_n[k] = 0
-            self.disp_taken[k] = -1
+            self.display_n[k] = 0
+            self.display_taken_by[k] = -1
         for k in range(self.rules.nsets):
             for i in range(2):
                 x = self._draw_ship()
                 if x < 0:
                     break
-                self.disp[k * 2 + self.disp_n[k]] = x
-                self.disp_n[k] += 1
+                self.display_cards[k * 2 + self.display_n[k]] = x
+                self.display_n[k] += 1
         self.turn = 0
-        self.cur = self.first
+        self.to_act = self.first_seat
 
     def _end_draft(self):
         # C25: the sets nobody took go to the discard pile now, not in phase 5 step 5.
         for k in range(self.rules.nsets):
-            if self.disp_taken[k] < 0:
-                for i in range(self.disp_n[k]):
-                    self.sdisc[self.sdisc_n] = self.disp[k * 2 + i]
-                    self.sdisc_n += 1
-                self.disp_n[k] = 0
-        self.ph = PH_SAIL
+            if self.display_taken_by[k] < 0:
+                for i in range(self.display_n[k]):
+                    self.ship_discard[self.ship_discard_n] = self.display_cards[k * 2 + i]
+                    self.ship_discard_n += 1
+                self.display_n[k] = 0
+        self.phase_index = PH_SET_SAIL
         self.turn = 0
-        self.cur = self.first
+        self.to_act = self.first_seat
 
     def _disembark(self):
         """Phase 5: satisfied families to the points pile with every figure of their colour
         (step 1); in the final round the game ends here (C8). Else the figures on location
         and activity cards go to the supply (C11), the captain back, the activity cards on
         location cards to the discard pile; the location cards stay (C4)."""
-        for p in range(self.np):
+        for p in range(self.seats):
             for c in range(NCAB):
-                f = self.cab_f[p * NCAB + c]
-                if f >= 0 and self.cab_left[p * NCAB + c] == 0:
-                    self.pile[p * MAXF + self.pile_n[p]] = f
-                    self.pile_n[p] += 1
-                    self.pile_pts[p] += self.rules.f_points[f]
-                    self.cab_f[p * NCAB + c] = -1
+                f = self.cabin_family[p * NCAB + c]
+                if f >= 0 and self.cabin_figures[p * NCAB + c] == 0:
+                    self.points_pile[p * MAXF + self.points_pile_n[p]] = f
+                    self.points_pile_n[p] += 1
+                    self.pile_points[p] += self.rules.f_points[f]
+                    self.cabin_family[p * NCAB + c] = -1
                     m = ~(1 << c)
                     for s in range(3):
-                        self.locc[p * 3 + s] &= m
+                        self.location_guests[p * 3 + s] &= m
                     for j in range(MAXADD):
-                        self.add_occ[p * MAXADD + j] &= m
-        if self.final:
-            self.ph = PH_OVER
-            self.cur = -1
+                        self.addition_guests[p * MAXADD + j] &= m
+        if self.last_round:
+            self.phase_index = PH_OVER
+            self.to_act = -1
             self.turn = 0
             return
-        for p in range(self.np):
+        for p in range(self.seats):
             for s in range(3):
-                self.locc[p * 3 + s] = 0
-            self.capt[p] = -1
-            if self.slot1[p] >= 0:
-                self.sdisc[self.sdisc_n] = self.slot1[p]
-                self.sdisc_n += 1
-                self.slot1[p] = -1
-            if self.slot2[p] >= 0:
-                self.sdisc[self.sdisc_n] = self.slot2[p]
-                self.sdisc_n += 1
-                self.slot2[p] = -1
-            self.loc[p] = -1
+                self.location_guests[p * 3 + s] = 0
+            self.captain_spot[p] = -1
+            if self.activity_card1[p] >= 0:
+                self.ship_discard[self.ship_discard_n] = self.activity_card1[p]
+                self.ship_discard_n += 1
+                self.activity_card1[p] = -1
+            if self.activity_card2[p] >= 0:
+                self.ship_discard[self.ship_discard_n] = self.activity_card2[p]
+                self.ship_discard_n += 1
+                self.activity_card2[p] = -1
+            self.location_card[p] = -1
         self._begin_round()
 
     # ------------------------------------------------------------------ the contract
 
     def c_current(self):
-        return -1 if self.ph == PH_OVER else self.cur
+        return -1 if self.phase_index == PH_OVER else self.to_act
 
     def c_copy_into(self, dst):
         self._copy_into(cython.cast(DreamCruiseCore, dst))
@@ -628,20 +595,27 @@ class DreamCruiseCore(CoreState):
     def _placed(self, p):
         n = 0
         for s in range(3):
-            n += _pop3(self.locc[p * 3 + s])
+            n += _pop3(self.location_guests[p * 3 + s])
         for j in range(MAXADD):
-            n += _pop3(self.add_occ[p * MAXADD + j])
+            n += _pop3(self.addition_guests[p * MAXADD + j])
         return n
 
     def _route_score(self, p):
         o = p * NREG
-        return self.rules._routes(self.reg_n[o], self.reg_n[o + 1], self.reg_n[o + 2], self.reg_n[o + 3],
-                                  self.reg_n[o + 4], self.reg_n[o + 5], self.sea_n[p])
+        return self.rules._routes(
+            self.region_cards[o],
+            self.region_cards[o + 1],
+            self.region_cards[o + 2],
+            self.region_cards[o + 3],
+            self.region_cards[o + 4],
+            self.region_cards[o + 5],
+            self.sea_cards[p],
+        )
 
     def c_score(self, p):
         """Points pile, sailing routes (C1) and one point per two placed guests (C8): the
         final score once the game is over, the same count of the table before (C27)."""
-        return self.pile_pts[p] + self._route_score(p) + self._placed(p) // 2
+        return self.pile_points[p] + self._route_score(p) + self._placed(p) // 2
 
     def _jana_score(self):
         """C9: Jana's points pile and her longest route only (a sea card may join it)."""
@@ -651,13 +625,13 @@ class DreamCruiseCore(CoreState):
         """Once over: the most points; ties to the most hand cards, then to the first in the
         final round's turn order (C8), so one seat wins. Solo: the player wins only with
         more points than Jana, who wins ties (C9)."""
-        if self.ph != PH_OVER:
+        if self.phase_index != PH_OVER:
             return 0
         if self.rules.solo:
             return 1 if self.c_score(0) > self._jana_score() else 0
         best = -1
         win = 0
-        for t in range(self.np):
+        for t in range(self.seats):
             p = self._seat_at(t)
             key = self.c_score(p) * 128 + self.hand_n[p]
             if key > best:
@@ -671,32 +645,32 @@ class DreamCruiseCore(CoreState):
         """Spot s of seat p packed as type | capacity << 4 | figures << 8, or -1 when that
         spot holds no activity now."""
         if s < 3:
-            x = self.loc[p]
+            x = self.location_card[p]
             if x < 0:
                 return -1
             if s == 0:
-                return self.rules.l_ttype[x] | (self.rules.l_tcap[x] << 4) | (self.locc[p * 3] << 8)
+                return self.rules.l_ttype[x] | (self.rules.l_tcap[x] << 4) | (self.location_guests[p * 3] << 8)
             if s == 1:
-                y = self.slot1[p]
+                y = self.activity_card1[p]
                 if y >= 0:
-                    return self.rules.s_type[y] | (self.rules.s_cap[y] << 4) | (self.locc[p * 3 + 1] << 8)
+                    return self.rules.s_type[y] | (self.rules.s_cap[y] << 4) | (self.location_guests[p * 3 + 1] << 8)
                 if self.rules.l_sea[x]:
                     return -1
-                return self.rules.l_btype[x] | (self.rules.l_bcap[x] << 4) | (self.locc[p * 3 + 1] << 8)
-            y = self.slot2[p]
+                return self.rules.l_btype[x] | (self.rules.l_bcap[x] << 4) | (self.location_guests[p * 3 + 1] << 8)
+            y = self.activity_card2[p]
             if y < 0:
                 return -1
-            return self.rules.s_type[y] | (self.rules.s_cap[y] << 4) | (self.locc[p * 3 + 2] << 8)
+            return self.rules.s_type[y] | (self.rules.s_cap[y] << 4) | (self.location_guests[p * 3 + 2] << 8)
         if s - 3 >= self.rules.nadd:
             return -1
-        y = self.add_c[p * MAXADD + s - 3]
+        y = self.addition_card[p * MAXADD + s - 3]
         if y < 0:
             return -1
-        return self.rules.s_type[y] | (self.rules.s_cap[y] << 4) | (self.add_occ[p * MAXADD + s - 3] << 8)
+        return self.rules.s_type[y] | (self.rules.s_cap[y] << 4) | (self.addition_guests[p * MAXADD + s - 3] << 8)
 
     def _check_place(self, p, c, s):
-        f = self.cab_f[p * NCAB + c]
-        if f < 0 or self.cab_left[p * NCAB + c] == 0:
+        f = self.cabin_family[p * NCAB + c]
+        if f < 0 or self.cabin_figures[p * NCAB + c] == 0:
             return R_NO_FIGURE
         v = self._spot(p, s)
         if v < 0:
@@ -706,7 +680,7 @@ class DreamCruiseCore(CoreState):
             return R_FULL
         if (occ >> c) & 1:
             return R_COLOUR
-        if not ((self.rules.f_wants[f] >> (v & 15)) & 1) and not (s < 3 and self.capt[p] == s):
+        if not ((self.rules.f_wants[f] >> (v & 15)) & 1) and not (s < 3 and self.captain_spot[p] == s):
             return R_WANT
         return 0
 
@@ -715,19 +689,19 @@ class DreamCruiseCore(CoreState):
             return R_NOT_IN_HAND
         if self.rules.s_add[x]:
             return R_NOT_ACTIVITY
-        l = self.loc[p]
+        l = self.location_card[p]
         if l < 0:
             return R_NO_LOCATION
         if self.rules.l_sea[l]:
-            if self.slot2[p] >= 0:
+            if self.activity_card2[p] >= 0:
                 return R_NO_PLACE
-        elif self.slot1[p] >= 0 or self.locc[p * 3 + 1] != 0 or self.capt[p] == 1:
+        elif self.activity_card1[p] >= 0 or self.location_guests[p * 3 + 1] != 0 or self.captain_spot[p] == 1:
             return R_NO_PLACE  # one activity card per shore card; C18
         return 0
 
     def _free_space(self, p):
         for j in range(self.rules.nadd):
-            if self.add_c[p * MAXADD + j] < 0:
+            if self.addition_card[p * MAXADD + j] < 0:
                 return j
         return -1
 
@@ -740,43 +714,43 @@ class DreamCruiseCore(CoreState):
         self.leg_nc = 0
         self.leg_done = 0
         n = 0
-        if self.ph == PH_OVER:
+        if self.phase_index == PH_OVER:
             self.leg_n1 = 0
             return 0
-        p = self.cur
-        if self.ph == PH_BOARD or self.ph == PH_COURSE:
-            base = self.rules.a_board if self.ph == PH_BOARD else self.rules.a_keep
+        p = self.to_act
+        if self.phase_index == PH_BOARDING or self.phase_index == PH_SET_COURSE:
+            base = self.rules.a_board if self.phase_index == PH_BOARDING else self.rules.a_keep
             for i in range(self.drawn_n[p]):
-                self.buf[n] = base + self.drawn[p * MAXDRAWN + i]
+                self.legal_buf[n] = base + self.drawn[p * MAXDRAWN + i]
                 n += 1
-            _sort_ints(self.buf, n)  # insertion sort: at most 6
+            _sort_ints(self.legal_buf, n)  # insertion sort: at most 6
             self.leg_n1 = n
             return n
-        if self.ph == PH_DRAFT:
+        if self.phase_index == PH_ENTERTAINMENT:
             for k in range(self.rules.nsets):
-                if self.disp_taken[k] < 0 and not (k == 0 and p == self.first and not self.rules.solo):
-                    self.buf[n] = self.rules.a_take + k
+                if self.display_taken_by[k] < 0 and not (k == 0 and p == self.first_seat and not self.rules.solo):
+                    self.legal_buf[n] = self.rules.a_take + k
                     n += 1
             self.leg_n1 = n
             return n
         for c in range(NCAB):
-            if self.cab_f[p * NCAB + c] >= 0 and self.cab_left[p * NCAB + c] > 0:
+            if self.cabin_family[p * NCAB + c] >= 0 and self.cabin_figures[p * NCAB + c] > 0:
                 for s in range(self.rules.nspot):
                     if self._check_place(p, c, s) == 0:
-                        self.buf[n] = self.rules.a_place + c * self.rules.nspot + s
+                        self.legal_buf[n] = self.rules.a_place + c * self.rules.nspot + s
                         n += 1
         h = 0
         a = 0
-        plan = self.loc[p] >= 0 and self._check_plan_place(p)
+        plan = self.location_card[p] >= 0 and self._check_plan_place(p)
         for x in range(self.rules.ns):
             if self.hand[p * MAXS + x]:
                 if self.rules.s_add[x]:
-                    self.al[a] = h
+                    self.addition_at[a] = h
                     a += 1
                 elif plan:
-                    self.buf[n] = self.rules.a_plan + x
+                    self.legal_buf[n] = self.rules.a_plan + x
                     n += 1
-                self.hl[h] = x
+                self.hand_list[h] = x
                 h += 1
         self.leg_n1 = n
         self.leg_h = h
@@ -790,10 +764,10 @@ class DreamCruiseCore(CoreState):
                 self.leg_t0 = 1
             self.leg_nb = a * (h - 1) * self.leg_t
         k = 0
-        if self.capt[p] < 0 and h > 0:
+        if self.captain_spot[p] < 0 and h > 0:
             for s in range(3):
                 if self._spot(p, s) >= 0:
-                    self.cs[k] = s
+                    self.captain_spots[k] = s
                     k += 1
             self.leg_nc = k * h
         self.leg_done = 1
@@ -801,10 +775,10 @@ class DreamCruiseCore(CoreState):
 
     def _check_plan_place(self, p):
         """Whether the current location card has a place for an activity card (C17, C18)."""
-        l = self.loc[p]
+        l = self.location_card[p]
         if self.rules.l_sea[l]:
-            return self.slot2[p] < 0
-        return self.slot1[p] < 0 and self.locc[p * 3 + 1] == 0 and self.capt[p] != 1
+            return self.activity_card2[p] < 0
+        return self.activity_card1[p] < 0 and self.location_guests[p * 3 + 1] == 0 and self.captain_spot[p] != 1
 
     def c_rollout_action(self, r):
         """The search's rollout policy (docs/dream_cruise.md, "Rollout policy"): uniformly
@@ -814,21 +788,21 @@ class DreamCruiseCore(CoreState):
         activity whenever one can go (a random placement), else plans an activity card or
         ends the phase, one or the other at random; the other phases are random."""
         n = self.c_legal()
-        if self.ph != PH_SAIL or (r & 7) == 0:
+        if self.phase_index != PH_SET_SAIL or (r & 7) == 0:
             return self.c_legal_at(((r >> 32) * n) >> 32)
         a = self._random_placement(r)
         if a >= 0:
             return a
         plans = self.leg_n1
         if plans > 0 and (r & 8):
-            return self.buf[((r >> 32) * plans) >> 32]
+            return self.legal_buf[((r >> 32) * plans) >> 32]
         return self.rules.a_done
 
     def c_prior_action(self, r):
         """The rollout policy's own choice, without its random moves (docs/dream_cruise.md,
         "Rollout policy"): in phase 4, a guest placement (one at random) when one is legal;
         -1 otherwise, where the policy has no preference."""
-        if self.ph != PH_SAIL:
+        if self.phase_index != PH_SET_SAIL:
             return -1
         self.c_legal()
         return self._random_placement(r)
@@ -837,15 +811,15 @@ class DreamCruiseCore(CoreState):
         """A random guest placement among the legal actions just listed (they come first,
         before the activity plans), for the random value r; -1 if there is none."""
         places = 0
-        while places < self.leg_n1 and self.buf[places] < self.rules.a_plan:
+        while places < self.leg_n1 and self.legal_buf[places] < self.rules.a_plan:
             places += 1
         if places == 0:
             return -1
-        return self.buf[((r >> 32) * places) >> 32]
+        return self.legal_buf[((r >> 32) * places) >> 32]
 
     def c_legal_at(self, i):
         if i < self.leg_n1:
-            return self.buf[i]
+            return self.legal_buf[i]
         j = i - self.leg_n1
         if j < self.leg_nb:
             block = (self.leg_h - 1) * self.leg_t
@@ -853,27 +827,27 @@ class DreamCruiseCore(CoreState):
             r = j - xi * block
             yi = r // self.leg_t
             t = self.leg_t0 + r - yi * self.leg_t
-            px = self.al[xi]
-            x = self.hl[px]
-            y = self.hl[yi] if yi < px else self.hl[yi + 1]
+            px = self.addition_at[xi]
+            x = self.hand_list[px]
+            y = self.hand_list[yi] if yi < px else self.hand_list[yi + 1]
             return self.rules.a_build + (x * self.rules.ns + y) * (self.rules.nadd + 1) + t
         j -= self.leg_nb
         if j < self.leg_nc:
             k = j // self.leg_h
-            return self.rules.a_captain + self.cs[k] * self.rules.ns + self.hl[j - k * self.leg_h]
+            return self.rules.a_captain + self.captain_spots[k] * self.rules.ns + self.hand_list[j - k * self.leg_h]
         return self.rules.a_done
 
     def c_check(self, a):
-        if self.ph == PH_OVER:
+        if self.phase_index == PH_OVER:
             return R_OVER
-        p = self.cur
+        p = self.to_act
         if a < self.rules.a_take:
             if a < self.rules.a_keep:
-                if self.ph != PH_BOARD:
+                if self.phase_index != PH_BOARDING:
                     return R_TIME
                 x = a
             else:
-                if self.ph != PH_COURSE:
+                if self.phase_index != PH_SET_COURSE:
                     return R_TIME
                 x = a - self.rules.a_keep
             for i in range(self.drawn_n[p]):
@@ -881,15 +855,15 @@ class DreamCruiseCore(CoreState):
                     return 0
             return R_NOT_DRAWN
         if a < self.rules.a_place:
-            if self.ph != PH_DRAFT:
+            if self.phase_index != PH_ENTERTAINMENT:
                 return R_TIME
             k = a - self.rules.a_take
-            if k >= self.rules.nsets or self.disp_taken[k] >= 0:
+            if k >= self.rules.nsets or self.display_taken_by[k] >= 0:
                 return R_TAKEN
-            if k == 0 and p == self.first and not self.rules.solo:
+            if k == 0 and p == self.first_seat and not self.rules.solo:
                 return R_START_FACE_DOWN
             return 0
-        if self.ph != PH_SAIL:
+        if self.phase_index != PH_SET_SAIL:
             return R_TIME
         if a < self.rules.a_plan:
             b = a - self.rules.a_place
@@ -915,9 +889,9 @@ class DreamCruiseCore(CoreState):
             b = a - self.rules.a_captain
             s = b // self.rules.ns
             y = b % self.rules.ns
-            if self.capt[p] >= 0:
+            if self.captain_spot[p] >= 0:
                 return R_CAPTAIN
-            if self.loc[p] < 0:
+            if self.location_card[p] < 0:
                 return R_NO_LOCATION
             if self._spot(p, s) < 0:
                 return R_NO_SPOT
@@ -939,74 +913,74 @@ class DreamCruiseCore(CoreState):
         self.hand_n[p] += 1
 
     def c_do(self, a):
-        p = self.cur
-        if self.ph == PH_BOARD:
+        p = self.to_act
+        if self.phase_index == PH_BOARDING:
             self._remove_drawn(p, a)
             for c in range(NCAB):
-                if self.cab_f[p * NCAB + c] < 0:  # C17: the first empty cabin
-                    self.cab_f[p * NCAB + c] = a
-                    self.cab_left[p * NCAB + c] = self.rules.f_members[a]
+                if self.cabin_family[p * NCAB + c] < 0:  # C17: the first empty cabin
+                    self.cabin_family[p * NCAB + c] = a
+                    self.cabin_figures[p * NCAB + c] = self.rules.f_members[a]
                     break
             if self.drawn_n[p] == 0 or self._empty_cabins(p) == 0:
                 self._discard_drawn_families(p)
                 self._next_boarding(self.turn + 1)
             return
-        if self.ph == PH_COURSE:
+        if self.phase_index == PH_SET_COURSE:
             x = a - self.rules.a_keep
             self._remove_drawn(p, x)
             for i in range(self.drawn_n[p]):
                 y = self.drawn[p * MAXDRAWN + i]
                 if self.rules.solo:  # C9: Jana collects the discarded location cards
-                    self.jloc[self.jloc_n] = y
-                    self.jloc_n += 1
+                    self.jana_locations[self.jana_locations_n] = y
+                    self.jana_locations_n += 1
                 else:
-                    self.ldisc[self.ldisc_n] = y
-                    self.ldisc_n += 1
+                    self.location_discard[self.location_discard_n] = y
+                    self.location_discard_n += 1
             self.drawn_n[p] = 0
-            self.loc[p] = x
+            self.location_card[p] = x
             self.played[p * MAXL + self.played_n[p]] = x
             self.played_n[p] += 1
             if self.rules.l_sea[x]:
-                self.sea_n[p] += 1
+                self.sea_cards[p] += 1
                 if self.rules.sea_draw:  # C2 (option): a kept sea card brings one ship card
                     y = self._draw_ship()
                     if y >= 0:
                         self._to_hand(p, y, False)
             else:
-                self.reg_n[p * NREG + self.rules.l_region[x]] += 1
+                self.region_cards[p * NREG + self.rules.l_region[x]] += 1
             self._next_course(self.turn + 1)
             return
-        if self.ph == PH_DRAFT:
+        if self.phase_index == PH_ENTERTAINMENT:
             k = a - self.rules.a_take
-            for i in range(self.disp_n[k]):
-                self._to_hand(p, self.disp[k * 2 + i], k != 0)  # C26: face-up sets are seen by all
-            self.disp_n[k] = 0
-            self.disp_taken[k] = p
+            for i in range(self.display_n[k]):
+                self._to_hand(p, self.display_cards[k * 2 + i], k != 0)  # C26: face-up sets are seen by all
+            self.display_n[k] = 0
+            self.display_taken_by[k] = p
             if k == 0:
-                self.start = p  # C19: the token at once; this round's order stays
+                self.start_seat = p  # C19: the token at once; this round's order stays
             self.turn += 1
-            if self.turn == self.np:
+            if self.turn == self.seats:
                 self._end_draft()
             else:
-                self.cur = self._seat_at(self.turn)
+                self.to_act = self._seat_at(self.turn)
             return
         if a < self.rules.a_plan:
             b = a - self.rules.a_place
             c = b // self.rules.nspot
             s = b - c * self.rules.nspot
-            self.cab_left[p * NCAB + c] -= 1
+            self.cabin_figures[p * NCAB + c] -= 1
             if s < 3:
-                self.locc[p * 3 + s] |= 1 << c
+                self.location_guests[p * 3 + s] |= 1 << c
             else:
-                self.add_occ[p * MAXADD + s - 3] |= 1 << c
+                self.addition_guests[p * MAXADD + s - 3] |= 1 << c
             return
         if a < self.rules.a_build:
             x = a - self.rules.a_plan
             self._take_from_hand(p, x)
-            if self.rules.l_sea[self.loc[p]] and self.slot1[p] >= 0:
-                self.slot2[p] = x
+            if self.rules.l_sea[self.location_card[p]] and self.activity_card1[p] >= 0:
+                self.activity_card2[p] = x
             else:
-                self.slot1[p] = x
+                self.activity_card1[p] = x
             return
         if a < self.rules.a_captain:
             b = a - self.rules.a_build
@@ -1016,28 +990,28 @@ class DreamCruiseCore(CoreState):
             y = b % self.rules.ns
             self._take_from_hand(p, x)
             self._take_from_hand(p, y)
-            self.sdisc[self.sdisc_n] = y
-            self.sdisc_n += 1
+            self.ship_discard[self.ship_discard_n] = y
+            self.ship_discard_n += 1
             j = self._free_space(p) if t == 0 else t - 1
             if t != 0:  # C6: the replaced addition is discarded, its guests to the supply
-                self.sdisc[self.sdisc_n] = self.add_c[p * MAXADD + j]
-                self.sdisc_n += 1
-            self.add_c[p * MAXADD + j] = x
-            self.add_occ[p * MAXADD + j] = 0
+                self.ship_discard[self.ship_discard_n] = self.addition_card[p * MAXADD + j]
+                self.ship_discard_n += 1
+            self.addition_card[p * MAXADD + j] = x
+            self.addition_guests[p * MAXADD + j] = 0
             return
         if a < self.rules.a_done:
             b = a - self.rules.a_captain
             y = b % self.rules.ns
             self._take_from_hand(p, y)
-            self.sdisc[self.sdisc_n] = y
-            self.sdisc_n += 1
-            self.capt[p] = b // self.rules.ns
+            self.ship_discard[self.ship_discard_n] = y
+            self.ship_discard_n += 1
+            self.captain_spot[p] = b // self.rules.ns
             return
         self.turn += 1
-        if self.turn == self.np:
+        if self.turn == self.seats:
             self._disembark()
         else:
-            self.cur = self._seat_at(self.turn)
+            self.to_act = self._seat_at(self.turn)
 
     def _remove_drawn(self, p, x):
         o = p * MAXDRAWN
@@ -1062,7 +1036,7 @@ class DreamCruiseCore(CoreState):
         put in id order before its shuffle (the order the cards lay in is unseen), and the
         seat's own drawn cards come out sorted, as its view lists them (their order would
         reach the discard pile)."""
-        n = self.np
+        n = self.seats
         # Families, then location cards: each zone's cards into the pool, one shuffle, back.
         self._shuffle(self.pool, self._by_id(self._family_zones(seat, False), self.rules.nf))
         self._family_zones(seat, True)
@@ -1070,25 +1044,25 @@ class DreamCruiseCore(CoreState):
         self._location_zones(seat, True)
         self._sort_drawn(seat)
         # Ship cards: the deck, an untaken face-down set, the unknown cards of other hands.
-        face_down = self.disp_n[0] if self.ph == PH_DRAFT and self.disp_taken[0] < 0 else 0
-        m = self._move(self.sdeck, 0, self.sdeck_n, 0, False)
-        m = self._move(self.disp, 0, face_down, m, False)
+        face_down = self.display_n[0] if self.phase_index == PH_ENTERTAINMENT and self.display_taken_by[0] < 0 else 0
+        m = self._move(self.ship_deck, 0, self.ship_deck_n, 0, False)
+        m = self._move(self.display_cards, 0, face_down, m, False)
         for p in range(n):
             if p != seat:
-                self.buf[p] = 0
+                self.legal_buf[p] = 0
                 for x in range(self.rules.ns):
                     if self.hand[p * MAXS + x] and not (recall and self.known[p * MAXS + x]):
                         self.hand[p * MAXS + x] = 0
                         self.known[p * MAXS + x] = 0
                         self.pool[m] = x
                         m += 1
-                        self.buf[p] += 1
+                        self.legal_buf[p] += 1
         self._shuffle(self.pool, self._by_id(m, self.rules.ns))
-        m = self._move(self.sdeck, 0, self.sdeck_n, 0, True)
-        m = self._move(self.disp, 0, face_down, m, True)
+        m = self._move(self.ship_deck, 0, self.ship_deck_n, 0, True)
+        m = self._move(self.display_cards, 0, face_down, m, True)
         for p in range(n):
             if p != seat:
-                for i in range(self.buf[p]):
+                for i in range(self.legal_buf[p]):
                     self.hand[p * MAXS + self.pool[m]] = 1
                     m += 1
             if not recall:  # the own record too: view(seat) without recall does not show it
@@ -1139,20 +1113,20 @@ class DreamCruiseCore(CoreState):
     def _family_zones(self, seat, back):
         """The hidden families to ``seat``, in pool order: the deck, the box, Jana's face-down
         pile until the end (C9), the families others drew and choose from."""
-        m = self._move(self.fdeck, 0, self.fdeck_n, 0, back)
-        m = self._move(self.fbox, 0, self.fbox_n, m, back)
-        m = self._move(self.jpile, 0, self.jpile_n if self.ph != PH_OVER else 0, m, back)
-        if self.ph == PH_BOARD:
-            for p in range(self.np):
+        m = self._move(self.family_deck, 0, self.family_deck_n, 0, back)
+        m = self._move(self.family_box, 0, self.family_box_n, m, back)
+        m = self._move(self.jana_pile, 0, self.jana_pile_n if self.phase_index != PH_OVER else 0, m, back)
+        if self.phase_index == PH_BOARDING:
+            for p in range(self.seats):
                 if p != seat:
                     m = self._move(self.drawn, p * MAXDRAWN, self.drawn_n[p], m, back)
         return m
 
     def _location_zones(self, seat, back):
         """The hidden location cards to ``seat``: the deck, the cards others drew (phase 2)."""
-        m = self._move(self.ldeck, 0, self.ldeck_n, 0, back)
-        if self.ph == PH_COURSE:
-            for p in range(self.np):
+        m = self._move(self.location_deck, 0, self.location_deck_n, 0, back)
+        if self.phase_index == PH_SET_COURSE:
+            for p in range(self.seats):
                 if p != seat:
                     m = self._move(self.drawn, p * MAXDRAWN, self.drawn_n[p], m, back)
         return m
@@ -1163,17 +1137,17 @@ class DreamCruiseCore(CoreState):
         """Seat ``seat``'s observation (DreamCruiseGame._observation_layout, docs
         "Observation tensor"); seats in turn order from ``seat``. Made only of what
         view(seat) shows."""
-        n = self.np
+        n = self.seats
         o = 0
         for r in range(n):  # cabins: occupied, members / 6, figures left / 6, points / 9, wants
             p = (seat + r) % n
             for c in range(NCAB):
-                f = self.cab_f[p * NCAB + c]
+                f = self.cabin_family[p * NCAB + c]
                 b = o + (r * NCAB + c) * 10
                 if f >= 0:
                     out[b] = 1.0
                     out[b + 1] = self.rules.f_members[f] / 6.0
-                    out[b + 2] = self.cab_left[p * NCAB + c] / 6.0
+                    out[b + 2] = self.cabin_figures[p * NCAB + c] / 6.0
                     out[b + 3] = self.rules.f_points[f] / 9.0
                     for t in range(NTYPE):
                         if (self.rules.f_wants[f] >> t) & 1:
@@ -1195,7 +1169,7 @@ class DreamCruiseCore(CoreState):
         for r in range(n):  # current location: has, sea, region, 3 spots (active, type, cap, figures, captain)
             p = (seat + r) % n
             b = o + r * 44
-            x = self.loc[p]
+            x = self.location_card[p]
             if x >= 0:
                 out[b] = 1.0
                 if self.rules.l_sea[x]:
@@ -1212,22 +1186,22 @@ class DreamCruiseCore(CoreState):
                         for c in range(NCAB):
                             if (v >> (8 + c)) & 1:
                                 out[k + 8 + c] = 1.0
-                    if self.capt[p] == s:
+                    if self.captain_spot[p] == s:
                         out[k + 11] = 1.0
         o += n * 44
         for r in range(n):  # routes: shore cards per region / 6, sea cards / 6, route points / 54
             p = (seat + r) % n
             b = o + r * 8
             for k in range(NREG):
-                out[b + k] = self.reg_n[p * NREG + k] / 6.0
-            out[b + 6] = self.sea_n[p] / 6.0
+                out[b + k] = self.region_cards[p * NREG + k] / 6.0
+            out[b + 6] = self.sea_cards[p] / 6.0
             out[b + 7] = self._route_score(p) / 54.0
         o += n * 8
         for r in range(n):  # counts: pile points / 100, pile / 20, hand / 20, drawn / 6, score / 100, placed / 9
             p = (seat + r) % n
             b = o + r * 6
-            out[b] = self.pile_pts[p] / 100.0
-            out[b + 1] = self.pile_n[p] / 20.0
+            out[b] = self.pile_points[p] / 100.0
+            out[b + 1] = self.points_pile_n[p] / 20.0
             out[b + 2] = self.hand_n[p] / 20.0
             out[b + 3] = self.drawn_n[p] / 6.0
             out[b + 4] = self.c_score(p) / 100.0
@@ -1239,53 +1213,53 @@ class DreamCruiseCore(CoreState):
         o += self.rules.ns
         for i in range(self.drawn_n[seat]):  # own drawn families (phase 1) or location cards (phase 2)
             x = self.drawn[seat * MAXDRAWN + i]
-            if self.ph == PH_BOARD:
+            if self.phase_index == PH_BOARDING:
                 out[o + x] = 1.0
             else:
                 out[o + self.rules.nf + x] = 1.0
         o += self.rules.nf + self.rules.nl
         for k in range(MAXSETS):  # display sets: in play, taken, cards / 2
-            if k < self.rules.nsets and self.ph == PH_DRAFT:
+            if k < self.rules.nsets and self.phase_index == PH_ENTERTAINMENT:
                 out[o + 3 * k] = 1.0
-                if self.disp_taken[k] >= 0:
+                if self.display_taken_by[k] >= 0:
                     out[o + 3 * k + 1] = 1.0
-                out[o + 3 * k + 2] = self.disp_n[k] / 2.0
+                out[o + 3 * k + 2] = self.display_n[k] / 2.0
         o += 3 * MAXSETS
         for k in range(1, self.rules.nsets):  # the face-up cards of the display
-            for i in range(self.disp_n[k]):
-                out[o + self.disp[k * 2 + i]] = 1.0
+            for i in range(self.display_n[k]):
+                out[o + self.display_cards[k * 2 + i]] = 1.0
         o += self.rules.ns
-        for i in range(self.fdisc_n):  # the discard piles (C22)
-            out[o + self.fdisc[i]] = 1.0
+        for i in range(self.family_discard_n):  # the discard piles (C22)
+            out[o + self.family_discard[i]] = 1.0
         o += self.rules.nf
-        for i in range(self.ldisc_n):
-            out[o + self.ldisc[i]] = 1.0
+        for i in range(self.location_discard_n):
+            out[o + self.location_discard[i]] = 1.0
         o += self.rules.nl
-        for i in range(self.sdisc_n):
-            out[o + self.sdisc[i]] = 1.0
+        for i in range(self.ship_discard_n):
+            out[o + self.ship_discard[i]] = 1.0
         o += self.rules.ns
-        out[o] = self.fdeck_n / 64.0  # the decks
-        out[o + 1] = self.ldeck_n / 64.0
-        out[o + 2] = self.sdeck_n / 96.0
+        out[o] = self.family_deck_n / 64.0  # the decks
+        out[o + 1] = self.location_deck_n / 64.0
+        out[o + 2] = self.ship_deck_n / 96.0
         o += 3
-        out[o + self.ph] = 1.0
+        out[o + self.phase_index] = 1.0
         o += 5
-        if self.ph != PH_OVER:
-            out[o + (self.cur - seat + n) % n] = 1.0
-        out[o + n + (self.start - seat + n) % n] = 1.0
-        out[o + 2 * n + (self.first - seat + n) % n] = 1.0
+        if self.phase_index != PH_OVER:
+            out[o + (self.to_act - seat + n) % n] = 1.0
+        out[o + n + (self.start_seat - seat + n) % n] = 1.0
+        out[o + 2 * n + (self.first_seat - seat + n) % n] = 1.0
         o += 3 * n
-        if self.final:
+        if self.last_round:
             out[o] = 1.0
-        out[o + 1] = (self.rnd if self.rnd < 40 else 40) / 40.0
+        out[o + 1] = (self.round_number if self.round_number < 40 else 40) / 40.0
         o += 2
         if self.rules.solo:  # Jana: pile size / 20, route / 9, shore cards per region / 6, sea cards / 6, pile
-            out[o] = self.jpile_n / 20.0
-            if self.ph == PH_OVER:  # her pile's points, shown at the end (C9)
+            out[o] = self.jana_pile_n / 20.0
+            if self.phase_index == PH_OVER:  # her pile's points, shown at the end (C9)
                 out[o + 9] = self._jana_pile_points() / 100.0
             out[o + 1] = self._jana_route() / 9.0
-            for i in range(self.jloc_n):
-                x = self.jloc[i]
+            for i in range(self.jana_locations_n):
+                x = self.jana_locations[i]
                 if self.rules.l_sea[x]:
                     out[o + 8] += 1.0 / 6.0
                 else:
@@ -1298,8 +1272,8 @@ class DreamCruiseCore(CoreState):
         seas = 0
         for k in range(NREG):
             c = 0
-            for i in range(self.jloc_n):
-                x = self.jloc[i]
+            for i in range(self.jana_locations_n):
+                x = self.jana_locations[i]
                 if self.rules.l_sea[x]:
                     seas = 1
                 elif self.rules.l_region[x] == k:
@@ -1312,14 +1286,14 @@ class DreamCruiseCore(CoreState):
 
     def _jana_pile_points(self):
         pts = 0
-        for i in range(self.jpile_n):
-            pts += self.rules.f_points[self.jpile[i]]
+        for i in range(self.jana_pile_n):
+            pts += self.rules.f_points[self.jana_pile[i]]
         return pts
 
     def c_info_state(self, seat, out):
         """The observation, then per seat (in turn order from ``seat``) the hand cards every
         seat saw it take face up (the display's face-up sets)."""
-        n = self.np
+        n = self.seats
         self.c_observe(seat, out)
         o = self.rules.observation_size
         for r in range(n):
@@ -1337,50 +1311,57 @@ class DreamCruiseCore(CoreState):
         if T is None:  # the Struct classes, looked up once in the schema the game handed in
             S = self.rules.schema
             T = self.rules.view_types = (S.SeatView, S.CurrentLocation, S.DisplaySet, S.JanaView, S.DreamCruiseView)
-        n = self.np
+        n = self.seats
         seats = []
         for p in range(n):
             location = None
-            if self.loc[p] >= 0:
+            if self.location_card[p] >= 0:
                 location = T[1](
-                    card=self.loc[p],
-                    activity_cards=[self.slot1[p], self.slot2[p]],
-                    guests=[_colours(self.locc[p * 3]), _colours(self.locc[p * 3 + 1]),
-                            _colours(self.locc[p * 3 + 2])],
-                    captain=self.capt[p],
+                    card=self.location_card[p],
+                    activity_cards=[self.activity_card1[p], self.activity_card2[p]],
+                    guests=[
+                        _colours(self.location_guests[p * 3]),
+                        _colours(self.location_guests[p * 3 + 1]),
+                        _colours(self.location_guests[p * 3 + 2]),
+                    ],
+                    captain=self.captain_spot[p],
                 )
-            seats.append(T[0](
-                seat=p,
-                families=[self.cab_f[p * NCAB + c] for c in range(NCAB)],
-                figures_left=[self.cab_left[p * NCAB + c] for c in range(NCAB)],
-                additions=[self.add_c[p * MAXADD + j] for j in range(self.rules.nadd)],
-                addition_guests=[_colours(self.add_occ[p * MAXADD + j]) for j in range(self.rules.nadd)],
-                location=location,
-                played=[self.played[p * MAXL + i] for i in range(self.played_n[p])],
-                points_pile=[self.pile[p * MAXF + i] for i in range(self.pile_n[p])],  # C29: face up
-                hand_size=self.hand_n[p],
-                drawn_size=self.drawn_n[p],
-                route_points=self._route_score(p),
-                score=self.c_score(p),
-            ))
+            seats.append(
+                T[0](
+                    seat=p,
+                    families=[self.cabin_family[p * NCAB + c] for c in range(NCAB)],
+                    figures_left=[self.cabin_figures[p * NCAB + c] for c in range(NCAB)],
+                    additions=[self.addition_card[p * MAXADD + j] for j in range(self.rules.nadd)],
+                    addition_guests=[_colours(self.addition_guests[p * MAXADD + j]) for j in range(self.rules.nadd)],
+                    location=location,
+                    played=[self.played[p * MAXL + i] for i in range(self.played_n[p])],
+                    points_pile=[self.points_pile[p * MAXF + i] for i in range(self.points_pile_n[p])],  # C29: face up
+                    hand_size=self.hand_n[p],
+                    drawn_size=self.drawn_n[p],
+                    route_points=self._route_score(p),
+                    score=self.c_score(p),
+                )
+            )
         display = []
-        if self.ph == PH_DRAFT:
+        if self.phase_index == PH_ENTERTAINMENT:
             for k in range(self.rules.nsets):
-                display.append(T[2](
-                    face_down=k == 0,
-                    cards=[] if k == 0 else [self.disp[k * 2 + i] for i in range(self.disp_n[k])],
-                    size=self.disp_n[k],
-                    taken_by=self.disp_taken[k],
-                ))
+                display.append(
+                    T[2](
+                        face_down=k == 0,
+                        cards=[] if k == 0 else [self.display_cards[k * 2 + i] for i in range(self.display_n[k])],
+                        size=self.display_n[k],
+                        taken_by=self.display_taken_by[k],
+                    )
+                )
         jana = None
         if self.rules.solo:
             jana = T[3](
-                pile_size=self.jpile_n,
-                locations=[self.jloc[i] for i in range(self.jloc_n)],
+                pile_size=self.jana_pile_n,
+                locations=[self.jana_locations[i] for i in range(self.jana_locations_n)],
                 route_points=self._jana_route(),
-                score=self._jana_score() if self.ph == PH_OVER else None,
+                score=self._jana_score() if self.phase_index == PH_OVER else None,
                 # Her pile is turned up to score it (C23): the view shows it then.
-                pile=[self.jpile[i] for i in range(self.jpile_n)] if self.ph == PH_OVER else None,
+                pile=[self.jana_pile[i] for i in range(self.jana_pile_n)] if self.phase_index == PH_OVER else None,
             )
         memory = None
         if recall:
@@ -1389,23 +1370,23 @@ class DreamCruiseCore(CoreState):
         return T[4](
             player=seat,
             players=n,
-            phase=PHASES[self.ph],
+            phase=PHASES[self.phase_index],
             current_player=cur,
-            round=self.rnd,
-            final_round=self.final,
-            start_player=self.start,
-            first_player=self.first,
+            round=self.round_number,
+            final_round=self.last_round,
+            start_player=self.start_seat,
+            first_player=self.first_seat,
             seats=seats,
             hand=[x for x in range(self.rules.ns) if self.hand[seat * MAXS + x]],
             drawn=sorted([self.drawn[seat * MAXDRAWN + i] for i in range(self.drawn_n[seat])]),
             display=display,
-            family_deck=self.fdeck_n,
-            family_box=self.fbox_n,
-            location_deck=self.ldeck_n,
-            ship_deck=self.sdeck_n,
-            family_discard=[self.fdisc[i] for i in range(self.fdisc_n)],
-            location_discard=[self.ldisc[i] for i in range(self.ldisc_n)],
-            ship_discard=[self.sdisc[i] for i in range(self.sdisc_n)],
+            family_deck=self.family_deck_n,
+            family_box=self.family_box_n,
+            location_deck=self.location_deck_n,
+            ship_deck=self.ship_deck_n,
+            family_discard=[self.family_discard[i] for i in range(self.family_discard_n)],
+            location_discard=[self.location_discard[i] for i in range(self.location_discard_n)],
+            ship_discard=[self.ship_discard[i] for i in range(self.ship_discard_n)],
             jana=jana,
             legal_actions=self.legal_actions() if cur == seat else [],
             recall=memory,
@@ -1423,12 +1404,12 @@ class DreamCruiseCore(CoreState):
 
     def placement_count(self):
         """How many guest placements the seat to act has (phase 4; else 0)."""
-        if self.ph != PH_SAIL:
+        if self.phase_index != PH_SET_SAIL:
             return 0
-        p = self.cur
+        p = self.to_act
         n = 0
         for c in range(NCAB):
-            if self.cab_f[p * NCAB + c] >= 0 and self.cab_left[p * NCAB + c] > 0:
+            if self.cabin_family[p * NCAB + c] >= 0 and self.cabin_figures[p * NCAB + c] > 0:
                 for s in range(self.rules.nspot):
                     if self._check_place(p, c, s) == 0:
                         n += 1
@@ -1436,7 +1417,7 @@ class DreamCruiseCore(CoreState):
 
     @property
     def phase_name(self):
-        return PHASES[self.ph]
+        return PHASES[self.phase_index]
 
     # ------------------------------------------------------------------ copying
 
@@ -1444,96 +1425,100 @@ class DreamCruiseCore(CoreState):
         new.rules = self.rules
         new.game = self.game
         new.rng = self.rng
-        new.np = self.np
-        new.ph = self.ph
-        new.rnd = self.rnd
-        new.start = self.start
-        new.first = self.first
+        new.seats = self.seats
+        new.phase_index = self.phase_index
+        new.round_number = self.round_number
+        new.start_seat = self.start_seat
+        new.first_seat = self.first_seat
         new.turn = self.turn
-        new.cur = self.cur
-        new.final = self.final
-        new.fdeck_n = self.fdeck_n
-        new.fdisc_n = self.fdisc_n
-        new.fbox_n = self.fbox_n
-        new.jpile_n = self.jpile_n
-        new.ldeck_n = self.ldeck_n
-        new.ldisc_n = self.ldisc_n
-        new.jloc_n = self.jloc_n
-        new.sdeck_n = self.sdeck_n
-        new.sdisc_n = self.sdisc_n
+        new.to_act = self.to_act
+        new.last_round = self.last_round
+        new.family_deck_n = self.family_deck_n
+        new.family_discard_n = self.family_discard_n
+        new.family_box_n = self.family_box_n
+        new.jana_pile_n = self.jana_pile_n
+        new.location_deck_n = self.location_deck_n
+        new.location_discard_n = self.location_discard_n
+        new.jana_locations_n = self.jana_locations_n
+        new.ship_deck_n = self.ship_deck_n
+        new.ship_discard_n = self.ship_discard_n
         # Whole arrays at once: a memcpy compiled, a list copy in pure Python.
-        new.cab_f[:] = self.cab_f
-        new.cab_left[:] = self.cab_left
-        new.add_c[:] = self.add_c
-        new.add_occ[:] = self.add_occ
-        new.loc[:] = self.loc
-        new.slot1[:] = self.slot1
-        new.slot2[:] = self.slot2
-        new.locc[:] = self.locc
-        new.capt[:] = self.capt
+        new.cabin_family[:] = self.cabin_family
+        new.cabin_figures[:] = self.cabin_figures
+        new.addition_card[:] = self.addition_card
+        new.addition_guests[:] = self.addition_guests
+        new.location_card[:] = self.location_card
+        new.activity_card1[:] = self.activity_card1
+        new.activity_card2[:] = self.activity_card2
+        new.location_guests[:] = self.location_guests
+        new.captain_spot[:] = self.captain_spot
         new.played[:] = self.played
         new.played_n[:] = self.played_n
-        new.reg_n[:] = self.reg_n
-        new.sea_n[:] = self.sea_n
-        new.pile[:] = self.pile
-        new.pile_n[:] = self.pile_n
-        new.pile_pts[:] = self.pile_pts
+        new.region_cards[:] = self.region_cards
+        new.sea_cards[:] = self.sea_cards
+        new.points_pile[:] = self.points_pile
+        new.points_pile_n[:] = self.points_pile_n
+        new.pile_points[:] = self.pile_points
         new.hand[:] = self.hand
         new.hand_n[:] = self.hand_n
         new.known[:] = self.known
         new.drawn[:] = self.drawn
         new.drawn_n[:] = self.drawn_n
-        new.disp[:] = self.disp
-        new.disp_n[:] = self.disp_n
-        new.disp_taken[:] = self.disp_taken
-        new.fdeck[:] = self.fdeck
-        new.fdisc[:] = self.fdisc
-        new.fbox[:] = self.fbox
-        new.jpile[:] = self.jpile
-        new.ldeck[:] = self.ldeck
-        new.ldisc[:] = self.ldisc
-        new.jloc[:] = self.jloc
-        new.sdeck[:] = self.sdeck
-        new.sdisc[:] = self.sdisc
+        new.display_cards[:] = self.display_cards
+        new.display_n[:] = self.display_n
+        new.display_taken_by[:] = self.display_taken_by
+        new.family_deck[:] = self.family_deck
+        new.family_discard[:] = self.family_discard
+        new.family_box[:] = self.family_box
+        new.jana_pile[:] = self.jana_pile
+        new.location_deck[:] = self.location_deck
+        new.location_discard[:] = self.location_discard
+        new.jana_locations[:] = self.jana_locations
+        new.ship_deck[:] = self.ship_deck
+        new.ship_discard[:] = self.ship_discard
 
     # ------------------------------------------------------------------ raw access
 
     def _get_raw(self):
         """A dict of plain Python values describing the full state (rendering, tests)."""
-        n = self.np
+        n = self.seats
         return {
             "rng": self.rng,
-            "phase": self.ph,
+            "phase": self.phase_index,
             "cur": self.c_current(),
-            "round": self.rnd,
-            "start": self.start,
-            "first": self.first,
+            "round": self.round_number,
+            "start": self.start_seat,
+            "first": self.first_seat,
             "turn": self.turn,
-            "final": self.final,
-            "cabins": [[self.cab_f[p * NCAB + c] for c in range(NCAB)] for p in range(n)],
-            "left": [[self.cab_left[p * NCAB + c] for c in range(NCAB)] for p in range(n)],
-            "additions": [[self.add_c[p * MAXADD + j] for j in range(self.rules.nadd)] for p in range(n)],
-            "addition_guests": [[self.add_occ[p * MAXADD + j] for j in range(self.rules.nadd)] for p in range(n)],
-            "location": [self.loc[p] for p in range(n)],
-            "slots": [[self.slot1[p], self.slot2[p]] for p in range(n)],
-            "location_guests": [[self.locc[p * 3 + s] for s in range(3)] for p in range(n)],
-            "captain": [self.capt[p] for p in range(n)],
+            "final": self.last_round,
+            "cabins": [[self.cabin_family[p * NCAB + c] for c in range(NCAB)] for p in range(n)],
+            "left": [[self.cabin_figures[p * NCAB + c] for c in range(NCAB)] for p in range(n)],
+            "additions": [[self.addition_card[p * MAXADD + j] for j in range(self.rules.nadd)] for p in range(n)],
+            "addition_guests": [
+                [self.addition_guests[p * MAXADD + j] for j in range(self.rules.nadd)] for p in range(n)
+            ],
+            "location": [self.location_card[p] for p in range(n)],
+            "slots": [[self.activity_card1[p], self.activity_card2[p]] for p in range(n)],
+            "location_guests": [[self.location_guests[p * 3 + s] for s in range(3)] for p in range(n)],
+            "captain": [self.captain_spot[p] for p in range(n)],
             "played": [[self.played[p * MAXL + i] for i in range(self.played_n[p])] for p in range(n)],
-            "pile": [[self.pile[p * MAXF + i] for i in range(self.pile_n[p])] for p in range(n)],
+            "pile": [[self.points_pile[p * MAXF + i] for i in range(self.points_pile_n[p])] for p in range(n)],
             "hands": [[x for x in range(self.rules.ns) if self.hand[p * MAXS + x]] for p in range(n)],
             "known": [[x for x in range(self.rules.ns) if self.known[p * MAXS + x]] for p in range(n)],
             "drawn": [[self.drawn[p * MAXDRAWN + i] for i in range(self.drawn_n[p])] for p in range(n)],
-            "display": [[self.disp[k * 2 + i] for i in range(self.disp_n[k])] for k in range(self.rules.nsets)],
-            "taken": [self.disp_taken[k] for k in range(self.rules.nsets)],
-            "family_deck": [self.fdeck[i] for i in range(self.fdeck_n)],
-            "family_discard": [self.fdisc[i] for i in range(self.fdisc_n)],
-            "family_box": [self.fbox[i] for i in range(self.fbox_n)],
-            "location_deck": [self.ldeck[i] for i in range(self.ldeck_n)],
-            "location_discard": [self.ldisc[i] for i in range(self.ldisc_n)],
-            "ship_deck": [self.sdeck[i] for i in range(self.sdeck_n)],
-            "ship_discard": [self.sdisc[i] for i in range(self.sdisc_n)],
-            "jana_pile": [self.jpile[i] for i in range(self.jpile_n)],
-            "jana_locations": [self.jloc[i] for i in range(self.jloc_n)],
+            "display": [
+                [self.display_cards[k * 2 + i] for i in range(self.display_n[k])] for k in range(self.rules.nsets)
+            ],
+            "taken": [self.display_taken_by[k] for k in range(self.rules.nsets)],
+            "family_deck": [self.family_deck[i] for i in range(self.family_deck_n)],
+            "family_discard": [self.family_discard[i] for i in range(self.family_discard_n)],
+            "family_box": [self.family_box[i] for i in range(self.family_box_n)],
+            "location_deck": [self.location_deck[i] for i in range(self.location_deck_n)],
+            "location_discard": [self.location_discard[i] for i in range(self.location_discard_n)],
+            "ship_deck": [self.ship_deck[i] for i in range(self.ship_deck_n)],
+            "ship_discard": [self.ship_discard[i] for i in range(self.ship_discard_n)],
+            "jana_pile": [self.jana_pile[i] for i in range(self.jana_pile_n)],
+            "jana_locations": [self.jana_locations[i] for i in range(self.jana_locations_n)],
         }
 
     # ------------------------------------------------------------------ snapshots
@@ -1541,29 +1526,35 @@ class DreamCruiseCore(CoreState):
     def _export(self):
         """The full state as a DreamCruiseStateData Struct (what :meth:`_load` reads back)."""
         S = self.rules.schema
-        n = self.np
+        n = self.seats
         seats = []
         for p in range(n):
-            seats.append(S.SeatData(
-                families=[self.cab_f[p * NCAB + c] for c in range(NCAB)],
-                figures_left=[self.cab_left[p * NCAB + c] for c in range(NCAB)],
-                additions=[self.add_c[p * MAXADD + j] for j in range(self.rules.nadd)],
-                addition_guests=[_colours(self.add_occ[p * MAXADD + j]) for j in range(self.rules.nadd)],
-                location=self.loc[p],
-                activity_cards=[self.slot1[p], self.slot2[p]],
-                location_guests=[_colours(self.locc[p * 3 + s]) for s in range(3)],
-                captain=self.capt[p],
-                played=[self.played[p * MAXL + i] for i in range(self.played_n[p])],
-                points_pile=[self.pile[p * MAXF + i] for i in range(self.pile_n[p])],
-                hand=[x for x in range(self.rules.ns) if self.hand[p * MAXS + x]],
-                known=[x for x in range(self.rules.ns) if self.known[p * MAXS + x]],
-                drawn=[self.drawn[p * MAXDRAWN + i] for i in range(self.drawn_n[p])],
-            ))
+            seats.append(
+                S.SeatData(
+                    families=[self.cabin_family[p * NCAB + c] for c in range(NCAB)],
+                    figures_left=[self.cabin_figures[p * NCAB + c] for c in range(NCAB)],
+                    additions=[self.addition_card[p * MAXADD + j] for j in range(self.rules.nadd)],
+                    addition_guests=[_colours(self.addition_guests[p * MAXADD + j]) for j in range(self.rules.nadd)],
+                    location=self.location_card[p],
+                    activity_cards=[self.activity_card1[p], self.activity_card2[p]],
+                    location_guests=[_colours(self.location_guests[p * 3 + s]) for s in range(3)],
+                    captain=self.captain_spot[p],
+                    played=[self.played[p * MAXL + i] for i in range(self.played_n[p])],
+                    points_pile=[self.points_pile[p * MAXF + i] for i in range(self.points_pile_n[p])],
+                    hand=[x for x in range(self.rules.ns) if self.hand[p * MAXS + x]],
+                    known=[x for x in range(self.rules.ns) if self.known[p * MAXS + x]],
+                    drawn=[self.drawn[p * MAXDRAWN + i] for i in range(self.drawn_n[p])],
+                )
+            )
         display = []
-        if self.ph == PH_DRAFT:
+        if self.phase_index == PH_ENTERTAINMENT:
             for k in range(self.rules.nsets):
-                display.append(S.SetData(cards=[self.disp[k * 2 + i] for i in range(self.disp_n[k])],
-                                         taken_by=self.disp_taken[k]))
+                display.append(
+                    S.SetData(
+                        cards=[self.display_cards[k * 2 + i] for i in range(self.display_n[k])],
+                        taken_by=self.display_taken_by[k],
+                    )
+                )
         return S.DreamCruiseStateData(
             schema_version=S.SCHEMA_VERSION,
             game=self.rules.game_name,
@@ -1574,24 +1565,24 @@ class DreamCruiseCore(CoreState):
             difficulty=self.rules.difficulty,
             cards=self.game.cards.digest if self.game is not None else "",
             rng=f"{self.rng:016x}",  # serialize.RngText
-            phase=PHASES[self.ph],
+            phase=PHASES[self.phase_index],
             current_player=self.c_current(),
-            round=self.rnd,
-            start_player=self.start,
-            first_player=self.first,
+            round=self.round_number,
+            start_player=self.start_seat,
+            first_player=self.first_seat,
             turn=self.turn,
-            final_round=self.final,
+            final_round=self.last_round,
             seats=seats,
             display=display,
-            family_deck=[self.fdeck[i] for i in range(self.fdeck_n)],
-            family_discard=[self.fdisc[i] for i in range(self.fdisc_n)],
-            family_box=[self.fbox[i] for i in range(self.fbox_n)],
-            location_deck=[self.ldeck[i] for i in range(self.ldeck_n)],
-            location_discard=[self.ldisc[i] for i in range(self.ldisc_n)],
-            ship_deck=[self.sdeck[i] for i in range(self.sdeck_n)],
-            ship_discard=[self.sdisc[i] for i in range(self.sdisc_n)],
-            jana_pile=[self.jpile[i] for i in range(self.jpile_n)],
-            jana_locations=[self.jloc[i] for i in range(self.jloc_n)],
+            family_deck=[self.family_deck[i] for i in range(self.family_deck_n)],
+            family_discard=[self.family_discard[i] for i in range(self.family_discard_n)],
+            family_box=[self.family_box[i] for i in range(self.family_box_n)],
+            location_deck=[self.location_deck[i] for i in range(self.location_deck_n)],
+            location_discard=[self.location_discard[i] for i in range(self.location_discard_n)],
+            ship_deck=[self.ship_deck[i] for i in range(self.ship_deck_n)],
+            ship_discard=[self.ship_discard[i] for i in range(self.ship_discard_n)],
+            jana_pile=[self.jana_pile[i] for i in range(self.jana_pile_n)],
+            jana_locations=[self.jana_locations[i] for i in range(self.jana_locations_n)],
         )
 
     def _load_checked(self, d, history):
@@ -1621,7 +1612,7 @@ class DreamCruiseCore(CoreState):
             raise InvalidStateError(f"{_BAD}Jana plays only in the solo game (C9)")
         # Each card in exactly one place: own[] holds the zone of every card seen so far.
         for i in range(MAXF + MAXL + MAXS):
-            self.own[i] = -1
+            self.card_zone[i] = -1
         self._claim(0, d.family_deck, Z_DECK)
         self._claim(0, d.family_discard, Z_DISCARD)
         self._claim(0, d.family_box, Z_BOX)
@@ -1647,8 +1638,9 @@ class DreamCruiseCore(CoreState):
                 if f >= 0:
                     self._claim(0, (f,), z + Z_CABIN + c)
                     if not 0 <= s.figures_left[c] <= self.rules.f_members[f]:
-                        raise InvalidStateError(f"{_BAD}seat {p} cabin {c}: {s.figures_left[c]} figures left of "
-                                                f"{self.rules.f_members[f]}")
+                        raise InvalidStateError(
+                            f"{_BAD}seat {p} cabin {c}: {s.figures_left[c]} figures left of {self.rules.f_members[f]}"
+                        )
                 elif s.figures_left[c] != 0:
                     raise InvalidStateError(f"{_BAD}seat {p} cabin {c} is empty but has figures")
             self._claim(0, s.points_pile, z + Z_PILE)
@@ -1667,17 +1659,18 @@ class DreamCruiseCore(CoreState):
                     self._claim(MAXF + MAXL, (x,), z + Z_ON_LOCATION)
                     if self.rules.s_add[x]:
                         raise InvalidStateError(
-                            f"{_BAD}seat {p}: ship card {x} on the location card is no activity card")
+                            f"{_BAD}seat {p}: ship card {x} on the location card is no activity card"
+                        )
             if s.drawn:
-                if phase == PH_BOARD:
+                if phase == PH_BOARDING:
                     self._claim(0, s.drawn, z + Z_DRAWN)
-                elif phase == PH_COURSE:
+                elif phase == PH_SET_COURSE:
                     self._claim(MAXF, s.drawn, z + Z_DRAWN)
                 else:
                     raise InvalidStateError(f"{_BAD}seat {p} holds drawn cards outside phases 1 and 2")
         for f in range(self.rules.nf):
             letter = self.rules.f_start[f]
-            z = self.own[f]
+            z = self.card_zone[f]
             if letter < 0:
                 if z < 0:
                     raise InvalidStateError(f"{_BAD}family {f} is nowhere")
@@ -1686,12 +1679,13 @@ class DreamCruiseCore(CoreState):
                     raise InvalidStateError(f"{_BAD}starting family {f} is not in a game of {n} (C21)")
             elif not (z // Z_SEAT == letter + 1 and (z % Z_SEAT < Z_CABIN + NCAB or z % Z_SEAT == Z_PILE)):
                 raise InvalidStateError(
-                    f"{_BAD}starting family {f} belongs in a cabin or the points pile of seat {letter} (C21)")
+                    f"{_BAD}starting family {f} belongs in a cabin or the points pile of seat {letter} (C21)"
+                )
         for x in range(self.rules.nl):
-            if self.own[MAXF + x] < 0:
+            if self.card_zone[MAXF + x] < 0:
                 raise InvalidStateError(f"{_BAD}location card {x} is nowhere")
         for x in range(self.rules.ns):
-            if self.own[MAXF + MAXL + x] < 0:
+            if self.card_zone[MAXF + MAXL + x] < 0:
                 raise InvalidStateError(f"{_BAD}ship card {x} is nowhere")
         for p in range(n):
             for name, cards in (("hand", seats[p].hand), ("known", seats[p].known)):
@@ -1718,25 +1712,27 @@ class DreamCruiseCore(CoreState):
         for x in cards:
             if not 0 <= x < size:
                 raise InvalidStateError(f"{_BAD}{_zone_name(base, zone)}: {_KINDS[_kind(base)]} {x} does not exist")
-            if self.own[base + x] == zone:
+            if self.card_zone[base + x] == zone:
                 raise InvalidStateError(f"{_BAD}{_KINDS[_kind(base)]} {x} is listed twice in {_zone_name(base, zone)}")
-            if self.own[base + x] >= 0:
-                raise InvalidStateError(f"{_BAD}{_KINDS[_kind(base)]} {x} is both in "
-                                        f"{_zone_name(base, self.own[base + x])} and in {_zone_name(base, zone)}")
-            self.own[base + x] = zone
+            if self.card_zone[base + x] >= 0:
+                raise InvalidStateError(
+                    f"{_BAD}{_KINDS[_kind(base)]} {x} is both in "
+                    f"{_zone_name(base, self.card_zone[base + x])} and in {_zone_name(base, zone)}"
+                )
+            self.card_zone[base + x] = zone
         return 0
 
     def _load_arrays(self, d, phase):
         n = self.rules.num_players
-        self.np = n
+        self.seats = n
         self.rng = int(d.rng, 16)
-        self.ph = phase
-        self.rnd = d.round
-        self.start = d.start_player
-        self.first = d.first_player
+        self.phase_index = phase
+        self.round_number = d.round
+        self.start_seat = d.start_player
+        self.first_seat = d.first_player
         self.turn = d.turn
-        self.cur = -1 if phase == PH_OVER else (d.first_player + d.turn) % n
-        self.final = bool(d.final_round)
+        self.to_act = -1 if phase == PH_OVER else (d.first_player + d.turn) % n
+        self.last_round = bool(d.final_round)
         for i in range(MAXP * MAXS):
             self.hand[i] = 0
             self.known[i] = 0
@@ -1744,48 +1740,48 @@ class DreamCruiseCore(CoreState):
             self.hand_n[p] = 0
             self.drawn_n[p] = 0
             self.played_n[p] = 0
-            self.pile_n[p] = 0
-            self.pile_pts[p] = 0
-            self.sea_n[p] = 0
-            self.loc[p] = -1
-            self.slot1[p] = -1
-            self.slot2[p] = -1
-            self.capt[p] = -1
+            self.points_pile_n[p] = 0
+            self.pile_points[p] = 0
+            self.sea_cards[p] = 0
+            self.location_card[p] = -1
+            self.activity_card1[p] = -1
+            self.activity_card2[p] = -1
+            self.captain_spot[p] = -1
             for i in range(NREG):
-                self.reg_n[p * NREG + i] = 0
+                self.region_cards[p * NREG + i] = 0
             for c in range(NCAB):
-                self.cab_f[p * NCAB + c] = -1
-                self.cab_left[p * NCAB + c] = 0
+                self.cabin_family[p * NCAB + c] = -1
+                self.cabin_figures[p * NCAB + c] = 0
             for j in range(MAXADD):
-                self.add_c[p * MAXADD + j] = -1
-                self.add_occ[p * MAXADD + j] = 0
+                self.addition_card[p * MAXADD + j] = -1
+                self.addition_guests[p * MAXADD + j] = 0
             for s in range(3):
-                self.locc[p * 3 + s] = 0
+                self.location_guests[p * 3 + s] = 0
         for p in range(n):
             s = d.seats[p]
             for c in range(NCAB):
-                self.cab_f[p * NCAB + c] = s.families[c]
-                self.cab_left[p * NCAB + c] = s.figures_left[c]
+                self.cabin_family[p * NCAB + c] = s.families[c]
+                self.cabin_figures[p * NCAB + c] = s.figures_left[c]
             for j in range(self.rules.nadd):
-                self.add_c[p * MAXADD + j] = s.additions[j]
-                self.add_occ[p * MAXADD + j] = _colour_bits(s.addition_guests[j])
-            self.loc[p] = s.location
-            self.slot1[p] = s.activity_cards[0]
-            self.slot2[p] = s.activity_cards[1]
+                self.addition_card[p * MAXADD + j] = s.additions[j]
+                self.addition_guests[p * MAXADD + j] = _colour_bits(s.addition_guests[j])
+            self.location_card[p] = s.location
+            self.activity_card1[p] = s.activity_cards[0]
+            self.activity_card2[p] = s.activity_cards[1]
             for k in range(3):
-                self.locc[p * 3 + k] = _colour_bits(s.location_guests[k])
-            self.capt[p] = s.captain
+                self.location_guests[p * 3 + k] = _colour_bits(s.location_guests[k])
+            self.captain_spot[p] = s.captain
             for x in s.played:
                 self.played[p * MAXL + self.played_n[p]] = x
                 self.played_n[p] += 1
                 if self.rules.l_sea[x]:
-                    self.sea_n[p] += 1
+                    self.sea_cards[p] += 1
                 else:
-                    self.reg_n[p * NREG + self.rules.l_region[x]] += 1
+                    self.region_cards[p * NREG + self.rules.l_region[x]] += 1
             for x in s.points_pile:
-                self.pile[p * MAXF + self.pile_n[p]] = x
-                self.pile_n[p] += 1
-                self.pile_pts[p] += self.rules.f_points[x]
+                self.points_pile[p * MAXF + self.points_pile_n[p]] = x
+                self.points_pile_n[p] += 1
+                self.pile_points[p] += self.rules.f_points[x]
             for x in s.hand:
                 self.hand[p * MAXS + x] = 1
                 self.hand_n[p] += 1
@@ -1795,34 +1791,35 @@ class DreamCruiseCore(CoreState):
                 self.drawn[p * MAXDRAWN + self.drawn_n[p]] = x
                 self.drawn_n[p] += 1
         for k in range(MAXSETS):
-            self.disp_n[k] = 0
-            self.disp_taken[k] = -1
+            self.display_n[k] = 0
+            self.display_taken_by[k] = -1
         for k in range(len(d.display)):
             for x in d.display[k].cards:
-                self.disp[k * 2 + self.disp_n[k]] = x
-                self.disp_n[k] += 1
-            self.disp_taken[k] = d.display[k].taken_by
-        self.fdeck_n = _fill(self.fdeck, d.family_deck)
-        self.fdisc_n = _fill(self.fdisc, d.family_discard)
-        self.fbox_n = _fill(self.fbox, d.family_box)
-        self.jpile_n = _fill(self.jpile, d.jana_pile)
-        self.ldeck_n = _fill(self.ldeck, d.location_deck)
-        self.ldisc_n = _fill(self.ldisc, d.location_discard)
-        self.jloc_n = _fill(self.jloc, d.jana_locations)
-        self.sdeck_n = _fill(self.sdeck, d.ship_deck)
-        self.sdisc_n = _fill(self.sdisc, d.ship_discard)
+                self.display_cards[k * 2 + self.display_n[k]] = x
+                self.display_n[k] += 1
+            self.display_taken_by[k] = d.display[k].taken_by
+        self.family_deck_n = _fill(self.family_deck, d.family_deck)
+        self.family_discard_n = _fill(self.family_discard, d.family_discard)
+        self.family_box_n = _fill(self.family_box, d.family_box)
+        self.jana_pile_n = _fill(self.jana_pile, d.jana_pile)
+        self.location_deck_n = _fill(self.location_deck, d.location_deck)
+        self.location_discard_n = _fill(self.location_discard, d.location_discard)
+        self.jana_locations_n = _fill(self.jana_locations, d.jana_locations)
+        self.ship_deck_n = _fill(self.ship_deck, d.ship_deck)
+        self.ship_discard_n = _fill(self.ship_discard, d.ship_discard)
 
     def _check_position(self, d, phase, history):
         """The arrays are loaded and every card is in one place: now the position itself."""
-        n = self.np
+        n = self.seats
         if d.current_player != self.c_current():
-            raise InvalidStateError(f"{_BAD}current_player {d.current_player} is not the seat whose turn it "
-                                    f"is ({self.c_current()})")
+            raise InvalidStateError(
+                f"{_BAD}current_player {d.current_player} is not the seat whose turn it is ({self.c_current()})"
+            )
         for p in range(n):
-            x = self.loc[p]
-            on_card = self.slot1[p] >= 0 or self.slot2[p] >= 0 or self.capt[p] >= 0
+            x = self.location_card[p]
+            on_card = self.activity_card1[p] >= 0 or self.activity_card2[p] >= 0 or self.captain_spot[p] >= 0
             for s in range(3):
-                on_card = on_card or self.locc[p * 3 + s] != 0
+                on_card = on_card or self.location_guests[p * 3 + s] != 0
             played = d.seats[p].played
             if x >= 0 and (not played or played[len(played) - 1] != x):
                 raise InvalidStateError(f"{_BAD}seat {p}: the current location card is the last one kept")
@@ -1830,23 +1827,24 @@ class DreamCruiseCore(CoreState):
             # that could draw none would have made that round the last), then this round's own
             # once chosen. So the round follows from the cards kept, and play from a loaded
             # position never runs past the rounds a snapshot can hold.
-            if history and len(played) != self.rnd - 1 + (1 if x >= 0 else 0):
+            if history and len(played) != self.round_number - 1 + (1 if x >= 0 else 0):
                 raise InvalidStateError(
-                    f"{_BAD}seat {p} kept {len(played)} location card(s) by round {self.rnd}: one in each "
-                    "earlier round, and this round's once chosen (C4, C16, C20)")
+                    f"{_BAD}seat {p} kept {len(played)} location card(s) by round {self.round_number}: one in each "
+                    "earlier round, and this round's once chosen (C4, C16, C20)"
+                )
             if x < 0 and on_card:
                 raise InvalidStateError(f"{_BAD}seat {p}: activity cards, guests or the captain on no location card")
             if x >= 0:
-                if not self.rules.l_sea[x] and self.slot2[p] >= 0:
+                if not self.rules.l_sea[x] and self.activity_card2[p] >= 0:
                     raise InvalidStateError(f"{_BAD}seat {p}: a shore card takes one activity card")
-                if self.rules.l_sea[x] and self.slot2[p] >= 0 and self.slot1[p] < 0:
+                if self.rules.l_sea[x] and self.activity_card2[p] >= 0 and self.activity_card1[p] < 0:
                     raise InvalidStateError(f"{_BAD}seat {p}: activity cards fill the first free slot (C17)")
-                if self.capt[p] > 2 or (self.capt[p] >= 0 and self._spot(p, self.capt[p]) < 0):
+                if self.captain_spot[p] > 2 or (self.captain_spot[p] >= 0 and self._spot(p, self.captain_spot[p]) < 0):
                     raise InvalidStateError(f"{_BAD}seat {p}: the captain stands on no activity (C5)")
-            elif self.capt[p] != -1:
+            elif self.captain_spot[p] != -1:
                 raise InvalidStateError(f"{_BAD}seat {p}: the captain stands on no location card")
             for s in range(self.rules.nspot):
-                occ = self.locc[p * 3 + s] if s < 3 else self.add_occ[p * MAXADD + s - 3]
+                occ = self.location_guests[p * 3 + s] if s < 3 else self.addition_guests[p * MAXADD + s - 3]
                 if occ == 0:
                     continue
                 v = self._spot(p, s)
@@ -1855,27 +1853,29 @@ class DreamCruiseCore(CoreState):
                 if _pop3(occ) > (v >> 4) & 15:
                     raise InvalidStateError(f"{_BAD}seat {p}: more guests on spot {s} than it takes")
                 for c in range(NCAB):
-                    if (occ >> c) & 1 and self.cab_f[p * NCAB + c] < 0:
+                    if (occ >> c) & 1 and self.cabin_family[p * NCAB + c] < 0:
                         raise InvalidStateError(f"{_BAD}seat {p}: a guest of empty cabin {c} on spot {s}")
             for c in range(NCAB):
-                f = self.cab_f[p * NCAB + c]
+                f = self.cabin_family[p * NCAB + c]
                 if f < 0:
                     continue
                 out = 0
                 for s in range(self.rules.nspot):
-                    occ = self.locc[p * 3 + s] if s < 3 else self.add_occ[p * MAXADD + s - 3]
+                    occ = self.location_guests[p * 3 + s] if s < 3 else self.addition_guests[p * MAXADD + s - 3]
                     out += (occ >> c) & 1
-                if out > self.rules.f_members[f] - self.cab_left[p * NCAB + c]:
+                if out > self.rules.f_members[f] - self.cabin_figures[p * NCAB + c]:
                     raise InvalidStateError(f"{_BAD}seat {p}: more guests of cabin {c} placed than left its card")
         # Phase by phase: who still decides, the display.
-        if (len(d.display) != 0) != (phase == PH_DRAFT) or (phase == PH_DRAFT and len(d.display) != self.rules.nsets):
+        if (len(d.display) != 0) != (phase == PH_ENTERTAINMENT) or (
+            phase == PH_ENTERTAINMENT and len(d.display) != self.rules.nsets
+        ):
             raise InvalidStateError(f"{_BAD}the display has {self.rules.nsets} sets in phase 3 and none otherwise")
-        if phase == PH_DRAFT:
+        if phase == PH_ENTERTAINMENT:
             taken = 0
             for k in range(self.rules.nsets):
-                q = self.disp_taken[k]
+                q = self.display_taken_by[k]
                 if q >= 0:
-                    if q >= n or self.disp_n[k] != 0:
+                    if q >= n or self.display_n[k] != 0:
                         raise InvalidStateError(f"{_BAD}display set {k}: a taken set is in a hand")
                     if self._turn_of(q) >= self.turn:
                         raise InvalidStateError(f"{_BAD}display set {k} taken by seat {q}, who has not chosen yet")
@@ -1884,11 +1884,11 @@ class DreamCruiseCore(CoreState):
                     raise InvalidStateError(f"{_BAD}display set {k}: taken_by is a seat or -1")
             if taken != self.turn:
                 raise InvalidStateError(f"{_BAD}{self.turn} seats chose a set, but {taken} sets are taken")
-            if history and not self.rules.solo and self.disp_taken[0] == self.first:
+            if history and not self.rules.solo and self.display_taken_by[0] == self.first_seat:
                 raise InvalidStateError(f"{_BAD}the start player took the face-down set (C7)")
         for p in range(n):
             t = self._turn_of(p)
-            if phase == PH_BOARD:
+            if phase == PH_BOARDING:
                 if self.drawn_n[p] > 0 and t < self.turn:
                     raise InvalidStateError(f"{_BAD}seat {p} boarded already but still holds drawn cards")
                 if self.drawn_n[p] > 2 * self._empty_cabins(p) + (2 * NCAB if t == self.turn else 0):
@@ -1897,28 +1897,34 @@ class DreamCruiseCore(CoreState):
                     raise InvalidStateError(f"{_BAD}seat {p} is to board but has no drawn family or no empty cabin")
                 if self.drawn_n[p] > 2 * NCAB:
                     raise InvalidStateError(f"{_BAD}seat {p} holds more than six drawn families")
-                if self.loc[p] >= 0:
+                if self.location_card[p] >= 0:
                     raise InvalidStateError(f"{_BAD}seat {p} has a current location card before phase 2")
-                if history and self.rnd == 1:
+                if history and self.round_number == 1:
                     raise InvalidStateError(f"{_BAD}round 1 has no boarding (C15)")
-            elif phase == PH_COURSE:
+            elif phase == PH_SET_COURSE:
                 if self.drawn_n[p] > 3 or (t < self.turn and self.drawn_n[p] > 0):
                     raise InvalidStateError(f"{_BAD}seat {p}: drawn location cards do not fit the turn")
                 if t == self.turn and self.drawn_n[p] == 0:
                     raise InvalidStateError(f"{_BAD}seat {p} is to keep a location card but drew none")
-                if t >= self.turn and self.loc[p] >= 0:
+                if t >= self.turn and self.location_card[p] >= 0:
                     raise InvalidStateError(f"{_BAD}seat {p} has a current location card before choosing")
             elif self.drawn_n[p] > 0:
                 raise InvalidStateError(f"{_BAD}seat {p} holds drawn cards outside phases 1 and 2")
-            if phase != PH_SAIL and phase != PH_OVER:
-                if self.capt[p] >= 0 or self.slot1[p] >= 0 or self.slot2[p] >= 0 or self.locc[p * 3] \
-                        or self.locc[p * 3 + 1] or self.locc[p * 3 + 2]:
+            if phase != PH_SET_SAIL and phase != PH_OVER:
+                if (
+                    self.captain_spot[p] >= 0
+                    or self.activity_card1[p] >= 0
+                    or self.activity_card2[p] >= 0
+                    or self.location_guests[p * 3]
+                    or self.location_guests[p * 3 + 1]
+                    or self.location_guests[p * 3 + 2]
+                ):
                     raise InvalidStateError(f"{_BAD}seat {p}: phase 4 play outside phase 4")
         if phase == PH_OVER and self.turn != 0:
             raise InvalidStateError(f"{_BAD}a finished game has turn 0")
-        if phase == PH_OVER and history and not self.final:
+        if phase == PH_OVER and history and not self.last_round:
             raise InvalidStateError(f"{_BAD}the game ended in a round that was not the last (C8)")
-        if self.rules.solo and history and self.jpile_n < self.rules.difficulty:
+        if self.rules.solo and history and self.jana_pile_n < self.rules.difficulty:
             raise InvalidStateError(f"{_BAD}Jana's pile is smaller than the difficulty (C9)")
         if history:
             self._check_last_round(phase)
@@ -1938,71 +1944,77 @@ class DreamCruiseCore(CoreState):
         two cards each, and in solo Jana one a round from round 2 (C9, C15); the round is
         the last when those draws ask for more than the deck held (C8, C16); before that
         the deck holds exactly the rest and, once boarded, every cabin is full."""
-        n = self.np
+        n = self.seats
         solo = self.rules.solo
         per_round = 3 if solo else n
-        avail = self.rules.nl - per_round * (self.rnd - 1)
-        if self.rnd > 1 and avail + per_round < 3 * n:
+        avail = self.rules.nl - per_round * (self.round_number - 1)
+        if self.round_number > 1 and avail + per_round < 3 * n:
             raise InvalidStateError(
-                f"{_BAD}round {self.rnd - 1} was the last: its phase 2 found {avail + per_round} location "
-                f"card(s) for {n} seat(s) drawing three (C16, C20)")
+                f"{_BAD}round {self.round_number - 1} was the last: its phase 2 found {avail + per_round} location "
+                f"card(s) for {n} seat(s) drawing three (C16, C20)"
+            )
         last = False
-        jana = 2 * (self.rnd - 1)
-        if phase != PH_BOARD:  # the location cards of this round are drawn
+        jana = 2 * (self.round_number - 1)
+        if phase != PH_BOARDING:  # the location cards of this round are drawn
             last = avail < 3 * n
             for p in range(n):
                 t = self._turn_of(p)
                 drew = min(3, max(0, avail - 3 * t))
-                if phase != PH_COURSE or t < self.turn:
-                    if (self.loc[p] >= 0) != (drew > 0):
+                if phase != PH_SET_COURSE or t < self.turn:
+                    if (self.location_card[p] >= 0) != (drew > 0):
                         raise InvalidStateError(
                             f"{_BAD}seat {p} drew {drew} location card(s) this round and keeps one if it drew "
-                            f"any (C16, C20), but its current location card is {self.loc[p]}")
+                            f"any (C16, C20), but its current location card is {self.location_card[p]}"
+                        )
                     if solo and drew > 0:
                         jana += drew - 1
                 elif self.drawn_n[p] != drew:
                     raise InvalidStateError(
                         f"{_BAD}seat {p} holds {self.drawn_n[p]} drawn location card(s); its draw in phase 2 "
-                        f"found {drew} (C14, C16)")
-            if last and self.ldeck_n != 0:
+                        f"found {drew} (C14, C16)"
+                    )
+            if last and self.location_deck_n != 0:
                 raise InvalidStateError(f"{_BAD}location cards left in the deck in the round they ran out (C20)")
-        if solo and (self.jloc_n != jana or self.ldisc_n != 0):
+        if solo and (self.jana_locations_n != jana or self.location_discard_n != 0):
             raise InvalidStateError(
-                f"{_BAD}Jana holds {self.jloc_n} location card(s) by round {self.rnd}: the two the player "
-                f"did not keep in each round drawn so far, {jana}, and the discard pile none (C9)")
+                f"{_BAD}Jana holds {self.jana_locations_n} location card(s) by round {self.round_number}: the two the player "
+                f"did not keep in each round drawn so far, {jana}, and the discard pile none (C9)"
+            )
         if phase == PH_OVER:
             return  # a finished game is in its last round (checked above, C8)
         piles = 0
         for p in range(n):
-            piles += self.pile_n[p]
-        demand = 2 * piles + (self.rnd - 1 if solo else 0)
+            piles += self.points_pile_n[p]
+        demand = 2 * piles + (self.round_number - 1 if solo else 0)
         if demand > self.rules.deck_size:
             last = True
         else:
-            if self.fdeck_n != self.rules.deck_size - demand:
+            if self.family_deck_n != self.rules.deck_size - demand:
                 raise InvalidStateError(
-                    f"{_BAD}{self.fdeck_n} card(s) in the family deck; the {demand} drawn by round {self.rnd} "
-                    f"leave {self.rules.deck_size - demand} (C8, C16)")
+                    f"{_BAD}{self.family_deck_n} card(s) in the family deck; the {demand} drawn by round {self.round_number} "
+                    f"leave {self.rules.deck_size - demand} (C8, C16)"
+                )
             for p in range(n):
                 t = self._turn_of(p)
                 e = self._empty_cabins(p)
-                if phase == PH_BOARD and t >= self.turn:
+                if phase == PH_BOARDING and t >= self.turn:
                     ok = self.drawn_n[p] == 2 * e if t > self.turn else self.drawn_n[p] >= 2 * e
                 else:
                     ok = e == 0
                 if not ok:
                     raise InvalidStateError(
                         f"{_BAD}seat {p}: {e} empty cabin(s) and {self.drawn_n[p]} drawn family card(s) in a round "
-                        "whose family deck did not run out: each empty cabin draws two and is filled (C8, C16)")
-        if self.final != last:
+                        "whose family deck did not run out: each empty cabin draws two and is filled (C8, C16)"
+                    )
+        if self.last_round != last:
             raise InvalidStateError(
-                f"{_BAD}final_round is {bool(self.final)}, but round {self.rnd} is {'' if last else 'not '}the last: "
-                f"its phase 2 {'found' if phase != PH_BOARD else 'will find'} {avail} location card(s) for {n} "
-                f"seat(s) (C20), and its boarding drew {demand} of {self.rules.deck_size} families (C8, C16)")
+                f"{_BAD}final_round is {bool(self.last_round)}, but round {self.round_number} is {'' if last else 'not '}the last: "
+                f"its phase 2 {'found' if phase != PH_BOARDING else 'will find'} {avail} location card(s) for {n} "
+                f"seat(s) (C20), and its boarding drew {demand} of {self.rules.deck_size} families (C8, C16)"
+            )
 
     def _turn_of(self, p):
-        return (p - self.first + self.np) % self.np
-
+        return (p - self.first_seat + self.seats) % self.seats
 
 
 _KINDS = ("family", "location card", "ship card")
@@ -2024,8 +2036,13 @@ def _zone_name(base, zone):
         return f"seat {p} cabin {z - Z_CABIN}"
     if Z_ADDITION <= z < Z_ADDITION + MAXADD:
         return f"seat {p} addition space {z - Z_ADDITION}"
-    names = {Z_PILE: "points pile", Z_PLAYED: "play area", Z_HAND: "hand", Z_ON_LOCATION: "location card",
-             Z_DRAWN: "drawn cards"}
+    names = {
+        Z_PILE: "points pile",
+        Z_PLAYED: "play area",
+        Z_HAND: "hand",
+        Z_ON_LOCATION: "location card",
+        Z_DRAWN: "drawn cards",
+    }
     return f"seat {p} {names.get(z, 'board')}"
 
 
