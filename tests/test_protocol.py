@@ -18,14 +18,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
 import cruiselib
 from cruiselib import protocol
 from cruiselib.client import (
     EngineClient,
-    EngineError,
     EngineExitedError,
     EngineIllegalMoveError,
     EngineOptionError,
@@ -36,13 +34,26 @@ from cruiselib.client import (
 from cruiselib.protocol import limits as limits_module
 from cruiselib.protocol import stdio
 
-from .support import ANY_GAME, CONFIGURATION_IDS, CONFIGURATIONS, other_configurations, random_game, unbounded_game
+from .support import (
+    ANY_GAME,
+    CONFIGURATION_IDS,
+    CONFIGURATIONS,
+    component_options,
+    one_per_game,
+    other_configurations,
+    player_counts,
+    random_game,
+    seat_configurations,
+    unbounded_game,
+)
 
 # A surface over the public API: the README's pure-Python run leaves it out (-m "not surface").
 pytestmark = pytest.mark.surface
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120.0  # seconds a reply may take before a test fails instead of hanging
+OTHER_GAME = next(name for name in cruiselib.games() if name != ANY_GAME)
+"""A registered game other than ANY_GAME, for tests that need two."""
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +70,7 @@ def alive(client: EngineClient) -> None:
     assert isinstance(transport, PipeTransport) and transport.process.poll() is None
 
 
-def finished_snapshot(name: str = "sirens", seed: int = 11) -> str:
+def finished_snapshot(name: str = ANY_GAME, seed: int = 11) -> str:
     """A finished game's snapshot, played in-process."""
     state: Any = cruiselib.make(name).new_state(seed=seed)
     rnd = random.Random(seed)
@@ -93,8 +104,6 @@ def test_hello_is_the_handshake(engine: EngineClient) -> None:
 def test_games_and_bots_list_their_options(engine: EngineClient) -> None:
     games = {g.name: g for g in engine.games()}
     assert sorted(games) == sorted(cruiselib.games())
-    assert games["sirens"].options == {"players": 2, "variant": "standard", "cards": None}
-    assert games["dream_cruise"].options["route_points"] == [1, 3, 6, 9]
     for name, info in games.items():
         game = cruiselib.make(name)
         assert (info.title, info.num_players, info.num_actions) == (game.title, game.num_players, game.num_actions)
@@ -103,110 +112,9 @@ def test_games_and_bots_list_their_options(engine: EngineClient) -> None:
     assert bots["ismcts"].options["iterations"] == 2000 and "seed" not in bots["ismcts"].options
 
 
-def test_every_command_on_one_game(engine: EngineClient) -> None:
-    new = engine.new("sirens", {"variant": "bow_to_rear"}, seed=7)
-    gid = new.game_id
-    assert new.seed == 7 and new.game == "sirens" and new.options["variant"] == "bow_to_rear"
-    assert new.ply == 0 and not new.is_over and new.scores is None and new.winners is None
-    local: Any = cruiselib.make("sirens", variant="bow_to_rear").new_state(seed=7)
-    assert new.current_player == local.current_player
-    assert gid in [g.game_id for g in engine.list_games()]
-
-    # Per-seat views: the seat's own view only.
-    for seat in range(2):
-        view = engine.view(gid, seat)
-        assert view == msgspec.to_builtins(local.view(seat))
-        assert view["player"] == seat
-    assert engine.view(gid, 0, recall=True) == msgspec.to_builtins(local.view(0, recall=True))
-
-    # Legal moves: ids and texts of the seat to move; none for another seat.
-    mover = new.current_player
-    legal = engine.legal(gid)
-    assert legal.current_player == mover and legal.actions == local.legal_actions()
-    assert legal.moves == [str(m) for m in local.legal_moves()]
-    assert engine.legal(gid, seat=mover).actions == legal.actions
-    other = engine.legal(gid, seat=1 - mover)
-    assert other.actions == [] and other.moves == [] and other.current_player == mover
-
-    # Apply by id, then by text (case and spaces do not matter), with the seat guard; the
-    # reply's text says the move in its position, to the seat that made it.
-    said = local.move_text(legal.actions[3], player=mover)
-    done = engine.apply(gid, legal.actions[3], seat=mover)
-    local.apply(legal.actions[3])
-    assert (done.action, done.move, done.seat) == (legal.actions[3], legal.moves[3], mover)
-    assert done.text == said
-    assert done.current_player == local.current_player and not done.is_over and done.scores is None
-    legal = engine.legal(gid)
-    text = legal.moves[-1]
-    done = engine.apply(gid, "  " + text.upper().replace(" ", "   ") + " ")
-    local.apply(legal.actions[-1])
-    assert done.action == legal.actions[-1] and done.move == text
-
-    # A bot's move, without and with playing it; seeded bots repeat themselves.
-    choice = engine.bot(gid, "ismcts", seed=3, iterations=100)
-    assert not choice.applied and choice.bot == "ismcts" and choice.iterations in (0, 100)
-    assert choice.action in engine.legal(gid).actions and engine.status(gid).ply == 2
-    again = engine.bot(gid, "ismcts", seed=3, iterations=100, seconds=30)
-    assert again.action in engine.legal(gid).actions
-    played = engine.bot(gid, "greedy", seed=1, apply=True, seat=local.current_player)
-    local.apply(played.action)
-    assert played.applied and played.iterations is None and engine.status(gid).ply == 3
-    assert engine.bot(gid, "rules", seed=2).action in local.legal_actions()
-
-    # Hints: the top moves of a bot's analysis, best first.
-    hint = engine.hint(gid, iterations=300, seed=5)
-    assert hint.seat == local.current_player and hint.bot == "ismcts" and 1 <= len(hint.hints) <= 3
-    assert all(h.action in local.legal_actions() and -1 <= (h.value or 0) <= 1 for h in hint.hints)
-    assert [h.visits for h in hint.hints] == sorted((h.visits for h in hint.hints), reverse=True)
-    assert [h.text for h in hint.hints] == [local.move_text(h.action, player=hint.seat) for h in hint.hints]
-    assert len(engine.hint(gid, bot="random", count=2).hints) == min(2, len(local.legal_actions()))
-    assert len(engine.hint(gid, bot="cheating_mcts", iterations=50, count=50).hints) >= 1
-
-    # Undo: one action, then two.
-    undone = engine.undo(gid)
-    assert undone.undone == [played.action] and undone.ply == 2
-    undone = engine.undo(gid, 2)
-    assert undone.ply == 0 and len(undone.undone) == 2 and len(undone.moves) == 2
-    fresh: Any = cruiselib.make("sirens", variant="bow_to_rear").new_state(seed=7)
-    assert engine.view(gid, 0) == msgspec.to_builtins(fresh.view(0))
-    first = engine.legal(gid).actions[0]
-    engine.apply(gid, first)
-
-    # Render: a seat's picture or all of it.
-    assert engine.render(gid, 0) == fresh.game.render(_after(fresh, first), 0)
-    assert "ship" in engine.render(gid)
-
-    # Save and load: the snapshot and the record both give the game back.
-    saved = engine.save(gid)
-    assert saved.snapshot["game"] == "sirens" and saved.record["actions"] == [first]
-    only = engine.save(gid, snapshot=False)
-    assert only.snapshot is None and only.record == saved.record
-    copy = engine.load(snapshot=saved.snapshot)
-    assert copy.game_id != gid and copy.ply == 1 and copy.current_player == engine.status(gid).current_player
-    assert engine.view(copy.game_id, 1) == engine.view(gid, 1)
-    replayed = engine.load(record=saved.record)
-    assert engine.save(replayed.game_id).snapshot == saved.snapshot
-    as_text = engine.load(snapshot=json.dumps(saved.snapshot), game="sirens", options={"variant": "bow_to_rear"})
-    assert engine.save(as_text.game_id).snapshot == saved.snapshot
-    engine.load(record=json.dumps(saved.record))
-
-    # Close: the id is gone.
-    for game_id in (gid, copy.game_id, replayed.game_id, as_text.game_id):
-        engine.close_game(game_id)
-    with pytest.raises(EngineError, match="unknown_game"):
-        engine.status(gid)
-    alive(engine)
-
-
-def _after(state: Any, action: int) -> Any:
-    state = state.clone()
-    state.apply(action)
-    return state
-
-
 def test_a_finished_game_reports_its_result(engine: EngineClient) -> None:
     snapshot = finished_snapshot()
-    local: Any = cruiselib.make("sirens").load_state(snapshot)
+    local: Any = cruiselib.make(ANY_GAME).load_state(snapshot)
     status = engine.load(snapshot=snapshot)
     assert status.is_over and status.current_player == -1
     assert status.scores == local.scores() and status.winners == local.winners()
@@ -214,9 +122,10 @@ def test_a_finished_game_reports_its_result(engine: EngineClient) -> None:
     engine.close_game(status.game_id)
 
 
-def test_seeded_bots_play_the_same_game_twice(engine: EngineClient) -> None:
+@pytest.mark.parametrize(("name", "options"), one_per_game(), ids=[name for name, _ in one_per_game()])
+def test_seeded_bots_play_the_same_game_twice(engine: EngineClient, name: str, options: dict[str, Any]) -> None:
     def bot_game() -> list[int | None]:
-        gid = engine.new("dream_islands", {"players": 3}, seed=21).game_id
+        gid = engine.new(name, options, seed=21).game_id
         actions = []
         for _ in range(12):
             actions.append(engine.bot(gid, "ismcts", seed=9, iterations=40, apply=True).action)
@@ -258,10 +167,10 @@ def _cases() -> list[tuple[str, str, str]]:
         ("budget over the limit", {"cmd": "bot", "game_id": g, "iterations": 2_000_000}, "bad_request"),
         ("time over the limit", {"cmd": "hint", "game_id": g, "seconds": 3600}, "bad_request"),
         ("hint count 0", {"cmd": "hint", "game_id": g, "count": 0}, "bad_request"),
-        ("seed of another type", {"cmd": "new", "game": "sirens", "seed": 1.5}, "bad_request"),
+        ("seed of another type", {"cmd": "new", "game": "GAME", "seed": 1.5}, "bad_request"),
         ("load of nothing", {"cmd": "load"}, "bad_request"),
         ("load of both", {"cmd": "load", "snapshot": {}, "record": {}}, "bad_request"),
-        ("a record with a game", {"cmd": "load", "record": {}, "game": "sirens"}, "bad_request"),
+        ("a record with a game", {"cmd": "load", "record": {}, "game": "GAME"}, "bad_request"),
         ("options without a game", {"cmd": "load", "snapshot": {}, "options": {"players": 2}}, "bad_request"),
         # commands and versions
         ("unknown command", {"cmd": "go", "id": 3}, "unknown_command"),
@@ -277,15 +186,15 @@ def _cases() -> list[tuple[str, str, str]]:
         ("wrong seat hint", {"cmd": "hint", "game_id": g, "bot": "random", "seat": "OTHER"}, "wrong_seat"),
         # options
         ("unknown game name", {"cmd": "new", "game": "chess"}, "bad_option"),
-        ("bad option value", {"cmd": "new", "game": "sirens", "options": {"variant": "upside_down"}}, "bad_option"),
-        ("unknown option", {"cmd": "new", "game": "sirens", "options": {"colour": 1}}, "bad_option"),
-        ("players out of range", {"cmd": "new", "game": "dream_islands", "options": {"players": 9}}, "bad_option"),
-        ("a file path as cards", {"cmd": "new", "game": "sirens", "options": {"cards": "/etc/passwd"}}, "bad_option"),
-        ("a bad card list", {"cmd": "new", "game": "sirens", "options": {"cards": {"cards": 3}}}, "bad_option"),
-        ("start seat beyond", {"cmd": "new", "game": "sirens", "start_player": 5}, "bad_option"),
-        ("view of no seat", {"cmd": "view", "game_id": g, "seat": 2}, "bad_option"),
+        ("bad option value", {"cmd": "new", "game": "GAME", "options": {"players": "TOO_FEW"}}, "bad_option"),
+        ("unknown option", {"cmd": "new", "game": "GAME", "options": {"colour": 1}}, "bad_option"),
+        ("players out of range", {"cmd": "new", "game": "OTHER_GAME", "options": {"players": 9}}, "bad_option"),
+        ("a file path as components", {"cmd": "new", "game": "CG", "options": {"CO": "/etc/passwd"}}, "bad_option"),
+        ("a bad component list", {"cmd": "new", "game": "CG", "options": {"CO": {"CO": 3}}}, "bad_option"),
+        ("start seat beyond", {"cmd": "new", "game": "GAME", "start_player": "NO_SEAT"}, "bad_option"),
+        ("view of no seat", {"cmd": "view", "game_id": g, "seat": "NO_SEAT"}, "bad_option"),
         ("legal of no seat", {"cmd": "legal", "game_id": g, "seat": 7}, "bad_option"),
-        ("render of no seat", {"cmd": "render", "game_id": g, "seat": 3}, "bad_option"),
+        ("render of no seat", {"cmd": "render", "game_id": g, "seat": "NO_SEAT"}, "bad_option"),
         ("bad bot name", {"cmd": "bot", "game_id": g, "bot": "wizard"}, "bad_option"),
         ("bad bot option", {"cmd": "bot", "game_id": g, "bot": "ismcts", "options": {"depth": 3}}, "bad_option"),
         ("bad bot value", {"cmd": "hint", "game_id": g, "options": {"uct_c": -1}}, "bad_option"),
@@ -304,11 +213,10 @@ def _cases() -> list[tuple[str, str, str]]:
         ("undo too far", {"cmd": "undo", "game_id": o, "count": 100_000}, "nothing_to_undo"),
         # snapshots and records
         ("a snapshot of nothing", {"cmd": "load", "snapshot": {"garbage": 1}}, "invalid_state"),
-        ("a truncated snapshot", {"cmd": "load", "snapshot": {"schema_version": 2, "game": "sirens"}}, "invalid_state"),
+        ("a truncated snapshot", {"cmd": "load", "snapshot": {"schema_version": 2, "game": "GAME"}}, "invalid_state"),
         ("snapshot text", {"cmd": "load", "snapshot": "not a snapshot"}, "invalid_state"),
         ("a snapshot of no game", {"cmd": "load", "snapshot": {"game": "chess"}}, "invalid_state"),
-        ("another game's snapshot", {"cmd": "load", "snapshot": "SNAPSHOT", "game": "dream_islands"}, "invalid_state"),
-        ("a tampered snapshot", {"cmd": "load", "snapshot": "TAMPERED"}, "invalid_state"),
+        ("another game's snapshot", {"cmd": "load", "snapshot": "SNAPSHOT", "game": "OTHER_GAME"}, "invalid_state"),
         ("a record of nothing", {"cmd": "load", "record": {"actions": [1]}}, "invalid_state"),
         ("an illegal record", {"cmd": "load", "record": "BAD_RECORD"}, "invalid_state"),
         ("a record of no deal", {"cmd": "save", "game_id": "NO_DEAL", "snapshot": False}, "invalid_state"),
@@ -333,13 +241,13 @@ def test_every_error_code_is_provoked() -> None:
 
 @pytest.fixture(scope="module")
 def targets(engine: EngineClient) -> dict[str, Any]:
-    """A running Sirens game, a finished one, one without a deal, and what the cases need."""
-    running = engine.new("sirens", seed=5)
+    """A running game of ANY_GAME, a finished one, one without a deal, and what the cases
+    need: games, a game's option that takes a component list, a seat beyond the game's."""
+    running = engine.new(ANY_GAME, seed=5)
     over = engine.load(snapshot=finished_snapshot())
-    local: Any = cruiselib.make("sirens").new_state(seed=5)
+    local: Any = cruiselib.make(ANY_GAME).new_state(seed=5)
     illegal = next(a for a in range(local.game.num_actions) if not local.is_legal(a))
-    tampered = json.loads(local.to_json())
-    tampered["hands"][0][0] = tampered["hands"][1][0]  # a card in two hands
+    component_game, component_option, _ = component_options()[0]
     no_deal = json.loads(local.to_json())
     del no_deal["deal"]
     no_deal["history"] = []
@@ -349,10 +257,15 @@ def targets(engine: EngineClient) -> dict[str, Any]:
     return {
         "G": running.game_id,
         "O": over.game_id,
-        "OTHER": 1 - running.current_player,
+        "OTHER": (running.current_player + 1) % running.num_players,
+        "NO_SEAT": running.num_players,
+        "TOO_FEW": min(player_counts(ANY_GAME)) - 1,
+        "GAME": ANY_GAME,
+        "OTHER_GAME": OTHER_GAME,
+        "CG": component_game,
+        "CO": component_option,
         "ILLEGAL": illegal,
         "SNAPSHOT": local.to_json(),
-        "TAMPERED": json.dumps(tampered),
         "BAD_RECORD": json.dumps(record),
         "NO_DEAL": engine.load(snapshot=no_deal).game_id,
     }
@@ -397,7 +310,7 @@ def test_error_replies_name_what_went_wrong(engine: EngineClient, targets: dict[
     with pytest.raises(cruiselib.InvalidOptionError, match="unknown game 'chess'"):
         engine.new("chess")
     with pytest.raises(EngineStateError):
-        engine.load(snapshot={"game": "sirens"})
+        engine.load(snapshot={"game": ANY_GAME})
     alive(engine)
 
 
@@ -405,13 +318,13 @@ def test_too_many_games(engine: EngineClient) -> None:
     opened = {g.game_id for g in engine.list_games()}
     new = []
     for _ in range(protocol.MAX_GAMES - len(opened)):
-        new.append(engine.new("sirens", seed=1).game_id)
-    reply = engine.send_line('{"cmd":"new","game":"sirens","id":1}')
+        new.append(engine.new(ANY_GAME, seed=1).game_id)
+    reply = engine.send_line(json.dumps({"cmd": "new", "game": ANY_GAME, "id": 1}))
     assert reply["error"]["code"] == "too_many_games"
     for gid in new:
         engine.close_game(gid)
     assert {g.game_id for g in engine.list_games()} == opened
-    engine.close_game(engine.new("sirens").game_id)
+    engine.close_game(engine.new(ANY_GAME).game_id)
 
 
 # --------------------------------------------------------------------------- framing
@@ -495,8 +408,8 @@ def test_an_engine_that_sleeps_at_once_answers_alike() -> None:
     path on both sides): the same replies, long lines skipped."""
     command = [sys.executable, "-m", "cruiselib", "serve", "--poll-us", "0"]
     with EngineClient.spawn(command, timeout=TIMEOUT, poll=0) as client:
-        gid = client.new("sirens", seed=4).game_id
-        assert client.legal(gid).actions == cruiselib.make("sirens").new_state(seed=4).legal_actions()
+        gid = client.new(ANY_GAME, seed=4).game_id
+        assert client.legal(gid).actions == cruiselib.make(ANY_GAME).new_state(seed=4).legal_actions()
         assert client.send_line(b"x" * (protocol.MAX_LINE + 1))["error"]["code"] == "line_too_long"
         alive(client)
     bad = subprocess.run(
@@ -518,7 +431,8 @@ def test_quit_eof_and_ctrl_c_end_the_engine_cleanly() -> None:
 
     eof = subprocess.run(
         [sys.executable, "-m", "cruiselib", "serve"],
-        input=b'{"cmd":"new","game":"sirens","seed":1,"id":1}\n{"cmd":"legal","game_id":"g1","id":2}',
+        input=json.dumps({"cmd": "new", "game": ANY_GAME, "seed": 1, "id": 1}).encode()
+        + b'\n{"cmd":"legal","game_id":"g1","id":2}',
         capture_output=True,
         timeout=60,
         check=False,
@@ -551,7 +465,7 @@ def test_an_engine_bug_is_an_internal_error_reply() -> None:
         "sys.exit(p.serve())\n"
     )
     with EngineClient.spawn([sys.executable, "-c", program], timeout=TIMEOUT, stderr=subprocess.DEVNULL) as client:
-        gid = client.new("sirens", seed=1).game_id
+        gid = client.new(ANY_GAME, seed=1).game_id
         reply = client.send_line(json.dumps({"cmd": "status", "game_id": gid, "id": "b"}))
         assert reply["id"] == "b" and reply["error"]["code"] == "internal" and "a bug" in reply["error"]["message"]
         assert client.legal(gid).actions
@@ -559,7 +473,7 @@ def test_an_engine_bug_is_an_internal_error_reply() -> None:
 
 def test_the_in_process_engine_answers_alike() -> None:
     engine = protocol.Engine()
-    reply = engine.handle({"cmd": "new", "game": "sirens", "seed": 3, "id": "a"})
+    reply = engine.handle({"cmd": "new", "game": ANY_GAME, "seed": 3, "id": "a"})
     assert reply["ok"] and reply["game_id"] == "g1"
     assert engine.handle({"cmd": "status", "game_id": "g1"})["ply"] == 0
     assert engine.handle({"cmd": "ping", "id": {1, 2}})["error"]["code"] == "bad_request"  # not JSON-encodable
@@ -567,7 +481,8 @@ def test_the_in_process_engine_answers_alike() -> None:
     engine.handle({"cmd": "quit"})
     assert engine.finished
     with EngineClient.local() as client:
-        assert client.new("dream_cruise", {"players": 2}, seed=4).num_players == 2
+        name, options = next((name, options) for name, options in seat_configurations() if options)
+        assert client.new(name, options, seed=4).num_players == options["players"]
         assert client.pid is None
         with pytest.raises(ValueError, match="one non-blank line"):
             client.send_line("a\nb")
@@ -1069,10 +984,10 @@ def test_invalid_utf8_in_a_load_is_bad_json() -> None:
     for line in (
         b'{"cmd":"load","snapshot":"\xff\xfe","id":1}',
         b'{"cmd":"load","record":"\xc3","id":1}',
-        b'{"cmd":"load","snapshot":{"game":"sirens","x":"\xff"},"id":1}',
-        b'{"cmd":"load","snapshot":"\xed\xa0\x80","game":"sirens","id":1}',
+        b'{"cmd":"load","snapshot":{"game":"GAME","x":"\xff"},"id":1}',
+        b'{"cmd":"load","snapshot":"\xed\xa0\x80","game":"GAME","id":1}',
     ):
-        reply = json.loads(engine.handle_line(line))
+        reply = json.loads(engine.handle_line(line.replace(b"GAME", ANY_GAME.encode())))
         assert reply["id"] == 1 and reply["error"]["code"] == "bad_json", (line, reply)
     assert engine.handle({"cmd": "ping"})["ok"]
 
@@ -1081,22 +996,22 @@ def test_a_late_reply_is_skipped_not_taken_for_the_next_request() -> None:
     """After a reply timed out, the next request gets its own reply (the late one is
     skipped), and ``cancel`` stops the search that timed out."""
     with EngineClient.spawn(timeout=TIMEOUT) as client:
-        sirens = client.new("sirens", seed=2).game_id
-        cruise = client.new("dream_cruise", seed=2).game_id
+        searched = client.new(ANY_GAME, seed=2).game_id
+        other = client.new(OTHER_GAME, seed=2).game_id
         transport = client.transport
         assert isinstance(transport, PipeTransport)
         transport.timeout = 0.05
         with pytest.raises(EngineTimeoutError) as timed_out:
-            client.bot(sirens, seconds=0.5, seed=1)  # its reply comes late, after 0.5 s
+            client.bot(searched, seconds=0.5, seed=1)  # its reply comes late, after 0.5 s
         transport.timeout = TIMEOUT
-        assert client.status(cruise).game == "dream_cruise"  # not the Sirens bot's move
-        assert client.status(sirens).ply == 0
+        assert client.status(other).game == OTHER_GAME  # not the late reply to the first game's bot
+        assert client.status(searched).ply == 0
         transport.timeout = 0.05
         with pytest.raises(EngineTimeoutError) as timed_out:
-            client.hint(cruise, iterations=1_000_000)
+            client.hint(other, iterations=1_000_000)
         transport.timeout = TIMEOUT
         assert client.cancel(timed_out.value.request_id) is True
-        assert client.status(cruise).ply == 0
+        assert client.status(other).ply == 0
         assert client.cancel() is False
         alive(client)
 
