@@ -32,7 +32,7 @@ import pytest
 import cruiselib
 from cruiselib import protocol
 
-from .support import player_counts
+from .support import ANY_GAME, component_options, player_counts
 
 # A surface over the public API: the README's pure-Python run leaves it out (-m "not surface").
 pytestmark = pytest.mark.surface
@@ -142,7 +142,7 @@ def _base(cmd: str, game_id: str, snapshot: Any) -> dict[str, Any]:
     """A valid request of ``cmd`` on ``game_id`` (quick: tiny search budgets)."""
     bases: dict[str, dict[str, Any]] = {
         "hello": {"version": 1},
-        "new": {"game": "sirens", "options": {}, "seed": 1, "start_player": 0},
+        "new": {"game": ANY_GAME, "options": {}, "seed": 1, "start_player": 0},
         "status": {"game_id": game_id},
         "view": {"game_id": game_id, "seat": 0, "recall": True},
         "legal": {"game_id": game_id, "seat": 0},
@@ -349,7 +349,10 @@ def _junk_line(rnd: random.Random) -> bytes:
     if roll < 0.75:
         return b"x" * (protocol.MAX_LINE + rnd.randrange(1, 3 * protocol.MAX_LINE))
     if roll < 0.8:
-        return b'{"cmd":"new","game":"sirens","options":{"cards":"' + b"a" * (protocol.MAX_LINE - 30) + b'"}}'
+        # A line 23 bytes beyond the cap: a component option spelt out as a huge path.
+        game, option, _ = component_options()[0]
+        head = json.dumps({"cmd": "new", "game": game, "options": {option: ""}})[:-3].encode()
+        return head + b"a" * (protocol.MAX_LINE + 20 - len(head)) + b'"}}'
     cmd = rnd.choice([c for c in protocol.COMMANDS if c != "quit"])  # quit would end the session
     return json.dumps({"cmd": cmd, "id": rnd.randrange(99)}).encode()
 
