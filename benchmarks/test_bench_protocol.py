@@ -24,6 +24,9 @@ from cruiselib.client import EngineClient
 # "Latency"); "subprocess, no polling" sleeps at once on both sides.
 TRANSPORTS = ["in-process", "subprocess", "subprocess, no polling"]
 _SERVE = [sys.executable, "-m", "cruiselib", "serve"]
+GAME = "sirens"
+"""The game every row plays: Sirens in Sight, whose mid-game lists about 40 legal moves
+(the rows' names and the figures in docs/performance.md are this game's)."""
 
 
 @pytest.fixture(scope="module", params=TRANSPORTS)
@@ -41,7 +44,7 @@ def client(request: pytest.FixtureRequest) -> Iterator[EngineClient]:
 
 def _midgame(client: EngineClient, seed: int = 3, steps: int = 10) -> str:
     """A Sirens game after ``steps`` random moves (about 40 legal moves to list)."""
-    game_id = client.new("sirens", seed=seed).game_id
+    game_id = client.new(GAME, seed=seed).game_id
     rnd = random.Random(seed)
     for _ in range(steps):
         client.apply(game_id, rnd.choice(client.legal(game_id).actions))
@@ -76,13 +79,13 @@ def test_apply(benchmark: Any, client: EngineClient) -> None:
     benchmark.group = "protocol: apply round trip (sirens)"
     benchmark.extra_info["transport"] = _where(client)
     rnd = random.Random(5)
-    game = [client.new("sirens", seed=5).game_id]
+    game = [client.new(GAME, seed=5).game_id]
 
     def setup() -> tuple[tuple[str, int], dict[str, Any]]:
         legal = client.legal(game[0])
         if not legal.actions:
             client.close_game(game[0])
-            game[0] = client.new("sirens", seed=rnd.randrange(1 << 30)).game_id
+            game[0] = client.new(GAME, seed=rnd.randrange(1 << 30)).game_id
             legal = client.legal(game[0])
         return (game[0], rnd.choice(legal.actions)), {}
 
@@ -94,13 +97,13 @@ def test_apply_by_text(benchmark: Any, client: EngineClient) -> None:
     benchmark.group = "protocol: apply by text round trip (sirens)"
     benchmark.extra_info["transport"] = _where(client)
     rnd = random.Random(6)
-    game = [client.new("sirens", seed=6).game_id]
+    game = [client.new(GAME, seed=6).game_id]
 
     def setup() -> tuple[tuple[str, str], dict[str, Any]]:
         legal = client.legal(game[0])
         if not legal.actions:
             client.close_game(game[0])
-            game[0] = client.new("sirens", seed=rnd.randrange(1 << 30)).game_id
+            game[0] = client.new(GAME, seed=rnd.randrange(1 << 30)).game_id
             legal = client.legal(game[0])
         return (game[0], rnd.choice(legal.moves)), {}
 
