@@ -62,6 +62,7 @@ cdef class DreamIslandsRules(CoreRules):
     cdef int o_pile_size, o_under, o_score, o_hand, o_under_pile, o_pile_unseen, o_phase
     cdef int o_current_player, o_end_triggered, o_last_round, o_rounds, o_hand_avoids
     cdef tuple view_types    # (SeatInfo, HandMemory, DreamIslandsView), on the first view
+    cdef _read_offsets(self, object obs, object info)
 
 
 cdef class DreamIslandsCore(CoreState):

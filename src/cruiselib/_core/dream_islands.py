@@ -43,6 +43,7 @@ except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
 from cruiselib._core.constants import reason_table
+from cruiselib._core.tensor_layout import TensorField, TensorLayout
 from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
@@ -117,6 +118,43 @@ def flow_delta(flow):
     return d
 
 
+def _tensor_layouts(n):
+    """The observation and information-state tensors of ``n`` seats (docs/dream_islands.md,
+    "Observation tensor"). Per-seat fields list the seats in turn order from the observer.
+    Every count is divided by the most it can be, so every entry lies in [0, 1]."""
+    obs = TensorLayout(
+        (
+            TensorField("pieces", (n, NLOC), 0.0, 1.0, "per seat, its pieces on the airplane and islands 1-8 / 6"),
+            TensorField("middle", n, 0.0, 1.0, "per seat, its pieces in the middle (small and main islands) / 6"),
+            TensorField("small_islands", (3, n), 0.0, 1.0, "per small island (3, 2, 2), one-hot of its seat"),
+            TensorField("covered", (n, 4), 0.0, 1.0, "per seat, 1 for each number 2..5 under a shell"),
+            TensorField("completed", (n, NMIS), 0.0, 1.0, "per seat, 1 for each completed mission"),
+            TensorField("hand_size", n, 0.0, 1.0, "per seat, cards in hand / 3"),
+            TensorField("pile_size", n, 0.0, 1.0, "per seat, cards in the draw pile / 16"),
+            TensorField("under", n, 0.0, 1.0, "per seat, cards it put under its pile still there / 16"),
+            TensorField("score", n, 0.0, 1.0, "per seat, its score / 45 (the highest, I7, I1)"),
+            TensorField("hand", NMIS, 0.0, 1.0, "1 for each mission in the observer's hand"),
+            TensorField("under_pile", NMIS, 0.0, 1.0, "the observer's cards under its pile: 1 - i/16, i before it"),
+            TensorField("pile_unseen", NMIS, 0.0, 1.0, "1 for each other mission in the observer's pile"),
+            TensorField("phase", len(PHASES), 0.0, 1.0, "one-hot: move, exchange, over"),
+            TensorField("current_player", n, 0.0, 1.0, "one-hot of the seat to decide (zero once over)"),
+            TensorField("end_triggered", 1, 0.0, 1.0, "1 once the end was signalled (I7)"),
+            TensorField("last_round", 1, 0.0, 1.0, "1 while the game runs in its last round (I7, I9, I15)"),
+            TensorField("rounds", 1, 0.0, 1.0, "complete rounds played, min(rounds, 32) / 32"),
+        )
+    )
+    info = obs.extended(
+        TensorField(
+            "hand_avoids",
+            (n, HAND, NMIS),
+            0.0,
+            1.0,
+            "per seat and k = 1..3, the missions at least k of its hand's cards are none of (I16)",
+        )
+    )
+    return obs, info
+
+
 class DreamIslandsRules(CoreRules):
     """Immutable per-game tables: player count, option values, the action layout."""
 
@@ -179,9 +217,10 @@ class DreamIslandsRules(CoreRules):
             raise ValueError("action table size mismatch")
         self.a_put = NCOVER
         self.a_done = NCOVER + NMIS
-        # Tensor sizes (DreamIslandsGame._observation_layout): 38 entries per seat and 54
-        # more; the information state adds 3 x 16 per seat (I16).
-        self._init_contract(num_players, self.a_done + 1, REASONS, 38 * num_players + 54, 86 * num_players + 54)
+        # The tensors, declared once (tensor_layout.py); the writers' offsets come from them.
+        obs, info = _tensor_layouts(num_players)
+        self._init_contract(num_players, self.a_done + 1, REASONS, obs, info)
+        self._read_offsets(obs, info)
         # run_table[occupied islands]: bit k - 2 set when a maximal run of exactly k (2..5)
         # occupied islands exists; the ring wraps 8 -> 1, a full ring has no run (I4).
         for occ in range(256):
@@ -226,6 +265,31 @@ class DreamIslandsRules(CoreRules):
 
     def run_bits(self, occ):
         return self.run_table[occ]
+
+    def _read_offsets(self, obs, info):
+        """Where each tensor field starts, from the layouts (the writers' ``o_*``), and a
+        check that the writers' arithmetic for their last field ends where the layouts do."""
+        n = self.num_players
+        self.o_pieces = obs.offset("pieces")
+        self.o_middle = obs.offset("middle")
+        self.o_small_islands = obs.offset("small_islands")
+        self.o_covered = obs.offset("covered")
+        self.o_completed = obs.offset("completed")
+        self.o_hand_size = obs.offset("hand_size")
+        self.o_pile_size = obs.offset("pile_size")
+        self.o_under = obs.offset("under")
+        self.o_score = obs.offset("score")
+        self.o_hand = obs.offset("hand")
+        self.o_under_pile = obs.offset("under_pile")
+        self.o_pile_unseen = obs.offset("pile_unseen")
+        self.o_phase = obs.offset("phase")
+        self.o_current_player = obs.offset("current_player")
+        self.o_end_triggered = obs.offset("end_triggered")
+        self.o_last_round = obs.offset("last_round")
+        self.o_rounds = obs.offset("rounds")
+        self.o_hand_avoids = info.offset("hand_avoids")
+        obs.check_end(self.o_rounds + 1)  # c_observe: one entry for the rounds
+        info.check_end(self.o_hand_avoids + n * HAND * NMIS)  # c_info_state: a plane per seat and level
 
 
 class DreamIslandsCore(CoreState):
@@ -907,74 +971,62 @@ class DreamIslandsCore(CoreState):
     # ------------------------------------------------------------------ tensors
 
     def c_observe(self, seat, out):
-        """Seat ``seat``'s observation (the layout is DreamIslandsGame._observation_layout,
-        docs "Observation tensor"); seats in turn order from ``seat``. Made only of what
-        view(seat) shows."""
+        """Seat ``seat``'s observation (the fields of _tensor_layouts, at the offsets read
+        from it, docs "Observation tensor"); seats in turn order from ``seat``. Made only of
+        what view(seat) shows."""
         n = self.players
-        o = 0
         for r in range(n):  # pieces: airplane, islands 1..8, count / 6
             p = (seat + r) % n
             for i in range(NLOC):
-                out[o + r * NLOC + i] = self.pieces[p * NLOC + i] / 6.0
-        o += n * NLOC
+                out[self.rules.o_pieces + r * NLOC + i] = self.pieces[p * NLOC + i] / 6.0
         for r in range(n):  # middle: own pieces there / 6
             p = (seat + r) % n
             c = self.main_island[p]
             for i in range(3):
                 if self.small_islands[i] == p:
                     c += 1
-            out[o + r] = c / 6.0
-        o += n
+            out[self.rules.o_middle + r] = c / 6.0
         for i in range(3):  # small islands 3, 2, 2: one-hot seat
             if self.small_islands[i] >= 0:
-                out[o + i * n + (self.small_islands[i] - seat + n) % n] = 1.0
-        o += 3 * n
-        for r in range(n):  # covered numbers 2..5
+                out[self.rules.o_small_islands + i * n + (self.small_islands[i] - seat + n) % n] = 1.0
+        for r in range(n):
             p = (seat + r) % n
-            for i in range(4):
+            for i in range(4):  # covered numbers 2..5
                 if (self.covered[p] >> i) & 1:
-                    out[o + r * 4 + i] = 1.0
-        o += 4 * n
-        for r in range(n):  # completed missions
-            p = (seat + r) % n
-            for i in range(NMIS):
+                    out[self.rules.o_covered + r * 4 + i] = 1.0
+            for i in range(NMIS):  # completed missions
                 if (self.completed[p] >> i) & 1:
-                    out[o + r * NMIS + i] = 1.0
-        o += n * NMIS
-        for r in range(n):  # counts: hand / 3, pile / 16, put under / 16, score / MAX_SCORE
-            p = (seat + r) % n
-            out[o + r] = self.hand_size[p] / 3.0
-            out[o + n + r] = self.pile_size[p] / 16.0
-            out[o + 2 * n + r] = self.under_count[p] / 16.0
-            out[o + 3 * n + r] = self.c_score(p) / (MAX_SCORE * 1.0)
-        o += 4 * n
+                    out[self.rules.o_completed + r * NMIS + i] = 1.0
+            # counts: hand / 3, pile / 16, put under / 16, score / MAX_SCORE
+            out[self.rules.o_hand_size + r] = self.hand_size[p] / 3.0
+            out[self.rules.o_pile_size + r] = self.pile_size[p] / 16.0
+            out[self.rules.o_under + r] = self.under_count[p] / 16.0
+            out[self.rules.o_score + r] = self.c_score(p) / (MAX_SCORE * 1.0)
+        o = self.rules.o_hand
         for i in range(self.hand_size[seat]):  # own hand
             out[o + self.hand[seat * HAND + i]] = 1.0
-        o += NMIS
+        o = self.rules.o_under_pile
         k = self.under_count[seat]
         for i in range(k):  # own cards under the pile: 1 - i / 16 for the i-th drawn next
             out[o + self.pile[seat * NMIS + k - 1 - i]] = 1.0 - i / 16.0
-        o += NMIS
+        o = self.rules.o_pile_unseen
         for i in range(k, self.pile_size[seat]):  # the rest of the own pile
             out[o + self.pile[seat * NMIS + i]] = 1.0
-        o += NMIS
-        out[o + self.phase] = 1.0
-        o += 3
+        out[self.rules.o_phase + self.phase] = 1.0
         if self.phase != PH_OVER:
-            out[o + (self.current_seat - seat + n) % n] = 1.0
-        o += n
+            out[self.rules.o_current_player + (self.current_seat - seat + n) % n] = 1.0
         if self.end_signalled:
-            out[o] = 1.0
+            out[self.rules.o_end_triggered] = 1.0
         if self.phase != PH_OVER and (self.end_signalled or self.rounds + 1 >= self.rules.round_limit):
-            out[o + 1] = 1.0  # the current round is the last
-        out[o + 2] = (self.rounds if self.rounds < 32 else 32) / 32.0
+            out[self.rules.o_last_round] = 1.0  # the current round is the last
+        out[self.rules.o_rounds] = (self.rounds if self.rounds < 32 else 32) / 32.0
 
     def c_info_state(self, seat, out):
         """The observation, then per seat (in turn order from ``seat``) and k = 1..3 a
         0/1 plane of the missions at least k of its hand's cards are none of (I16)."""
         n = self.players
         self.c_observe(seat, out)
-        o = self.rules.observation_size
+        o = self.rules.o_hand_avoids
         for r in range(n):
             p = (seat + r) % n
             self._levels(p, True)

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State, normalize_move_text
-from cruiselib._game import FieldRange
 from cruiselib.dream_islands import integrations, schema
 from cruiselib.dream_islands.moves import (
     MIDDLE,
@@ -310,65 +309,6 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
         state = self._state_class(self.rules, self)
         state._load(d)
         return state
-
-    # ------------------------------------------------------------------ tensors
-
-    def _observation_layout(self) -> list[tuple[str, int]]:
-        """The observation tensor's parts in order (docs/dream_islands.md, "Observation
-        tensor"); per-seat parts list the seats in turn order from the observer."""
-        n = self.num_players
-        return [
-            ("pieces", 9 * n),
-            ("middle", n),
-            ("small_islands", 3 * n),
-            ("covered", 4 * n),
-            ("completed", 16 * n),
-            ("hand_size", n),
-            ("pile_size", n),
-            ("under", n),
-            ("score", n),
-            ("hand", 16),
-            ("under_pile", 16),
-            ("pile_unseen", 16),
-            ("phase", 3),
-            ("current_player", n),
-            ("end_triggered", 1),
-            ("last_round", 1),
-            ("rounds", 1),
-        ]
-
-    def _information_state_layout(self) -> list[tuple[str, int]]:
-        """The observation, then what play has shown of every hand (I16)."""
-        return [*self._observation_layout(), ("hand_avoids", 48 * self.num_players)]
-
-    def _observation_ranges(self) -> dict[str, FieldRange]:
-        """The range of every part of the observation tensor (docs/dream_islands.md,
-        "Observation tensor"): one-hots and 0/1 planes, and counts over the most they can
-        be, so every entry lies in [0, 1]."""
-        flag = (0.0, 1.0)
-        return {
-            "pieces": flag,  # a seat's 6 pieces, over 6
-            "middle": flag,
-            "small_islands": flag,
-            "covered": flag,
-            "completed": flag,
-            "hand_size": flag,  # a hand of 3, over 3
-            "pile_size": flag,  # a seat's 16 missions, over 16
-            "under": flag,
-            "score": flag,  # over the highest score, 45 (I7, I1)
-            "hand": flag,
-            "under_pile": flag,  # 1 - i/16 for i = 0 .. 15 cards before it
-            "pile_unseen": flag,
-            "phase": flag,
-            "current_player": flag,
-            "end_triggered": flag,
-            "last_round": flag,
-            "rounds": flag,  # min(rounds, 32) / 32
-        }
-
-    def _information_state_ranges(self) -> dict[str, FieldRange]:
-        """The observation's ranges, and ``hand_avoids``: 0/1 planes (I16)."""
-        return {**self._observation_ranges(), "hand_avoids": (0.0, 1.0)}
 
     # ------------------------------------------------------------------ text
 
