@@ -131,7 +131,8 @@ def test_every_catalog_comes_from_the_game_declarations() -> None:
 
 def test_drawer_scripts() -> None:
     """Each offered game's drawer URL serves the script its web board names, from its
-    package; anything else under /games/ is a 404."""
+    package, and the same URL in .css its board styles beside it; anything else under
+    /games/ is a 404."""
     from importlib import resources
 
     from starlette.testclient import TestClient
@@ -146,13 +147,20 @@ def test_drawer_scripts() -> None:
             assert reply.headers["cache-control"] == "no-cache"  # as the page's own files
             assert reply.content == resources.files(web.drawer[0]).joinpath(web.drawer[1]).read_bytes()
             assert "cruiselib.registerDrawer(" in reply.text
+            # Its board styles, the .css beside the script in its package.
+            styles = client.get(catalog(name)["drawer"].replace(".js", ".css"))
+            assert styles.status_code == 200
+            assert styles.headers["content-type"] == "text/css; charset=utf-8"
+            css_file = web.drawer[1].replace(".js", ".css")
+            assert styles.content == resources.files(web.drawer[0]).joinpath(css_file).read_bytes()
         name = offered_games()[0]
         for path in (
             "/games/chess.js",
             f"/games/{name}",
-            f"/games/{name}.css",
             f"/games/{name}.js.js",
             f"/games/{name}.jsx",
+            f"/games/{name}.css.css",
+            "/games/chess.css",
             "/games/.js",
             "/games/..%2fapp.js",
             f"/games/{name}/board.js",
@@ -344,8 +352,9 @@ def play_by_clicking(page: Any) -> int:
 
 
 def log_lines(page: Any) -> list[str]:
-    """The page's list of moves played, a line each."""
-    lines: list[str] = page.eval_on_selector_all("#log li", "items => items.map((li) => li.textContent)")
+    """The page's list of moves played, a line each (not the lines saying what the rules
+    did on their own)."""
+    lines: list[str] = page.eval_on_selector_all("#log li:not(.auto)", "items => items.map((li) => li.textContent)")
     return lines
 
 
@@ -368,6 +377,25 @@ def expected_log(record: dict[str, Any], seed: int, seat: int, opponent: str) ->
         who = "you" if mover == seat else opponent
         lines.append(f"seat {mover} ({who}): {said_to_seat(state, action, seat)}")
         state.apply(action)
+    return lines
+
+
+def expected_events(record: dict[str, Any], seed: int, seat: int) -> list[str]:
+    """The lines the page adds to its log for what the rules did on their own in the game of
+    ``record`` (``Game.event_lines``, between two positions the person's seat sees: from
+    before each of its moves to its next turn or the end)."""
+    game: Any = cruiselib.make(record["game"], **record["options"])
+    state: Any = game.new_state(seed=seed)
+    lines: list[str] = []
+    before = None
+    for action in record["actions"]:
+        if state.current_player == seat:
+            if before is not None:
+                lines += game.event_lines(before, state, seat)
+            before = state.clone()
+        state.apply(action)
+    if before is not None:
+        lines += game.event_lines(before, state, seat)
     return lines
 
 
@@ -442,6 +470,42 @@ POINT_IN_SIGHT = """(node) => {
 }"""
 
 
+# The marked objects (selected, targets) that the choice shown covers, by key: the choice's
+# box overlaps one of the object's boxes.
+CHOICE_COVERS = """() => {
+    const box = document.querySelector("#choice").getBoundingClientRect();
+    const over = (r) => r.width > 0 && r.height > 0
+        && r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom;
+    return [...document.querySelectorAll("#board [data-object].selected, #board [data-object].target")]
+        .filter((n) => [...n.getClientRects()].some(over)).map((n) => n.dataset.object);
+}"""
+
+# The moves of the choice shown whose card the drawer describes (its detail hook) but whose
+# button does not show that description.
+DETAILS_MISSING = """() => [...document.querySelectorAll("#choice button[data-move]")].filter((b) => {
+    if (!S.drawer.detail) return false;
+    const i = S.legal.actions.indexOf(Number(b.dataset.move));
+    const detail = S.drawer.detail(S.legal.moves[i], S.view, S.catalog);
+    return detail && !(b.querySelector(".detail")?.textContent || "").includes(String(detail));
+}).map((b) => b.textContent)"""
+
+
+# A point of the board that no object and nothing over the board (the choice) covers: the
+# centre of a drawn element's box where the board itself, or a part of it outside any
+# object, is hit.
+BARE_BOARD = """() => {
+    for (const node of document.querySelectorAll("#board *")) {
+        node.scrollIntoView({block: "center"});
+        const r = node.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1) continue;
+        const x = r.x + r.width / 2, y = r.y + r.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        if (hit && document.querySelector("#board").contains(hit) && !hit.closest("[data-object]")) return [x, y];
+    }
+    return null;
+}"""
+
+
 def object_in_sight(pool: Any, rnd: random.Random) -> tuple[dict[str, Any] | None, list[str]]:
     """A random object of ``pool`` that a click reaches, as ``POINT_IN_SIGHT`` finds it (the
     point to click, ``x`` and ``y``, and the playable objects there, ``chain``), or None when
@@ -473,6 +537,17 @@ def choose_on_the_board(page: Any, rnd: random.Random) -> int:
         "#moves fieldset.group", "gs => gs.map((g) => g.querySelector('.kind-help')?.textContent)"
     )
     assert helps and all(helps), helps
+    # Only the chips a legal move plays look live: the others are dimmed.
+    chips = page.eval_on_selector_all(
+        "#board .obj-button[data-object]",
+        """ns => ns.map((n) => [
+            n.dataset.object, n.classList.contains('playable'), Number(getComputedStyle(n).opacity)
+        ])""",
+    )
+    for key, live, opacity in chips:
+        assert (opacity == 1) == live, f"chip {key}: playable {live}, opacity {opacity}"
+    # The status says what the person does now.
+    assert page.inner_text("#status .now").startswith("now: ")
     selection: list[str] = []
     pool = page.locator("#board [data-object].playable")
     for _ in range(20):
@@ -500,6 +575,10 @@ def choose_on_the_board(page: Any, rnd: random.Random) -> int:
         # A choice next to the object: just the moves left, the objects clicked selected.
         offered = page.eval_on_selector_all("#choice button[data-move]", "bs => bs.map((b) => Number(b.dataset.move))")
         assert sorted(offered) == left
+        assert not page.evaluate(CHOICE_COVERS), "the choice covers an object it marks"
+        # Each move of the choice shows the content of the card it names (the drawer's detail).
+        missing = page.evaluate(DETAILS_MISSING)
+        assert not missing, f"moves shown without their card's content: {missing}"
         assert page.locator("#choice .kind-help").first.inner_text()  # what the moves offered do
         assert set(page.eval_on_selector_all("#board .selected", "ns => ns.map((n) => n.dataset.object)")) == set(keys)
         selection = keys
@@ -528,23 +607,40 @@ def play_on_the_board(page: Any, seed: int) -> list[int]:
     pytest.fail(f"no end after {MAX_CLICKS} moves")
 
 
+WIDTHS: Any = {"desktop": {"width": 1280, "height": 900}, "phone": PHONE}
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize(("game", "players", "seat", "seed"), GAMES, ids=[f"{g[0]}-{g[1]}p" for g in GAMES])
 def test_play_a_whole_game_on_the_board(
-    browser: Any, server: str, game: str, players: int, seat: int, seed: int
+    browser: Any, server: str, game: str, players: int, seat: int, seed: int, width: str
 ) -> None:
-    play_and_check(browser, server, game, players, seat, seed, on_the_board=True)
+    play_and_check(browser, server, game, players, seat, seed, on_the_board=True, viewport=WIDTHS[width])
 
 
 def play_and_check(
-    browser: Any, server: str, game: str, players: int, seat: int, seed: int, on_the_board: bool = False
+    browser: Any,
+    server: str,
+    game: str,
+    players: int,
+    seat: int,
+    seed: int,
+    on_the_board: bool = False,
+    viewport: Any = None,
 ) -> None:
     """Play a whole game on the page against the ``random`` bot, by clicks on the board
     (``on_the_board``) or on the first move button of the move list, and check the page's
     result and record against the library's."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = browser.new_page(viewport=viewport or {"width": 1280, "height": 900})
     try:
         open_game(page, server, game, players, seat, seed)
         assert page.locator("#board").inner_text().strip()  # a board, drawn from the view
+        # How to win and how the game ends: open at the first game, one click away after.
+        has_rules = page.evaluate("() => Boolean(S.drawer.rules)")
+        if has_rules:
+            assert page.is_visible("#rules") and page.inner_text('#rules [data-rules="end"]')
+            page.click('[data-action="close-rules"]')
+            assert page.is_hidden("#rules")
         chosen: list[int] = []
         if on_the_board:
             chosen = play_on_the_board(page, seed)
@@ -553,6 +649,9 @@ def play_and_check(
             clicks = play_by_clicking(page)
         scores, winners, record = shown_result(page)
         page_text = page.inner_text("#result")
+        if page.evaluate("() => Boolean(S.drawer.ending)"):  # why the game ended, in words
+            assert page.inner_text("#result .ending")
+        auto = page.eval_on_selector_all("#log li.auto", "items => items.map((li) => li.textContent)")
         log = log_lines(page)
     finally:
         page.close()
@@ -583,6 +682,8 @@ def play_and_check(
     assert log == expected_log(record, seed, seat, "random")
     for p in winners:
         assert f"seat {p}" in page_text
+    # What the rules did on their own (a solo game's rival), as the game says it.
+    assert auto == expected_events(record, seed, seat)
 
 
 def test_the_page_offers_the_servers_games_in_its_order(browser: Any, server: str) -> None:
@@ -643,17 +744,27 @@ def catalog_options(name: str) -> list[Any]:
     return [option for option in web.options if option.name != "players"]
 
 
-def test_a_game_starts_with_the_options_chosen(browser: Any, server: str) -> None:
-    """The options box's choice reaches ``new``: the game's record has it."""
-    name = next(n for n in offered_games() if catalog_options(n))
-    option = catalog_options(name)[0]
+def offered_options() -> list[tuple[str, Any]]:
+    """(game, option) for every option the page's form offers, over every offered game."""
+    return [(name, option) for name in offered_games() for option in catalog_options(name)]
+
+
+@pytest.mark.parametrize(("name", "option"), offered_options(), ids=[f"{n}-{o.name}" for n, o in offered_options()])
+def test_a_game_starts_with_the_options_chosen(browser: Any, server: str, name: str, option: Any) -> None:
+    """The options box's choice reaches ``new``: the game's record has it. An option of the
+    solo game alone (its catalog's ``solo_options``) shows only with one player."""
     chosen = option.choices[-1]
     assert chosen != option.choices[0]  # not the default: the choice shows
+    solo_only = option.name in catalog(name).get("solo_options", [])
     page = browser.new_page()
     try:
         page.goto(server + "/")
         page.wait_for_function("document.body.dataset.busy === '0' && document.querySelector('#game option')")
         page.select_option("#game", name)
+        if solo_only:
+            page.select_option("#players", str(two_or_more(name)))
+            assert page.is_hidden(f"#option-{option.name}")
+            page.select_option("#players", "1")
         page.select_option(f"#option-{option.name}", str(len(option.choices) - 1))
         page.click('[data-action="new"]')
         wait_idle(page)
@@ -824,7 +935,9 @@ def test_a_choice_on_the_board_is_dismissed_or_narrowed(browser: Any, server: st
         node.click()
         page.click("#status")  # outside the board: the choice stays
         assert page.is_visible("#choice")
-        page.click("#board .phase")  # on the board, nothing playable there
+        spot = page.evaluate(BARE_BOARD)  # on the board, nothing playable there
+        assert spot, "no bare point on the board"
+        page.mouse.click(*spot)
         assert page.is_hidden("#choice") and page.locator(selected).count() == 0
         # The keyboard: Tab reaches the objects; Enter on one of a single move plays it.
         (action,) = moves_on(moves, [single[0]])

@@ -291,6 +291,13 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
         (a solo game played against the box); None otherwise (the default)."""
         return None
 
+    def event_lines(self, before: StateT, after: StateT, player: int) -> list[str]:
+        """Lines a person reads for what the rules did on their own between two positions
+        of one game (``before`` earlier than ``after``), as seen by seat ``player``: an
+        automatic rival's turn, say. The terminal and the web page add them to the moves
+        played. A game without such events says none (the default: an empty list)."""
+        return []
+
     core_module: ClassVar[str]  # name of the game's module in cruiselib._core
 
     @abstractmethod

@@ -20,6 +20,13 @@
     );
   }
 
+  // A turn (A9): a loan first if any, refreshes, then one charter or one voyage.
+  function turnText(v) {
+    if (v.phase === "over") return "all voyages staged";
+    const who = v.current_player === v.player ? "your turn" : `seat ${v.current_player}'s turn`;
+    return `${who}: ${v.phase === "loan" ? "a loan first if you like, then " : ""}charter a ship or stage a voyage`;
+  }
+
   function draw(v) {
     // The seat's own voyages in a sea, in the order loans name them (first, second).
     const ownVoyage = (sea, q) => sea.plaques.filter((x) => x.seat === v.player).indexOf(q);
@@ -65,7 +72,7 @@
     return el(
       "div",
       {},
-      el("p", { class: "phase" }, `phase ${v.phase} · pack ${v.deck_size} ships · discard ${v.discard.length}`),
+      el("p", { class: "phase" }, `${turnText(v)} · pack ${v.deck_size} ships · discard ${v.discard.length}`),
       el(
         "p",
         { class: "board-actions" },
@@ -109,5 +116,16 @@
     loan: "Borrow marks against your voyage in a sea (click your plaque): each 1,000 lowers its value by 1.",
   };
 
-  cruiselib.registerDrawer("atlantic_star", draw, { move, kinds });
+  const rules = {
+    goal:
+      "Charter ships at the agency and stage voyages with them: a voyage in a sea needs as many ships as the sea has legs, and each suited ship adds its value (all legs suited: a bonus). " +
+      "The voyage's plaque takes the sea's field for its value; each field's board value is your victory points. A loan brings money against a staged voyage but lowers its value. Most points wins; a tie goes to the most money.",
+    end: "When every sea holds its six plaques: every voyage has been staged.",
+  };
+
+  function ending() {
+    return "Every sea holds its six plaques: each seat scores the board values of its plaques' fields.";
+  }
+
+  cruiselib.registerDrawer("atlantic_star", draw, { move, kinds, rules, ending });
 })();

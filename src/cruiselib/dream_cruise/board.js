@@ -12,28 +12,76 @@
   const { el, panel, seatLabel, COLORS } = cruiselib;
   const CABINS = ["inner", "oceanview", "balcony"];
 
+  // Cards as a player of the table knows them: a name, a kind, what it offers.
+  const act = (a) => (a ? `${a.type} for ${a.capacity}` : "");
+  const regionText = (card) => (card.kind === "sea" ? "open sea: joins one route" : `${card.region.replace(/_/g, " ")} shore`);
+  const byName = (list, name) => (list || []).find((x) => x.name === name) || null;
+
+  // A location card: its name, its region (its route) and its two activities.
+  function locationCard(card, attrs) {
+    return el(
+      "div",
+      { class: `dc-card location-card ${card.kind}`, ...(attrs || {}) },
+      el("div", { class: "dc-card-name" }, card.name),
+      el("div", { class: "dc-card-kind" }, regionText(card)),
+      el("div", { class: "dc-activity" }, "top: ", act(card.top)),
+      card.bottom ? el("div", { class: "dc-activity" }, "bottom: ", act(card.bottom)) : null,
+    );
+  }
+
+  // A family card: its name, its guests, the activities it wants, its points.
+  function familyCard(family, attrs) {
+    return el(
+      "div",
+      { class: "dc-card family-card", ...(attrs || {}) },
+      el("div", { class: "dc-card-name" }, family.name),
+      el("div", { class: "dc-card-kind" }, `family of ${family.members}`),
+      el("div", { class: "dc-activity" }, "wants ", family.wants.join(", ")),
+      el("div", { class: "dc-points" }, `${family.points} pts`),
+    );
+  }
+
+  // A ship card: an activity card (played onto the location card) or an addition (built on the ship).
+  function shipCard(card, attrs) {
+    return el(
+      "div",
+      { class: `dc-card ship-card-dc ${card.kind}`, ...(attrs || {}) },
+      el("div", { class: "dc-card-name" }, card.name),
+      el("div", { class: "dc-card-kind" }, card.kind),
+      el("div", { class: "dc-activity" }, act(card.activity)),
+    );
+  }
+
   function draw(v, cat) {
     const fam = (id) => (cat.families && id >= 0 ? cat.families[id] : null);
     const loc = (id) => (cat.locations && id >= 0 ? cat.locations[id] : null);
     const ship = (id) => (cat.ships && id >= 0 ? cat.ships[id] : null);
-    const act = (a) => (a ? `${a.type} for ${a.capacity}` : "");
     const guests = (list) => (list.length ? list.map((c) => el("span", { class: `guest cabin-${c}`, title: CABINS[c] }, CABINS[c])) : el("span", { class: "muted" }, "—"));
     const seatBoard = (s) => {
       const mine = s.seat === v.player; // only the seat's own board is played on
       const key = (k) => (mine ? k : null);
-      const rows = s.families.map((f, c) => {
+      // The ship's three cabins, side by side: the family in each, its guests still aboard
+      // (a figure each), what it wants and its points.
+      const cabins = s.families.map((f, c) => {
         const family = fam(f);
+        const figures = family ? Array.from({ length: family.members }, (_, k) => el("span", { class: `figure cabin-${c}` + (k < s.figures_left[c] ? "" : " out") })) : [];
         return el(
-          "tr",
-          { "data-object": family ? key(`cabin:${family.name}`) : null },
-          el("th", {}, CABINS[c]),
-          el("td", {}, family ? family.name : "empty"),
-          el("td", { class: "nowrap" }, family ? `${s.figures_left[c]}/${family.members} to place` : ""),
-          el("td", {}, family ? family.wants.join(", ") : ""),
-          el("td", { class: "num nowrap" }, family ? `${family.points} pts` : ""),
+          "div",
+          { class: `cabin cabin-${c}` + (family ? "" : " empty"), "data-object": family ? key(`cabin:${family.name}`) : null },
+          el("div", { class: "cabin-name" }, CABINS[c]),
+          family
+            ? [
+                el("div", { class: "dc-card-name" }, family.name),
+                el("div", { class: "figures", title: `${s.figures_left[c]} of ${family.members} guests still to place` }, figures),
+                el("div", { class: "dc-activity" }, "wants ", family.wants.join(", ")),
+                el("div", { class: "dc-points" }, `${family.points} pts`),
+              ]
+            : el("div", { class: "muted" }, "empty"),
         );
       });
-      const additions = s.additions.map((x, j) => (x >= 0 ? el("li", { "data-object": key(`dest:${ship(x).name}`) }, `${ship(x).name} (${act(ship(x).activity)}): `, guests(s.addition_guests[j])) : null)).filter(Boolean);
+      const additions = s.additions
+        .map((x, j) => (x >= 0 ? el("div", { class: "dc-card addition", "data-object": key(`dest:${ship(x).name}`) }, el("div", { class: "dc-card-name" }, ship(x).name), el("div", { class: "dc-activity" }, act(ship(x).activity)), el("div", {}, guests(s.addition_guests[j]))) : null))
+        .filter(Boolean);
       let location = el("p", { class: "muted" }, "no location card");
       if (s.location) {
         const card = loc(s.location.card);
@@ -50,23 +98,31 @@
           const spot = spotText(i);
           if (spot === null) continue;
           const [text, name] = spot;
-          spots.push(el("li", { class: s.location.captain === i ? "captain" : "", "data-object": key(`dest:${name}`) }, text, s.location.captain === i ? " ⚓ captain" : "", " · guests ", guests(s.location.guests[i])));
+          spots.push(el("div", { class: "spot" + (s.location.captain === i ? " captain" : ""), "data-object": key(`dest:${name}`) }, text, s.location.captain === i ? " ⚓ captain" : "", el("div", {}, guests(s.location.guests[i]))));
         }
-        location = el("div", { class: "location" }, el("b", {}, card.name), el("small", {}, card.kind === "sea" ? " (sea)" : ` (${card.region})`), el("ul", {}, spots));
+        location = el("div", { class: `location dc-card location-card ${card.kind}` }, el("div", { class: "dc-card-name" }, card.name), el("div", { class: "dc-card-kind" }, regionText(card)), el("div", { class: "spots" }, spots));
       }
       return el(
         "section",
         { class: "panel seat-board" + (s.seat === v.current_player ? " to-move" : ""), style: `border-top-color:${COLORS[s.seat]}` },
         el("h3", {}, seatLabel(s.seat), ` · score ${s.score} · routes ${s.route_points} · hand ${s.hand_size}${s.drawn_size ? " · drawn " + s.drawn_size : ""}`),
-        el("table", { class: "cabins" }, el("tbody", {}, rows)),
-        additions.length ? el("ul", { class: "additions" }, additions) : null,
-        location,
+        el("div", { class: "cabins" }, cabins),
+        el("div", { class: "dc-cards play-area" }, location, additions),
         mine ? el("p", { class: "board-actions" }, el("span", { class: "obj-button", "data-object": "done" }, "done (end your turn)")) : null,
         el("p", { class: "legs" }, "played: ", s.played.map((x) => loc(x).name).join(", ") || "—", ` · points pile ${s.points_pile.length} families`),
       );
     };
     const display = v.display.map((set, k) =>
-      el("li", { "data-object": `set:${k}` }, `set ${k}: `, set.taken_by >= 0 ? `taken by seat ${set.taken_by}` : set.face_down ? `face down (${set.size} cards)` : set.cards.map((x) => ship(x).name).join(", ")),
+      el(
+        "div",
+        { class: "display-set" + (set.taken_by >= 0 ? " taken" : ""), "data-object": `set:${k}` },
+        el("div", { class: "cabin-name" }, `set ${k}`),
+        set.taken_by >= 0
+          ? el("div", { class: "muted" }, `taken by seat ${set.taken_by}`)
+          : set.face_down
+            ? el("div", { class: "dc-card face-down" }, `${set.size} cards face down`)
+            : el("div", { class: "dc-cards" }, set.cards.map((x) => shipCard(ship(x)))),
+      ),
     );
     const jana = v.jana;
     return el(
@@ -75,28 +131,39 @@
       el(
         "p",
         { class: "phase" },
-        `round ${v.round}${v.final_round ? " (final)" : ""} · phase ${v.phase.replace(/_/g, " ")} · start player ${v.start_player} · decks: families ${v.family_deck}, locations ${v.location_deck}, ships ${v.ship_deck}`,
+        `round ${v.round}${v.final_round ? " (the last)" : ""} · ${PHASES[v.phase] || v.phase.replace(/_/g, " ")} · start player ${v.start_player} · decks: families ${v.family_deck}, locations ${v.location_deck}, ships ${v.ship_deck}`,
       ),
       el("div", { class: "seat-boards" }, v.seats.map(seatBoard)),
-      panel(
-        "Your hand",
-        el("ul", { class: "hand-list" }, v.hand.length ? v.hand.map((x) => el("li", { "data-object": `hand:${ship(x).name}` }, `${ship(x).name} (${ship(x).kind}: ${act(ship(x).activity)})`)) : el("li", { class: "muted" }, "empty")),
-        v.drawn.length
-          ? el(
-              "p",
-              {},
-              v.phase === "boarding" ? "drawn families: " : "drawn location cards: ",
-              v.drawn.map((x) => {
-                const name = (v.phase === "boarding" ? fam(x) : loc(x)).name;
-                return el("span", { class: "obj-button", "data-object": `drawn:${name}` }, name);
-              }),
-            )
-          : null,
-      ),
-      display.length ? panel("Display", el("ul", {}, display)) : null,
-      jana ? panel("Jana", el("p", {}, `${jana.pile_size} families face down · ${jana.locations.length} location cards · routes ${jana.route_points}${jana.score !== null ? " · score " + jana.score : ""}`)) : null,
+      v.drawn.length
+        ? panel(
+            v.phase === "boarding" ? "Drawn families: board one" : "Drawn location cards: keep one",
+            el(
+              "div",
+              { class: "dc-cards" },
+              v.drawn.map((x) => (v.phase === "boarding" ? familyCard(fam(x), { "data-object": `drawn:${fam(x).name}` }) : locationCard(loc(x), { "data-object": `drawn:${loc(x).name}` }))),
+            ),
+          )
+        : null,
+      panel("Your hand", el("div", { class: "dc-cards hand-cards" }, v.hand.length ? v.hand.map((x) => shipCard(ship(x), { "data-object": `hand:${ship(x).name}` })) : el("span", { class: "muted" }, "empty"))),
+      display.length ? panel("Display: take a set", el("div", { class: "display" }, display)) : null,
+      jana
+        ? panel(
+            "Jana",
+            el("p", {}, `${jana.pile_size} families face down in her points pile · routes ${jana.route_points} points${jana.score !== null ? " · score " + jana.score : ""}`),
+            el("div", { class: "dc-cards jana-cards" }, jana.locations.map((x) => el("div", { class: `dc-card small ${loc(x).kind}` }, el("div", { class: "dc-card-name" }, loc(x).name), el("div", { class: "dc-card-kind" }, regionText(loc(x)))))),
+          )
+        : null,
     );
   }
+
+  // Each phase as what the seats do in it.
+  const PHASES = {
+    boarding: "boarding: families board the cabins",
+    set_course: "set course: each seat keeps a location card",
+    set_sail: "set sail: each seat takes a set of ship cards",
+    entertainment: "entertainment: guests go to activities",
+    over: "the cruise is over",
+  };
 
   // Where a guest or the captain goes, as the move names it, without the activity's
   // "(type for capacity)".
@@ -139,11 +206,67 @@
     done: "End your turn of the entertainment phase.",
   };
 
+  // The content of the card a move names, where the move is chosen.
+  function detail(text, v, cat) {
+    let m = /^keep (.+)$/.exec(text);
+    let card = m && byName(cat.locations, m[1]);
+    if (card) return `${regionText(card)} · top: ${act(card.top)}${card.bottom ? " · bottom: " + act(card.bottom) : ""}`;
+    m = /^board (.+)$/.exec(text);
+    card = m && byName(cat.families, m[1]);
+    if (card) return `family of ${card.members} · wants ${card.wants.join(", ")} · ${card.points} pts`;
+    m = /^(?:plan|build) (.+?)(?:, paying .*)?$/.exec(text);
+    card = m && byName(cat.ships, m[1]);
+    if (card) return `${card.kind}: ${act(card.activity)}`;
+    m = /^take set (\d+)/.exec(text);
+    const set = m && v.display[Number(m[1])];
+    if (set && !set.face_down) return set.cards.map((x) => `${cat.ships[x].name} (${cat.ships[x].kind}: ${act(cat.ships[x].activity)})`).join(", ");
+    return null;
+  }
+
+  // Jana's turns (the solo game, C9, C23): automatic rules, said as lines of the log.
+  function events(before, after, cat) {
+    const was = before.jana;
+    const now = after.jana;
+    if (!was || !now) return [];
+    const lines = [];
+    const drew = now.pile_size - was.pile_size;
+    if (drew > 0) lines.push(`Jana draws ${drew === 1 ? "a family" : drew + " families"} into her points pile, face down (${now.pile_size} there now)`);
+    const taken = now.locations.slice(was.locations.length).map((x) => `${cat.locations[x].name} (${regionText(cat.locations[x])})`);
+    if (taken.length) {
+      const gained = now.route_points - was.route_points;
+      lines.push(`Jana takes ${taken.join(" and ")}: her routes score ${now.route_points}${gained > 0 ? ` (+${gained})` : ""}`);
+    }
+    if (now.score !== null && was.score === null) lines.push(`Jana scores ${now.score}: her points pile and her longest route`);
+    return lines;
+  }
+
+  const rules = {
+    goal:
+      "Fill your ship's three cabins with families and send their guests to the activities they want: on your location card, on activity cards played onto it, on additions built on your ship. " +
+      "A family whose guests have all had their activity is satisfied and scores its points. Sailing routes score too: 2 / 3 / 4 / 5+ location cards of one region score 1 / 3 / 6 / 9 (one open-sea card may join a route). Most points wins. " +
+      "Alone, you play against Jana, who draws a family each round and takes the location cards you discard: you win only with more points than her.",
+    end: "The round in which the family deck runs out (or no location card is left to draw) is the last: after it, families, routes and guests still placed (1 point per 2) are counted.",
+  };
+
+  // Why the game ended (C8, C20).
+  function ending(v) {
+    const why = v.family_deck === 0 ? "The family deck ran out" : v.location_deck === 0 ? "No location card was left to draw" : "The last round was played";
+    return `${why}: round ${v.round} was the last, and every seat's families, routes and placed guests were counted.`;
+  }
+
   cruiselib.registerDrawer("dream_cruise", draw, {
     move,
     kinds,
-    // The solo game (C9): Jana, not a seat, wins when the seat does not.
-    winners: (v, winners) => (!winners.length && v.jana ? "Jana wins (no winner among the seats)" : null),
-    result: (v) => (v.jana && v.jana.score !== null ? el("p", {}, `Jana scored ${v.jana.score}`) : null),
+    rules,
+    ending,
+    detail,
+    events,
+    // The solo game (C9): Jana, not a seat, wins when the seat does not (she wins ties).
+    winners: (v, winners) => {
+      if (!v.jana || v.jana.score === null) return null;
+      const mine = v.seats[0].score;
+      return winners.length ? `You beat Jana, ${mine} to ${v.jana.score}` : `Jana wins, ${v.jana.score} to your ${mine}${v.jana.score === mine ? " (she wins ties)" : ""}`;
+    },
+    result: (v) => (v.jana && v.jana.score !== null ? el("p", {}, `Jana scored ${v.jana.score}: her points pile and her longest route`) : null),
   });
 })();

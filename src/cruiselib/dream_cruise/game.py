@@ -260,6 +260,13 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
             return None
         return ("Jana", jana.score)
 
+    def event_lines(self, before: DreamCruiseState, after: DreamCruiseState, player: int) -> list[str]:
+        """Jana's turns between two positions of a solo game, a line each
+        (:func:`cruiselib.dream_cruise.table_text.jana_lines`); none with more seats."""
+        from cruiselib.dream_cruise.table_text import jana_lines
+
+        return jana_lines(before.view(player), after.view(player), self.cards)
+
     @property
     def score_bounds(self) -> tuple[int, int]:
         """Lowest and highest points a seat can have: every family, six routes of the best

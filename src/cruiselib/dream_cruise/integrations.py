@@ -11,6 +11,7 @@ from cruiselib.integration import (
     OpenSpielSpec,
     SearchDefaults,
     WebBoard,
+    WebOption,
     bool_parameter,
     int_parameter,
     ints_parameter,
@@ -88,7 +89,17 @@ SEARCH = SearchDefaults(score_weight=0.5, shortlist={"boarding": 1, "set_sail": 
 
 def _catalog(game: Any) -> dict[str, Any]:
     cards = msgspec.to_builtins(game.cards)
-    return {"families": cards["families"], "locations": cards["locations"], "ships": cards["ships"]}
+    # solo_options: the options the page offers for the solo game alone (Jana's difficulty, C9).
+    return {
+        "families": cards["families"],
+        "locations": cards["locations"],
+        "ships": cards["ships"],
+        "solo_options": ["difficulty"],
+    }
 
 
-WEB = WebBoard(drawer=("cruiselib.dream_cruise", "board.js"), catalog=_catalog)
+WEB = WebBoard(
+    drawer=("cruiselib.dream_cruise", "board.js"),
+    catalog=_catalog,
+    options=(WebOption("difficulty", "Jana's difficulty", (0, 1, 2, 3)),),
+)

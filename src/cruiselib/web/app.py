@@ -74,7 +74,9 @@ __all__ = [
     "catalog",
     "create_app",
     "drawer_url",
+    "fair_bots",
     "offered_games",
+    "styles_file",
 ]
 
 MAX_CONNECTIONS: Final = 64
@@ -112,6 +114,10 @@ STATIC = {
 }
 DRAWER_TYPE: Final = "text/javascript; charset=utf-8"
 """The media type of a game's drawer script (``/games/{game}.js``)."""
+STYLE_TYPE: Final = "text/css; charset=utf-8"
+"""The media type of a game's board styles (``/games/{game}.css``)."""
+HINT_BOT: Final = "ismcts"
+"""The bot that answers the page's Hint button (``/bots``: ``hint``)."""
 _DEFAULT_PORTS: Final = {"http": 80, "ws": 80, "https": 443, "wss": 443}
 _LINE_TOO_LONG: Final = msgspec.json.encode(
     {
@@ -201,6 +207,30 @@ def drawer_url(name: str) -> str:
     return f"/games/{name}.js"
 
 
+def styles_file(drawer: tuple[str, str]) -> tuple[str, str]:
+    """The package and file of a game's board styles: the drawer script's file name with
+    ``.css`` for ``.js``, beside it in its package (``board.js`` → ``board.css``)."""
+    package, file = drawer
+    stem = file[: -len(".js")] if file.endswith(".js") else file
+    return package, stem + ".css"
+
+
+def fair_bots() -> list[dict[str, Any]]:
+    """The bots a person may play against on the page, in the registry's order: every bot
+    but those that see hidden cards (a search on the true position, ``determinize`` off),
+    each with its name and whether it searches (``search``: the page gives it thinking time)."""
+    from cruiselib.bots import BOTS
+    from cruiselib.bots.search import SearchBot
+
+    out = []
+    for name, cls in BOTS.items():
+        search = issubclass(cls, SearchBot)
+        if search and not getattr(cls, "determinize", True):
+            continue
+        out.append({"name": name, "search": search})
+    return out
+
+
 @functools.cache
 def _resource(package: str, file: str) -> bytes:
     """A file of a package (a game's drawer script, as its web board names it)."""
@@ -246,17 +276,24 @@ async def _catalog(request: Request) -> Response:
 
 
 async def _drawer(request: Request) -> Response:
-    """A game's drawer script, read from its package (``WebBoard.drawer``): 404 for a path
-    that is not ``/games/{offered game}.js``."""
-    name, dot_js, rest = request.path_params["file"].partition(".js")
-    if not dot_js or rest:
+    """A game's drawer script, read from its package (``WebBoard.drawer``), or its board
+    styles (:func:`styles_file`, beside the script): 404 for a path that is not
+    ``/games/{offered game}.js`` or ``.css``, or a game without styles of its own."""
+    name, dot, kind = request.path_params["file"].rpartition(".")
+    if not dot or kind not in ("js", "css"):
         return _not_found()
     try:
         _, web = _web_board(name)
-        script = _resource(*web.drawer)
+        body = _resource(*(web.drawer if kind == "js" else styles_file(web.drawer)))
     except (InvalidOptionError, OSError):
         return _not_found()
-    return Response(script, media_type=DRAWER_TYPE, headers={"Cache-Control": "no-cache"})
+    media = DRAWER_TYPE if kind == "js" else STYLE_TYPE
+    return Response(body, media_type=media, headers={"Cache-Control": "no-cache"})
+
+
+async def _bots(request: Request) -> Response:
+    # The page names no bot: it offers these, and asks the hint bot for hints.
+    return JSONResponse({"bots": fair_bots(), "hint": HINT_BOT})
 
 
 # --------------------------------------------------------------------------- hosts
@@ -671,8 +708,9 @@ def create_app(
     idle_timeout: float = IDLE_TIMEOUT,
 ) -> Starlette:
     """The application: the page at ``/``, the protocol at ``/ws``, the games the page
-    offers at ``/games``, each one's catalog at ``/catalog/{game}`` and its drawer script
-    at ``/games/{game}.js``. Its :class:`WebState` (the limits: see the module's docstring) is
+    offers at ``/games``, each one's catalog at ``/catalog/{game}``, its drawer script at
+    ``/games/{game}.js`` and its board styles at ``/games/{game}.css``, the bots a person
+    may face (and the hint bot) at ``/bots``. Its :class:`WebState` (the limits: see the module's docstring) is
     ``app.state.web``. InvalidOptionError for a bad limit or host name."""
     state = WebState(
         allowed_hosts=allowed_hosts,
@@ -686,6 +724,7 @@ def create_app(
             Route("/", _page),
             Route("/static/{name}", _page),
             Route("/games", _games),
+            Route("/bots", _bots),
             Route("/games/{file}", _drawer),
             Route("/catalog/{game}", _catalog),
             WebSocketRoute("/ws", state.serve_socket),

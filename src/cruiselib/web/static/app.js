@@ -59,9 +59,15 @@ async function getJSON(url) {
 // winners line (null: the page's own), and result(view), one more node for the final
 // scores (or null). Two more hooks let a person play on the board (see "playing on the
 // board" below): move(text, view, catalog), the board objects a legal move acts on, and
-// kinds, a short explanation of each kind of move. The helpers the drawers share are on
-// `cruiselib` too.
-const DRAWERS = new Map(); // drawer URL -> { name, draw, winners?, result?, move?, kinds? }
+// kinds, a short explanation of each kind of move. What a person reads besides the board:
+// rules, { goal, end }, how to win and when the game ends (the page's "How to win");
+// ending(view, status), the sentence saying why a finished game ended; detail(text, view,
+// catalog), the content of the card a move names (a node or text shown beside the move
+// where it is chosen, or null); events(before, after, catalog), lines for what the rules
+// did on their own between two views of the person's seat (an automatic rival's turn).
+// The helpers the drawers share are on `cruiselib` too. A game's board styles, its
+// drawer's `.css` beside the script, are loaded with it.
+const DRAWERS = new Map(); // drawer URL -> { name, draw, winners?, result?, move?, kinds?, rules?, ending?, detail?, events? }
 const LOADING = new Map(); // drawer URL -> the promise of its drawer
 
 function registerDrawer(name, draw, hooks) {
@@ -84,6 +90,11 @@ function loadDrawer(url) {
       const script = el("script", { src: url, "data-drawer": url });
       script.addEventListener("load", () => (DRAWERS.has(url) ? resolve(DRAWERS.get(url)) : fail(`${url} registered no board drawer`)));
       script.addEventListener("error", () => fail(`cannot load the board drawer ${url}`));
+      // The board's styles (the drawer's .css): a game without any still plays.
+      const styles = url.replace(/\.js$/, ".css");
+      if (styles !== url && !document.querySelector(`link[data-drawer="${styles}"]`)) {
+        document.head.append(el("link", { rel: "stylesheet", href: styles, "data-drawer": styles }));
+      }
       document.head.append(script);
     });
     LOADING.set(url, loading);
@@ -151,7 +162,8 @@ class Connection {
 const S = {
   conn: null,
   games: [], // the games the server offers (/games, in its order), as the games command describes them
-  bots: {}, // name -> search?
+  bots: {}, // name -> search?, the bots the server offers (/bots)
+  hintBot: null, // the server's hint bot (/bots)
   catalogs: {},
   catalog: null, // the game's catalog
   drawer: null, // the game's board drawer (registerDrawer)
@@ -169,7 +181,8 @@ const S = {
   onBoard: [], // per legal move: { kind, objects } from the drawer's move hook (or null)
   selection: [], // the board objects clicked so far for the move being chosen
   humanPlies: [], // the ply before each of the person's moves, for undo
-  log: [], // {ply, seat, text, who}: each move as the engine said it to the person's seat
+  log: [], // {ply, seat, text, who, auto?}: each move as the engine said it to the person's seat;
+  // auto: a line for what the rules did on their own after the move of ply (the drawer's events)
   record: null,
   busy: 0,
 };
@@ -208,7 +221,7 @@ async function catalog(game) {
 // ------------------------------------------------------------------ setup form
 
 async function fillSetup() {
-  const [offered, games, bots] = await Promise.all([getJSON("/games"), S.conn.send({ cmd: "games" }), S.conn.send({ cmd: "bots" })]);
+  const [offered, games, bots] = await Promise.all([getJSON("/games"), S.conn.send({ cmd: "games" }), getJSON("/bots")]);
   // The server's order (the registry's: by name); the first is the default choice.
   const described = new Map(games.games.map((game) => [game.name, game]));
   const counts = new Map(offered.games.map((game) => [game.game, game.player_counts]));
@@ -217,6 +230,7 @@ async function fillSetup() {
     .filter(Boolean)
     .map((game) => ({ ...game, player_counts: counts.get(game.name) }));
   for (const bot of bots.bots) S.bots[bot.name] = bot.search;
+  S.hintBot = bots.hint;
   // Every catalog now, so the form changes at once; a game whose catalog fails is left out
   // (with a warning on the console), not the page: the other games still start.
   const loaded = await Promise.allSettled(S.games.map((game) => catalog(game.name)));
@@ -227,10 +241,8 @@ async function fillSetup() {
   if (!S.games.length) throw new Error("the server offers no game that the page can start");
   const gameBox = $("#game");
   for (const game of S.games) gameBox.append(el("option", { value: game.name }, game.title));
-  for (const bot of bots.bots) {
-    if (bot.name === "cheating_mcts") continue; // it sees hidden cards
-    $("#opponent").append(el("option", { value: bot.name }, bot.name));
-  }
+  // The server's list: the bots a person may face (none that sees hidden cards).
+  for (const bot of bots.bots) $("#opponent").append(el("option", { value: bot.name }, bot.name));
   const params = new URLSearchParams(location.search);
   for (const key of ["game", "opponent", "think", "seed"]) if (params.has(key)) $("#" + key).value = params.get(key);
   fillPlayers(params.get("players"), params.get("seat"));
@@ -240,10 +252,15 @@ async function fillSetup() {
 
 // A game of one seat (a solo game) has no seat to choose and no bot to play against: the
 // form hides both boxes then.
+// The options a game's catalog names as its solo game's (`solo_options`, such as the
+// rival's difficulty) show only then.
 function showSoloForm() {
   const solo = Number($("#players").value) === 1;
   for (const id of ["#seat", "#opponent"]) $(id).closest("label").hidden = solo;
   $("#setup").dataset.solo = solo ? "1" : "0";
+  const info = S.catalogs[$("#game").value];
+  const soloOnly = new Set((info && info.solo_options) || []);
+  for (const label of document.querySelectorAll("#options [data-option]")) label.hidden = !solo && soloOnly.has(label.dataset.option);
 }
 
 function fillPlayers(players, seat) {
@@ -281,7 +298,11 @@ function fillOptions(info) {
 // The chosen options of the form, as `make` options.
 function chosenOptions(info) {
   const options = {};
-  for (const option of formOptions(info)) options[option.name] = option.choices[Number(document.getElementById(`option-${option.name}`).value)];
+  for (const option of formOptions(info)) {
+    const box = document.getElementById(`option-${option.name}`);
+    if (box.closest("label").hidden) continue; // an option of another configuration (solo)
+    options[option.name] = option.choices[Number(box.value)];
+  }
   return options;
 }
 
@@ -331,8 +352,9 @@ async function newGame() {
     drawer,
   });
   $("#seed").placeholder = String(reply.seed);
+  showRules(!rulesSeen(game)); // how to win, open at a person's first game of it
   await botsMove();
-  await refresh();
+  await refresh(true);
 }
 
 // A move played (an apply or bot reply): its text as said to the person's seat in its
@@ -360,11 +382,16 @@ async function botsMove() {
   }
 }
 
-async function refresh() {
+// The seat's view and moves now; unless `fresh` (a new game, an undo), the drawer's lines
+// for what the rules did on their own since the last view join the log.
+async function refresh(fresh) {
   const [view, legal] = await Promise.all([
     S.conn.send({ cmd: "view", game_id: S.gid, seat: S.human }),
     S.conn.send({ cmd: "legal", game_id: S.gid, seat: S.human }),
   ]);
+  if (!fresh && S.view && S.drawer.events && S.ply > 0) {
+    for (const text of S.drawer.events(S.view, view.view, S.catalog) || []) S.log.push({ ply: S.ply - 1, seat: null, text, who: null, auto: true });
+  }
   S.view = view.view;
   S.legal = legal;
   S.selection = [];
@@ -392,7 +419,7 @@ async function undo() {
   S.log = S.log.filter((entry) => entry.ply < S.ply);
   S.record = null;
   S.hints = null;
-  await refresh();
+  await refresh(true);
 }
 
 async function hint() {
@@ -400,7 +427,7 @@ async function hint() {
     cmd: "hint",
     game_id: S.gid,
     seat: S.human,
-    bot: "ismcts",
+    bot: S.hintBot,
     seconds: S.think,
     count: 3,
     seed: S.seed + S.ply,
@@ -431,17 +458,63 @@ function renderStatus() {
   const box = $("#status");
   const title = S.catalog ? S.catalog.title : S.game;
   let text;
+  let now = null;
   if (S.status.is_over) {
     box.dataset.state = "over";
     text = "Game over";
   } else if (S.status.current_player === S.human) {
     box.dataset.state = "your-turn";
     text = `Your turn (seat ${S.human})`;
+    now = el("div", { class: "now", "data-now": "1" }, nowText());
   } else {
     box.dataset.state = "waiting";
     text = `Seat ${S.status.current_player} to move`;
   }
-  box.replaceChildren(el("strong", {}, title), ` · ${S.players} player${S.players === 1 ? "" : "s"} · seed ${S.seed} · `, text);
+  const rulesButton = S.drawer && S.drawer.rules ? el("button", { type: "button", class: "rules-button", "data-action": "rules", "aria-expanded": $("#rules").hidden ? "false" : "true" }, "How to win") : null;
+  box.replaceChildren(rulesButton || "", el("strong", {}, title), ` · ${S.players} player${S.players === 1 ? "" : "s"} · seed ${S.seed} · `, text, now || "");
+}
+
+// What the person does now, from the kinds of their legal moves: "now: play, octopus or end".
+function nowText() {
+  const kinds = [...new Set(S.legal.moves.map((text, i) => (S.onBoard[i] ? S.onBoard[i].kind : moveGroup(text))))];
+  const said = kinds.length > 1 ? `${kinds.slice(0, -1).join(", ")} or ${kinds[kinds.length - 1]}` : kinds[0] || "";
+  return `now: ${said}`;
+}
+
+// ------------------------------------------------------------------ how to win, how it ends
+
+function rulesSeen(game) {
+  try {
+    return localStorage.getItem(`cruiselib-rules-${game}`) === "1";
+  } catch {
+    return false; // no storage (a private window): the rules open at every game
+  }
+}
+
+function showRules(open) {
+  const box = $("#rules");
+  const rules = S.drawer && S.drawer.rules;
+  if (!rules || !open) {
+    box.hidden = true;
+    return;
+  }
+  box.replaceChildren(
+    el("button", { type: "button", class: "close", "data-action": "close-rules", "aria-label": "close" }, "×"),
+    el("h2", {}, `${S.catalog.title}: how to win`),
+    el("p", { "data-rules": "goal" }, rules.goal),
+    el("p", { "data-rules": "end" }, el("b", {}, "The end. "), rules.end),
+  );
+  box.hidden = false;
+  try {
+    localStorage.setItem(`cruiselib-rules-${S.game}`, "1");
+  } catch {
+    // no storage: nothing to remember
+  }
+}
+
+// Why the game ended, in the page's words: the drawer's sentence, else none.
+function endingText() {
+  return S.drawer.ending ? S.drawer.ending(S.view, S.status) : null;
 }
 
 // A move's kind: its text before a colon when short ("cover 3", "octopus"), else its first word.
@@ -485,23 +558,51 @@ function renderMoves() {
   }
 }
 
+// A hint's value is the search's mean result after the move, from -1 (a loss) to +1 (a
+// win): shown as a chance to win, and each move against the best one, since a hard
+// position makes every move's value low without any being a mistake.
+const winChance = (value) => Math.round(((Math.max(-1, Math.min(1, value)) + 1) / 2) * 100);
+
 function renderHints() {
   const box = $("#hints");
   box.replaceChildren();
   if (!S.hints) return;
-  box.append(el("h2", {}, "Hints (ISMCTS)"));
+  box.append(el("h2", {}, `Hints (${S.hintBot})`));
+  const values = S.hints.map((h) => h.value).filter((v) => v !== null);
+  const best = values.length ? Math.max(...values) : null;
   for (const h of S.hints) {
-    const value = h.value === null ? "" : ` · value ${h.value.toFixed(2)}`;
-    const visits = h.visits === null ? "" : ` · ${h.visits} visits`;
-    box.append(el("button", { type: "button", class: "move hint", "data-action": "hint-move", "data-move": h.action }, h.text ?? h.move, el("small", {}, visits + value)));
+    let said = "";
+    if (h.value !== null) {
+      const behind = winChance(best) - winChance(h.value);
+      said = ` · about ${winChance(h.value)}% to win · ${behind <= 0 ? "the best found" : `${behind} points below the best`}`;
+    }
+    const visits = h.visits === null ? "" : ` · tried ${h.visits} times`;
+    box.append(
+      el(
+        "button",
+        { type: "button", class: "move hint", "data-action": "hint-move", "data-move": h.action, "data-value": h.value ?? "" },
+        h.text ?? h.move,
+        el("small", {}, said + visits),
+      ),
+    );
   }
+  box.append(
+    el(
+      "p",
+      { class: "kind-help", "data-hint-help": "1" },
+      "The search plays the game on from each move many times; the chance to win is how often that went well for you (the score margin counts too in some games). " +
+        "Compare the moves with each other: when every chance is low, the position is hard, not every move a mistake.",
+    ),
+  );
 }
 
 function renderLog() {
   const box = $("#log");
   box.replaceChildren(
     ...S.log.map((entry) =>
-      el("li", { class: entry.who === "you" ? "mine" : "bot", "data-seat": entry.seat }, chip(entry.seat), `seat ${entry.seat} (${entry.who}): ${entry.text}`),
+      entry.auto
+        ? el("li", { class: "auto" }, entry.text)
+        : el("li", { class: entry.who === "you" ? "mine" : "bot", "data-seat": entry.seat }, chip(entry.seat), `seat ${entry.seat} (${entry.who}): ${entry.text}`),
     ),
   );
   box.scrollTop = box.scrollHeight;
@@ -510,7 +611,7 @@ function renderLog() {
 function winnersText(winners) {
   const told = S.drawer.winners ? S.drawer.winners(S.view, winners) : null;
   if (told) return told;
-  if (!winners.length) return "no winner";
+  if (!winners.length) return S.players > 1 ? "a draw: no seat won" : "you did not win";
   return "winner" + (winners.length > 1 ? "s" : "") + ": " + winners.map((w) => `seat ${w}${w === S.human ? " (you)" : ""}`).join(", ");
 }
 
@@ -525,8 +626,10 @@ function renderResult() {
   const rows = scores.map((score, seat) =>
     el("tr", { class: winners.includes(seat) ? "winner" : "" }, el("td", {}, seatLabel(seat)), el("td", { class: "num", "data-score": seat }, score), el("td", {}, winners.includes(seat) ? "★ winner" : "")),
   );
+  const ending = endingText();
   box.append(
     el("h2", {}, "Final scores"),
+    ending ? el("p", { class: "ending", "data-ending": "1" }, ending) : null,
     el("table", { class: "scores" }, el("tbody", {}, rows)),
     el("p", { class: "winners" }, winnersText(winners)),
   );
@@ -654,7 +757,16 @@ function boardClick(nodes) {
   showChoice(node, found);
 }
 
-// The moves left after the clicks, as buttons next to the object clicked last.
+// A move's content where it is chosen: the drawer's detail of the card it names, or null.
+function moveDetail(i) {
+  if (!S.drawer.detail) return null;
+  const detail = S.drawer.detail(S.legal.moves[i], S.view, S.catalog);
+  return detail ? el("span", { class: "detail" }, detail) : null;
+}
+
+// The moves left after the clicks, as buttons beside the object clicked last, placed where
+// they cover none of the objects marked for the choice (and, where there is room, no
+// other playable object either).
 function showChoice(anchor, found) {
   const box = $("#choice");
   const helps = [...new Set(found.map(kindHelp).filter(Boolean))];
@@ -665,16 +777,51 @@ function showChoice(anchor, found) {
     el(
       "div",
       { class: "choices" },
-      found.map((i) => el("button", { type: "button", class: "move", "data-action": "move", "data-move": S.legal.actions[i] }, S.legal.moves[i])),
+      found.map((i) => el("button", { type: "button", class: "move", "data-action": "move", "data-move": S.legal.actions[i] }, S.legal.moves[i], moveDetail(i))),
     ),
   );
   box.hidden = false;
-  const table = $("#table").getBoundingClientRect();
-  const at = anchor.getBoundingClientRect();
+  placeChoice(box, anchor);
+}
+
+// Rectangles (in #table's coordinates) and whether two overlap.
+const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+function placeChoice(box, anchor) {
+  const tableNode = $("#table");
+  const table = tableNode.getBoundingClientRect();
   const width = Math.min(360, table.width);
   box.style.width = `${width}px`;
-  box.style.left = `${Math.max(0, Math.min(at.left - table.left, table.width - width))}px`;
-  box.style.top = `${at.bottom - table.top + 4}px`;
+  box.style.left = "0px";
+  box.style.top = "0px";
+  const height = box.getBoundingClientRect().height;
+  const local = (r) => ({ left: r.left - table.left, right: r.right - table.left, top: r.top - table.top, bottom: r.bottom - table.top });
+  const rectsOf = (selector) => [...$("#board").querySelectorAll(selector)].flatMap((node) => [...node.getClientRects()].map(local));
+  const marked = rectsOf("[data-object].selected, [data-object].target");
+  const playable = rectsOf("[data-object].playable");
+  const at = local(anchor.getBoundingClientRect());
+  const all = marked.concat([at]);
+  const lowest = Math.max(...all.map((r) => r.bottom));
+  const highest = Math.min(...all.map((r) => r.top));
+  const clampX = (x) => Math.max(0, Math.min(x, table.width - width));
+  // Beside the anchor first (below, above, right, left), then below or above every marked object.
+  const spots = [
+    [clampX(at.left), at.bottom + 4],
+    [clampX(at.left), at.top - height - 4],
+    [at.right + 4, at.top],
+    [at.left - width - 4, at.top],
+    [clampX(at.left), lowest + 4],
+    [clampX(at.left), highest - height - 4],
+  ].map(([left, top]) => ({ left, top, right: left + width, bottom: top + height }));
+  const inside = (r) => r.left >= 0 && r.right <= table.width + 0.5 && r.top >= 0;
+  const free = (r, rects) => !rects.some((o) => overlaps(r, o));
+  const spot =
+    spots.find((r) => inside(r) && free(r, playable)) ||
+    spots.find((r) => inside(r) && free(r, marked)) ||
+    spots[4]; // below every marked object: always free of them
+  box.style.left = `${spot.left}px`;
+  box.style.top = `${spot.top}px`;
+  box.dataset.placed = String(spots.indexOf(spot));
 }
 
 function hideChoice() {
@@ -701,6 +848,12 @@ async function start() {
     else if (action === "hint") guarded(hint);
   });
   $("#filter").addEventListener("input", () => renderMoves());
+  $("#table").addEventListener("click", (event) => {
+    const button = event.target.closest('button[data-action="rules"], button[data-action="close-rules"]');
+    if (!button) return;
+    showRules(button.dataset.action === "rules" && $("#rules").hidden);
+    renderStatus();
+  });
   // The objects under the pointer, the innermost first.
   const objectsAt = (target) => {
     const out = [];
