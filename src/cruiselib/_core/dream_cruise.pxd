@@ -45,21 +45,6 @@ cdef enum:
     R_CAPTAIN = 18
     R_NO_LOCATION = 19
 
-    # card zones of a snapshot being loaded (_load_checked): table zones, then per seat
-    Z_DECK = 0
-    Z_DISCARD = 1
-    Z_BOX = 2
-    Z_JANA = 3
-    Z_DISPLAY = 4
-    Z_SEAT = 16
-    Z_CABIN = 0
-    Z_PILE = 3
-    Z_PLAYED = 4
-    Z_HAND = 5
-    Z_ADDITION = 6
-    Z_ON_LOCATION = 10
-    Z_DRAWN = 11
-
 
 cdef unsigned long long MASK64
 
@@ -254,26 +239,9 @@ cdef class DreamCruiseCore(CoreState):
     cpdef object _view(self, int seat, bint recall)
     cpdef object _export(self)
     cpdef dict _get_raw(self)
-    @cython.locals(size=cython.int, x=cython.int)
-    cdef int _claim(self, int base, object cards, int zone) except -1
-    @cython.locals(n=cython.int, phase=cython.int, p=cython.int, c=cython.int, f=cython.int, j=cython.int,
-                   x=cython.int, k=cython.int, i=cython.int, z=cython.int, letter=cython.int)
     cdef _load_checked(self, object d, bint history)
-    @cython.locals(n=cython.int, p=cython.int, c=cython.int, j=cython.int, k=cython.int, x=cython.int,
-                   i=cython.int)
-    cdef _load_arrays(self, object d, int phase)
-    @cython.locals(n=cython.int, p=cython.int, x=cython.int, s=cython.int, occ=cython.int, v=cython.int,
-                   c=cython.int, f=cython.int, out=cython.int, t=cython.int, taken=cython.int, q=cython.int,
-                   k=cython.int, on_card=cython.bint)
-    cdef _check_position(self, object d, int phase, bint history)
-    @cython.locals(n=cython.int, p=cython.int, t=cython.int, per_round=cython.int, avail=cython.int,
-                   drew=cython.int, jana=cython.int, piles=cython.int, demand=cython.int, e=cython.int,
-                   solo=cython.bint, last=cython.bint, ok=cython.bint)
-    cdef _check_last_round(self, int phase)
 
 
 cdef int _pop3(int m) noexcept nogil
 @cython.locals(i=cython.int, j=cython.int, x=cython.int)
 cdef void _sort_ints(int* a, int n) noexcept nogil
-@cython.locals(n=cython.int, x=cython.int)
-cdef int _fill(int* arr, object cards) except -1
