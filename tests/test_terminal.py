@@ -448,3 +448,46 @@ def test_a_long_move_wraps_under_its_text() -> None:
         *["     " + "word " * 6 + "word"],
         "     word",
     ]
+
+
+def _games_with_events() -> list[str]:
+    """The registered games with a solo configuration that say what their rules do on their
+    own (``Game.event_lines`` declared)."""
+    return [
+        name
+        for name in cruiselib.games()
+        if 1 in game_class(name).player_counts and game_class(name).event_lines is not cruiselib.Game.event_lines
+    ]
+
+
+@pytest.mark.parametrize("name", _games_with_events())
+def test_the_rules_own_turns_are_said_between_moves(name: str) -> None:
+    """A solo game whose rules act on their own (an automatic rival): after each move, the
+    terminal says what they did, as ``Game.event_lines`` says it for the seat, in order;
+    the first line names the options the game was made with (its difficulty, say)."""
+    web = game_class(name).web
+    options = {option.name: option.choices[-1] for option in (web.options if web else ())}
+    game: Any = cruiselib.make(name, players=1, **options)
+    state: Any = game.new_state(seed=3)
+    expected: list[str] = []
+    moves = 0
+    while not state.is_over and moves < 40:
+        before = state.clone()
+        state.apply(state.legal_actions()[0])
+        expected += game.event_lines(before, state, 0)
+        moves += 1
+    assert expected  # the rival acted in these moves
+    screen = io.StringIO()
+    out = Console(file=screen, width=COLUMNS, height=ROWS, color_system=None, force_terminal=False)
+    session = PlaySession(
+        game, game.new_state(seed=3), 0, {}, "random", make_bot("random"), out, io.StringIO("1\n" * moves)
+    )
+    assert session.run() == 0
+    lines = screen.getvalue().splitlines()
+    text = " ".join(line.strip() for line in lines)  # a long line wraps under its start
+    at = 0
+    for line in expected:  # each said once, in order
+        found = text.find(line, at)
+        assert found >= 0, line
+        at = found + len(line)
+    assert all(f"{key} {value}" in lines[0] for key, value in options.items())

@@ -28,8 +28,11 @@ listing works. What you type, in this order:
   at all prints ``parse_move``'s close matches.
 
 An empty line shows the board again. Each move played is echoed as a line of its own, yours
-too. Ctrl-C leaves with exit code 130, end of input with 0, both without a traceback. The
-game ends with one line, the same in every game::
+too, and so is what the rules did on their own in between (``Game.event_lines``: Dream
+Cruise's Jana drawing a family, taking location cards). The first line names the game's
+options (a solo game's difficulty: ``--option difficulty=2``). Ctrl-C leaves with exit
+code 130, end of input with 0, both without a traceback. The game ends with one line, the
+same in every game::
 
     Game over: seat 0 (you) wins · seat 0 (you) 12, seat 1 9
 """
@@ -157,6 +160,7 @@ class PlaySession:
     seats: list[int] = field(default_factory=list)  # who applied each action of the history
     texts: list[str] = field(default_factory=list)  # the texts of the turn's moves, in order
     compact: bool | None = None  # the board of every turn: the compact one (None: not chosen yet)
+    took_back: bool = False  # the last turn ended with an undo (no events to say)
 
     # ----------------------------------------------------------------- output
 
@@ -377,6 +381,7 @@ class PlaySession:
                 self.block(self.game.render(self.state, self.human))
             elif low == "undo" and not rest:
                 if self.undo():
+                    self.took_back = True
                     return True
             elif low == "moves":
                 wanted = rest.strip()
@@ -432,16 +437,33 @@ class PlaySession:
             body = row.lstrip(" ")
             self.wrapped(row[: len(row) - len(body)], body)
 
-    def run(self) -> int:
+    def say_events(self, before: Any) -> None:
+        """What the rules did on their own since ``before`` (a line each, the game's
+        ``event_lines`` for your seat)."""
+        for text in self.game.event_lines(before, self.state, self.human):
+            self.wrapped("  ", text, style="magenta")
+
+    def welcome(self) -> str:
+        """The first line: the game, its options (a solo game's difficulty), your seat."""
         others = f"the others are {self.opponent} bots" if self.game.num_players > 1 else "you play alone"
-        self.board(self.human)  # chooses the board of every turn, before the first line says so
+        scalar = (bool, int, float, str)
+        chosen = {k: v for k, v in self.game.options.items() if k != "players" and isinstance(v, scalar)}
+        options = f" ({', '.join(f'{k} {v}' for k, v in chosen.items())})" if chosen else ""
         legend = ", legend for the board's short forms" if self.legend() else ""
-        welcome = f"{self.game.title}: you are seat {self.human}; {others}. Type help for help{legend}."
-        self.wrapped("", welcome, style="bold")
+        return f"{self.game.title}{options}: you are seat {self.human}; {others}. Type help for help{legend}."
+
+    def run(self) -> int:
+        self.board(self.human)  # chooses the board of every turn, before the first line says so
+        self.wrapped("", self.welcome(), style="bold")
+        before: Any = None
         while True:
             self.bots_move()
+            if before is not None and not self.took_back:
+                self.say_events(before)
+            self.took_back = False
             if self.state.is_over:
                 break
+            before = self.state.clone()
             if not self.turn():
                 return 0
         self.line()
