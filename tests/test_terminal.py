@@ -22,7 +22,15 @@ from rich.console import Console
 
 import cruiselib
 from cruiselib._registry import game_class
-from cruiselib._terminal import HINT_HEAD, LIST_LIMIT, PlaySession, move_text, play_session, result_line
+from cruiselib._terminal import (
+    HINT_HEAD,
+    LIST_LIMIT,
+    PlaySession,
+    in_board_notation,
+    move_text,
+    play_session,
+    result_line,
+)
 from cruiselib.bots import make_bot
 
 if sys.platform == "win32":  # pragma: no cover
@@ -358,7 +366,9 @@ class Boards:
             text: str = real(state, player, compact=compact)
             self.kinds.setdefault(text, set()).add(compact)
             if player == human and not state.is_over and state.current_player == human:
-                self.moves[text] = [move_text(state, move, human) for move in state.legal_moves()]
+                self.moves[text] = [
+                    in_board_notation(game, move_text(state, move, human), compact) for move in state.legal_moves()
+                ]
             return text
 
         monkeypatch.setattr(game, "render", render)
@@ -401,7 +411,8 @@ def test_a_scripted_game_reads_well_at_80_by_24(
     """Every example configuration, solo included, played from a script at 80 columns: no
     line is wider, each prompt stands on its own line with only the answer after it, the
     hint shows the three moves it promises, every turn shows the same kind of board, and
-    each listed move is said with what it acts on (``move_text`` in its position)."""
+    each listed move is said with what it acts on (``move_text`` in its position), in the
+    board's notation (the compact board's stand-ins, ``Game.COMPACT_SYMBOLS``)."""
     transcript, boards = scripted_game(name, options, monkeypatch)
     lines = transcript.splitlines()
     assert "Traceback" not in transcript and lines[-1] == "bye"
@@ -433,6 +444,12 @@ def test_a_scripted_game_reads_well_at_80_by_24(
         for n, text in listed_moves(lines[turn + 1 : end]).items():
             assert " ".join(text.split()) == " ".join(texts[n - 1].split())
     assert len(turns) >= 2 and len(kinds) == 1
+    # One notation for each card: with the compact board, the moves (listed, and each
+    # played) use its stand-ins too.
+    said = [line for line in lines if MOVE_LINE.fullmatch(line) or line.startswith("  seat ")]
+    if kinds == {True}:
+        for symbol in game_class(name).COMPACT_SYMBOLS:
+            assert not [line for line in said if symbol in line]
 
 
 def test_a_long_move_wraps_under_its_text() -> None:

@@ -291,6 +291,12 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
         (a solo game played against the box); None otherwise (the default)."""
         return None
 
+    COMPACT_SYMBOLS: ClassVar[Mapping[str, str]] = types.MappingProxyType({})
+    """The stand-ins of the compact board (``render(compact=True)``) for symbols of the
+    move texts, e.g. ``{"⚓": "a"}`` where a symbol is too wide for it: the terminal says
+    the moves with them when it shows that board, so that a card reads the same on the
+    board and in the moves (``parse_move`` reads both). Empty: the same symbols."""
+
     def event_lines(self, before: StateT, after: StateT, player: int) -> list[str]:
         """Lines a person reads for what the rules did on their own between two positions
         of one game (``before`` earlier than ``after``), as seen by seat ``player``: an

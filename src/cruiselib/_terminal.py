@@ -55,7 +55,7 @@ from cruiselib._registry import game_class
 from cruiselib.bots import Bot, make_bot
 from cruiselib.errors import IllegalMoveError
 
-__all__ = ["LIST_LIMIT", "PlaySession", "kind_label", "move_text", "result_line"]
+__all__ = ["LIST_LIMIT", "PlaySession", "in_board_notation", "kind_label", "move_text", "result_line"]
 
 LIST_LIMIT = 10  # move lines a turn shows at most (a filter or `moves` shows all its matches)
 # The lines of a turn besides the board: the blank line before it, the summary, the move
@@ -99,6 +99,16 @@ def move_text(state: Any, move: Any, player: int | None = None) -> str:
     move is applied): ``state.move_text`` names what the move acts on; ``player``, the seat
     making the move, may be told what it alone knows (``None``: the public text)."""
     return str(state.move_text(move, player=player))
+
+
+def in_board_notation(game: Any, text: str, compact: bool) -> str:
+    """A move's ``text`` as the board shown says its cards: with the compact board, the
+    game's stand-ins for the symbols too wide for it (``Game.COMPACT_SYMBOLS``), so a card
+    reads the same on the board and in the moves."""
+    if compact:
+        for symbol, stand_in in game.COMPACT_SYMBOLS.items():
+            text = text.replace(symbol, stand_in)
+    return text
 
 
 def _party(seat: int, human: int) -> str:
@@ -191,6 +201,10 @@ class PlaySession:
             self.compact = not fits
         text: str = self.game.render(self.state, player, compact=self.compact)
         return text
+
+    def said(self, text: str) -> str:
+        """A move text in the notation of the board shown (:func:`in_board_notation`)."""
+        return in_board_notation(self.game, text, bool(self.compact))
 
     def show_board(self) -> None:
         self.line()
@@ -311,7 +325,7 @@ class PlaySession:
                 break
             others += 1
         after = f" and {others} {'move' if others == 1 else 'moves'} after it" if others else ""
-        mine = move_text(self.state, action, self.human)  # said in the position it was played in
+        mine = self.said(move_text(self.state, action, self.human))  # in the position it was played in
         self.wrapped("", f"took back your move {mine}{after}", style="yellow")
         return True
 
@@ -347,7 +361,7 @@ class PlaySession:
         while not self.state.is_over and self.state.current_player != self.human:
             seat = self.state.current_player
             action = self.bots[seat].choose(self.state)
-            said = move_text(self.state, action)  # before the move: the position it is said in
+            said = self.said(move_text(self.state, action))  # before the move: the position it is said in
             self.wrapped(f"  seat {seat} ({self.opponent}): ", said)
             self.state.apply(action)
             self.seats.append(seat)
@@ -355,7 +369,7 @@ class PlaySession:
     def turn(self) -> bool:
         """Your turn, until a move is played (True) or you quit (False)."""
         moves = self.state.legal_moves()
-        self.texts = [move_text(self.state, move, self.human) for move in moves]
+        self.texts = [self.said(move_text(self.state, move, self.human)) for move in moves]
         self.show_board()
         self.show_turn(moves)
         while True:

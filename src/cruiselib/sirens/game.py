@@ -348,6 +348,8 @@ class SirensGame(Game[SirensState, SirensMove]):
             " mug, where its octopus is (on 32/seat 0: seat 0's side of ship card 32)",
         )
     )
+    #: The compact board's ``a`` for the move-crew icon, in the moves the terminal says with it.
+    COMPACT_SYMBOLS: ClassVar[Mapping[str, str]] = MappingProxyType({"\u2693": "a"})
 
     def render(self, state: SirensState, player: int | None = None, *, compact: bool = False) -> str:
         """A plain-text table: ships bow to rear, both sides, tokens, hands (as seen by player).
