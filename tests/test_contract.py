@@ -18,6 +18,7 @@ import pytest
 
 import cruiselib
 from cruiselib._core import load
+from tests.support import ANY_GAME
 
 GAMES = cruiselib.games()
 _rng = load("rng")
@@ -75,7 +76,7 @@ def test_random_action_is_uniform_over_the_legal_actions(name: str) -> None:
 
 
 def test_random_action_of_a_finished_game_is_an_error() -> None:
-    state = _mid_game("sirens", steps=10_000)
+    state = _mid_game(ANY_GAME, steps=10_000)
     assert state.is_over
     with pytest.raises(cruiselib.IllegalMoveError, match="over"):
         state.random_action(1)
@@ -105,7 +106,7 @@ def test_a_batch_is_each_game_on_its_own(name: str) -> None:
 
 @pytest.mark.parametrize("threads", [0, -1, 1.0, True, "2", 257])
 def test_wrong_thread_counts_are_refused(threads: object) -> None:
-    game = cruiselib.make("sirens")
+    game = cruiselib.make(ANY_GAME)
     with pytest.raises(cruiselib.InvalidOptionError, match="threads"):
         game.playouts(10, seed=0, threads=threads)  # type: ignore[arg-type]
     with pytest.raises(cruiselib.InvalidOptionError, match="threads"):
@@ -132,25 +133,6 @@ def test_the_pure_twin_plays_the_same_playouts(name: str) -> None:
     twin_state = twin.load_state(state.to_json())
     assert type(twin_state).__module__ == type(state).__module__  # the same wrapper class, rebuilt
     assert np.array_equal(state.playouts(5, seed=1).scores, twin_state.playouts(5, seed=1).scores)
-
-
-def test_the_pure_twin_of_a_state_subclass_keeps_its_methods() -> None:
-    from cruiselib.sirens import SirensState
-
-    game = cruiselib.make("sirens")
-
-    class Annotated(SirensState):
-        __slots__ = ()
-
-        def note(self) -> str:
-            return f"seat {self.current_player} to move"
-
-    game._state_class = Annotated
-    twin = game.pure_twin()
-    state: Any = twin.new_state(seed=3)
-    original: Any = game.new_state(seed=3)
-    assert type(state).__name__ == "Annotated" and type(state) is not Annotated
-    assert state.note() == original.note() == "seat 1 to move"
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -184,17 +166,23 @@ def test_tensors_fill_a_given_buffer_and_refuse_a_wrong_one(name: str) -> None:
             state.observation(seat)
 
 
-def test_the_enum_constants_have_one_home_in_the_pxd(tmp_path: Any, monkeypatch: Any) -> None:
+@pytest.mark.parametrize("name", GAMES)
+def test_the_enum_constants_have_one_home_in_the_pxd(name: str) -> None:
+    """A core's integer constants are read from its .pxd's ``cdef enum``, and the pure-Python
+    core takes its values from there, whatever mode runs now."""
     from cruiselib._core import constants
 
-    sirens = constants.enum_constants("sirens")
-    assert sirens["NSHIP"] == len(cruiselib.make("sirens").cards.ships) == 5
-    assert constants.enum_constants("dream_islands")["MID"] == 9
-    assert constants.enum_constants("atlantic_star")["NKEEP"] == 37
-    # The pure-Python cores take their values from there, whatever mode runs now.
-    pure = cruiselib._core.pure_module("sirens")
-    assert {name: getattr(pure, name) for name in sirens} == dict(sirens)
-    # A line it cannot read is an error, not a constant silently lost.
+    core = cruiselib._registry.game_class(name).core_module
+    values = constants.enum_constants(core)
+    assert values and all(type(value) is int for value in values.values())
+    pure = cruiselib._core.pure_module(core)
+    assert {key: getattr(pure, key) for key in values} == dict(values)
+
+
+def test_an_enum_line_that_cannot_be_read_is_an_error(tmp_path: Any, monkeypatch: Any) -> None:
+    """A line it cannot read is an error, not a constant silently lost."""
+    from cruiselib._core import constants
+
     bad = tmp_path / "broken.pxd"
     bad.write_text("cdef enum:\n    GOOD = 1\n    BAD = 2 * GOOD\n")
     monkeypatch.setattr(constants, "__file__", str(tmp_path / "constants.py"))
