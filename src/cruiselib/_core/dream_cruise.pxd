@@ -68,6 +68,11 @@ cdef class DreamCruiseRules(CoreRules):
     cdef int s_cap[MAXS]
     cdef int route[6]
     cdef tuple view_types    # (SeatView, CurrentLocation, DisplaySet, JanaView, DreamCruiseView)
+    # where each tensor field starts (the layouts of _tensor_layouts, read once)
+    cdef int o_cabins, o_additions, o_location, o_routes, o_counts, o_hand, o_drawn_families
+    cdef int o_drawn_locations, o_display, o_display_cards, o_family_discard, o_location_discard
+    cdef int o_ship_discard, o_decks, o_phase, o_current_player, o_start_player, o_first_player
+    cdef int o_round, o_jana, o_known_hands
 
     @cython.locals(g0=cython.int, g1=cython.int, g2=cython.int, g3=cython.int, g4=cython.int, g5=cython.int,
                    total=cython.int, best=cython.int, k=cython.int)
@@ -169,10 +174,17 @@ cdef class DreamCruiseCore(CoreState):
     cdef int _family_zones(self, int seat, bint back) noexcept nogil
     @cython.locals(m=cython.int, p=cython.int)
     cdef int _location_zones(self, int seat, bint back) noexcept nogil
-    @cython.locals(n=cython.int, o=cython.int, r=cython.int, p=cython.int, c=cython.int, f=cython.int,
-                   b=cython.int, t=cython.int, j=cython.int, v=cython.int, x=cython.int, s=cython.int,
-                   k=cython.int, i=cython.int)
     cdef void c_observe(self, int seat, float[::1] out) noexcept nogil
+    @cython.locals(n=cython.int, r=cython.int, p=cython.int, c=cython.int, f=cython.int, b=cython.int,
+                   t=cython.int, j=cython.int, x=cython.int, s=cython.int, k=cython.int)
+    cdef void _observe_boards(self, int seat, float[::1] out) noexcept nogil
+    @cython.locals(c=cython.int)
+    cdef void _observe_spot(self, int v, int b, float[::1] out) noexcept nogil
+    @cython.locals(n=cython.int, r=cython.int, p=cython.int, b=cython.int, k=cython.int, x=cython.int,
+                   i=cython.int)
+    cdef void _observe_seats(self, int seat, float[::1] out) noexcept nogil
+    @cython.locals(n=cython.int, o=cython.int, k=cython.int, i=cython.int, x=cython.int)
+    cdef void _observe_table(self, int seat, float[::1] out) noexcept nogil
     @cython.locals(n=cython.int, o=cython.int, r=cython.int, p=cython.int, x=cython.int)
     cdef void c_info_state(self, int seat, float[::1] out) noexcept nogil
 

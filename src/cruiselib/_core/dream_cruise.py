@@ -35,6 +35,8 @@ try:  # pragma: no cover - depends on whether Cython is installed
 except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
+from cruiselib._core.tensor_layout import TensorField, TensorLayout
+
 from .engine import CoreRules, CoreState
 from .rng import SPLITMIX64 as _SPLITMIX64
 
@@ -167,24 +169,129 @@ class DreamCruiseRules(CoreRules):
         self.a_build = self.a_plan + self.ns
         self.a_captain = self.a_build + self.ns * self.ns * (additions + 1)
         self.a_done = self.a_captain + 3 * self.ns
-        n = num_players
-        obs = (
-            n * (NCAB * 10 + additions * 11 + 44 + 8 + 6)
-            + self.ns
-            + self.nf
-            + self.nl
-            + 3 * MAXSETS
-            + self.ns
-            + self.nf
-            + self.nl
-            + self.ns
-            + 3
-            + 5
-            + 3 * n
-            + 2
-            + 10
+        obs, info = self._tensor_layouts(num_players)
+        self._init_contract(num_players, self.a_done + 1, REASONS, obs, info)
+
+    def _tensor_layouts(self, n):
+        """The observation and information-state tensors (docs/dream_cruise.md, "Observation
+        tensor"), declared once: each field's shape and range for this card set, player
+        count and options. The writers' offsets ``o_*`` are read from them; ``c_observe``
+        ends with Jana's 10 values, ``c_info_state`` with the known hands, which the
+        layouts check. Counts keep the core's fixed scales, so those of cards the set has
+        more of than the scale (sea cards, hand and pile sizes, families) pass 1."""
+        ns, nf, nl = self.ns, self.nf, self.nl
+        r = self._tensor_ranges(n)
+        flag = (0.0, 1.0)
+        obs = TensorLayout(
+            (
+                TensorField("cabins", (n, NCAB, 10), *flag, "occupied, members, figures left, points, wants"),
+                TensorField("additions", (n, self.nadd, 11), *flag, "built, type, capacity, figures"),
+                TensorField("location", (n, 44), *flag, "current location card and its 3 spots"),
+                TensorField("routes", (n, 8), 0.0, r["routes"], "shore cards per region, sea cards, route points"),
+                TensorField("counts", (n, 6), 0.0, r["counts"], "pile points and size, hand, drawn, score, placed"),
+                TensorField("hand", ns, *flag, "own ship cards"),
+                TensorField("drawn_families", nf, *flag, "own drawn families (phase 1)"),
+                TensorField("drawn_locations", nl, *flag, "own drawn location cards (phase 2)"),
+                TensorField("display", (MAXSETS, 3), *flag, "display sets: in play, taken, cards"),
+                TensorField("display_cards", ns, *flag, "face-up display cards"),
+                TensorField("family_discard", nf, *flag, "the family discard pile"),
+                TensorField("location_discard", nl, *flag, "the location discard pile"),
+                TensorField("ship_discard", ns, *flag, "the ship discard pile"),
+                TensorField("decks", 3, 0.0, r["decks"], "family, location and ship deck sizes"),
+                TensorField("phase", 5, *flag, "one-hot of PHASES"),
+                TensorField("current_player", n, *flag, "the seat to decide"),
+                TensorField("start_player", n, *flag, "the start-player token's holder"),
+                TensorField("first_player", n, *flag, "the first seat of this round"),
+                TensorField("round", 2, *flag, "final round, round / 40"),
+                TensorField("jana", 10, 0.0, r["jana"], "solo: Jana's pile, route, location cards, points"),
+            )
         )
-        self._init_contract(num_players, self.a_done + 1, REASONS, obs, obs + n * self.ns)
+        info = obs.extended(TensorField("known_hands", (n, ns), *flag, "hand cards taken face up, per seat"))
+        self.o_cabins = obs.offset("cabins")
+        self.o_additions = obs.offset("additions")
+        self.o_location = obs.offset("location")
+        self.o_routes = obs.offset("routes")
+        self.o_counts = obs.offset("counts")
+        self.o_hand = obs.offset("hand")
+        self.o_drawn_families = obs.offset("drawn_families")
+        self.o_drawn_locations = obs.offset("drawn_locations")
+        self.o_display = obs.offset("display")
+        self.o_display_cards = obs.offset("display_cards")
+        self.o_family_discard = obs.offset("family_discard")
+        self.o_location_discard = obs.offset("location_discard")
+        self.o_ship_discard = obs.offset("ship_discard")
+        self.o_decks = obs.offset("decks")
+        self.o_phase = obs.offset("phase")
+        self.o_current_player = obs.offset("current_player")
+        self.o_start_player = obs.offset("start_player")
+        self.o_first_player = obs.offset("first_player")
+        self.o_round = obs.offset("round")
+        self.o_jana = obs.offset("jana")
+        self.o_known_hands = info.offset("known_hands")
+        obs.check_end(self.o_jana + 10)  # _observe_table writes Jana's out[o_jana + 0 .. 9] last
+        info.check_end(self.o_known_hands + n * ns)  # c_info_state: a hand of ns per seat
+        return obs, info
+
+    def _tensor_ranges(self, n):
+        """The highs of the tensor fields whose values pass 0/1 flags, from the card data.
+        Points: a seat's pile holds its three starting families (C21) and deck families;
+        Jana's the families she starts with (C9) and deck families. A seat's kept location
+        cards stay (C4), at most every card of a region and every sea card; its best routes:
+        each region its best length, a sea card joining the routes that gain most from one,
+        a card each (C1). Figures placed: one of each colour on each of the current location
+        card's three activities at most and on each addition (C13), and no more than the
+        cabins' families have members."""
+        deck = self.deck_size  # families in play besides the starting ones (setup 5, C9)
+        deck_points = []
+        starting = [0, 0, 0, 0]
+        members = 0
+        for f in range(self.nf):
+            if self.f_start[f] < 0:
+                deck_points.append(self.f_points[f])
+            else:
+                starting[self.f_start[f]] += self.f_points[f]
+            members = max(members, self.f_members[f])
+        deck_points.sort(reverse=True)
+        pile_points = max(starting) + sum(deck_points[:deck])
+        jana_families = self.difficulty + deck if n == 1 else 0
+        shore = [0] * NREG
+        seas = 0
+        for i in range(self.nl):
+            if self.l_sea[i]:
+                seas += 1
+            else:
+                shore[self.l_region[i]] += 1
+        best = []
+        joined = []
+        for count in shore:
+            b = max([self._pts(k) for k in range(count + 1)])
+            best.append(b)
+            j = b
+            for k in range(1, count + 1):
+                j = max(j, self._pts(k + 1))
+            joined.append(j)
+        gains = sorted([joined[i] - best[i] for i in range(NREG)], reverse=True)
+        routes = sum(best) + sum(gains[:seas])
+        longest = max(joined) if seas else max(best)  # Jana's one route (C28)
+        placed = min(3 * (3 + self.nadd), 3 * members)
+        jana = 0.0
+        if n == 1:  # her families, her one route, her location cards (the player's discards), her pile's points
+            jana = [jana_families / 20.0, longest / 9.0] + [c / 6.0 for c in shore]
+            jana += [seas / 6.0, sum(deck_points[:jana_families]) / 100.0]
+        return {
+            "routes": ([c / 6.0 for c in shore] + [seas / 6.0, routes / 54.0]) * n,
+            "counts": [
+                pile_points / 100.0,
+                (3 + deck) / 20.0,
+                self.ns / 20.0,  # no hand limit: at most every ship card
+                1.0,  # two families per empty cabin, or three location cards
+                (pile_points + routes + placed // 2) / 100.0,  # the running score (C27)
+                placed / 9.0,
+            ]
+            * n,
+            "decks": [deck / 64.0, self.nl / 64.0, self.ns / 96.0],
+            "jana": jana,
+        }
 
     def route_points_of(self, regions, seas):
         """The sailing-route points (C1) of shore cards with these six region counts and
@@ -1131,16 +1238,22 @@ class DreamCruiseCore(CoreState):
     # ------------------------------------------------------------------ tensors
 
     def c_observe(self, seat, out):
-        """Seat ``seat``'s observation (DreamCruiseGame._observation_layout, docs
-        "Observation tensor"); seats in turn order from ``seat``. Made only of what
-        view(seat) shows."""
+        """Seat ``seat``'s observation: the fields ``DreamCruiseRules`` declares
+        (``observation_layout``, docs "Observation tensor"), each from its offset ``o_*``;
+        seats in turn order from ``seat``. Made only of what view(seat) shows."""
+        self._observe_boards(seat, out)
+        self._observe_seats(seat, out)
+        self._observe_table(seat, out)
+
+    def _observe_boards(self, seat, out):
+        """``cabins``, ``additions`` and ``location``: each seat's ship board and current
+        location card, seats in turn order from ``seat``."""
         n = self.seats
-        o = 0
         for r in range(n):  # cabins: occupied, members / 6, figures left / 6, points / 9, wants
             p = (seat + r) % n
             for c in range(NCAB):
                 f = self.cabin_family[p * NCAB + c]
-                b = o + (r * NCAB + c) * 10
+                b = self.rules.o_cabins + (r * NCAB + c) * 10
                 if f >= 0:
                     out[b] = 1.0
                     out[b + 1] = self.rules.f_members[f] / 6.0
@@ -1149,23 +1262,13 @@ class DreamCruiseCore(CoreState):
                     for t in range(NTYPE):
                         if (self.rules.f_wants[f] >> t) & 1:
                             out[b + 4 + t] = 1.0
-        o += n * NCAB * 10
         for r in range(n):  # additions: built, type, capacity / 3, figures per colour
             p = (seat + r) % n
             for j in range(self.rules.nadd):
-                b = o + (r * self.rules.nadd + j) * 11
-                v = self._spot(p, 3 + j)
-                if v >= 0:
-                    out[b] = 1.0
-                    out[b + 1 + (v & 15)] = 1.0
-                    out[b + 7] = ((v >> 4) & 15) / 3.0
-                    for c in range(NCAB):
-                        if (v >> (8 + c)) & 1:
-                            out[b + 8 + c] = 1.0
-        o += n * self.rules.nadd * 11
+                self._observe_spot(self._spot(p, 3 + j), self.rules.o_additions + (r * self.rules.nadd + j) * 11, out)
         for r in range(n):  # current location: has, sea, region, 3 spots (active, type, cap, figures, captain)
             p = (seat + r) % n
-            b = o + r * 44
+            b = self.rules.o_location + r * 44
             x = self.location_card[p]
             if x >= 0:
                 out[b] = 1.0
@@ -1174,82 +1277,85 @@ class DreamCruiseCore(CoreState):
                 else:
                     out[b + 2 + self.rules.l_region[x]] = 1.0
                 for s in range(3):
-                    v = self._spot(p, s)
                     k = b + 8 + s * 12
-                    if v >= 0:
-                        out[k] = 1.0
-                        out[k + 1 + (v & 15)] = 1.0
-                        out[k + 7] = ((v >> 4) & 15) / 3.0
-                        for c in range(NCAB):
-                            if (v >> (8 + c)) & 1:
-                                out[k + 8 + c] = 1.0
+                    self._observe_spot(self._spot(p, s), k, out)
                     if self.captain_spot[p] == s:
                         out[k + 11] = 1.0
-        o += n * 44
+
+    def _observe_spot(self, v, b, out):
+        """An activity spot (``_spot``'s packed value ``v``, -1 for none) at ``out[b:b + 11]``:
+        holds one, its type one-hot, capacity / 3, a figure of each colour."""
+        if v >= 0:
+            out[b] = 1.0
+            out[b + 1 + (v & 15)] = 1.0
+            out[b + 7] = ((v >> 4) & 15) / 3.0
+            for c in range(NCAB):
+                if (v >> (8 + c)) & 1:
+                    out[b + 8 + c] = 1.0
+
+    def _observe_seats(self, seat, out):
+        """``routes`` and ``counts`` of every seat, then ``seat``'s own ``hand`` and drawn cards."""
+        n = self.seats
         for r in range(n):  # routes: shore cards per region / 6, sea cards / 6, route points / 54
             p = (seat + r) % n
-            b = o + r * 8
+            b = self.rules.o_routes + r * 8
             for k in range(NREG):
                 out[b + k] = self.region_cards[p * NREG + k] / 6.0
             out[b + 6] = self.sea_cards[p] / 6.0
             out[b + 7] = self._route_score(p) / 54.0
-        o += n * 8
         for r in range(n):  # counts: pile points / 100, pile / 20, hand / 20, drawn / 6, score / 100, placed / 9
             p = (seat + r) % n
-            b = o + r * 6
+            b = self.rules.o_counts + r * 6
             out[b] = self.pile_points[p] / 100.0
             out[b + 1] = self.points_pile_n[p] / 20.0
             out[b + 2] = self.hand_n[p] / 20.0
             out[b + 3] = self.drawn_n[p] / 6.0
             out[b + 4] = self.c_score(p) / 100.0
             out[b + 5] = self._placed(p) / 9.0
-        o += n * 6
         for x in range(self.rules.ns):  # own hand
             if self.hand[seat * MAXS + x]:
-                out[o + x] = 1.0
-        o += self.rules.ns
+                out[self.rules.o_hand + x] = 1.0
         for i in range(self.drawn_n[seat]):  # own drawn families (phase 1) or location cards (phase 2)
             x = self.drawn[seat * MAXDRAWN + i]
             if self.phase_index == PH_BOARDING:
-                out[o + x] = 1.0
+                out[self.rules.o_drawn_families + x] = 1.0
             else:
-                out[o + self.rules.nf + x] = 1.0
-        o += self.rules.nf + self.rules.nl
+                out[self.rules.o_drawn_locations + x] = 1.0
+
+    def _observe_table(self, seat, out):
+        """The display, the discard piles, the decks, the phase, the seats' roles, the round
+        and Jana (solo)."""
+        n = self.seats
+        o = self.rules.o_display
         for k in range(MAXSETS):  # display sets: in play, taken, cards / 2
             if k < self.rules.nsets and self.phase_index == PH_ENTERTAINMENT:
                 out[o + 3 * k] = 1.0
                 if self.display_taken_by[k] >= 0:
                     out[o + 3 * k + 1] = 1.0
                 out[o + 3 * k + 2] = self.display_n[k] / 2.0
-        o += 3 * MAXSETS
         for k in range(1, self.rules.nsets):  # the face-up cards of the display
             for i in range(self.display_n[k]):
-                out[o + self.display_cards[k * 2 + i]] = 1.0
-        o += self.rules.ns
+                out[self.rules.o_display_cards + self.display_cards[k * 2 + i]] = 1.0
         for i in range(self.family_discard_n):  # the discard piles (C22)
-            out[o + self.family_discard[i]] = 1.0
-        o += self.rules.nf
+            out[self.rules.o_family_discard + self.family_discard[i]] = 1.0
         for i in range(self.location_discard_n):
-            out[o + self.location_discard[i]] = 1.0
-        o += self.rules.nl
+            out[self.rules.o_location_discard + self.location_discard[i]] = 1.0
         for i in range(self.ship_discard_n):
-            out[o + self.ship_discard[i]] = 1.0
-        o += self.rules.ns
-        out[o] = self.family_deck_n / 64.0  # the decks
+            out[self.rules.o_ship_discard + self.ship_discard[i]] = 1.0
+        o = self.rules.o_decks
+        out[o] = self.family_deck_n / 64.0
         out[o + 1] = self.location_deck_n / 64.0
         out[o + 2] = self.ship_deck_n / 96.0
-        o += 3
-        out[o + self.phase_index] = 1.0
-        o += 5
-        if self.phase_index != PH_OVER:
-            out[o + (self.to_act - seat + n) % n] = 1.0
-        out[o + n + (self.start_seat - seat + n) % n] = 1.0
-        out[o + 2 * n + (self.first_seat - seat + n) % n] = 1.0
-        o += 3 * n
+        out[self.rules.o_phase + self.phase_index] = 1.0
+        if self.phase_index != PH_OVER:  # the seats' roles, one-hot, relative to seat
+            out[self.rules.o_current_player + (self.to_act - seat + n) % n] = 1.0
+        out[self.rules.o_start_player + (self.start_seat - seat + n) % n] = 1.0
+        out[self.rules.o_first_player + (self.first_seat - seat + n) % n] = 1.0
+        o = self.rules.o_round
         if self.last_round:
             out[o] = 1.0
         out[o + 1] = (self.round_number if self.round_number < 40 else 40) / 40.0
-        o += 2
+        o = self.rules.o_jana
         if self.rules.solo:  # Jana: pile size / 20, route / 9, shore cards per region / 6, sea cards / 6, pile
             out[o] = self.jana_pile_n / 20.0
             if self.phase_index == PH_OVER:  # her pile's points, shown at the end (C9)
@@ -1292,7 +1398,7 @@ class DreamCruiseCore(CoreState):
         seat saw it take face up (the display's face-up sets)."""
         n = self.seats
         self.c_observe(seat, out)
-        o = self.rules.observation_size
+        o = self.rules.o_known_hands
         for r in range(n):
             p = (seat + r) % n
             for x in range(self.rules.ns):

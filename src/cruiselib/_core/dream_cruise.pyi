@@ -1,7 +1,7 @@
 # Type stub for the compiled module dream_cruise (sources: dream_cruise.py + .pxd).
 # Keep in step with the Python-visible (def / cpdef / readonly) names of dream_cruise.pxd.
 # The classes extend engine.CoreRules / engine.CoreState (the game contract, engine.pyi).
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from typing_extensions import disjoint_base
@@ -83,4 +83,3 @@ class DreamCruiseCore(CoreState):
 
 def _schema() -> Any: ...
 def _colours(mask: int) -> list[int]: ...
-def _colour_bits(cabins: Iterable[int]) -> int: ...

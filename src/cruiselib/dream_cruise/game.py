@@ -14,13 +14,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-import numpy as np
-
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
-from cruiselib._game import FieldRange
 from cruiselib.dream_cruise import integrations, schema
-from cruiselib.dream_cruise.cards import CABINS, REGIONS, Activity, CardSet, Family, Location, ShipCard
+from cruiselib.dream_cruise.cards import CABINS, Activity, CardSet, Family, Location, ShipCard
 from cruiselib.dream_cruise.moves import (
     MOVE_TYPES,
     Board,
@@ -471,135 +468,6 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
         state = self._state_class(self.rules, self)
         state._load(d)
         return state
-
-    # ------------------------------------------------------------------ tensors
-
-    def _observation_layout(self) -> list[tuple[str, int]]:
-        """The observation tensor's parts in order (docs/dream_cruise.md, "Observation
-        tensor"); per-seat parts list the seats in turn order from the observer."""
-        n = self.num_players
-        nf, nl, ns = len(self.cards.families), len(self.cards.locations), len(self.cards.ships)
-        return [
-            ("cabins", n * 3 * 10),
-            ("additions", n * self.additions * 11),
-            ("location", n * 44),
-            ("routes", n * 8),
-            ("counts", n * 6),
-            ("hand", ns),
-            ("drawn_families", nf),
-            ("drawn_locations", nl),
-            ("display", 15),
-            ("display_cards", ns),
-            ("family_discard", nf),
-            ("location_discard", nl),
-            ("ship_discard", ns),
-            ("decks", 3),
-            ("phase", 5),
-            ("current_player", n),
-            ("start_player", n),
-            ("first_player", n),
-            ("round", 2),
-            ("jana", 10),
-        ]
-
-    def _information_state_layout(self) -> list[tuple[str, int]]:
-        """The observation, then per seat the hand cards it took face up."""
-        return [*self._observation_layout(), ("known_hands", self.num_players * len(self.cards.ships))]
-
-    def _route_table(self, cards: int) -> int:
-        """The points of a sailing route of ``cards`` cards (C1): none below 2."""
-        return 0 if cards < 2 else self.route_points[min(cards, 5) - 2]
-
-    def _observation_ranges(self) -> dict[str, FieldRange]:
-        """The range of every part of the observation tensor (docs/dream_cruise.md,
-        "Observation tensor"), from the card set and the options. Counts keep the core's
-        fixed scales, so those of cards the set has more of than the scale (sea cards, hand
-        and pile sizes, families) pass 1."""
-        n = self.num_players
-        cards = self.cards
-        ns = len(cards.ships)
-        deck = int(self.rules.deck_size)  # families in play besides the starting ones (setup 5, C9)
-        # Points: a seat's pile holds its three starting families (C21) and deck families;
-        # Jana's the families she starts with (C9) and deck families.
-        deck_points = sorted((f.points for f in cards.families if f.start is None), reverse=True)
-        starting = max(sum(f.points for f in cards.families if f.start == letter) for letter in "ABCD")
-        pile_points = starting + sum(deck_points[:deck])
-        jana_families = self.difficulty + deck if n == 1 else 0
-        shore = [sum(loc.region == r for loc in cards.locations) for r in REGIONS]
-        seas = sum(loc.kind == "sea" for loc in cards.locations)
-        # A seat's kept location cards stay (C4), at most every card of a region and every
-        # sea card. Its best routes: each region its best length, a sea card joining the
-        # routes that gain most from one, a card each (C1).
-        best = [max(self._route_table(k) for k in range(count + 1)) for count in shore]
-        joined = [
-            max([b, *(self._route_table(k + 1) for k in range(1, count + 1))])
-            for b, count in zip(best, shore, strict=True)
-        ]
-        gains = sorted((j - b for b, j in zip(best, joined, strict=True)), reverse=True)
-        routes = sum(best) + sum(gains[:seas])
-        longest = max(joined) if seas else max(best)  # Jana's one route (C28)
-        # Figures placed: one of each colour on each of the current location card's three
-        # activities at most and on each addition (C13), and no more than the cabins'
-        # families have members.
-        placed = min(3 * (3 + self.additions), 3 * max(f.members for f in cards.families))
-        flag = (0.0, 1.0)
-        return {
-            # occupied, members / 6, figures left / 6, points / 9, 6 wants: members and
-            # points at most 6 and 9 (C10), the scales.
-            "cabins": flag,
-            "additions": flag,  # flags and capacity / 3, at most 3
-            "location": flag,
-            "routes": (
-                0.0,
-                np.tile([*(c / 6 for c in shore), seas / 6, routes / 54], n),
-            ),
-            "counts": (
-                0.0,
-                np.tile(
-                    [
-                        pile_points / 100,
-                        (3 + deck) / 20,
-                        ns / 20,  # no hand limit: at most every ship card
-                        1.0,  # two families per empty cabin, or three location cards
-                        (pile_points + routes + placed // 2) / 100,  # the running score (C27)
-                        placed / 9,
-                    ],
-                    n,
-                ),
-            ),
-            "hand": flag,
-            "drawn_families": flag,
-            "drawn_locations": flag,
-            "display": flag,  # flags and cards / 2, at most 2
-            "display_cards": flag,
-            "family_discard": flag,
-            "location_discard": flag,
-            "ship_discard": flag,
-            "decks": (0.0, [deck / 64, len(cards.locations) / 64, ns / 96]),
-            "phase": flag,
-            "current_player": flag,
-            "start_player": flag,
-            "first_player": flag,
-            "round": flag,
-            # Solo only (C9, C28): the families she can hold, her one route, her location
-            # cards (the player's discards), her pile's points.
-            "jana": (
-                0.0,
-                [
-                    jana_families / 20,
-                    longest / 9,
-                    *(c / 6 for c in shore),
-                    seas / 6,
-                    sum(deck_points[:jana_families]) / 100,
-                ]
-                if n == 1
-                else 0.0,
-            ),
-        }
-
-    def _information_state_ranges(self) -> dict[str, FieldRange]:
-        """The observation's ranges, and ``known_hands``: 0/1 per seat and ship card (C26)."""
-        return {**self._observation_ranges(), "known_hands": (0.0, 1.0)}
 
     # ------------------------------------------------------------------ text
 
