@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover
 
 from cruiselib.errors import InvalidStateError
 
-from .dream_cruise import PHASES
+from .dream_cruise import PHASES as _PHASES
 
 if not cython.compiled:
     # The enum constants of the core's .pxd and of this module's (compiled: C constants,
@@ -177,7 +177,7 @@ def load_checked(core, d, history):
     Meant for a fresh state: a failed load leaves this one half written.
     """
     n = core.rules.num_players
-    phase = PHASES.index(d.phase)
+    phase = _PHASES.index(d.phase)
     seats = d.seats
     if len(seats) != n:
         raise InvalidStateError(f"{_BAD}{len(seats)} seats for {n} players")
