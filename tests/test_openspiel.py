@@ -4,14 +4,11 @@ algorithms (random_sim_test, ISMCTS, external-sampling MCCFR). Skipped without O
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import pickle
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -22,7 +19,6 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python import observation as os_observation  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: E402
 from open_spiel.python.algorithms import (  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: E402
-    external_sampling_mccfr,
     ismcts,
     mcts,
 )
@@ -30,9 +26,9 @@ from open_spiel.python.algorithms import (  # type: ignore[import-untyped,import
 import cruiselib  # noqa: E402
 import cruiselib.openspiel as cos  # noqa: E402
 from cruiselib._registry import game_class  # noqa: E402
-from cruiselib.dream_cruise.integrations import _rounds as cruise_rounds  # noqa: E402
 from cruiselib.errors import InvalidOptionError, InvalidStateError  # noqa: E402
 from cruiselib.sirens import SirensGame  # noqa: E402
+from tests.support import ANY_GAME, player_counts, unbounded_game  # noqa: E402
 
 # A surface over the public API: the README's pure-Python run leaves it out (-m "not surface").
 pytestmark = pytest.mark.surface
@@ -66,13 +62,9 @@ def small_configurations() -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-# Every game at every player count, its example configurations, and the Dream Cruise option
-# sets that change the action space or the rules the most.
-CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    *every_configuration(),
-    ("dream_cruise", {"players": 3, "sea_ship_draw": True, "additions": 1, "route_points": (1, 3, 6, 10)}),
-    ("dream_cruise", {"players": 1, "difficulty": 2}),
-]
+# Every game at every player count and its example configurations (a game's own files in
+# tests/<game>/test_openspiel.py add the option sets that change its rules the most).
+CONFIGS: list[tuple[str, dict[str, Any]]] = every_configuration()
 SMALL: list[tuple[str, dict[str, Any]]] = small_configurations()
 
 
@@ -95,22 +87,13 @@ def random_position(game: Any, seed: int, steps: int | None = None) -> Any:
     return state
 
 
-@pytest.fixture
-def np_seed() -> Iterator[None]:
-    """MCCFR samples from numpy's global generator: seed it, then restore it."""
-    saved = np.random.get_state()
-    np.random.seed(1234)
-    yield
-    np.random.set_state(saved)
-
-
 # --------------------------------------------------------------------------- loading
 
 
 def test_import_cruiselib_needs_no_openspiel() -> None:
     code = (
         "import sys; sys.modules['pyspiel'] = None\n"  # an import of pyspiel now fails
-        "import cruiselib; cruiselib.make('sirens').new_state(seed=1)\n"
+        f"import cruiselib; cruiselib.make({ANY_GAME!r}).new_state(seed=1)\n"
         "try:\n    import cruiselib.openspiel\nexcept ImportError as e:\n    print('ImportError', e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True)
@@ -127,16 +110,10 @@ def test_every_game_is_registered() -> None:
         assert "seed" in game_type.parameter_specification and "players" in game_type.parameter_specification
 
 
-@pytest.mark.parametrize(
-    ("name", "players", "lo", "hi", "utility"),
-    [
-        ("sirens", 2, 2, 2, GameType.Utility.ZERO_SUM),
-        ("dream_islands", 4, 2, 4, GameType.Utility.GENERAL_SUM),
-        ("atlantic_star", 4, 2, 6, GameType.Utility.GENERAL_SUM),
-        ("dream_cruise", 4, 1, 4, GameType.Utility.GENERAL_SUM),
-    ],
-)
-def test_registered_game_type(name: str, players: int, lo: int, hi: int, utility: Any) -> None:
+def check_registered_game_type(name: str, players: int, lo: int, hi: int, utility: Any) -> None:
+    """The OpenSpiel type registered for game ``name``: its kind, seat counts ``lo``-``hi``,
+    ``utility`` and default ``players`` (each game's tests/<game>/test_openspiel.py gives its
+    own values)."""
     game_type = next(t for t in pyspiel.registered_games() if t.short_name == cos.short_name(name))
     assert game_type.dynamics == GameType.Dynamics.SEQUENTIAL
     assert game_type.chance_mode == GameType.ChanceMode.SAMPLED_STOCHASTIC
@@ -184,7 +161,7 @@ def test_game_info(config: tuple[str, dict[str, Any]]) -> None:
     # OpenSpiel's own answer (it observes a new initial state) agrees.
     assert pyspiel.Game.observation_tensor_shape(game) == list(cgame.observation_shape)
     assert pyspiel.Game.information_state_tensor_size(game) == cgame.information_state_shape[0]
-    zero_sum = name == "sirens" or (name == "dream_cruise" and cgame.num_players == 2)
+    zero_sum = bool(spec.zero_sum(cgame))  # each game's own test says which configurations are
     utility = game.get_type().utility
     assert utility == (GameType.Utility.ZERO_SUM if zero_sum else GameType.Utility.GENERAL_SUM)
     assert game.utility_sum() == (0.0 if zero_sum else None)
@@ -192,43 +169,12 @@ def test_game_info(config: tuple[str, dict[str, Any]]) -> None:
     assert 0 < game.max_game_length() < 2**31
 
 
-def test_load_game_both_ways() -> None:
-    a = pyspiel.load_game("cruiselib_sirens", {"players": 2})
-    b = cos.load_game("sirens", players=2)
-    c = pyspiel.load_game("cruiselib_sirens(players=2,variant=standard)")
-    assert isinstance(a, cos.OpenSpielGame) and str(a) == str(b) == str(c)
-    assert pyspiel.load_game(str(a)).cruiselib_game == a.cruiselib_game
-
-
-def test_load_game_converts_python_values(tmp_path: Path) -> None:
-    game = cos.load_game("dream_cruise", players=3, route_points=(1, 3, 6, 10), sea_ship_draw=True, seed=5)
-    assert game.get_parameters()["route_points"] == "1/3/6/10"
-    expected = cruiselib.make("dream_cruise", players=3, route_points=(1, 3, 6, 10), sea_ship_draw=True)
-    assert game.cruiselib_game == expected
-    board = ((30, 20, 10, 4, 1, 0), (26, 18, 10, 5, 2, 1), (22, 16, 10, 6, 3, 1), (18, 14, 10, 7, 4, 2), (9,) * 6)
-    star = cos.load_game("atlantic_star", players=2, board=board)
-    assert star.cruiselib_game == cruiselib.make("atlantic_star", players=2, board=board)
-    assert pyspiel.load_game(str(star)).cruiselib_game == star.cruiselib_game  # the game string reloads it
-    cards = cruiselib.make("sirens").cards
-    path = tmp_path / "cards.json"
-    path.write_bytes(msgspec.json.encode(cards))
-    sirens = cos.load_game("sirens", cards=path)
-    assert sirens.cruiselib_game == cruiselib.make("sirens", cards=cards)
-    assert sirens.get_parameters()["cards"] == str(path)
-
-
 @pytest.mark.parametrize(
     ("name", "params", "message"),
     [
-        ("sirens", {"players": 3}, "2 players"),
-        ("sirens", {"variant": "upside_down"}, "variant"),
-        ("dream_islands", {"max_rounds": None}, "max_rounds"),
-        ("dream_islands", {"max_rounds": 0}, "max_rounds"),
-        ("dream_islands", {"players": 4, "max_rounds": 2**31 // 16}, "max_rounds"),
-        ("dream_cruise", {"route_points": "1/3/x/9"}, "route_points"),
-        ("dream_cruise", {"players": 2, "difficulty": 1}, "solo"),
-        ("atlantic_star", {"board": "1/2/3"}, "board"),
-        ("sirens", {"cards": cruiselib.make("sirens").cards}, "path"),
+        # Each game's own bad values: tests/<game>/test_openspiel.py.
+        (ANY_GAME, {"players": max(player_counts(ANY_GAME)) + 1}, "players"),
+        (ANY_GAME, {"colour": "blue"}, "colour"),
         ("chess", {}, "unknown game"),
     ],
 )
@@ -239,9 +185,9 @@ def test_bad_parameters(name: str, params: dict[str, Any], message: str) -> None
 
 def test_unknown_parameter() -> None:
     with pytest.raises(pyspiel.SpielError, match="colour"):
-        pyspiel.load_game("cruiselib_sirens", {"colour": "blue"})
+        pyspiel.load_game(cos.short_name(ANY_GAME), {"colour": "blue"})
     with pytest.raises(InvalidOptionError, match="colour"):
-        cos.GAME_CLASSES["sirens"]({"colour": "blue"})
+        cos.GAME_CLASSES[ANY_GAME]({"colour": "blue"})
 
 
 # --------------------------------------------------------------------------- games registered later
@@ -355,19 +301,20 @@ def test_wrap_game_finds_the_games_form() -> None:
 
 
 def test_initial_states_are_the_seeds_deals() -> None:
-    game = cos.load_game("dream_islands", players=3, seed=11)
+    name = next(n for n in cos.GAMES if 3 in player_counts(n))
+    game = cos.load_game(name, players=3, seed=11)
     cgame = game.cruiselib_game
     first, second = game.new_initial_state(), game.new_initial_state()
     assert game.deals == 0  # dealt when first used
     assert second.cruiselib_state == cgame.state_from_seed_state(cgame.playout_seed_state(11, 0))
     assert first.cruiselib_state == cgame.state_from_seed_state(cgame.playout_seed_state(11, 1))
     assert game.deals == 2
-    again = cos.load_game("dream_islands", players=3, seed=11).new_initial_state()
+    again = cos.load_game(name, players=3, seed=11).new_initial_state()
     assert again.cruiselib_state == second.cruiselib_state  # the same seed, the same sequence
 
 
 def test_clones_use_no_deal() -> None:
-    game = cos.load_game("sirens", seed=3)
+    game = cos.load_game(ANY_GAME, seed=3)
     fresh = game.new_initial_state()
     twin = fresh.clone()  # OpenSpiel's C++ clone: a new initial state, then the attributes copied
     assert game.deals == 1 and str(twin) == str(fresh)  # the fresh state was dealt once, for both
@@ -380,12 +327,14 @@ def test_clones_use_no_deal() -> None:
 
 
 def test_state_from_wraps_a_cruiselib_state() -> None:
-    game = cos.load_game("atlantic_star", players=3)
+    name = next(n for n in cos.GAMES if len(player_counts(n)) > 1)
+    seats, other = player_counts(name)[:2]
+    game = cos.load_game(name, players=seats)
     cstate = game.cruiselib_game.new_state(seed=2)
     state = game.state_from(cstate)
     assert state.cruiselib_state == cstate and state.cruiselib_state is not cstate
     with pytest.raises(InvalidOptionError):
-        game.state_from(cruiselib.make("atlantic_star", players=4).new_state(seed=2))
+        game.state_from(cruiselib.make(name, players=other).new_state(seed=2))
 
 
 # --------------------------------------------------------------------------- OpenSpiel's tests
@@ -428,32 +377,15 @@ def test_state_api(config: tuple[str, dict[str, Any]]) -> None:
     assert str(state) == state.cruiselib_state.game.render(state.cruiselib_state)
 
 
-def test_solo_dream_cruise() -> None:
-    """One OpenSpiel player against Jana, who belongs to the game (C9): returns are +1 for
-    beating her and -1 otherwise."""
-    game = cos.load_game("dream_cruise", players=1, difficulty=3)
-    assert game.num_players() == 1 and game.get_type().utility == GameType.Utility.GENERAL_SUM
-    seen = set()
-    for seed in range(6):
-        state = random_position(game, seed, steps=10_000)
-        while not state.is_terminal():
-            state.apply_action(random.Random(seed).choice(state.legal_actions()))
-        seen.add(tuple(state.returns()))
-    assert seen <= {(1.0,), (-1.0,)} and (-1.0,) in seen
-
-
-# Moves that end a turn or a phase: a stalling player avoids them whenever it can (a game
-# not listed is played at random here; the 100 playouts above bound it all the same).
-ENDING: dict[str, set[str]] = {
-    "sirens": {"EndTurn", "Pass"},
-    "dream_islands": {"Draw"},
-    "atlantic_star": {"Charter", "Voyage"},
-    "dream_cruise": {"Done"},
-}
-
-
 @pytest.mark.parametrize("config", CONFIGS, ids=ids)
 def test_max_game_length_bounds_random_games(config: tuple[str, dict[str, Any]]) -> None:
+    check_length_bound(config, set())
+
+
+def check_length_bound(config: tuple[str, dict[str, Any]], ending: set[str]) -> None:
+    """The game's OpenSpiel length bound holds for 100 playouts and for two games of stalling
+    play, which avoids the moves named in ``ending`` (those that end a turn or a phase) while
+    it can; each game's tests/<game>/test_openspiel.py names its own."""
     name, options = config
     game = cos.load_game(name, **options)
     playouts = game.cruiselib_game.playouts(100, seed=3)
@@ -462,46 +394,10 @@ def test_max_game_length_bounds_random_games(config: tuple[str, dict[str, Any]])
         state, rnd, n = game.new_initial_state(), random.Random(seed), 0
         while not state.is_terminal():
             pairs = zip(state.legal_actions(), state.cruiselib_state.legal_moves(), strict=True)
-            stall = [a for a, m in pairs if type(m).__name__ not in ENDING.get(name, set())]
+            stall = [a for a, m in pairs if type(m).__name__ not in ending]
             state.apply_action(rnd.choice(stall or state.legal_actions()))
             n += 1
         assert n <= game.max_game_length()
-
-
-def test_max_game_length_formulas() -> None:
-    assert cos.load_game("sirens").max_game_length() == 4 * (52 + 12) + 12
-    assert cos.load_game("dream_islands", players=3, max_rounds=7).max_game_length() == 4 * 3 * 7
-    assert cos.load_game("atlantic_star", players=2).max_game_length() == 2 * (8 + 38 + 4 + 38)
-    assert cos.load_game("atlantic_star", players=5).max_game_length() == 5 * (4 + 20 + 4 + 29)
-    assert cos.load_game("dream_cruise", players=4).max_game_length() == 12 * 4 * 30
-    assert cos.load_game("dream_cruise", players=1, additions=4).max_game_length() == 19 * 1 * 36
-
-
-def test_dream_islands_round_limit() -> None:
-    """max_rounds=R ends every game after R complete rounds (I9): the bound 4 n R holds even
-    for a player who never draws early (every card put under the pile)."""
-    game = cos.load_game("dream_islands", players=2, max_rounds=3)
-    for seed in range(5):
-        state, rnd, n = game.new_initial_state(), random.Random(seed), 0
-        while not state.is_terminal():
-            moves = state.cruiselib_state.legal_moves()
-            stall = [a for a, m in zip(state.legal_actions(), moves, strict=True) if type(m).__name__ != "Draw"]
-            state.apply_action(rnd.choice(stall))
-            n += 1
-        assert state.cruiselib_state.view(0).rounds <= 3 and n <= game.max_game_length()
-
-
-def test_dream_cruise_rounds_bound() -> None:
-    """The rounds behind Dream Cruise's bound: every round but the last keeps a location card
-    per seat for good (C4, C20); random games never play more."""
-    for players in (1, 2, 4):
-        game = cos.load_game("dream_cruise", players=players)
-        bound = cruise_rounds(game.cruiselib_game)
-        for seed in range(4):
-            state = random_position(game, seed, steps=10_000)
-            while not state.is_terminal():
-                state.apply_action(random.Random(seed).choice(state.legal_actions()))
-            assert state.cruiselib_state.view(0).round <= bound
 
 
 # --------------------------------------------------------------------------- observations
@@ -557,7 +453,7 @@ def test_strings_are_views(config: tuple[str, dict[str, Any]]) -> None:
 
 
 def test_observer_types() -> None:
-    game = cos.load_game("sirens")
+    game = cos.load_game(ANY_GAME)
     public_only = pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
     with pytest.raises(InvalidOptionError):
         game.make_py_observer(public_only)
@@ -615,7 +511,7 @@ def test_serialization_round_trip(config: tuple[str, dict[str, Any]]) -> None:
 def test_pickle() -> None:
     """Python pickling goes through serialize() (OpenSpiel's own pickling of a sampled-stochastic
     Python game would ask the C++ side for the game's generator state, which it lacks)."""
-    game = cos.load_game("dream_cruise", players=2, seed=3)
+    game = cos.load_game(ANY_GAME, players=min(player_counts(ANY_GAME)), seed=3)
     state = random_position(game, 1)
     loaded = pickle.loads(pickle.dumps(state))
     assert loaded.cruiselib_state == state.cruiselib_state and loaded.history() == state.history()
@@ -651,13 +547,6 @@ def play_ismcts(game: Any, simulations: int, seed: int, default_resampler: bool 
     return actions, state
 
 
-def test_ismcts_sirens_default_resampler() -> None:
-    """As a researcher would run it: OpenSpiel's ISMCTS calls resample_from_infostate itself."""
-    game = cos.load_game("sirens")
-    _, state = play_ismcts(game, 12, seed=1, default_resampler=True)
-    assert state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
-
-
 @pytest.mark.parametrize("config", SMALL, ids=ids)
 def test_ismcts_plays_whole_games(config: tuple[str, dict[str, Any]]) -> None:
     name, options = config
@@ -668,8 +557,8 @@ def test_ismcts_plays_whole_games(config: tuple[str, dict[str, Any]]) -> None:
 
 def test_ismcts_is_reproducible() -> None:
     """A seeded bot with a seeded sampler plays the same game again."""
-    first, _ = play_ismcts(cos.load_game("sirens", seed=4), 8, seed=3)
-    again, _ = play_ismcts(cos.load_game("sirens", seed=4), 8, seed=3)
+    first, _ = play_ismcts(cos.load_game(ANY_GAME, seed=4), 8, seed=3)
+    again, _ = play_ismcts(cos.load_game(ANY_GAME, seed=4), 8, seed=3)
     assert again == first
 
 
@@ -680,58 +569,21 @@ def test_ismcts_plays_whole_games_every_configuration(config: tuple[str, dict[st
     play_ismcts(cos.load_game(name, seed=9, **options), 20, seed=1)
 
 
-def tiny_sirens(tmp_path: Path) -> Any:
-    """Sirens with 8 cards of value 9 and ship cards 1-5: every card played takes its ship
-    card at once (S6), nobody draws, and a game lasts a handful of turns."""
-    cards = [{"value": 9, "emblem": e, "crew": False} for e in ["seastar"] * 4 + ["shell"] * 4]
-    path = tmp_path / "tiny.json"
-    path.write_text(json.dumps({"name": "tiny", "ships": [1, 2, 3, 4, 5], "cards": cards}))
-    return cos.load_game("sirens", cards=path)
-
-
-@pytest.mark.usefixtures("np_seed")
-def test_external_sampling_mccfr(tmp_path: Path) -> None:
-    game = tiny_sirens(tmp_path)
-    solver = external_sampling_mccfr.ExternalSamplingSolver(game)
-    for _ in range(2):
-        solver.iteration()  # one traversal per player, each from a new deal
-    policy = solver.average_policy()
-    # A second game of the same seed deals the solver's deals again, in order.
-    replay = tiny_sirens(tmp_path)
-    rnd = random.Random(5)
-    checked = learned = 0
-    for _ in range(4):
-        state = replay.new_initial_state()
-        while not state.is_terminal():
-            probs = policy.action_probabilities(state)
-            assert sorted(probs) == state.legal_actions()
-            assert all(p >= 0.0 for p in probs.values()) and sum(probs.values()) == pytest.approx(1.0)
-            checked += 1
-            # MCCFR's private table: whether this is a learned policy, not the uniform default.
-            learned += state.information_state_string() in solver._infostates
-            state.apply_action(rnd.choice(state.legal_actions()))
-    assert checked > 10 and learned > 4
-
-
 # --------------------------------------------------------------------------- cruiselib-side helpers
 
 
-def test_wrap_game() -> None:
-    custom = cruiselib.make("sirens", cards=cruiselib.make("sirens").cards)
-    game = cos.wrap_game(custom, seed=4)
-    assert game.cruiselib_game is custom and game.get_parameters()["cards"] == "<standard>"
-    twin = cruiselib.make("sirens", variant="bow_to_rear").pure_twin()
-    wrapped = cos.wrap_game(twin)
-    assert wrapped.cruiselib_game is twin and pyspiel.load_game(str(wrapped)).cruiselib_game == twin
-    pyspiel.random_sim_test(wrapped, num_sims=1, serialize=False, verbose=False)
-    with pytest.raises(InvalidOptionError, match="max_rounds"):
-        cos.wrap_game(cruiselib.make("dream_islands"))  # unbounded as printed (I9)
+def test_wrap_game_refuses_a_game_without_its_length_bound() -> None:
+    name, options = unbounded_game()
+    spec = game_class(name).openspiel
+    assert spec is not None
+    with pytest.raises(InvalidOptionError, match=next(iter(spec.unbounded))):
+        cos.wrap_game(cruiselib.make(name, **options))  # unbounded as printed
 
 
-@pytest.mark.parametrize(("name", "options"), [("sirens", {}), ("dream_islands", {"players": 2})])
+@pytest.mark.parametrize(("name", "options"), [(ANY_GAME, {}), unbounded_game()])
 def test_timed_ismcts_bot(name: str, options: dict[str, Any]) -> None:
-    """OpenSpiel's ISMCTS behind cruiselib's bot interface (a Dream Islands game without
-    max_rounds included)."""
+    """OpenSpiel's ISMCTS behind cruiselib's bot interface (a game without its length bound
+    included)."""
     game = cruiselib.make(name, **options)
     state = game.new_state(seed=2)
     before = state.clone()
