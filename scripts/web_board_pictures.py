@@ -1,14 +1,18 @@
 """The pictures of docs/web.md: each game's page in headless Chromium at desktop width and at
-phone width, played on the board.
+phone width, played on the board, mid-game and at the end.
 
     python scripts/web_board_pictures.py [--out docs/images] [--moves M] [--seed K] [GAME ...]
 
 Starts the server on a free loopback port, opens the page in the system's Chromium through
 Playwright (as tests/test_web.py does), plays M moves of the person's seat by clicks on the
 board against the ``rules`` bot, then clicks a board object that several moves act on (so
-that the picture shows the choice next to it) and saves ``web-<game>-desktop.png`` and
-``web-<game>-phone.png`` (390 px wide), reduced to 256 colours to stay small. The table is
-the game's fewest seats of two or more. Needs the ``web`` extra, Playwright and Pillow.
+that the picture shows the choice beside it) and saves ``web-<game>-desktop.png`` and
+``web-<game>-phone.png`` (390 px wide); then plays on to the end and saves
+``web-<game>-desktop-end.png`` and ``web-<game>-phone-end.png`` (the final scores and why
+the game ended). Each is reduced to 256 colours to stay small. The table is the game's
+fewest seats of two or more, and a game with a solo configuration is pictured solo too
+(``web-<game>-solo-…``). The "How to win" box, open at a first game, is closed for the
+pictures but the first one's. Needs the ``web`` extra, Playwright and Pillow.
 """
 
 from __future__ import annotations
@@ -22,7 +26,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.test_web import PHONE, choose_on_the_board, chromium_path, open_game, two_or_more, wait_idle  # noqa: E402
+from tests.test_web import (  # noqa: E402
+    MAX_CLICKS,
+    PHONE,
+    choose_on_the_board,
+    chromium_path,
+    open_game,
+    two_or_more,
+    wait_idle,
+)
 from tests.web_support import serving  # noqa: E402
 
 DESKTOP: Any = {"width": 1280, "height": 860}
@@ -46,11 +58,17 @@ def show_a_choice(page: Any) -> None:
             return
 
 
-def save(page: Any, target: Path) -> None:
-    """The page's screenshot at ``target``, in 256 colours."""
+def save(page: Any, target: Path, *, end: bool = False) -> None:
+    """The page's screenshot at ``target``, in 256 colours: from the top of the page (down to
+    the choice when one is shown), or at the ``end`` with the final scores in view."""
     from PIL import Image
 
-    page.evaluate("window.scrollTo(0, 0)")
+    if end:
+        page.locator("#result").scroll_into_view_if_needed()
+    else:  # the top of the page, or down to the choice shown (beside the objects it marks)
+        page.evaluate("window.scrollTo(0, 0)")
+        if page.is_visible("#choice"):
+            page.evaluate("document.querySelector('#choice').scrollIntoView({block: 'end'})")
     page.screenshot(path=str(target))
     with Image.open(target) as image:
         image.convert("RGB").quantize(256).save(target, optimize=True)
@@ -75,23 +93,40 @@ def main(argv: list[str] | None = None) -> int:
     if path is None:
         sys.exit("no Chromium found: apt-get install chromium (or set CRUISELIB_CHROMIUM)")
     args.out.mkdir(parents=True, exist_ok=True)
+    from cruiselib._registry import game_class
+
+    first = True
     with serving() as served, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
         for game in args.games or offered_games():
-            for width, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
-                page = browser.new_page(viewport=viewport)
-                open_game(page, served.base, game, two_or_more(game), 0, args.seed, opponent="rules", think=0.05)
-                rnd = random.Random(args.seed)
-                renders, state = wait_idle(page)
-                for _ in range(args.moves):
-                    if state == "over":
-                        break
-                    choose_on_the_board(page, rnd)
-                    renders, state = wait_idle(page, renders)
-                if state != "over":
-                    show_a_choice(page)
-                save(page, args.out / f"web-{game}-{width}.png")
-                page.close()
+            tables = [(two_or_more(game), "")]
+            if 1 in game_class(game).player_counts and two_or_more(game) != 1:
+                tables.append((1, "-solo"))
+            for players, solo in tables:
+                for width, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                    page = browser.new_page(viewport=viewport)
+                    open_game(page, served.base, game, players, 0, args.seed, opponent="rules", think=0.05)
+                    if not first and page.is_visible("#rules"):
+                        page.click('[data-action="close-rules"]')
+                    first = False
+                    rnd = random.Random(args.seed)
+                    renders, state = wait_idle(page)
+                    for _ in range(args.moves):
+                        if state == "over":
+                            break
+                        choose_on_the_board(page, rnd)
+                        renders, state = wait_idle(page, renders)
+                    if state != "over":
+                        show_a_choice(page)
+                    save(page, args.out / f"web-{game}{solo}-{width}.png")
+                    page.keyboard.press("Escape")
+                    for _ in range(MAX_CLICKS):
+                        if state == "over":
+                            break
+                        choose_on_the_board(page, rnd)
+                        renders, state = wait_idle(page, renders)
+                    save(page, args.out / f"web-{game}{solo}-{width}-end.png", end=True)
+                    page.close()
         browser.close()
     return 0
 

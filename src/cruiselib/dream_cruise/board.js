@@ -160,8 +160,8 @@
   const PHASES = {
     boarding: "boarding: families board the cabins",
     set_course: "set course: each seat keeps a location card",
-    set_sail: "set sail: each seat takes a set of ship cards",
-    entertainment: "entertainment: guests go to activities",
+    entertainment: "prepare entertainment: each seat takes a set of ship cards",
+    set_sail: "set sail: send guests to activities, plan, build, move the captain, then done",
     over: "the cruise is over",
   };
 
@@ -203,7 +203,7 @@
     plan: "Play an activity card from your hand onto your location card.",
     build: "Build an addition from your hand, paying with another hand card.",
     captain: "Send the captain to an activity, paying a hand card; guests may then join it.",
-    done: "End your turn of the entertainment phase.",
+    done: "End your turn of the set sail phase.",
   };
 
   // The content of the card a move names, where the move is chosen.
@@ -250,7 +250,9 @@
 
   // Why the game ended (C8, C20).
   function ending(v) {
-    const why = v.family_deck === 0 ? "The family deck ran out" : v.location_deck === 0 ? "No location card was left to draw" : "The last round was played";
+    // The last round: no location card left to draw (C20), else the family deck ran out
+    // and was refilled from its discards for that round (C8, C16).
+    const why = v.location_deck === 0 ? "No location card was left to draw" : "The family deck ran out (refilled once more from its discards)";
     return `${why}: round ${v.round} was the last, and every seat's families, routes and placed guests were counted.`;
   }
 

@@ -440,8 +440,8 @@ async function hint() {
 function render() {
   document.body.dataset.renders = String(Number(document.body.dataset.renders) + 1);
   if (!S.gid || !S.view) return;
+  renderBoard(); // first: the status says what the person does now from the board's moves
   renderStatus();
-  renderBoard();
   renderMoves();
   renderHints();
   renderLog();
