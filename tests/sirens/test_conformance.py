@@ -122,7 +122,7 @@ def _game_with(state_class: type[SirensState]) -> SirensGame:
         def _from_data(self, data: Any) -> SirensState:
             state = super()._from_data(data)
             twin = state_class(self.rules, self)
-            twin._set_raw(state._get_raw())
+            _core.load("sirens_snapshot").set_raw(twin, state._get_raw())
             return twin
 
     return Game()

@@ -334,7 +334,7 @@ def _check_fields(game: SirensGame, state: SirensState, p: int, obs: Any) -> Non
     f = game.observation_fields()
     view = state.view(p)
     nc = len(game.cards.cards)
-    assert list(f) == [name for name, _ in game.rules.observation_parts()]
+    assert list(f) == game.rules.observation_layout.names()
     assert max(s.stop for s in f.values()) == obs.shape[0]
 
     def ids(name: str, lo: int = 0) -> list[int]:

@@ -50,6 +50,7 @@ cdef unsigned int BIT32
 cdef unsigned int MASK32
 cdef int DEBRUIJN32[32]
 cdef unsigned long long RECIP[11]     # NSLOT + 1
+cdef object _snapshot                 # the sirens_snapshot module, imported on the first load
 
 
 cdef inline int _popcount(unsigned int m) noexcept nogil
@@ -70,7 +71,7 @@ cdef class SirensRules(CoreRules):
     cdef int card_emblem[MAXC]
     cdef int ship_val[NSHIP]
     cdef int min_won[NSHIP]      # fewest cards a won ship card takes out of play
-    # offsets of the observation tensor's parts (observation_layout names them)
+    # offsets of the observation tensor's fields, read from its layout (_observation_layout)
     cdef readonly int o_seat, o_phase, o_decide, o_turn, o_hand, o_pile, o_sides, o_removed, o_octo
     cdef readonly int o_hand_n, o_pile_n, o_side_n, o_totals, o_thr, o_status, o_rum, o_crew
     cdef readonly int o_choice, o_points, o_rum_held, o_octo_held, o_passes, o_picks
@@ -81,7 +82,6 @@ cdef class SirensRules(CoreRules):
     cdef tuple ship_ints
     cdef object ship_type, view_type
 
-    cpdef list observation_parts(self)
     @cython.locals(c=cython.int, f=cython.int, t=cython.int, v=cython.int)
     cpdef _view_tables(self)
 
@@ -125,7 +125,7 @@ cdef class SirensCore(CoreState):
     cdef int sc_nopen, sc_nplay, sc_nocto, sc_nrum
     cdef int sc_oslot, sc_onf                # the slot under the opponent's octopus
     cdef unsigned int sc_omask               # and its movable faces
-    cdef int zone[MAXC]   # scratch of _load: where each card was seen
+    cdef int zone[MAXC]   # scratch of sirens_snapshot's checks: where each card was seen
 
     # the contract (engine.pxd)
     cdef void c_init_arrays(self) noexcept
@@ -138,20 +138,26 @@ cdef class SirensCore(CoreState):
     cdef void _copy_into(self, SirensCore new) noexcept
 
     # hidden information: resample, view, observation tensor
-    @cython.locals(opp=cython.int, n=cython.int, i=cython.int, j=cython.int, c=cython.int,
-                   k=cython.int, f=cython.int, F=cython.int, picks=cython.int, floor=cython.int,
-                   above=cython.int, m=cython.int, have=cython.int, r=cython.int,
-                   pool=cython.int[MAXC], cnt=cython.int[MAXC])
+    @cython.locals(opp=cython.int)
     cdef void c_resample(self, int seat, bint recall) noexcept nogil
+    @cython.locals(F=cython.int, f=cython.int, c=cython.int, above=cython.int, cnt=cython.int[MAXC])
+    cdef int _lowest_floor(self, int p) noexcept nogil
+    @cython.locals(n=cython.int, i=cython.int, j=cython.int, c=cython.int, k=cython.int, f=cython.int,
+                   F=cython.int, picks=cython.int, floor=cython.int, above=cython.int, m=cython.int,
+                   have=cython.int, r=cython.int, pool=cython.int[MAXC], cnt=cython.int[MAXC])
+    cdef void _repick(self, int opp) noexcept nogil
     @cython.locals(n=cython.int, i=cython.int, j=cython.int, c=cython.int, m=cython.ulonglong,
                    pool=cython.int[MAXC])
     cdef void _redeal(self, int p, int q) noexcept nogil
     @cython.locals(R=SirensRules, infos=tuple, n=cython.int, m=cython.ulonglong,
-                   i=cython.int, c=cython.int, k=cython.int, st=cython.int, rc=cython.int,
-                   s=cython.int, o0=cython.int, o1=cython.int, a=cython.int,
-                   b=cython.int, cur=cython.int, hand=list, ships=list, crew=list, side0=list,
-                   side1=list, removed=list, pile_sizes=list, legal=list)
+                   i=cython.int, k=cython.int, o0=cython.int, o1=cython.int, a=cython.int,
+                   b=cython.int, cur=cython.int, hand=list, ships=list, removed=list,
+                   pile_sizes=list, legal=list)
     cpdef object _view(self, int seat, bint recall)
+    @cython.locals(R=SirensRules, n=cython.int, i=cython.int, c=cython.int, st=cython.int,
+                   rc=cython.int, s=cython.int, o0=cython.int, o1=cython.int, crew=list,
+                   side0=list, side1=list)
+    cdef object _view_ship(self, int k, tuple infos)
     @cython.locals(opp=cython.int, nc=cython.int, i=cython.int, s=cython.int, r=cython.int,
                    b=cython.int, k=cython.int, rc=cython.int, st=cython.int, t=cython.int,
                    v=cython.int)
@@ -180,35 +186,11 @@ cdef class SirensCore(CoreState):
                    k=cython.int, c=cython.int)
     cdef void c_do(self, int a) noexcept nogil
 
-    # loading a snapshot: _load_checked runs these sections in order
-    @cython.locals(crew_in_play=cython.int, low=cython.int)
+    # a snapshot: written by _export, checked and loaded by sirens_snapshot
     cdef _load_checked(self, object d, bint history)
-    @cython.locals(p=cython.int, i=cython.int, n=cython.int, k=cython.int, j=cython.int, s=cython.int, c=cython.int, placed=cython.int, variant=cython.bint,
-                   R=SirensRules)
-    cdef _load_cards(self, object d)
-    @cython.locals(p=cython.int, k=cython.int, t=cython.int, r=cython.int, o=cython.int, st=cython.int, v=cython.int, z=cython.int, c=cython.int, won=cython.int,
-                   removed_ships=cython.int, crew_in_play=cython.int, variant=cython.bint, R=SirensRules)
-    cdef int _load_tokens(self, object d) except -1
-    @cython.locals(k=cython.int, i=cython.int, v=cython.int, need=cython.int, top=cython.int, low=cython.int, R=SirensRules)
-    cdef int _check_removed(self) except? -1  # a face value can be -1
-    @cython.locals(phase=cython.int, cur=cython.int, by_points=cython.bint, finished=cython.bint)
-    cdef _load_turn(self, object d)
-    @cython.locals(p=cython.int, i=cython.int, j=cython.int, c=cython.int, o=cython.int, v=cython.int, s=cython.int, top=cython.int, above=cython.int,
-                   variant=cython.bint, phase=cython.int, cur=cython.int, R=SirensRules)
-    cdef _load_picks(self, object d)
-    @cython.locals(k=cython.int, s=cython.int, c=cython.int, v=cython.int, t=cython.int, src=cython.int, cur=cython.int, R=SirensRules)
-    cdef _load_pending(self, object pending, int crew_in_play)
-    @cython.locals(p=cython.int, need=cython.int, phase=cython.int)
-    cdef _check_hand_sizes(self)
-    @cython.locals(k=cython.int, o=cython.int, phase=cython.int, by_points=cython.bint)
-    cdef _check_unscored(self, int low)
     @cython.locals(p=cython.int, i=cython.int, j=cython.int, k=cython.int, R=SirensRules)
     cpdef object _export(self)
     cpdef dict _get_raw(self)
-    cdef int _place_checked(self, int card, int z) except -1
-    @cython.locals(thr=cython.int, j=cython.int, s=cython.int)
-    cdef bint _could_lose(self, int ship, int v) noexcept nogil
-    cpdef bint _side_scores(self, int ship)
 
 
 # the play path: functions of a state, called directly (sirens.py)
@@ -226,6 +208,8 @@ cdef inline void _place(SirensCore self, int s, int c) noexcept nogil
 @cython.locals(t=cython.int, k0=cython.int, k1=cython.int, in_play=cython.int)
 cdef inline void _resolve(SirensCore self, int ship, int side, int card, int src, int draw) noexcept nogil
 cdef inline void _finish_placement(SirensCore self, int ship, int src, int draw) noexcept nogil
+# for sirens_snapshot, which cimports it (an inline function cannot be)
+cdef int crew_destination(SirensCore self, int ship, int direction, int token) noexcept nogil
 @cython.locals(k=cython.int)
 cdef inline int _crew_dest(SirensCore self, int ship, int direction, int token) noexcept nogil
 @cython.locals(k=cython.int)
@@ -256,6 +240,8 @@ cdef inline int _below(SirensCore self, int n) noexcept nogil
 @cython.locals(F=cython.int, f=cython.int, p=cython.int, i=cython.int, need=cython.int,
                above=cython.int, m=cython.uint, n=cython.int, cnt=cython.int[MAXF])
 cdef inline int _pick_kth(SirensCore self, unsigned long long r) noexcept nogil
+@cython.locals(out=list, c=cython.int, i=cython.int)
+cdef list _infos_in_id_order(tuple infos, unsigned long long m, int n)
 @cython.locals(i=cython.int, j=cython.int, c=cython.int)
 cdef inline void _sort_hand(SirensCore self, int p) noexcept nogil
 @cython.locals(i=cython.int, c=cython.int, m=cython.ulonglong)

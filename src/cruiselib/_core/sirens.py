@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
 from cruiselib._core.constants import reason_table
-from cruiselib.errors import InvalidStateError
+from cruiselib._core.tensor_layout import TensorField, TensorLayout
 
 from .engine import CoreRules, CoreState
 from .rng import SPLITMIX64 as _SPLITMIX64
@@ -35,40 +35,7 @@ if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
     from cruiselib._core.constants import enum_constants
 
-    _ENUM = enum_constants(__name__.rpartition(".")[2])  # this module's own .pxd
-    MAXC = _ENUM["MAXC"]
-    MAXF = _ENUM["MAXF"]
-    NSHIP = _ENUM["NSHIP"]
-    NSLOT = _ENUM["NSLOT"]
-    SIDE_MAX = _ENUM["SIDE_MAX"]
-    HAND = _ENUM["HAND"]
-    MAXLEGAL = _ENUM["MAXLEGAL"]
-    PH_PICK = _ENUM["PH_PICK"]
-    PH_MAIN = _ENUM["PH_MAIN"]
-    PH_AFTER = _ENUM["PH_AFTER"]
-    PH_CREW = _ENUM["PH_CREW"]
-    PH_OVER = _ENUM["PH_OVER"]
-    RUM_HELD = _ENUM["RUM_HELD"]
-    RUM_SPENT = _ENUM["RUM_SPENT"]
-    OCTO_HELD = _ENUM["OCTO_HELD"]
-    SHIP_IN_PLAY = _ENUM["SHIP_IN_PLAY"]
-    SHIP_REMOVED = _ENUM["SHIP_REMOVED"]
-    CREW_WON = _ENUM["CREW_WON"]
-    CREW_REMOVED = _ENUM["CREW_REMOVED"]
-    R_LEGAL = _ENUM["R_LEGAL"]
-    R_GAME_OVER = _ENUM["R_GAME_OVER"]
-    R_WRONG_PHASE = _ENUM["R_WRONG_PHASE"]
-    R_FACE_NOT_IN_HAND = _ENUM["R_FACE_NOT_IN_HAND"]
-    R_SHIP_NOT_IN_PLAY = _ENUM["R_SHIP_NOT_IN_PLAY"]
-    R_SIDE_FULL = _ENUM["R_SIDE_FULL"]
-    R_OCTOPUS_USED = _ENUM["R_OCTOPUS_USED"]
-    R_NO_CARD_TO_MOVE = _ENUM["R_NO_CARD_TO_MOVE"]
-    R_SAME_PLACE = _ENUM["R_SAME_PLACE"]
-    R_RUM_USED = _ENUM["R_RUM_USED"]
-    R_PASS_NOT_ALLOWED = _ENUM["R_PASS_NOT_ALLOWED"]
-    R_CREW_CANNOT_MOVE_THERE = _ENUM["R_CREW_CANNOT_MOVE_THERE"]
-    R_CANNOT_PICK = _ENUM["R_CANNOT_PICK"]
-    R_END_TOO_EARLY = _ENUM["R_END_TOO_EARLY"]
+    globals().update(enum_constants(__name__.rpartition(".")[2]))  # this module's own .pxd
 
 # The generator's step and output mix (rng.py), inlined in _below: every playout's deal
 # draws through it, and a call of CoreState.c_below per draw costs a few % of a playout.
@@ -83,7 +50,7 @@ DEBRUIJN32 = [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
 
 PHASES = ("pick", "main", "after", "crew", "over")
 CREW_NAMES = ("captain", "mate")
-_BAD = "invalid Sirens in Sight state: "
+_snapshot = None  # the sirens_snapshot module, imported on the first load (it cimports this one)
 
 # Why an action is illegal, by c_check's code.
 REASONS = reason_table(
@@ -202,31 +169,35 @@ class SirensRules(CoreRules):
         self.a_pass = self.a_end + 1
         self.a_crew = self.a_pass + 1
         self.a_pick = self.a_crew + NSHIP
-        # The observation tensor: offsets of its parts (observation_layout names them).
-        self.o_seat = 0
-        self.o_phase = 2
-        self.o_decide = 7
-        self.o_turn = 9
-        self.o_hand = 11
-        self.o_pile = self.o_hand + nc
-        self.o_sides = self.o_pile + nc
-        self.o_removed = self.o_sides + NSLOT * nc
-        self.o_octo = self.o_removed + nc
-        self.o_hand_n = self.o_octo + 2 * nc
-        self.o_pile_n = self.o_hand_n + 2
-        self.o_side_n = self.o_pile_n + 2
-        self.o_totals = self.o_side_n + NSLOT
-        self.o_thr = self.o_totals + NSLOT
-        self.o_status = self.o_thr + NSHIP
-        self.o_rum = self.o_status + 4 * NSHIP
-        self.o_crew = self.o_rum + NSHIP
-        self.o_choice = self.o_crew + 16
-        self.o_points = self.o_choice + NSHIP
-        self.o_rum_held = self.o_points + 2
-        self.o_octo_held = self.o_rum_held + 2
-        self.o_passes = self.o_octo_held + 2
-        self.o_picks = self.o_passes + 1
-        self._init_contract(2, self.a_pick + nf, REASONS, self.o_picks + 2)
+        # The observation tensor, declared once (_observation_layout); the writer's offsets
+        # are read from it, and c_observe's last field (picks: own, other) ends the tensor.
+        layout = self._observation_layout()
+        self.o_seat = layout.offset("seat")
+        self.o_phase = layout.offset("phase")
+        self.o_decide = layout.offset("to_decide")
+        self.o_turn = layout.offset("turn")
+        self.o_hand = layout.offset("hand")
+        self.o_pile = layout.offset("own_pile")
+        self.o_sides = layout.offset("sides")
+        self.o_removed = layout.offset("removed")
+        self.o_octo = layout.offset("octopus")
+        self.o_hand_n = layout.offset("hand_sizes")
+        self.o_pile_n = layout.offset("pile_sizes")
+        self.o_side_n = layout.offset("side_counts")
+        self.o_totals = layout.offset("side_totals")
+        self.o_thr = layout.offset("thresholds")
+        self.o_status = layout.offset("ship_status")
+        self.o_rum = layout.offset("rum")
+        self.o_crew = layout.offset("crew")
+        self.o_choice = layout.offset("crew_choice")
+        self.o_points = layout.offset("points")
+        self.o_rum_held = layout.offset("rum_held")
+        self.o_octo_held = layout.offset("octopus_held")
+        self.o_passes = layout.offset("passes")
+        self.o_picks = layout.offset("picks")
+        layout.check_end(self.o_picks + 2)
+        # The information state is the observation: the table shows every public event.
+        self._init_contract(2, self.a_pick + nf, REASONS, layout)
         self.inv_cards = 1.0 / nc
         self.card_infos = None
         self.crew_infos = None
@@ -234,17 +205,51 @@ class SirensRules(CoreRules):
     def face_of(self, card):
         return self.card_face[card]
 
-    def observation_parts(self):
-        """The parts of a seat's observation tensor in order: (name, length) pairs."""
+    def _observation_layout(self):
+        """The observation tensor of this configuration, field by field with its range
+        (docs/sirens.md, "Observation tensor"; seats as own / other). The ranges follow
+        the card set and the variant and hold every observation play can reach."""
         nc = self.num_cards
-        return [
-            ("seat", 2), ("phase", 5), ("to_decide", 2), ("turn", 2),
-            ("hand", nc), ("own_pile", nc), ("sides", NSLOT * nc), ("removed", nc), ("octopus", 2 * nc),
-            ("hand_sizes", 2), ("pile_sizes", 2), ("side_counts", NSLOT), ("side_totals", NSLOT),
-            ("thresholds", NSHIP), ("ship_status", 4 * NSHIP), ("rum", NSHIP), ("crew", 16),
-            ("crew_choice", NSHIP), ("points", 2), ("rum_held", 2), ("octopus_held", 2),
-            ("passes", 1), ("picks", 2),
-        ]
+        values = sorted([self.face_val[self.card_face[c]] for c in range(nc)])
+        # A side holds at most SIDE_MAX cards (S5), so its sum lies between the sum of the
+        # lowest SIDE_MAX values that are negative and of the highest that are positive.
+        lowest = sum([v for v in values[:SIDE_MAX] if v < 0])
+        highest = sum([v for v in values[-SIDE_MAX:] if v > 0])
+        # The standard game draws from one pile of the cards not dealt (S16); in the variant
+        # a seat's pile is its own set of half the cards, whole while it picks (S9).
+        variant = self.variant
+        pile = nc // 2 if variant else nc - 2 * HAND
+        ships = [float(self.ship_val[k]) for k in range(NSHIP)]
+        return TensorLayout([
+            TensorField("seat", 2, 0.0, 1.0, "one-hot: the seat observing"),
+            TensorField("phase", len(PHASES), 0.0, 1.0, "one-hot: pick, main, after, crew, over"),
+            TensorField("to_decide", 2, 0.0, 1.0, "own, other: 1 for the seat to decide (both 0 once over)"),
+            TensorField("turn", 2, 0.0, 1.0, "own, other: 1 for the turn player"),
+            TensorField("hand", nc, 0.0, 1.0, "1 per card id in the own hand"),
+            TensorField("own_pile", nc, 0.0, 1.0 if variant else 0.0, "variant: 1 per card id left in the own pile"),
+            TensorField("sides", (NSLOT, nc), 0.0, 1.0, "per ship card, own side then other side: 1 per card id"),
+            TensorField("removed", nc, 0.0, 1.0, "1 per removed card id"),
+            TensorField("octopus", (2, nc), 0.0, 1.0, "own octopus, then the other's: 1 at its card id"),
+            TensorField("hand_sizes", 2, 0.0, HAND, "own, other: cards in hand"),
+            TensorField("pile_sizes", 2, 0.0, float(pile) / float(nc),
+                        "own, other: cards in the pile each seat draws from / C"),
+            TensorField("side_counts", NSLOT, 0.0, SIDE_MAX, "cards per side, in the order of sides"),
+            TensorField("side_totals", NSLOT, lowest * 0.1, highest * 0.1, "each side's sum of values x 0.1"),
+            # Printed value + 3 per rum mug on it, each seat's one mug at most (S3, S6).
+            TensorField("thresholds", NSHIP, [v * 0.1 for v in ships], [(v + 6) * 0.1 for v in ships],
+                        "per ship card: printed value + 3 per rum mug, x 0.1"),
+            TensorField("ship_status", (NSHIP, 4), 0.0, 1.0, "one-hot: in play, won by own, won by other, removed"),
+            TensorField("rum", NSHIP, 0.0, 2.0, "rum mugs on each ship card"),
+            TensorField("crew", (2, CREW_REMOVED + 1), 0.0, 1.0,
+                        "captain, then mate, one-hot: on ship card 0-4, won by own, won by other, removed"),
+            TensorField("crew_choice", NSHIP, 0.0, 1.0, "during a crew decision: the two ship cards offered"),
+            # The game ends as soon as a seat has 4 (S8); a scored ship card brings at most 2.
+            TensorField("points", 2, 0.0, 5.0, "own, other"),
+            TensorField("rum_held", 2, 0.0, 1.0, "own, other: 1 while the rum mug is unused"),
+            TensorField("octopus_held", 2, 0.0, 1.0, "own, other: 1 while the octopus is off the table"),
+            TensorField("passes", 1, 0.0, 2.0, "consecutive passes (two end the game, S4)"),
+            TensorField("picks", 2, 0.0, HAND if variant else 0.0, "own, other: starting cards picked (S9)"),
+        ])
 
     def _view_tables(self):
         """The immutable parts of every view, made once: a frozen CardInfo per card and
@@ -812,9 +817,6 @@ class SirensCore(CoreState):
         in: every pool is put in card id order before it is shuffled. The other seat's
         pick floor, hidden after the picks, is set to a canonical value, and the own hand
         is put in card id order as the view shows it (its order matters to no rule)."""
-        if not cython.compiled:
-            pool = [0] * MAXC
-            cnt = [0] * MAXC
         opp = 1 - seat
         if not self.rules.variant:
             # One shared pile: the other hand and the pile are one unseen pool (S16).
@@ -832,27 +834,39 @@ class SirensCore(CoreState):
             self._redeal(opp, opp)
             _hand_faces(self, opp)
             # The other seat's floor (the face of its fourth pick) is hidden and no rule
-            # reads it after the picks: the lowest face a fourth pick of its set can have
-            # (the loader's test, S14), the face of the set's fourth card in face order.
-            F = self.rules.num_faces
-            for f in range(F):
-                cnt[f] = 0
-            for c in range(self.rules.num_cards):
-                cnt[self.rules.card_face[c]] += self.rules.card_emblem[c] == opp
-            above = 0
-            f = 0
-            while True:  # ends: the set has at least HAND cards (SirensRules)
-                above += cnt[f]
-                if above >= HAND:
-                    break
-                f += 1
-            self.pick_floor[opp] = f
+            # reads it after the picks: a canonical value.
+            self.pick_floor[opp] = self._lowest_floor(opp)
             return
-        # The pick phase (S14, S15): the other seat's picks so far are made anew as picking
-        # makes them. Its set, hand and pile together, waits in card id order; each pick is
-        # a uniform choice among the faces offered at that point (at or above the last
-        # pick, with enough cards at or above it to finish the hand), taking the lowest card
-        # id of that face (S12).
+        self._repick(opp)
+
+    def _lowest_floor(self, p):
+        """The lowest face a fourth pick of seat p's set can have (the loader's test, S14):
+        the face of the set's fourth card in face order."""
+        if not cython.compiled:
+            cnt = [0] * MAXF
+        F = self.rules.num_faces
+        for f in range(F):
+            cnt[f] = 0
+        for c in range(self.rules.num_cards):
+            cnt[self.rules.card_face[c]] += self.rules.card_emblem[c] == p
+        above = 0
+        f = 0
+        while True:  # ends: the set has at least HAND cards (SirensRules)
+            above += cnt[f]
+            if above >= HAND:
+                break
+            f += 1
+        return f
+
+    def _repick(self, opp):
+        """c_resample in the pick phase (S14, S15): the other seat's picks so far are made
+        anew as picking makes them. Its set, hand and pile together, waits in card id
+        order; each pick is a uniform choice among the faces offered at that point (at or
+        above the last pick, with enough cards at or above it to finish the hand), taking
+        the lowest card id of that face (S12)."""
+        if not cython.compiled:
+            pool = [0] * MAXC
+            cnt = [0] * (MAXF + 1)
         n = 0
         for i in range(self.hand_n[opp]):
             pool[n] = self.hand[opp * HAND + i]
@@ -954,30 +968,14 @@ class SirensCore(CoreState):
         m = 0
         for i in range(n):
             m |= BIT64 << self.hand[seat * HAND + i]
-        hand = [None] * n
-        c = 0
-        i = 0
-        while m:
-            if m & 1:
-                hand[i] = infos[3 * c]
-                i += 1
-            m >>= 1
-            c += 1
+        hand = _infos_in_id_order(infos, m, n)
         own_pile = None
         if R.variant:
             n = self.pile_n[seat]
             m = 0
             for i in range(n):
                 m |= BIT64 << self.pile[seat * MAXC + i]
-            own_pile = [None] * n
-            c = 0
-            i = 0
-            while m:
-                if m & 1:
-                    own_pile[i] = infos[3 * c]
-                    i += 1
-                m >>= 1
-                c += 1
+            own_pile = _infos_in_id_order(infos, m, n)
             pile_sizes = [self.pile_n[0], self.pile_n[1]]
         else:
             pile_sizes = [self.pile_n[0]]
@@ -985,27 +983,7 @@ class SirensCore(CoreState):
         o1 = self.octo[1]
         ships = [None] * NSHIP
         for k in range(NSHIP):
-            st = self.ship_status[k]
-            rc = (self.rum[0] == k) + (self.rum[1] == k)
-            if self.crew[0] == k:
-                crew = ["captain", "mate"] if self.crew[1] == k else ["captain"]
-            else:
-                crew = ["mate"] if self.crew[1] == k else []
-            s = 2 * k
-            n = self.slot_n[s]
-            side0 = [None] * n
-            for i in range(n):
-                c = self.slot_cards[s * SIDE_MAX + i]
-                side0[i] = infos[3 * c + (1 if c == o0 else 2 if c == o1 else 0)]
-            s += 1
-            n = self.slot_n[s]
-            side1 = [None] * n
-            for i in range(n):
-                c = self.slot_cards[s * SIDE_MAX + i]
-                side1[i] = infos[3 * c + (1 if c == o0 else 2 if c == o1 else 0)]
-            ships[k] = R.ship_type(
-                R.ship_ints[k], st == SHIP_IN_PLAY, st if st == 0 or st == 1 else None, st == SHIP_REMOVED,
-                rc, R.ship_val[k] + 3 * rc, crew, [side0, side1], [self.slot_sum[s - 1], self.slot_sum[s]])
+            ships[k] = self._view_ship(k, infos)
         n = self.removed_n
         removed = [None] * n
         for i in range(n):
@@ -1045,8 +1023,35 @@ class SirensCore(CoreState):
             legal_actions=legal,
         )
 
+    def _view_ship(self, k, infos):
+        """Ship card k as a view shows it (a ShipInfo): its cards with their octopuses."""
+        R = self.rules
+        o0 = self.octo[0]
+        o1 = self.octo[1]
+        st = self.ship_status[k]
+        rc = (self.rum[0] == k) + (self.rum[1] == k)
+        if self.crew[0] == k:
+            crew = ["captain", "mate"] if self.crew[1] == k else ["captain"]
+        else:
+            crew = ["mate"] if self.crew[1] == k else []
+        s = 2 * k
+        n = self.slot_n[s]
+        side0 = [None] * n
+        for i in range(n):
+            c = self.slot_cards[s * SIDE_MAX + i]
+            side0[i] = infos[3 * c + (1 if c == o0 else 2 if c == o1 else 0)]
+        s += 1
+        n = self.slot_n[s]
+        side1 = [None] * n
+        for i in range(n):
+            c = self.slot_cards[s * SIDE_MAX + i]
+            side1[i] = infos[3 * c + (1 if c == o0 else 2 if c == o1 else 0)]
+        return R.ship_type(
+            R.ship_ints[k], st == SHIP_IN_PLAY, st if st == 0 or st == 1 else None, st == SHIP_REMOVED,
+            rc, R.ship_val[k] + 3 * rc, crew, [side0, side1], [self.slot_sum[s - 1], self.slot_sum[s]])
+
     def c_observe(self, seat, out):
-        """Seat ``seat``'s observation tensor (layout: SirensRules.observation_layout and
+        """Seat ``seat``'s observation tensor (layout: SirensRules._observation_layout and
         docs/sirens.md): made only of what view(seat) shows, seats as own / other."""
         opp = 1 - seat
         nc = self.rules.num_cards
@@ -1175,520 +1180,20 @@ class SirensCore(CoreState):
             pending=pending,
         )
 
-    def _set_raw(self, raw):
-        """Load a raw dict (already validated by the Python layer) and derive the rest."""
-        R = self.rules
-        self._reseed(raw["rng"])
-        self.phase = raw["phase"]
-        self.start = raw["start"]
-        self.turn = raw["turn"]
-        self.cur = raw["cur"]
-        self.passes = raw["passes"]
-        for p in range(2):
-            hand = raw["hands"][p]
-            self.hand_n[p] = len(hand)
-            for i in range(len(hand)):
-                self.hand[p * HAND + i] = hand[i]
-            self.pile_n[p] = 0
-            self.rum[p] = raw["rum"][p]
-            self.crew[p] = raw["crew"][p]
-            self.octo[p] = raw["octo"][p]
-            self.picks[p] = raw["picks"][p]
-            self.pick_floor[p] = raw["pick_floor"][p]
-            self.points[p] = 0
-        piles = raw["piles"]
-        for p in range(len(piles)):
-            self.pile_n[p] = len(piles[p])
-            for i in range(len(piles[p])):
-                self.pile[p * MAXC + i] = piles[p][i]
-        self.n_alive = 0
-        for k in range(NSHIP):
-            self.ship_status[k] = raw["ship_status"][k]
-            self.rum_on[k] = 0
-            if self.ship_status[k] == SHIP_IN_PLAY:
-                self.n_alive += 1
-            elif self.ship_status[k] != SHIP_REMOVED:
-                self.points[self.ship_status[k]] += 1
-            for j in range(2):
-                s = 2 * k + j
-                cards = raw["sides"][k][j]
-                self.slot_n[s] = len(cards)
-                self.slot_sum[s] = 0
-                for i in range(len(cards)):
-                    self.slot_cards[s * SIDE_MAX + i] = cards[i]
-                    self.slot_sum[s] += R.face_val[R.card_face[cards[i]]]
-        for p in range(2):
-            if self.rum[p] >= 0:
-                self.rum_on[self.rum[p]] += 1
-            if self.crew[p] == CREW_WON or self.crew[p] == CREW_WON + 1:
-                self.points[self.crew[p] - CREW_WON] += 1
-        removed = raw["removed"]
-        self.removed_n = len(removed)
-        for i in range(len(removed)):
-            self.removed[i] = removed[i]
-        self.pend_ship = -1
-        self.pend_side = -1
-        self.pend_src = -1
-        self.pend_draw = 0
-        self.pend_token = -1
-        pending = raw["pending"]
-        if pending is not None:
-            self.pend_ship = pending[0]
-            self.pend_side = pending[1]
-            self.pend_src = pending[2]
-            self.pend_draw = pending[3]
-            self.pend_token = 0 if self.crew[0] == self.pend_ship else 1
-            self.crew_opt[0] = _crew_dest(self, self.pend_ship, -1, self.pend_token)
-            self.crew_opt[1] = _crew_dest(self, self.pend_ship, 1, self.pend_token)
-        self._derive()
-
-    def _zone_name(self, z):
-        if z <= 2:
-            return f"hands[{z - 1}]"
-        if z <= 4:
-            return f"piles[{z - 3}]"
-        if z == 5:
-            return "removed"
-        return f"sides[{(z - 10) >> 1}][{(z - 10) & 1}]"
-
-    def _place_checked(self, card, z):
-        if card < 0 or card >= self.rules.num_cards:
-            raise InvalidStateError(
-                f"{_BAD}card {card} in {self._zone_name(z)} does not exist "
-                f"(the card set has {self.rules.num_cards} cards)")
-        if self.zone[card] != 0:
-            raise InvalidStateError(
-                f"{_BAD}card {card} appears twice ({self._zone_name(self.zone[card])} and {self._zone_name(z)})")
-        self.zone[card] = z
-        return 0
-
     def _load_checked(self, d, history):
-        """Validate a decoded SirensStateData (header already checked) and load it
-        (``history`` adds nothing: the checks below are all Sirens has).
+        """Check the decoded SirensStateData ``d`` and load it: sirens_snapshot.load_checked
+        (the checks and their error texts live there, beside set_raw, the one way a full
+        state is written into the core)."""
+        global _snapshot
+        if _snapshot is None:
+            from . import sirens_snapshot
 
-        Every index is checked before it is used, so a tampered state raises
-        InvalidStateError and never reaches the arrays. Derived values (sums, points,
-        rum counts) are recomputed, not trusted. The sections in order, each relying on
-        the ones before: the cards, the tokens and points, the removed cards, the turn,
-        the picks, a pending crew decision, the hand sizes, and that nothing in play has
-        already scored.
-        """
-        self._load_cards(d)
-        crew_in_play = self._load_tokens(d)
-        low = self._check_removed()
-        self._load_turn(d)
-        self._load_picks(d)
-        self._load_pending(d.pending, crew_in_play)
-        if self.phase != PH_PICK:
-            self._check_hand_sizes()
-        self._check_unscored(low)
-        self.rng = int(d.rng, 16)
-        self._derive()
-
-    def _load_cards(self, d):
-        """Place every card of the hands, piles, ship sides and removed cards: each exactly once (S1, S10)."""
-        R = self.rules
-        variant = R.variant
-        for c in range(R.num_cards):
-            self.zone[c] = 0
-        # --- where every card is: exactly once (S1, S10) ---------------------------
-        hands = d.hands
-        piles = d.piles
-        sides = d.sides
-        if len(hands) != 2 or len(sides) != NSHIP or len(piles) != (2 if variant else 1):
-            raise InvalidStateError(f"{_BAD}wrong number of hands, piles or ships")
-        placed = 0
-        for p in range(2):
-            cards = hands[p]
-            n = len(cards)
-            if n > HAND:
-                raise InvalidStateError(f"{_BAD}hands[{p}] holds more than 4 cards")
-            for i in range(n):
-                c = cards[i]
-                self._place_checked(c, 1 + p)
-                self.hand[p * HAND + i] = c
-            self.hand_n[p] = n
-            placed += n
-            self.pile_n[p] = 0
-        for p in range(len(piles)):
-            cards = piles[p]
-            n = len(cards)
-            if n > R.num_cards:
-                raise InvalidStateError(f"{_BAD}piles[{p}] is longer than the card set")
-            for i in range(n):
-                c = cards[i]
-                self._place_checked(c, 3 + p)
-                self.pile[p * MAXC + i] = c
-            self.pile_n[p] = n
-            placed += n
-        for k in range(NSHIP):
-            if len(sides[k]) != 2:
-                raise InvalidStateError(f"{_BAD}sides[{k}] must have two sides")
-            for j in range(2):
-                s = 2 * k + j
-                cards = sides[k][j]
-                n = len(cards)
-                if n > SIDE_MAX:
-                    raise InvalidStateError(f"{_BAD}sides[{k}][{j}] holds more than 5 cards")
-                self.slot_sum[s] = 0
-                for i in range(n):
-                    c = cards[i]
-                    self._place_checked(c, 10 + s)
-                    self.slot_cards[s * SIDE_MAX + i] = c
-                    self.slot_sum[s] += R.face_val[R.card_face[c]]
-                self.slot_n[s] = n
-                placed += n
-        cards = d.removed
-        n = len(cards)
-        for i in range(n):
-            c = cards[i]
-            self._place_checked(c, 5)
-            self.removed[i] = c
-        self.removed_n = n
-        placed += n
-        if placed != R.num_cards:
-            missing = [c for c in range(R.num_cards) if self.zone[c] == 0]
-            raise InvalidStateError(f"{_BAD}card(s) {missing[:8]} are nowhere")
-
-    def _load_tokens(self, d):
-        """Load the ship cards, rum mugs, octopuses and crew tokens and count the points; the
-        number of crew tokens on ship cards in play."""
-        R = self.rules
-        variant = R.variant
-        self.n_alive = 0
-        for k in range(NSHIP):
-            st = d.ships[k]
-            if st < SHIP_IN_PLAY or st > SHIP_REMOVED:
-                raise InvalidStateError(f"{_BAD}ships[{k}] must be -1, 0, 1 or 2")
-            self.ship_status[k] = st
-            self.rum_on[k] = 0
-            if st == SHIP_IN_PLAY:
-                self.n_alive += 1
-            elif self.slot_n[2 * k] or self.slot_n[2 * k + 1]:
-                raise InvalidStateError(f"{_BAD}ship {k} is out of play but has cards beside it")
-        if variant:
-            # S9: a seat only ever holds and draws cards of its own emblem set.
-            for c in range(R.num_cards):
-                z = self.zone[c]
-                if z <= 4 and R.card_emblem[c] != (z - 1) % 2:
-                    raise InvalidStateError(
-                        f"{_BAD}{self._zone_name(z)} holds card {c} of the other seat's set (S9)")
-        for p in range(2):
-            r = d.rum[p]
-            if r < RUM_SPENT or r >= NSHIP:
-                raise InvalidStateError(f"{_BAD}rum[{p}] must be -2, -1 or a ship index")
-            if r == RUM_SPENT and self.n_alive == NSHIP:
-                raise InvalidStateError(
-                    f"{_BAD}seat {p}'s rum mug left play with a ship card it stood on, "
-                    "but every ship card is in play (S6)")
-            if r >= 0:
-                if self.ship_status[r] != SHIP_IN_PLAY:
-                    raise InvalidStateError(f"{_BAD}seat {p}'s rum mug is on ship {r}, which is not in play")
-                self.rum_on[r] += 1
-            self.rum[p] = r
-            o = d.octopus[p]
-            if o < OCTO_HELD or o >= R.num_cards or (o >= 0 and self.zone[o] < 10):
-                raise InvalidStateError(f"{_BAD}seat {p}'s octopus sits on card {o}, which is not in play")
-            self.octo[p] = o
-        if self.octo[0] >= 0 and self.octo[0] == self.octo[1]:
-            raise InvalidStateError(f"{_BAD}both octopuses sit on the same card")
-        self.points[0] = 0
-        self.points[1] = 0
-        for k in range(NSHIP):
-            if self.ship_status[k] == 0 or self.ship_status[k] == 1:
-                self.points[self.ship_status[k]] += 1
-        crew_in_play = 0
-        for t in range(2):
-            v = d.crew[t]
-            if v < 0 or v > CREW_REMOVED:
-                raise InvalidStateError(f"{_BAD}crew[{t}] must be 0..7")
-            if v < NSHIP:
-                if self.ship_status[v] != SHIP_IN_PLAY:
-                    raise InvalidStateError(f"{_BAD}the {CREW_NAMES[t]} stands on ship {v}, which is not in play")
-                crew_in_play += 1
-            self.crew[t] = v
-        if self.crew[0] < NSHIP and self.crew[0] == self.crew[1]:
-            raise InvalidStateError(f"{_BAD}captain and mate stand on the same ship card")
-        for p in range(2):
-            won = (self.crew[0] == CREW_WON + p) + (self.crew[1] == CREW_WON + p)
-            if won > self.points[p]:  # every won token came with its own won ship card
-                raise InvalidStateError(f"{_BAD}seat {p} holds more crew tokens than ship cards")
-            self.points[p] += won
-        removed_ships = 0
-        for k in range(NSHIP):
-            removed_ships += self.ship_status[k] == SHIP_REMOVED
-        if (self.crew[0] == CREW_REMOVED) + (self.crew[1] == CREW_REMOVED) > removed_ships:
-            raise InvalidStateError(f"{_BAD}more crew tokens removed than ship cards removed")
-        if (self.points[0] >= 4 and self.points[1] >= 4) or self.points[0] > 5 or self.points[1] > 5:
-            raise InvalidStateError(
-                f"{_BAD}points {self.points[0]}:{self.points[1]} cannot happen: the game ends as soon as a "
-                "seat has 4 (S8), and a scored ship card brings at most 2 (itself and one crew token)")
-        return crew_in_play
-
-    def _check_removed(self):
-        """Each ship card out of play took its cards with it (S6): at most 5 + 5 per ship card,
-        a tie exactly 5 + 5, a won one at least the fewest cards that reach its printed
-        value (SirensRules.min_won). The lowest value among the removed cards."""
-        R = self.rules
-        need = 0
-        for k in range(NSHIP):
-            if self.ship_status[k] == SHIP_REMOVED:
-                need += 2 * SIDE_MAX
-            elif self.ship_status[k] != SHIP_IN_PLAY:
-                need += R.min_won[k]
-        top = 2 * SIDE_MAX * (NSHIP - self.n_alive)
-        if self.removed_n < need or self.removed_n > top:
-            raise InvalidStateError(
-                f"{_BAD}{self.removed_n} removed cards do not fit the ship cards out of play: "
-                f"they took between {need} and {top} cards with them (S6)")
-        low = 1 << 30  # the lowest value among the removed cards
-        for i in range(self.removed_n):
-            v = R.face_val[R.card_face[self.removed[i]]]
-            if v < low:
-                low = v
-        return low
-
-    def _load_turn(self, d):
-        """Load the phase, whose turn and decision, and the passes, and check them against
-        the end of the game (S4, S8, S17)."""
-        phase = PHASES.index(d.phase)
-        self.phase = phase
-        self.start = d.start_player
-        self.turn = d.turn
-        self.passes = d.passes
-        if self.passes < 0 or self.passes > 2:
-            raise InvalidStateError(f"{_BAD}passes must be 0, 1 or 2")
-        cur = d.current_player
-        by_points = self.points[0] >= 4 or self.points[1] >= 4
-        finished = self.n_alive == 0 or by_points or self.passes == 2
-        if (phase == PH_OVER) != finished:
-            raise InvalidStateError(
-                f"{_BAD}the game is over exactly when no ship is in play, a seat has 4 points, "
-                "or both seats passed (S8)")
-        if self.passes == 2 and (self.n_alive == 0 or by_points):
-            raise InvalidStateError(
-                f"{_BAD}a game ended by two passes still had ship cards in play and no seat with 4 points (S4)")
-        if self.passes == 1 and phase != PH_MAIN:
-            # S17: a main action resets the count, so one pass is pending only in the main
-            # phase of the next seat's turn (a pass ends the turn at once, S13).
-            raise InvalidStateError(f"{_BAD}one pending pass exists only in the main phase")
-        if phase == PH_OVER:
-            if cur != -1:
-                raise InvalidStateError(f"{_BAD}current_player must be -1 once the game is over")
-            cur = self.turn
-        elif cur == -1:
-            raise InvalidStateError(f"{_BAD}current_player is -1 but the game is not over")
-        self.cur = cur
-        pending = d.pending
-        if (phase == PH_CREW) != (pending is not None):
-            raise InvalidStateError(f"{_BAD}a pending crew decision exists exactly in the 'crew' phase")
-        if (phase == PH_MAIN or phase == PH_AFTER) and cur != self.turn:
-            raise InvalidStateError(f"{_BAD}in the main and after phases the seat to move is the turn player")
-        if phase == PH_AFTER and self.rum[self.turn] != RUM_HELD:
-            raise InvalidStateError(f"{_BAD}the 'after' phase exists only while the turn player holds the rum mug")
-        # S4: a seat passes only without a main action, and nothing but a rum mug can have
-        # happened since: the seat(s) that passed still have none.
-        if self.passes >= 1 and self._seat_has_main(1 - self.turn):
-            raise InvalidStateError(
-                f"{_BAD}seat {1 - self.turn} passed but has a card to play or an octopus move (S4)")
-        if self.passes == 2 and self._seat_has_main(self.turn):
-            raise InvalidStateError(
-                f"{_BAD}seat {self.turn} passed but has a card to play or an octopus move (S4)")
-
-    def _load_picks(self, d):
-        """Load the picks and pick floors of the 'bow_to_rear' variant (S9, S12, S14, S15)."""
-        R = self.rules
-        variant = R.variant
-        phase = self.phase
-        cur = self.cur
-        for p in range(2):
-            self.picks[p] = d.picks[p]
-            self.pick_floor[p] = d.pick_floor[p]
-            if self.picks[p] < 0 or self.picks[p] > HAND or self.pick_floor[p] < 0 or self.pick_floor[p] >= R.num_faces:
-                raise InvalidStateError(f"{_BAD}picks and pick floors out of range")
-        if phase == PH_PICK:
-            if not variant:
-                raise InvalidStateError(f"{_BAD}only the 'bow_to_rear' variant has a pick phase")
-            for s in range(NSLOT):
-                if self.slot_n[s]:
-                    raise InvalidStateError(f"{_BAD}no card is in play during the pick phase")
-            if self.removed_n:
-                raise InvalidStateError(f"{_BAD}no card is in play during the pick phase")
-            if self.picks[1 - self.start] and self.picks[self.start] < HAND:
-                raise InvalidStateError(f"{_BAD}the start player picks first (S9)")
-            if cur != (self.start if self.picks[self.start] < HAND else 1 - self.start) or self.turn != self.start:
-                raise InvalidStateError(f"{_BAD}the seat picking must be the start player, then the other seat")
-            for p in range(2):
-                if self.picks[p] != self.hand_n[p]:
-                    raise InvalidStateError(f"{_BAD}seat {p} picked {self.picks[p]} cards but holds {self.hand_n[p]}")
-                top = 0
-                for i in range(self.hand_n[p]):
-                    c = self.hand[p * HAND + i]
-                    v = R.card_face[c]
-                    if v > top:
-                        top = v
-                    # S14: picks go in ascending face order; S12: each takes the lowest
-                    # card id of its face still in the set.
-                    if i > 0 and v < R.card_face[self.hand[p * HAND + i - 1]]:
-                        raise InvalidStateError(f"{_BAD}seat {p}'s picks are not in ascending face order (S14)")
-                    for j in range(i + 1, self.hand_n[p]):
-                        o = self.hand[p * HAND + j]
-                        if R.card_face[o] == v and o < c:
-                            raise InvalidStateError(
-                                f"{_BAD}seat {p} picked card {c} before card {o} of the same face (S12)")
-                    for j in range(self.pile_n[p]):
-                        o = self.pile[p * MAXC + j]
-                        if R.card_face[o] == v and o < c:
-                            raise InvalidStateError(
-                                f"{_BAD}seat {p} picked card {c} while card {o} of the same face was left (S12)")
-                if self.pick_floor[p] != top:
-                    raise InvalidStateError(f"{_BAD}seat {p}'s pick floor must be the highest face picked")
-                # S15: the sets wait unshuffled (in card id order) until both seats picked.
-                for i in range(1, self.pile_n[p]):
-                    if self.pile[p * MAXC + i - 1] > self.pile[p * MAXC + i]:
-                        raise InvalidStateError(f"{_BAD}piles[{p}] must stay in card id order until the picks end")
-            if self.rum[0] != RUM_HELD or self.rum[1] != RUM_HELD or self.octo[0] != OCTO_HELD \
-                    or self.octo[1] != OCTO_HELD or self.passes:
-                raise InvalidStateError(f"{_BAD}nothing happens before the picks are done")
-            if self.picks[cur] < HAND:
-                above = 0
-                for i in range(self.pile_n[cur]):
-                    above += R.card_face[self.pile[cur * MAXC + i]] >= self.pick_floor[cur]
-                if above < HAND - self.picks[cur]:
-                    raise InvalidStateError(f"{_BAD}seat {cur} cannot complete its hand in ascending order")
-        else:
-            for p in range(2):
-                if self.picks[p] != (HAND if variant else 0):
-                    raise InvalidStateError(
-                        f"{_BAD}picks must be [4, 4] in the variant after the pick phase, [0, 0] otherwise")
-                if not variant:
-                    if self.pick_floor[p] != 0:
-                        raise InvalidStateError(f"{_BAD}pick floors are [0, 0] outside the variant")
-                    continue
-                # The floor is the face of the seat's fourth pick: a face of its own set,
-                # with at least 4 of its cards at or below it (S14).
-                top = 0
-                above = 0
-                for c in range(R.num_cards):
-                    if R.card_emblem[c] == p:
-                        top += R.card_face[c] == self.pick_floor[p]
-                        above += R.card_face[c] <= self.pick_floor[p]
-                if top == 0 or above < HAND:
-                    raise InvalidStateError(
-                        f"{_BAD}seat {p}'s pick floor {self.pick_floor[p]} is no face its fourth pick can have (S14)")
-
-    def _load_pending(self, pending, crew_in_play):
-        """Load the pending crew decision of the 'crew' phase (S5, S6, S7), or none."""
-        R = self.rules
-        cur = self.cur
-        self.pend_ship = -1
-        self.pend_side = -1
-        self.pend_src = -1
-        self.pend_draw = 0
-        self.pend_token = -1
-        if pending is not None:
-            k = pending.ship
-            if k < 0 or k >= NSHIP or self.ship_status[k] != SHIP_IN_PLAY or (self.crew[0] != k and self.crew[1] != k):
-                raise InvalidStateError(f"{_BAD}the pending crew move needs a crew token on a ship in play")
-            if pending.side != cur:
-                raise InvalidStateError(f"{_BAD}the owner of the played-on side decides the crew move (S5)")
-            src = pending.source
-            if src >= NSHIP or src < -1 or (src >= 0 and self.ship_status[src] != SHIP_IN_PLAY):
-                raise InvalidStateError(f"{_BAD}the source ship of a pending octopus move is in play")
-            if pending.draw != (src < 0):
-                raise InvalidStateError(f"{_BAD}a played card draws after the crew move, an octopus move does not (S4)")
-            # The placed card is the last one on its side and has the move-crew icon (S5).
-            s = 2 * k + pending.side
-            if self.slot_n[s] == 0:
-                raise InvalidStateError(f"{_BAD}the pending crew move has no placed card")
-            c = self.slot_cards[s * SIDE_MAX + self.slot_n[s] - 1]
-            if not R.face_crew[R.card_face[c]]:
-                raise InvalidStateError(f"{_BAD}card {c}, placed last, has no move-crew icon to move the crew (S5)")
-            if src >= 0 and self.octo[self.turn] != c:
-                raise InvalidStateError(f"{_BAD}the turn player's octopus must sit on the card it moved (S7)")
-            if src < 0 and (self.octo[0] == c or self.octo[1] == c):
-                raise InvalidStateError(f"{_BAD}a card just played from the hand carries no octopus")
-            # Before the placement the ship card did not score (S6).
-            v = R.face_val[R.card_face[c]]
-            t = R.ship_val[k] + 3 * self.rum_on[k]
-            if src == k and self.slot_n[s ^ 1] >= SIDE_MAX:
-                raise InvalidStateError(f"{_BAD}the moved card cannot have come from a full side (S5 step 1)")
-            if self.slot_sum[s] - v >= t or self.slot_sum[s ^ 1] + (v if src == k else 0) >= t:
-                raise InvalidStateError(f"{_BAD}ship {k} would have been scored before the pending placement (S6)")
-            if src >= 0 and src != k and not self._could_lose(src, v):
-                raise InvalidStateError(
-                    f"{_BAD}ship {src} cannot be where the moved card came from without having scored before (S6)")
-            self.pend_ship = k
-            self.pend_side = pending.side
-            self.pend_src = src
-            self.pend_draw = 1 if pending.draw else 0
-            self.pend_token = 0 if self.crew[0] == k else 1
-            self.crew_opt[0] = _crew_dest(self, k, -1, self.pend_token)
-            self.crew_opt[1] = _crew_dest(self, k, 1, self.pend_token)
-            if self.crew_opt[0] == self.crew_opt[1] or self.n_alive == crew_in_play:
-                raise InvalidStateError(f"{_BAD}the pending crew move has no choice to make")
-
-    def _check_hand_sizes(self):
-        """After the picks a seat holds a full hand while its draw pile has cards (S4)."""
-        phase = self.phase
-        for p in range(2):
-            # During a crew choice the turn player's draw may still be pending (S4); once
-            # over, the seat that ended the game by playing a card drew none.
-            need = HAND
-            if (phase == PH_CREW and p == self.turn and self.pend_draw) or (phase == PH_OVER and p == self.turn):
-                need = HAND - 1
-            if self.pile_n[_pile_of(self, p)] and self.hand_n[p] < need:
-                raise InvalidStateError(f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
-
-    def _check_unscored(self, low):
-        """No ship card in play may already have scored (S6); ``low``, the lowest value among
-        the removed cards."""
-        phase = self.phase
-        by_points = self.points[0] >= 4 or self.points[1] >= 4
-        # Except in a crew decision the destination and the octopus' source (scored after
-        # the crew move, S5 step 3), and once over the source of an octopus move whose
-        # destination's scoring ended the game (S5: the source is then not checked).
-        o = -1
-        for k in range(NSHIP):
-            if self.ship_status[k] != SHIP_IN_PLAY or not self._side_scores(k):
-                continue
-            if phase == PH_CREW and (k == self.pend_ship or k == self.pend_src):
-                continue
-            if phase == PH_OVER:
-                # The octopus returned when its card's ship card scored; the mover drew
-                # nothing; the moved card is a removed one whose leaving raised a side.
-                if o >= 0 or not by_points or self.octo[self.turn] != OCTO_HELD or not self._could_lose(k, low):
-                    raise InvalidStateError(
-                        f"{_BAD}ship {k} is in play but would already have been scored: only the source of "
-                        "the octopus move that ended the game stays unscored (S5, S6)")
-                if self.pile_n[_pile_of(self, self.turn)] and self.hand_n[self.turn] < HAND:
-                    raise InvalidStateError(f"{_BAD}an octopus move ended the game: seat {self.turn} drew no card")
-                o = k
-                continue
-            raise InvalidStateError(f"{_BAD}ship {k} is in play but would already have been scored (S6)")
+            _snapshot = sirens_snapshot
+        _snapshot.load_checked(self, d, history)
 
     def _crew_options(self, ship, token):
         """The two crew destinations (toward the bow, toward the rear) from ``ship``."""
         return (_crew_dest(self, ship, -1, token), _crew_dest(self, ship, 1, token))
-
-    def _could_lose(self, ship, v):
-        """Whether ship (in play) could have held one more card of value v on one of its
-        sides without scoring (S6), i.e. be the source of an octopus move of that card."""
-        thr = self.rules.ship_val[ship] + 3 * self.rum_on[ship]
-        for j in range(2):
-            s = 2 * ship + j
-            if (self.slot_n[s] < SIDE_MAX and self.slot_sum[s] + v < thr and self.slot_sum[s ^ 1] < thr
-                    and not (self.slot_n[s] + 1 == SIDE_MAX and self.slot_n[s ^ 1] == SIDE_MAX)):
-                return True
-        return False
-
-    def _side_scores(self, ship):
-        """Whether ship (in play) has a side at or over its threshold, or two full sides."""
-        thr = self.rules.ship_val[ship] + 3 * self.rum_on[ship]
-        return (self.slot_sum[2 * ship] >= thr or self.slot_sum[2 * ship + 1] >= thr
-                or (self.slot_n[2 * ship] == SIDE_MAX and self.slot_n[2 * ship + 1] == SIDE_MAX))
-
-
 
 # ---------------------------------------------------------------------- the play path
 # Module-level functions of a state (not methods): compiled, they are called directly
@@ -1817,6 +1322,12 @@ def _finish_placement(self, ship, src, draw):
     if draw:
         _draw(self)  # S4: drawn after the placement fully resolved
     _end_main(self)
+
+
+def crew_destination(self, ship, direction, token):
+    """Where the crew token ``token`` on ``ship`` goes, toward the bow (direction -1) or
+    the rear (+1): _crew_dest, not inlined, for sirens_snapshot (which cimports it)."""
+    return _crew_dest(self, ship, direction, token)
 
 
 def _crew_dest(self, ship, direction, token):
@@ -2063,6 +1574,21 @@ def _pick_kth(self, r):
             m |= BIT32 << f
             n += 1
     return _select(m, ((r >> 32) * n) >> 32)
+
+
+def _infos_in_id_order(infos, m, n):
+    """The CardInfo (no octopus) of each of the n cards of the 64-bit set m, in card id
+    order: a list made at its final size."""
+    out = [None] * n
+    c = 0
+    i = 0
+    while m:
+        if m & 1:
+            out[i] = infos[3 * c]
+            i += 1
+        m >>= 1
+        c += 1
+    return out
 
 
 def _sort_hand(self, p):

@@ -8,6 +8,7 @@ serialization with validation and the text picture.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
@@ -15,7 +16,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
-from cruiselib._game import FieldRange
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
 from cruiselib.sirens import integrations, schema
 from cruiselib.sirens.cards import EMBLEMS, CardSet
@@ -39,11 +39,9 @@ _core_mod = _core.load("sirens")
 _rng = _core.load("rng")
 
 VARIANTS = ("standard", "bow_to_rear")
-_ENUM = enum_constants("sirens")
-NSHIP = _ENUM["NSHIP"]
-SIDE_MAX = _ENUM["SIDE_MAX"]  # cards a side holds at most (S5)
-HAND = _ENUM["HAND"]  # cards in a hand (S3)
-SHIP_REMOVED = _ENUM["SHIP_REMOVED"]
+# The core's constants (its .pxd enum): ship cards, cards a side holds at most (S5), cards
+# in a hand (S3), the status of a ship card removed after a tie (S6).
+NSHIP, SIDE_MAX, HAND, SHIP_REMOVED = itemgetter("NSHIP", "SIDE_MAX", "HAND", "SHIP_REMOVED")(enum_constants("sirens"))
 CREW_NAMES = cast("tuple[Literal['captain'], Literal['mate']]", _core_mod.CREW_NAMES)
 
 
@@ -96,12 +94,11 @@ class SirensState(State[SirensMove, SirensStateData, SirensView], _CoreState):
             needs = ships[move.ship].threshold
             return f"{move}: needs {needs} → {needs + 3}"
         if isinstance(move, MoveCrew):
-            raw = self._get_raw()
-            k = raw["pending"][0]
-            token = next((CREW_NAMES[t] for t in range(2) if raw["crew"][t] == k), None)
-            if token is None:  # pragma: no cover - the core offers a crew move only with a token there
+            pending = self._to_data().pending
+            if pending is None or not view.ships[pending.ship].crew:  # pragma: no cover - never: see c_legal
                 return str(move)
-            return f"move the {token} from ship {view.ships[k].value} to ship {move.to_ship}"
+            here = view.ships[pending.ship]  # the ship card played on, with the token that moves
+            return f"move the {here.crew[0]} from ship {here.value} to ship {move.to_ship}"
         if isinstance(move, PickCard) and not private:
             return "pick a starting card (hidden)"
         return str(move)
@@ -285,54 +282,6 @@ class SirensGame(Game[SirensState, SirensMove]):
         state._load(d)
         return state
 
-    # ------------------------------------------------------------------ views
-
-    def _observation_layout(self) -> list[tuple[str, int]]:
-        """The parts of the observation tensor (docs/sirens.md, "Observation tensor")."""
-        return list(self.rules.observation_parts())
-
-    def _observation_ranges(self) -> dict[str, FieldRange]:
-        """The range of every part of the observation tensor, from the rules and the card
-        set (docs/sirens.md, "Observation tensor")."""
-        nc = len(self.cards.cards)
-        values = sorted(c.value for c in self.cards.cards)
-        # A side holds at most SIDE_MAX cards (S5), so its sum lies between the sum of the
-        # lowest SIDE_MAX values that are negative and of the highest that are positive.
-        lowest = sum(v for v in values[:SIDE_MAX] if v < 0)
-        highest = sum(v for v in values[-SIDE_MAX:] if v > 0)
-        # The standard game draws from one pile of the cards not dealt (S16); in the variant
-        # a seat's pile is its own set of half the cards, whole while it picks (S9).
-        variant = self.variant == "bow_to_rear"
-        pile = nc // 2 if variant else nc - 2 * HAND
-        ships = [float(v) for v in self.cards.ships]
-        flag = (0.0, 1.0)  # one-hot and 0/1 entries
-        return {
-            "seat": flag,
-            "phase": flag,
-            "to_decide": flag,
-            "turn": flag,
-            "hand": flag,
-            "own_pile": (0.0, 1.0 if variant else 0.0),
-            "sides": flag,
-            "removed": flag,
-            "octopus": flag,
-            "hand_sizes": (0.0, HAND),
-            "pile_sizes": (0.0, pile / nc),
-            "side_counts": (0.0, SIDE_MAX),
-            "side_totals": (lowest * 0.1, highest * 0.1),
-            # Printed value + 3 per rum mug on it, each seat's one mug at most (S3, S6).
-            "thresholds": ([v * 0.1 for v in ships], [(v + 6) * 0.1 for v in ships]),
-            "ship_status": flag,
-            "rum": (0.0, 2.0),
-            "crew": flag,
-            "crew_choice": flag,
-            "points": self.score_bounds,
-            "rum_held": flag,
-            "octopus_held": flag,
-            "passes": (0.0, 2.0),  # two passes in a row end the game (S4)
-            "picks": (0.0, HAND if variant else 0.0),  # only the variant picks (S9)
-        }
-
     # ------------------------------------------------------------------ text
 
     #: The short forms of the compact board (docs/sirens.md, "Board text"), an entry
@@ -360,8 +309,8 @@ class SirensGame(Game[SirensState, SirensMove]):
         """
         if compact:
             return _compact_text(state, player)
-        raw = state._get_raw()
-        octo = raw["octo"]
+        data = state._to_data()
+        octo = data.octopus
 
         def card_text(c: int) -> str:
             card = self.cards.cards[c]
@@ -375,27 +324,27 @@ class SirensGame(Game[SirensState, SirensMove]):
         lines = [f"{'seat 0 side':>30} | {'ship':^24} | seat 1 side"]
         for k in range(NSHIP):
             value = self.cards.ships[k]
-            status = raw["ship_status"][k]
+            status = data.ships[k]
             if status != -1:
                 who = "removed after a tie" if status == SHIP_REMOVED else f"won by seat {status}"
                 lines.append(f"{'':>30} | {f'{value}: {who}':^24} |")
                 continue
-            rum = sum(1 for r in raw["rum"] if r == k)
-            tokens = "".join(f" {CREW_NAMES[t]}" for t in range(2) if raw["crew"][t] == k)
+            rum = sum(1 for r in data.rum if r == k)
+            tokens = "".join(f" {CREW_NAMES[t]}" for t in range(2) if data.crew[t] == k)
             label = f"{value}{f' (+{3 * rum} rum)' if rum else ''}{tokens}"
-            sides = raw["sides"][k]
+            sides = data.sides[k]
             lines.append(f"{side_text(sides[0]):>30} | {label:^24} | {side_text(sides[1])}")
         score = state.scores()
-        piles = ", ".join(str(len(p)) for p in raw["piles"])
-        lines.append(f"points {score[0]}:{score[1]} · draw pile{'s' if len(raw['piles']) > 1 else ''} {piles}")
+        piles = ", ".join(str(len(p)) for p in data.piles)
+        lines.append(f"points {score[0]}:{score[1]} · draw pile{'s' if len(data.piles) > 1 else ''} {piles}")
         for p in range(2):
-            mug = "rum mug held" if raw["rum"][p] == -1 else "rum mug used"
+            mug = "rum mug held" if data.rum[p] == -1 else "rum mug used"
             octopus = "octopus held" if octo[p] == -1 else "octopus on a card"
             if player is None or player == p:
-                cards = sorted(raw["hands"][p], key=lambda c: (self.cards.cards[c].value, c))
+                cards = sorted(data.hands[p], key=lambda c: (self.cards.cards[c].value, c))
                 hand = " ".join(card_text(c) for c in cards) or "(empty)"
             else:
-                hand = f"{len(raw['hands'][p])} hidden cards"
+                hand = f"{len(data.hands[p])} hidden cards"
             lines.append(f"seat {p}: hand {hand} · {mug} · {octopus}")
         if state.is_over:
             winners = state.winners()
