@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from functools import cache
 from typing import Any
 
 import cruiselib
 from cruiselib.atlantic_star import LEGS, SEAS, AtlanticStarGame, AtlanticStarState
+
+
+def set_raw(state: Any, raw: dict[str, Any]) -> None:
+    """Write ``raw`` (a dict as ``state._get_raw()`` returns it, edited) into ``state``,
+    unchecked: the core's one setter, ``atlantic_star_snapshot.set_raw``, of the flavour
+    (compiled or pure) ``state``'s core class comes from."""
+    core = next(cls for cls in type(state).__mro__ if cls.__name__ == "AtlanticCore")
+    importlib.import_module(f"{core.__module__}_snapshot").set_raw(state, raw)
 
 
 @cache

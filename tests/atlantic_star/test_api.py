@@ -18,7 +18,7 @@ import cruiselib
 from cruiselib import IllegalMoveError, InvalidOptionError, InvalidStateError
 from cruiselib.atlantic_star import SEAS, Charter, ShipList, Voyage, shipgen
 
-from .helpers import build, game, regular_ships
+from .helpers import build, game, regular_ships, set_raw
 
 
 def midgame(players: int = 4, seed: int = 11, steps: int = 60) -> Any:
@@ -276,7 +276,7 @@ def test_playouts_from_a_position_replay_in_python_and_leave_it_unchanged() -> N
         raw = state._get_raw()
         raw["rng"] = r
         copy = state.game.new_state(seed=0)
-        copy._set_raw(raw)
+        set_raw(copy, raw)
         assert int(result.lengths[index]) == play_out_in_python(copy, r)
         assert result.scores[index].tolist() == copy.scores()
         assert result.wins[index].tolist() == [int(p in copy.winners()) for p in range(3)]

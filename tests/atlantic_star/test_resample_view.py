@@ -21,6 +21,8 @@ import pytest
 import cruiselib
 from cruiselib.atlantic_star import AtlanticStarGame, AtlanticStarState, ShipList
 
+from .helpers import set_raw
+
 BOARD = [[10 + 3 * c, 9, 8, 7, 3, 0] for c in range(5)]
 CONFIGS: list[dict[str, Any]] = [
     {"players": 2},
@@ -176,7 +178,7 @@ def _tiny(g: AtlanticStarGame, deck: int) -> AtlanticStarState:
     raw["agency"] = ids[5:9]
     raw["deck"] = ids[9 : 9 + deck]
     raw["discard"] = ids[9 + deck :]
-    state._set_raw(raw)
+    set_raw(state, raw)
     return state
 
 
@@ -198,7 +200,7 @@ def test_an_empty_or_nearly_empty_pack(deck: int) -> None:
         raw["hands"][1] = sorted([pool[0], 3])
         raw["hands"][2] = [pool[1]]
         raw["deck"] = pool[2:]
-        twin._set_raw(raw)
+        set_raw(twin, raw)
         for recall in (False, True):
             assert twin.view(0, recall=recall) == state.view(0, recall=recall)
             want = state.resample(0, seed, recall=recall).to_json()

@@ -20,7 +20,7 @@ from cruiselib import InvalidOptionError, InvalidStateError
 from cruiselib.atlantic_star import AtlanticStarGame, AtlanticStarState, ShipList, Voyage
 
 from ..support import allocation_peak, random_game
-from .helpers import build, game, regular_ships, sid
+from .helpers import build, game, regular_ships, set_raw, sid
 from .oracle import (
     KnownTracker,
     reference_information_state,
@@ -358,7 +358,7 @@ def tiny_position(g: AtlanticStarGame) -> AtlanticStarState:
     raw["agency"] = ids[5:9]
     raw["deck"] = ids[9:11]
     raw["discard"] = ids[11:]
-    state._set_raw(raw)
+    set_raw(state, raw)
     return state
 
 

@@ -23,7 +23,7 @@ cdef enum:
     PH_MAIN = 1      # after a loan or a refresh
     PH_OVER = 2
 
-    # zones of a ship while a state loads (_load): hands, agency spaces, pack, discard
+    # zones of a ship while atlantic_star_snapshot checks a state: hands, agency spaces, pack, discard
     # pile, then plaques (Z_PLAQUE + sea * NPP + plaque id)
     Z_HAND = 1
     Z_AGENCY = 7
@@ -74,10 +74,9 @@ cdef class AtlanticRules(CoreRules):
     cdef int keep_a[NKEEP]
     cdef int keep_b[NKEEP]
     cdef int keep_k[NKEEP]
-    # offsets of the tensor parts (_set_layout)
+    # where the tensors' fields start, read from their layouts (_set_layout)
     cdef int o_seat, o_cur, o_phase, o_hand, o_hsize, o_agency, o_deck, o_disc, o_board
     cdef int o_class, o_free, o_plaque, o_money, o_loans, o_left, o_scores, o_known
-    cdef readonly tuple obs_layout, info_layout
     # the view's Structs and its immutable parts (_set_view_types)
     cdef readonly tuple ship_infos, agency_infos, ship_names
     cdef readonly object view_type, sea_info, plaque_info
@@ -119,9 +118,10 @@ cdef class AtlanticCore(CoreState):
     cdef int cover[NSEA]     # scratch of c_rollout_action: legs the hand covers, per sea
     cdef int legbest[NSEA * MAXLEG]  # scratch of c_rollout_action: the hand's best value per leg
     cdef int _bv_best, _bv_code, _bv_first
-    cdef int zone[MAXS]      # scratch of _load: where each ship was seen
-    cdef int turns[MAXP]     # scratch of _load: turns each seat has had
-    cdef int credit[MAXP]    # scratch of _load: starting capital + loans (thousands)
+    # scratch of atlantic_star_snapshot's checks
+    cdef int zone[MAXS]      # where each ship was seen (a zone code Z_*)
+    cdef int turns[MAXP]     # turns each seat has had
+    cdef int credit[MAXP]    # starting capital + loans (thousands)
 
     # the contract (engine.pxd)
     cdef void c_init_arrays(self) noexcept
@@ -181,41 +181,13 @@ cdef class AtlanticCore(CoreState):
     @cython.locals(i=cython.int, p=cython.int, best=cython.int, nb=cython.int, v=cython.int)
     cdef int _winners_mask(self) noexcept nogil
 
-    cdef int _place(self, int card, int z) except -1
-    # loading a snapshot: _load_checked runs these sections in order
-    @cython.locals(placed=cython.int, total_left=cython.int)
-    cdef _load_checked(self, object d, bint history)
-    @cython.locals(R=AtlanticRules, N=cython.int, c=cython.int, i=cython.int, start=cython.int,
-                   board=list, col=list, hands=list, money=list)
-    cdef _check_configuration(self, object d)
-    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
-                   j=cython.int, p=cython.int, s=cython.int, n=cython.int, prev=cython.int,
-                   placed=cython.int, hands=list, agency=list, cards=list)
-    cdef int _load_ship_zones(self, object d) except -1
-    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, c=cython.int, i=cython.int,
-                   j=cython.int, k=cython.int, p=cython.int, s=cython.int, n=cython.int,
-                   prev=cython.int, cls=cython.int, L=cython.int, seen=cython.int,
-                   n_ops=cython.int, n_free=cython.int, prev_seat=cython.bint, is_seat=cython.bint,
-                   value=cython.int, pid=cython.int, loan=cython.int, staged=cython.int,
-                   raw=cython.int, full=cython.bint, amount=cython.int, seas=list, plaques=list,
-                   ships=list)
-    cdef _load_seas(self, object d, int placed)
-    @cython.locals(R=AtlanticRules, N=cython.int, p=cython.int, amount=cython.int,
-                   spent=cython.int, total_left=cython.int, limit=cython.int, money=list)
-    cdef int _check_money(self, object d) except -1
-    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, p=cython.int, s=cython.int,
-                   loan=cython.int, staged=cython.int)
-    cdef _check_loans(self)
-    @cython.locals(R=AtlanticRules, N=cython.int, S=cython.int, p=cython.int, s=cython.int,
-                   loan=cython.int, staged=cython.int, phase=cython.int, cur=cython.int,
-                   start=cython.int, rt=cython.int, pc=cython.int, expect=cython.int,
-                   any_loan=cython.int)
-    cdef _load_turn(self, object d, int total_left)
     @cython.locals(R=AtlanticRules, N=cython.int, s=cython.int, i=cython.int, j=cython.int,
                    c=cython.int, p=cython.int, L=cython.int, pid=cython.int, seas=list,
                    plaques=list)
     cpdef object _export(self)
-    cpdef dict _get_raw(self)
+    cpdef dict _get_raw(self)  # its setter: atlantic_star_snapshot.set_raw
+    # checked and loaded by atlantic_star_snapshot.load_checked
+    cdef _load_checked(self, object d, bint history)
     @cython.locals(best=cython.int)
     cpdef tuple best_voyage_code(self, int seat, int sea)
     @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, i=cython.int, j=cython.int)

@@ -40,7 +40,7 @@ except ImportError:  # pragma: no cover
     from cruiselib._core import _cython_shim as cython
 
 from cruiselib._core.constants import reason_table
-from cruiselib.errors import InvalidStateError
+from cruiselib._core.tensor_layout import TensorField, TensorLayout
 
 from .engine import CoreRules, CoreState
 from .rng import SPLITMIX64 as _SPLITMIX64
@@ -49,49 +49,10 @@ if not cython.compiled:
     # The enum constants of the .pxd, their one home (compiled, they are C constants).
     from cruiselib._core.constants import enum_constants
 
-    _ENUM = enum_constants(__name__.rpartition(".")[2])  # this module's own .pxd
-    MAXS = _ENUM["MAXS"]
-    NSEA = _ENUM["NSEA"]
-    MAXLEG = _ENUM["MAXLEG"]
-    NMASK = _ENUM["NMASK"]
-    NCLASS = _ENUM["NCLASS"]
-    NFIELD = _ENUM["NFIELD"]
-    MAXP = _ENUM["MAXP"]
-    HMAX = _ENUM["HMAX"]
-    NKEEP = _ENUM["NKEEP"]
-    NPL = _ENUM["NPL"]
-    NPP = _ENUM["NPP"]
-    NAMT = _ENUM["NAMT"]
-    AGENCY = _ENUM["AGENCY"]
-    MAXLEGAL = _ENUM["MAXLEGAL"]
-    PH_LOAN = _ENUM["PH_LOAN"]
-    PH_MAIN = _ENUM["PH_MAIN"]
-    PH_OVER = _ENUM["PH_OVER"]
-    Z_HAND = _ENUM["Z_HAND"]
-    Z_AGENCY = _ENUM["Z_AGENCY"]
-    Z_DECK = _ENUM["Z_DECK"]
-    Z_DISC = _ENUM["Z_DISC"]
-    Z_PLAQUE = _ENUM["Z_PLAQUE"]
-    PLQ = _ENUM["PLQ"]
-    SCRATCH = _ENUM["SCRATCH"]
-    R_LEGAL = _ENUM["R_LEGAL"]
-    R_GAME_OVER = _ENUM["R_GAME_OVER"]
-    R_LOAN_NOT_FIRST = _ENUM["R_LOAN_NOT_FIRST"]
-    R_VOYAGE_NOT_STAGED = _ENUM["R_VOYAGE_NOT_STAGED"]
-    R_ALREADY_BORROWED = _ENUM["R_ALREADY_BORROWED"]
-    R_CLASS_FULL = _ENUM["R_CLASS_FULL"]
-    R_LOAN_ABOVE_VALUE = _ENUM["R_LOAN_ABOVE_VALUE"]
-    R_REFRESH_UNPAID = _ENUM["R_REFRESH_UNPAID"]
-    R_AGENCY_EMPTY = _ENUM["R_AGENCY_EMPTY"]
-    R_CHARTER_UNPAID = _ENUM["R_CHARTER_UNPAID"]
-    R_HAND_TOO_BIG = _ENUM["R_HAND_TOO_BIG"]
-    R_SEA_SAILED_OUT = _ENUM["R_SEA_SAILED_OUT"]
-    R_HAND_SIZE_MISFITS = _ENUM["R_HAND_SIZE_MISFITS"]
-    R_WRONG_KEEP = _ENUM["R_WRONG_KEEP"]
-    R_OTHER_CLASS = _ENUM["R_OTHER_CLASS"]
-    R_CLASS_TAKEN = _ENUM["R_CLASS_TAKEN"]
+    globals().update(enum_constants(__name__.rpartition(".")[2]))  # this module's own .pxd
 
 MASK64 = _SPLITMIX64[3]
+_snapshot = None  # the atlantic_star_snapshot module, imported on the first load (it cimports this one)
 # The rollout policy (c_rollout_action, docs/atlantic_star.md "Rollout policy"): a voyage
 # worth this much a leg is staged; with no sea to build, a ship suiting a leg the hand has
 # nothing for yet counts this much more; a sea's legs count toward building it by their
@@ -117,7 +78,6 @@ PHASES = ("loan", "agency", "over")
 LEGS = (3, 4, 5, 6)  # A1
 # Starting capital in thousands of marks: 2-3 players, 4-6 players (rulebook "Before Starting").
 START_MONEY = (36, 18)
-_BAD = "invalid Atlantic Star state: "
 SEA_NAMES = ("Baltic", "Mediterranean", "Atlantic", "Pacific")
 # A3 (published): package operator values per sea, by operator set.
 OPERATORS = {
@@ -183,67 +143,85 @@ class AtlanticRules(CoreRules):
         self.a_refresh = NSEA * self.sets * NAMT
         self.a_charter = self.a_refresh + 1
         self.a_voyage = self.a_charter + AGENCY
-        self._set_layout(players, len(mail))
+        obs, info = self._set_layout(players, len(mail), board)
         # num_players (read by _fill), num_actions, action_ints, reasons and the tensor
-        # sizes (engine.py): the information state adds the known hands (A14)
-        self._init_contract(
-            players,
-            self.a_voyage + NSEA * NCLASS * NKEEP,
-            REASONS,
-            self.o_known,
-            self.o_known + players * len(mail),
-        )
+        # layouts (engine.py): the information state adds the known hands (A14)
+        self._init_contract(players, self.a_voyage + NSEA * NCLASS * NKEEP, REASONS, obs, info)
         self._fill(list(mail), list(entries), list(board))
         self.ship_infos = ()
         self.ship_names = ()
         self.agency_infos = ()
 
-    def _set_layout(self, players, ships):
-        """The parts of the observation and information-state tensors and their offsets
-        (docs/atlantic_star.md, "Observation tensor")."""
+    def _set_layout(self, players, ships, board):
+        """The observation and information-state tensors, declared once
+        (docs/atlantic_star.md, "Observation tensor"): each field with its range, the
+        rules' limits over the core's fixed scales. The writer's offsets (``o_*``) are read
+        from them, and where the writer's arithmetic ends is checked against their sizes."""
         N = players
         M = ships
-        self.obs_layout = (
-            ("seat", N),
-            ("current_player", N),
-            ("phase", 3),
-            ("hand", M),
-            ("hand_sizes", N),
-            ("agency", AGENCY * M),
-            ("deck_size", 1),
-            ("discard", M),
-            ("board_ships", M),
-            ("sea_class", NSEA * NCLASS),
-            ("free_classes", NCLASS),
-            ("plaques", NSEA * NFIELD * PLQ),
-            ("money", N),
-            ("loans", N * NSEA),
-            ("voyages_left", N),
-            ("scores", N),
+        S = self.sets
+        # Money: the starting capital plus the loans, the only income: once per sea, at most
+        # 10,000 each, and never on a seat's last voyage, so three with one set (A9).
+        loans = NSEA if S == 2 else NSEA - 1
+        money = self.start_money + loans * NAMT
+        # Victory points: the seas sit in distinct classes, and a seat's voyages in one
+        # sea take distinct fields of its class, so at most its top S fields each in the
+        # best four classes (A2, A7).
+        per_class = sorted((sum(column[:S]) for column in board), reverse=True)
+        points = sum(per_class[:NSEA])
+        obs = TensorLayout(
+            (
+                TensorField("seat", N, 0.0, 1.0, "one-hot: the observing seat"),
+                TensorField("current_player", N, 0.0, 1.0, "one-hot: the seat to move (all 0 once over)"),
+                TensorField("phase", len(PHASES), 0.0, 1.0, "one-hot: loan, agency, over"),
+                TensorField("hand", M, 0.0, 1.0, "1 for each ship in the seat's hand"),
+                # a hand holds at most HMAX ships (A6), the scale
+                TensorField("hand_sizes", N, 0.0, 1.0, "ships in each seat's hand / 8"),
+                TensorField("agency", (AGENCY, M), 0.0, 1.0, "per space, one-hot of its ship"),
+                # the agency's four are turned up
+                TensorField("deck_size", 1, 0.0, (M - AGENCY) / M, "ships in the pack / M"),
+                TensorField("discard", M, 0.0, 1.0, "1 for each ship in the discard pile"),
+                TensorField("board_ships", M, 0.0, 1.0, "1 for each ship played in a voyage"),
+                TensorField("sea_class", (NSEA, NCLASS), 0.0, 1.0, "per sea, one-hot of its class"),
+                TensorField("free_classes", NCLASS, 0.0, 1.0, "1 for each class no sea holds yet"),
+                # Owner one-hot, then the value over the most a voyage is worth (60) and the
+                # loan over the largest (10,000): both scales are those maxima.
+                TensorField(
+                    "plaques", (NSEA, NFIELD, PLQ), 0.0, 1.0, "per sea and field: owner one-hot, value / 60, loan / 10"
+                ),
+                TensorField("money", N, 0.0, money / MONEY_SCALE, "thousands of marks / 76"),
+                # one loan per sea per seat, at most the scale
+                TensorField("loans", (N, NSEA), 0.0, 1.0, "per seat and sea: thousands borrowed / 10"),
+                TensorField("voyages_left", N, 0.0, 1.0, "voyages still to stage / (4 S)"),
+                TensorField("scores", N, 0.0, points / POINTS_SCALE, "victory points / 100"),
+            )
         )
-        self.info_layout = (*self.obs_layout, ("known", N * M))
-        at = {}
-        n = 0
-        for name, size in self.info_layout:
-            at[name] = n
-            n += size
-        self.o_seat = at["seat"]
-        self.o_cur = at["current_player"]
-        self.o_phase = at["phase"]
-        self.o_hand = at["hand"]
-        self.o_hsize = at["hand_sizes"]
-        self.o_agency = at["agency"]
-        self.o_deck = at["deck_size"]
-        self.o_disc = at["discard"]
-        self.o_board = at["board_ships"]
-        self.o_class = at["sea_class"]
-        self.o_free = at["free_classes"]
-        self.o_plaque = at["plaques"]
-        self.o_money = at["money"]
-        self.o_loans = at["loans"]
-        self.o_left = at["voyages_left"]
-        self.o_scores = at["scores"]
-        self.o_known = at["known"]
+        info = obs.extended(
+            TensorField("known", (N, M), 0.0, 1.0, "per seat, 1 for each ship it is known to hold (A14)")
+        )
+        self.o_seat = obs.offset("seat")
+        self.o_cur = obs.offset("current_player")
+        self.o_phase = obs.offset("phase")
+        self.o_hand = obs.offset("hand")
+        self.o_hsize = obs.offset("hand_sizes")
+        self.o_agency = obs.offset("agency")
+        self.o_deck = obs.offset("deck_size")
+        self.o_disc = obs.offset("discard")
+        self.o_board = obs.offset("board_ships")
+        self.o_class = obs.offset("sea_class")
+        self.o_free = obs.offset("free_classes")
+        self.o_plaque = obs.offset("plaques")
+        self.o_money = obs.offset("money")
+        self.o_loans = obs.offset("loans")
+        self.o_left = obs.offset("voyages_left")
+        self.o_scores = obs.offset("scores")
+        self.o_known = info.offset("known")
+        # Where the writers' last fields end, by their own arithmetic: c_observe's scores
+        # are written at o_scores + seat (seats < N); c_info_state's known hands at
+        # o_known + seat * M + ship (ships < M).
+        obs.check_end(self.o_scores + N)
+        info.check_end(self.o_known + (N - 1) * M + M)
+        return obs, info
 
     def _set_view_types(self, ship_infos, agency_infos, ship_names):
         """The view's immutable parts, made once by the game after it handed in its schema
@@ -1461,7 +1439,8 @@ class AtlanticCore(CoreState):
             self.deck[i] = self.buf[at + i]
 
     # ------------------------------------------------------------------ raw access
-    # Used by the Python layer for serialization, views and resampling; not hot.
+    # Used by the Python layer (rendering, oracles, tests); not hot. The matching setter
+    # is atlantic_star_snapshot.set_raw.
 
     def _get_raw(self):
         """A dict of plain Python values describing the full state (money in thousands)."""
@@ -1498,569 +1477,18 @@ class AtlanticCore(CoreState):
             for p in range(self.rules.num_players)
         ]
 
-    def _set_raw(self, raw):
-        """Load a raw dict the engine made itself (resampling, benchmarks) and derive the
-        rest. Not checked: a snapshot from outside goes through :meth:`_load`."""
-        R = self.rules
-        N = R.num_players
-        self.rng = raw["rng"] & MASK64
-        self.vsea_ok = 0
-        self.phase = raw["phase"]
-        self.start = raw["start"]
-        self.cur = raw["cur"]
-        for p in range(MAXP):
-            self.money[p] = raw["money"][p] if p < N else 0
-            self.hand_n[p] = 0
-            self.kmask[p] = 0
-            self.left[p] = NSEA * R.sets if p < N else 0
-            for s in range(NSEA):
-                self.done[p * NSEA + s] = 0
-                self.loaned[p * NSEA + s] = 0
-        known = raw.get("known")
-        for p in range(N):
-            hand = raw["hands"][p]
-            self.hand_n[p] = len(hand)
-            for i in range(len(hand)):
-                self.hand[p * HMAX + i] = hand[i]
-                if known is not None and hand[i] in known[p]:
-                    self.kmask[p] |= 1 << i
-        for i in range(AGENCY):
-            self.agency[i] = raw["agency"][i]
-        deck = raw["deck"]
-        self.deck_n = len(deck)
-        for i in range(len(deck)):
-            self.deck[i] = deck[i]
-        disc = raw["discard"]
-        self.disc_n = len(disc)
-        for i in range(len(disc)):
-            self.disc[i] = disc[i]
-        for i in range(NCLASS):
-            self.class_sea[i] = -1
-        for s in range(NSEA):
-            sea = raw["seas"][s]
-            self.sea_class[s] = sea["class"]
-            if sea["class"] >= 0:
-                self.class_sea[sea["class"]] = s
-            for i in range(NPL):
-                self.pval[s * NPL + i] = 0
-                self.ploan[s * NPL + i] = 0
-            plaques = sea["plaques"]
-            self.rank_n[s] = len(plaques)
-            for i in range(len(plaques)):
-                pid, value, loan, cards = plaques[i]
-                self.rank[s * NFIELD + i] = pid
-                self.pval[s * NPL + pid] = value
-                self.ploan[s * NPL + pid] = loan
-                if pid < NPP:
-                    p = pid >> 1
-                    self.done[p * NSEA + s] += 1
-                    self.left[p] -= 1
-                    if loan > 0:
-                        self.loaned[p * NSEA + s] = 1
-                    for j in range(len(cards)):
-                        self.pcards[(s * NPP + pid) * MAXLEG + j] = cards[j]
-
     # ------------------------------------------------------------------ loading
 
-    def _zone_name(self, z):
-        """Where a ship was seen (a zone code of _load), for error messages."""
-        if z < Z_AGENCY:
-            return f"hands[{z - Z_HAND}]"
-        if z < Z_DECK:
-            return f"agency[{z - Z_AGENCY}]"
-        if z == Z_DECK:
-            return "deck"
-        if z == Z_DISC:
-            return "discard"
-        s = (z - Z_PLAQUE) // NPP
-        pid = (z - Z_PLAQUE) % NPP
-        return f"the {SEA_NAMES[s]} plaque of seat {pid >> 1} (voyage {pid & 1})"
-
-    def _place(self, card, z):
-        """Record that ship ``card`` is in zone ``z``: each ship exists and is in one place."""
-        if card < 0 or card >= self.rules.num_ships:
-            raise InvalidStateError(
-                f"{_BAD}ship {card} in {self._zone_name(z)} does not exist "
-                f"(the list has {self.rules.num_ships} ships)"
-            )
-        if self.zone[card] != 0:
-            raise InvalidStateError(
-                f"{_BAD}ship {card} appears twice ({self._zone_name(self.zone[card])} "
-                f"and {self._zone_name(z)})"
-            )
-        self.zone[card] = z
-        return 0
-
     def _load_checked(self, d, history):
-        """Validate a decoded AtlanticStarStateData and load it; InvalidStateError if it is
-        not a state that play can reach (always checked: ``history`` adds nothing).
+        """Check the decoded AtlanticStarStateData ``d`` and load it:
+        atlantic_star_snapshot.load_checked (the checks and their error texts live there,
+        beside set_raw, the one way a full state is written into the core)."""
+        global _snapshot
+        if _snapshot is None:
+            from . import atlantic_star_snapshot
 
-        Every index is checked before it is used, so a tampered state never reaches the
-        arrays out of range. What the board determines (voyages staged and left, loans
-        taken, the turns each seat has had) is derived from it, never read, and the
-        recorded money, phase and seat to move must agree with it (docs: "Saved states").
-        The sections in order, each relying on the ones before: the configuration, the
-        ships off the board, the seas, the money, the loans, the turn.
-        """
-        self._check_configuration(d)
-        placed = self._load_ship_zones(d)
-        self._load_seas(d, placed)
-        total_left = self._check_money(d)
-        self._check_loans()
-        self._load_turn(d, total_left)
-        self.rng = int(d.rng, 16)
-        self.vsea_ok = 0
-
-    def _check_configuration(self, d):
-        """The configuration: players, ship list, board, one hand and purse per seat, the start seat."""
-        R = self.rules
-        N = R.num_players
-        if d.players != N:
-            raise InvalidStateError(f"{_BAD}state is for {d.players} players, the game has {N}")
-        if d.ship_list != R.digest:
-            raise InvalidStateError(
-                f"{_BAD}state was made with another ship list ({d.ship_list}, "
-                f"this game uses {R.digest})"
-            )
-        board = d.board
-        if len(board) != NCLASS:
-            raise InvalidStateError(f"{_BAD}the board has 5 classes")
-        for c in range(NCLASS):
-            col = board[c]
-            if len(col) != NFIELD:
-                raise InvalidStateError(f"{_BAD}a board class has 6 fields")
-            for i in range(NFIELD):
-                if col[i] != R.table[c * NFIELD + i]:
-                    raise InvalidStateError(f"{_BAD}state was made with another board table (A2)")
-        hands = d.hands
-        money = d.money
-        if len(hands) != N or len(money) != N:
-            raise InvalidStateError(f"{_BAD}money and hands list one entry per seat ({N})")
-        start = d.start_player
-        if start < 0 or start >= N:
-            raise InvalidStateError(f"{_BAD}start player {start} is not a seat")
-
-    def _load_ship_zones(self, d):
-        """Every ship off the board exactly once: hands (and which held ships every seat
-        knows, A14), agency, pack, discard pile. The number of ships placed."""
-        R = self.rules
-        N = R.num_players
-        S = R.sets
-        hands = d.hands
-        for c in range(R.num_ships):
-            self.zone[c] = 0
-        placed = 0
-        for p in range(MAXP):
-            self.hand_n[p] = 0
-            self.kmask[p] = 0
-            self.money[p] = 0
-            self.left[p] = NSEA * S if p < N else 0
-            self.turns[p] = 0
-            self.credit[p] = R.start_money if p < N else 0
-            for s in range(NSEA):
-                self.done[p * NSEA + s] = 0
-                self.loaned[p * NSEA + s] = 0
-        for p in range(N):
-            cards = hands[p]
-            n = len(cards)
-            if n > HMAX:
-                raise InvalidStateError(f"{_BAD}hands[{p}] holds more than {HMAX} ships")
-            prev = -1
-            for i in range(n):
-                c = cards[i]
-                self._place(c, Z_HAND + p)
-                if c <= prev:
-                    raise InvalidStateError(f"{_BAD}hands[{p}] must be sorted by ship id")
-                prev = c
-                self.hand[p * HMAX + i] = c
-            self.hand_n[p] = n
-            # Every ship in a hand was chartered, one per turn (the board adds the voyages').
-            self.turns[p] = n
-            placed += n
-        # --- which held ships every seat knows (A14): a part of each hand -----------------
-        known = d.known
-        if len(known) != N:
-            raise InvalidStateError(f"{_BAD}known lists one entry per seat ({N})")
-        for p in range(N):
-            cards = known[p]
-            n = len(cards)
-            j = 0
-            prev = -1
-            for i in range(n):
-                c = cards[i]
-                if c <= prev:
-                    raise InvalidStateError(f"{_BAD}known[{p}] must be sorted by ship id, each ship once")
-                prev = c
-                while j < self.hand_n[p] and self.hand[p * HMAX + j] < c:
-                    j += 1
-                if j == self.hand_n[p] or self.hand[p * HMAX + j] != c:
-                    raise InvalidStateError(
-                        f"{_BAD}known[{p}]: ship {c} is not in seat {p}'s hand (a seat is known "
-                        "to hold only ships it holds, A14)"
-                    )
-                self.kmask[p] |= 1 << j
-                j += 1
-        agency = d.agency
-        if len(agency) != AGENCY:
-            raise InvalidStateError(f"{_BAD}the agency has four spaces")
-        for i in range(AGENCY):
-            x = agency[i]
-            if x is None:
-                raise InvalidStateError(
-                    f"{_BAD}agency space {i} is empty; the agency always offers four ships (A12)"
-                )
-            c = x
-            self._place(c, Z_AGENCY + i)
-            self.agency[i] = c
-        placed += AGENCY
-        cards = d.deck
-        n = len(cards)
-        if n > MAXS:
-            raise InvalidStateError(f"{_BAD}the pack is longer than any ship list")
-        for i in range(n):
-            c = cards[i]
-            self._place(c, Z_DECK)
-            self.deck[i] = c
-        self.deck_n = n
-        placed += n
-        cards = d.discard
-        n = len(cards)
-        if n > MAXS:
-            raise InvalidStateError(f"{_BAD}the discard pile is longer than any ship list")
-        for i in range(n):
-            c = cards[i]
-            self._place(c, Z_DISC)
-            self.disc[i] = c
-        self.disc_n = n
-        placed += n
-        return placed
-
-    def _load_seas(self, d, placed):
-        """The board: each sea's class and plaques, in rank order, with the ships of each
-        voyage; then every ship is somewhere (``placed`` off the board before)."""
-        R = self.rules
-        N = R.num_players
-        S = R.sets
-        seas = d.seas
-        if len(seas) != NSEA:
-            raise InvalidStateError(f"{_BAD}the board has four seas")
-        for c in range(NCLASS):
-            self.class_sea[c] = -1
-        for s in range(NSEA):
-            sea = seas[s]
-            plaques = sea.plaques
-            n = len(plaques)
-            stars = sea.stars
-            for i in range(NPL):
-                self.pval[s * NPL + i] = 0
-                self.ploan[s * NPL + i] = 0
-            self.rank_n[s] = 0
-            self.sea_class[s] = -1
-            if n == 0:
-                if stars is not None:
-                    raise InvalidStateError(
-                        f"{_BAD}the {SEA_NAMES[s]} has a class but no voyage "
-                        "(the first voyage chooses it)"
-                    )
-                continue
-            if stars is None:
-                raise InvalidStateError(f"{_BAD}the {SEA_NAMES[s]} has voyages but no class")
-            cls = stars - 1
-            if cls < 0 or cls >= NCLASS:
-                raise InvalidStateError(f"{_BAD}a class has 1 to 5 stars")
-            if self.class_sea[cls] >= 0:
-                raise InvalidStateError(f"{_BAD}two seas share the {cls + 1}★ class")
-            self.sea_class[s] = cls
-            self.class_sea[cls] = s
-            if n > NFIELD:
-                raise InvalidStateError(f"{_BAD}the {SEA_NAMES[s]} has more than six plaques")
-            L = R.legs[s]
-            seen = 0
-            n_ops = 0
-            n_free = 0
-            prev = 0
-            prev_seat = 0
-            for i in range(n):
-                pl = plaques[i]
-                seat_o = pl.seat
-                value = pl.value
-                if value < 0:
-                    raise InvalidStateError(f"{_BAD}a plaque's value is never negative")
-                is_seat = seat_o is not None
-                if not is_seat:
-                    op_o = pl.operator
-                    if op_o is None or pl.loan or len(pl.ships) or pl.voyage:
-                        raise InvalidStateError(
-                            f"{_BAD}seas[{s}].plaques[{i}]: a package operator plaque names its "
-                            "set only (no loan, ships or voyage)"
-                        )
-                    j = op_o
-                    if j < 0 or j >= R.num_ops:
-                        raise InvalidStateError(
-                            f"{_BAD}seas[{s}].plaques[{i}]: with {N} players there are "
-                            f"{R.num_ops} package operator set(s) (A3)"
-                        )
-                    if value != R.op_val[j * NSEA + s]:
-                        raise InvalidStateError(
-                            f"{_BAD}seas[{s}].plaques[{i}]: operator set {j} is worth "
-                            f"{R.op_val[j * NSEA + s]} in the {SEA_NAMES[s]} (A3)"
-                        )
-                    pid = NPP + j
-                    if seen & (1 << pid):
-                        raise InvalidStateError(
-                            f"{_BAD}the {SEA_NAMES[s]}: operator set {j} appears twice"
-                        )
-                    loan = 0
-                    n_ops += 1
-                else:
-                    if pl.operator is not None:
-                        raise InvalidStateError(
-                            f"{_BAD}seas[{s}].plaques[{i}]: a plaque belongs to a seat or to an "
-                            "operator, not both"
-                        )
-                    p = seat_o
-                    k = pl.voyage
-                    if p < 0 or p >= N:
-                        raise InvalidStateError(
-                            f"{_BAD}seas[{s}].plaques[{i}]: seat {p} does not exist"
-                        )
-                    if k < 0 or k >= S:
-                        raise InvalidStateError(
-                            f"{_BAD}seas[{s}].plaques[{i}]: with {N} players a seat sails each "
-                            f"sea {S} time(s)"
-                        )
-                    pid = p * 2 + k
-                    if seen & (1 << pid):
-                        raise InvalidStateError(
-                            f"{_BAD}the {SEA_NAMES[s]}: seat {p}'s voyage {k} appears twice"
-                        )
-                    ships = pl.ships
-                    if len(ships) != L:
-                        raise InvalidStateError(
-                            f"{_BAD}seas[{s}].plaques[{i}]: a {SEA_NAMES[s]} voyage has {L} "
-                            f"ships, not {len(ships)}"
-                        )
-                    for j in range(L):
-                        c = ships[j]
-                        self._place(c, Z_PLAQUE + s * NPP + pid)
-                        self.vc[j] = c
-                        self.pcards[(s * NPP + pid) * MAXLEG + j] = c
-                    placed += L
-                    # A10: the recorded leg order is an optimal assignment (A5).
-                    staged = self._value(s, L, False)
-                    raw = 0
-                    full = 1
-                    for j in range(L):
-                        c = self.vc[j]
-                        raw += R.w[(c * NSEA + s) * MAXLEG + j]
-                        if not (R.suit[c * NSEA + s] & (1 << j)):
-                            full = 0
-                    if full:
-                        raw += L
-                    if raw != staged:
-                        raise InvalidStateError(
-                            f"{_BAD}seas[{s}].plaques[{i}]: the ships are not listed in an "
-                            "optimal leg order (A5, A10)"
-                        )
-                    amount = pl.loan
-                    if amount < 0 or amount > NAMT * 1000 or amount % 1000:
-                        raise InvalidStateError(
-                            f"{_BAD}seas[{s}].plaques[{i}]: a loan is 0 to 10,000 marks in "
-                            "steps of 1,000"
-                        )
-                    loan = amount // 1000
-                    if value + loan != staged:
-                        raise InvalidStateError(
-                            f"{_BAD}seas[{s}].plaques[{i}]: the ships are worth {staged}; value "
-                            f"{value} plus the loan's {loan} points must equal that"
-                        )
-                    if loan == 0:
-                        n_free += 1
-                    else:
-                        if self.loaned[p * NSEA + s]:
-                            raise InvalidStateError(
-                                f"{_BAD}seat {p} borrowed twice in the {SEA_NAMES[s]} "
-                                "(once per sea)"
-                            )
-                        self.loaned[p * NSEA + s] = 1
-                        self.credit[p] += loan
-                    self.done[p * NSEA + s] += 1
-                    self.left[p] -= 1
-                    self.turns[p] += L + 1  # L charters and the voyage's own turn
-                # A7: by value, top first; a package operator stays above an equal value.
-                if i > 0 and (value > prev or (value == prev and not is_seat and prev_seat)):
-                    raise InvalidStateError(
-                        f"{_BAD}the {SEA_NAMES[s]}'s plaques are not in order of value "
-                        "(an operator stays above an equal value, A7)"
-                    )
-                seen |= 1 << pid
-                prev = value
-                prev_seat = is_seat
-                self.rank[s * NFIELD + i] = pid
-                self.pval[s * NPL + pid] = value
-                self.ploan[s * NPL + pid] = loan
-            if n_ops != R.num_ops:
-                raise InvalidStateError(
-                    f"{_BAD}the {SEA_NAMES[s]} must show {R.num_ops} package operator "
-                    "plaque(s) once sailed (A3)"
-                )
-            if n_ops == n:
-                raise InvalidStateError(
-                    f"{_BAD}the {SEA_NAMES[s]} shows package operators but no seat's voyage "
-                    "(they enter with the first voyage, A3)"
-                )
-            if n == NFIELD and n_free == 0:
-                raise InvalidStateError(
-                    f"{_BAD}the {SEA_NAMES[s]}: the voyage that filled its class came after "
-                    "every loan there, so one seat's plaque there carries no loan"
-                )
-            for p in range(N):
-                if (seen & (2 << (2 * p))) and not (seen & (1 << (2 * p))):
-                    raise InvalidStateError(
-                        f"{_BAD}the {SEA_NAMES[s]}: seat {p} has a second voyage but no first"
-                    )
-            self.rank_n[s] = n
-        if placed != R.num_ships:
-            missing = [c for c in range(R.num_ships) if self.zone[c] == 0]
-            raise InvalidStateError(f"{_BAD}ship(s) {missing[:8]} are nowhere")
-
-    def _check_money(self, d):
-        """Hands, money and the discard pile agree with the voyages staged (A6, A12). The
-        plaques the seats have left to stage."""
-        R = self.rules
-        N = R.num_players
-        money = d.money
-        spent = 0
-        total_left = 0
-        for p in range(N):
-            if self.left[p]:
-                limit = self._max_legs(p) + 2
-            else:
-                limit = 2
-            if self.hand_n[p] > limit:
-                raise InvalidStateError(
-                    f"{_BAD}seat {p} holds {self.hand_n[p]} ships; at most {limit} fit its "
-                    "voyages (A6)"
-                )
-            total_left += self.left[p]
-            amount = money[p]
-            if amount < 0 or amount % 1000:
-                raise InvalidStateError(f"{_BAD}seat {p}'s money is a multiple of 1,000 marks")
-            # Loans are the only income: money = starting capital + loans - fees paid.
-            if amount > self.credit[p] * 1000:
-                raise InvalidStateError(
-                    f"{_BAD}seat {p} holds {amount:,} marks, more than its starting capital "
-                    f"and loans ({self.credit[p] * 1000:,})"
-                )
-            self.money[p] = amount // 1000
-            spent += self.credit[p] - self.money[p]
-        # A refresh puts four ships on the discard pile for 2,000; the pack's refill takes
-        # the whole pile, and nothing else goes there (A11).
-        if self.disc_n % AGENCY:
-            raise InvalidStateError(
-                f"{_BAD}the discard pile grows by four ships per refresh, not to {self.disc_n}"
-            )
-        if (self.disc_n // AGENCY) * 2 > spent:
-            raise InvalidStateError(
-                f"{_BAD}the discard pile holds {self.disc_n // AGENCY} refreshes' ships, but the "
-                f"seats paid only {spent * 1000:,} marks in all (2,000 each)"
-            )
-        return total_left
-
-    def _check_loans(self):
-        """A loan needs a turn after its voyage (A9)."""
-        R = self.rules
-        N = R.num_players
-        S = R.sets
-        for p in range(N):
-            staged = NSEA * S - self.left[p]
-            loan = 0
-            for s in range(NSEA):
-                loan += self.loaned[p * NSEA + s]
-            if staged and loan == staged and self.left[p] == 0:
-                raise InvalidStateError(
-                    f"{_BAD}seat {p} borrowed against every voyage, but it took no turn after "
-                    "its last one (A9)"
-                )
-
-    def _load_turn(self, d, total_left):
-        """The phase and whose turn it is, against the turns each seat has had (A8, A9)."""
-        R = self.rules
-        N = R.num_players
-        S = R.sets
-        start = d.start_player
-        ph = d.phase
-        if ph == "loan":
-            phase = PH_LOAN
-        elif ph == "agency":
-            phase = PH_MAIN
-        elif ph == "over":
-            phase = PH_OVER
-        else:
-            raise InvalidStateError(f"{_BAD}unknown phase {ph!r}")
-        cur = d.current_player
-        if (phase == PH_OVER) != (total_left == 0):
-            raise InvalidStateError(
-                f"{_BAD}the game is over exactly when every plaque is on the board (A8)"
-            )
-        if phase == PH_OVER:
-            if cur != -1:
-                raise InvalidStateError(f"{_BAD}current_player must be -1 once the game is over")
-            for p in range(N):
-                if self.kmask[p] != (1 << self.hand_n[p]) - 1:
-                    raise InvalidStateError(
-                        f"{_BAD}once the game is over every hand is shown: known[{p}] must list "
-                        f"all of seat {p}'s hand (A14)"
-                    )
-            cur = start
-        else:
-            if cur < 0 or cur >= N:
-                raise InvalidStateError(f"{_BAD}current_player {cur} is not a seat")
-            if self.left[cur] == 0:
-                raise InvalidStateError(
-                    f"{_BAD}seat {cur} has staged all its voyages and takes no more turns (A9)"
-                )
-            if phase == PH_MAIN:
-                any_loan = 0
-                for s in range(NSEA):
-                    any_loan |= self.loaned[cur * NSEA + s]
-                if not any_loan and self.credit[cur] - self.money[cur] < 2:
-                    raise InvalidStateError(
-                        f"{_BAD}the 'agency' phase follows a loan or a refresh in the turn, "
-                        f"and seat {cur} has taken neither"
-                    )
-            for p in range(N):
-                staged = NSEA * S - self.left[p]
-                loan = 0
-                for s in range(NSEA):
-                    loan += self.loaned[p * NSEA + s]
-                # A seat with an empty hand kept no ship from its last voyage and has not
-                # chartered since: only the turn in progress can hold a loan on that voyage.
-                if staged and loan == staged and self.hand_n[p] == 0 and (
-                    p != cur or phase != PH_MAIN
-                ):
-                    raise InvalidStateError(
-                        f"{_BAD}seat {p} borrowed against every voyage, but has had no turn "
-                        "since its last one (its hand is empty)"
-                    )
-            # A9: turns go clockwise from the start player, skipping seats that are done.
-            # A seat's turns so far = its hand + the ships it played + its voyages, so the
-            # seats before the one to move (from the start player on) have had one more
-            # turn than it in this round, the others as many; a finished seat, at most that.
-            rt = self.turns[cur]
-            pc = (cur - start + N) % N
-            for p in range(N):
-                expect = rt + 1 if (p - start + N) % N < pc else rt
-                if self.turns[p] > expect or (self.left[p] and self.turns[p] != expect):
-                    raise InvalidStateError(
-                        f"{_BAD}seat {p} has had {self.turns[p]} turns (ships in hand and "
-                        f"played, plus voyages) but with seat {start} starting and seat {cur} "
-                        f"to move it {'can have had at most' if not self.left[p] else 'has had'} "
-                        f"{expect} (A9)"
-                    )
-        self.phase = phase
-        self.start = start
-        self.cur = cur
+            _snapshot = atlantic_star_snapshot
+        _snapshot.load_checked(self, d, history)
 
     def _export(self):
         """The full state as an AtlanticStarStateData Struct (the hot half of to_json)."""

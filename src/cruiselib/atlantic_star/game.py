@@ -16,9 +16,8 @@ import msgspec
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
-from cruiselib._core.constants import enum_constants
-from cruiselib._game import FieldRange
 from cruiselib.atlantic_star import integrations, schema
+from cruiselib.atlantic_star._sizes import NAMT, NKEEP, NPP
 from cruiselib.atlantic_star.moves import (
     MOVE_TYPES,
     PRICES,
@@ -47,13 +46,7 @@ __all__ = ["AtlanticStarGame", "AtlanticStarState"]
 _core_mod = _core.load("atlantic_star")
 _rng = _core.load("rng")
 
-_ENUM = enum_constants("atlantic_star")
 PHASES = _core_mod.PHASES
-NKEEP = _ENUM["NKEEP"]  # voyage keep codes per sea and class
-NAMT = _ENUM["NAMT"]  # loan amounts
-NPP = _ENUM["NPP"]  # plaque ids below this are seats' plaques
-NSEA = _ENUM["NSEA"]  # seas (A1)
-AGENCY = _ENUM["AGENCY"]  # charter agency spaces
 
 
 def build_rules(module: Any, players: int, ships: ShipList, board: Board, name: str) -> Any:
@@ -340,56 +333,6 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
         state = self._state_class(self.rules, self)
         state._load(data)
         return state
-
-    # ------------------------------------------------------------------ tensors
-
-    def _observation_layout(self) -> list[tuple[str, int]]:
-        """The observation tensor's parts (docs/atlantic_star.md, "Observation tensor")."""
-        return list(self.rules.obs_layout)
-
-    def _information_state_layout(self) -> list[tuple[str, int]]:
-        """The observation's parts, then ``known``: per seat, the ships it is known to hold (A14)."""
-        return list(self.rules.info_layout)
-
-    def _observation_ranges(self) -> dict[str, FieldRange]:
-        """The range of every part of the observation tensor (docs/atlantic_star.md,
-        "Observation tensor"): the rules' limits over the core's fixed scales."""
-        scales = _core.pure_module(self.core_module)  # the scales' one home, readable in Python
-        ships = self.rules.num_ships
-        # Money: the starting capital plus the loans, the only income: once per sea, at most
-        # 10,000 each, and never on a seat's last voyage, so three with one set (A9).
-        loans = NSEA if self.sets == 2 else NSEA - 1
-        money = self.rules.start_money + loans * NAMT
-        # Victory points: the seas sit in distinct classes, and a seat's voyages in one
-        # sea take distinct fields of its class, so at most its top ``sets`` fields each
-        # in the best four classes (A2, A7).
-        per_class = sorted((sum(column[: self.sets]) for column in self.board), reverse=True)
-        points = sum(per_class[:NSEA])
-        flag = (0.0, 1.0)  # one-hot and 0/1 entries
-        return {
-            "seat": flag,
-            "current_player": flag,
-            "phase": flag,
-            "hand": flag,
-            "hand_sizes": flag,  # a hand holds at most HMAX ships (A6), the scale
-            "agency": flag,
-            "deck_size": (0.0, (ships - AGENCY) / ships),  # the agency's four are turned up
-            "discard": flag,
-            "board_ships": flag,
-            "sea_class": flag,
-            "free_classes": flag,
-            # Owner one-hot, then the value over the most a voyage is worth (60) and the loan
-            # over the largest (10,000): both scales are those maxima.
-            "plaques": flag,
-            "money": (0.0, money / scales.MONEY_SCALE),
-            "loans": flag,  # one loan per sea per seat, at most the scale
-            "voyages_left": flag,  # over the voyages a seat stages in all
-            "scores": (0.0, points / scales.POINTS_SCALE),
-        }
-
-    def _information_state_ranges(self) -> dict[str, FieldRange]:
-        """The observation's ranges, and ``known``: 0/1 per seat and ship (A14)."""
-        return {**self._observation_ranges(), "known": (0.0, 1.0)}
 
     # ------------------------------------------------------------------ text
 

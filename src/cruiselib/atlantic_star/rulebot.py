@@ -20,17 +20,11 @@ import math
 import random
 from typing import Any
 
-from cruiselib._core.constants import enum_constants
+from cruiselib.atlantic_star._sizes import NAMT, NKEEP, NSEA  # the action layout's sizes, as the core defines them
 from cruiselib.atlantic_star.ships import SEAS
 from cruiselib.bots._types import Candidate
 
 __all__ = ["RuleBot"]
-
-# The action layout's sizes, as the core defines them.
-_ENUM = enum_constants("atlantic_star")
-NSEA = _ENUM["NSEA"]
-NKEEP = _ENUM["NKEEP"]  # voyage keep codes per (sea, class)
-NAMT = _ENUM["NAMT"]  # loan amounts 1,000 .. 10,000
 
 # --- tuning (docs/atlantic_star.md, "Rule-based bot", says what each one means) ---------
 FILL = 4.5  # points a leg still to cover is expected to bring
