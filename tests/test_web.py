@@ -548,6 +548,12 @@ def choose_on_the_board(page: Any, rnd: random.Random) -> int:
         assert (opacity == 1) == live, f"chip {key}: playable {live}, opacity {opacity}"
     # The status says what the person does now.
     assert page.inner_text("#status .now").startswith("now: ")
+    # Every playable object is one a click reaches (none left under a phone's sheet of moves).
+    unreachable = page.eval_on_selector_all(
+        "#board [data-object].playable",
+        f"ns => ns.map({POINT_IN_SIGHT}).filter((s) => !s.chain).flatMap((s) => s.covered)",
+    )
+    assert not unreachable, unreachable
     selection: list[str] = []
     pool = page.locator("#board [data-object].playable")
     for _ in range(20):
@@ -641,6 +647,9 @@ def play_and_check(
             assert page.is_visible("#rules") and page.inner_text('#rules [data-rules="end"]')
             page.click('[data-action="close-rules"]')
             assert page.is_hidden("#rules")
+            page.click('#status [data-action="rules"]')  # one click away
+            assert page.is_visible("#rules")
+            page.click('[data-action="close-rules"]')
         chosen: list[int] = []
         if on_the_board:
             chosen = play_on_the_board(page, seed)
@@ -650,7 +659,8 @@ def play_and_check(
         scores, winners, record = shown_result(page)
         page_text = page.inner_text("#result")
         if page.evaluate("() => Boolean(S.drawer.ending)"):  # why the game ended, in words
-            assert page.inner_text("#result .ending")
+            ending = page.inner_text("#result .ending")
+            assert ending and ending in page.inner_text("#status")
         auto = page.eval_on_selector_all("#log li.auto", "items => items.map((li) => li.textContent)")
         log = log_lines(page)
     finally:

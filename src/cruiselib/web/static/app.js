@@ -461,7 +461,8 @@ function renderStatus() {
   let now = null;
   if (S.status.is_over) {
     box.dataset.state = "over";
-    text = "Game over";
+    const ending = S.drawer ? endingText() : null;
+    text = ending ? `Game over. ${ending}` : "Game over";
   } else if (S.status.current_player === S.human) {
     box.dataset.state = "your-turn";
     text = `Your turn (seat ${S.human})`;
