@@ -57,7 +57,7 @@ cdef class DreamIslandsRules(CoreRules):
     cdef int run_table[256]    # [occupied islands]: bit k - 2 when a maximal run of k (2..5) exists
     cdef int flow_counts[4]    # per number 2..5: how many flows (moves that move pieces) it has
     # Where each field of the observation / information-state tensor starts (read from the
-    # layouts, _declare_tensors; the writers c_observe and c_info_state use them).
+    # layouts by _read_offsets; the writers c_observe and c_info_state use them).
     cdef int o_pieces, o_middle, o_small_islands, o_covered, o_completed, o_hand_size
     cdef int o_pile_size, o_under, o_score, o_hand, o_under_pile, o_pile_unseen, o_phase
     cdef int o_current_player, o_end_triggered, o_last_round, o_rounds, o_hand_avoids
@@ -179,25 +179,7 @@ cdef class DreamIslandsCore(CoreState):
     @cython.locals(n=cython.int)
     cpdef object _export(self)
     cpdef dict _get_raw(self)
-    @cython.locals(R=DreamIslandsRules, n=cython.int, p=cython.int, o=cython.int, i=cython.int,
-                   c=cython.int, cnt=cython.int, m=cython.int, pts=cython.int, mask=cython.int,
-                   b=cython.int, k=cython.int, x=cython.int,
-                   mid_n=cython.int, phase=cython.int, cur=cython.int,
-                   limit=cython.int, s=cython.int, pk=cython.ulonglong, cu=cython.ulonglong,
-                   rounds=cython.longlong, ending=cython.bint)
-    cdef _load_checked(self, object d, bint history)
-    @cython.locals(seen=cython.int, dup=cython.int, done=cython.int, kind=cython.int, k=cython.int,
-                   i=cython.int, x=cython.int, b=cython.int)
-    cdef int _load_missions(self, int p, object hand, object pile, object completed) except -1
-    @cython.locals(h=cython.int, wider=cython.int, k=cython.int, mask=cython.longlong, free=cython.int,
-                   i=cython.int)
-    cdef _load_memory(self, int p, object rows)
-    @cython.locals(n=cython.int, p=cython.int, o=cython.int, i=cython.int, c=cython.int,
-                   have=cython.int, mask=cython.int, mid=cython.int, far=cython.bint,
-                   moved=cython.bint, t=cython.longlong, dist=cython.longlong,
-                   need=cython.longlong, cycles=cython.longlong, steps=cython.longlong,
-                   low=cython.longlong)
-    cdef _check_history(self, int phase, int cur, long long rounds, bint ending)
+    cdef _load_checked(self, object d, bint history)   # dream_islands_snapshot.load_checked
 
 
 cdef int _choose(int n, int k) noexcept nogil

@@ -1,4 +1,4 @@
-"""Dream Islands: the whole rules engine (compiled by Cython, runs as Python too).
+"""Dream Islands: the rules engine (compiled by Cython, runs as Python too).
 
 The rules and rulings I1 ... I16 are in ``docs/dream_islands.md``; ruling ids are cited
 where they apply. Types live in
@@ -7,7 +7,8 @@ the generic public block (``legal_actions``, ``apply``, ``clone``, ``scores``,
 ``winners``, playouts ...) is written there against the ``c_*`` methods below, which
 run without the GIL and allocate no Python objects; moves are small ints. Views, the
 resampling of unseen cards (I13, and the hand memory of I16) and the observation tensors
-are made here too, from the arrays.
+are made here too, from the arrays. Checking and loading a snapshot is the work of
+``dream_islands_snapshot.py`` (with ``set_raw``, the setter matching ``_get_raw`` here).
 
 Movement as a flow (I1, I3). A piece moves along unit steps ("edges"):
 
@@ -44,7 +45,6 @@ except ImportError:  # pragma: no cover
 
 from cruiselib._core.constants import reason_table
 from cruiselib._core.tensor_layout import TensorField, TensorLayout
-from cruiselib.errors import InvalidStateError
 
 from .engine import CoreRules, CoreState
 from .rng import SPLITMIX64 as _SPLITMIX64
@@ -59,10 +59,11 @@ if not cython.compiled:
 GOLDEN, _, _, MASK64 = _SPLITMIX64  # the generator's constants have one home: rng.py
 PK_HIGH = 0x888888888  # the high bit of each 4-bit place count (9 places)
 RANDOM_TRIES = 256
-_BAD = "invalid Dream Islands state: "
 # I15: the round counter is a C int. A game without a round limit still ends when it
 # reaches this many complete rounds, so play never takes the counter past its range.
 ROUND_CAP = 2147483647
+
+_snapshot = None  # the module dream_islands_snapshot, once a state was loaded (_load_checked)
 
 # The layout constants by name for Python code (the enum names are C-only when compiled).
 LIMITS = {
@@ -1157,10 +1158,12 @@ class DreamIslandsCore(CoreState):
         new.completed_count[:] = self.completed_count
 
     # ------------------------------------------------------------------ raw access
-    # Used by the Python layer for rendering and by tests; not hot.
+    # Not hot: rendering, tests, and the loader's last step (dream_islands_snapshot.py).
 
     def _get_raw(self):
-        """A dict of plain Python values describing the full state."""
+        """The full state as a dict of plain Python values: the getter of the raw-state
+        pair, whose setter is ``dream_islands_snapshot.set_raw`` (derived values, such as
+        the totals per place, are left out: the setter derives them)."""
         n = self.players
         return {
             "rng": self.rng,
@@ -1204,400 +1207,12 @@ class DreamIslandsCore(CoreState):
         )
 
     def _load_checked(self, d, history):
-        """Validate a decoded DreamIslandsStateData and load it (the game checked the header:
-        game, players, options). Raises InvalidStateError naming the problem.
-
-        Every index is checked before it is used, so a tampered state never reaches the
-        arrays; derived values (totals, packed counts, middle points, mission counts, the
-        end signal) are recomputed, not trusted. Meant for a fresh state: a failed load
-        leaves this one half written.
-
-        Two kinds of checks: that the state is consistent in itself (every piece and card
-        exactly once, the phase, whose turn, the exchange), and, with ``history``, that
-        the turns played so far can have led to it (shells, steps, missions and cards put
-        under per turn, when the end was signalled). ``history=False`` is for rule tests
-        that set up positions no game reaches.
-        """
-        R = self.rules
-        n = R.num_players
-        pieces = d.pieces
-        main = d.main_island
-        small = d.small_islands
-        covered = d.covered
-        hands = d.hands
-        piles = d.piles
-        known = d.known
-        avoids = d.hand_avoids
-        completed = d.completed
-        if (
-            len(pieces) != n
-            or len(main) != n
-            or len(covered) != n
-            or len(hands) != n
-            or len(piles) != n
-            or len(known) != n
-            or len(avoids) != n
-            or len(completed) != n
-        ):
-            raise InvalidStateError(
-                f"{_BAD}pieces, main_island, covered, hands, piles, known, hand_avoids and completed must "
-                f"have one entry per seat ({n})"
-            )
-        self.players = n
-        # --- the middle (I1): small islands in order 3, 2, 2, then the main island ------
-        if len(small) != 3:
-            raise InvalidStateError(f"{_BAD}there are three small islands")
-        for i in range(3):
-            s = small[i]
-            if s < -1 or s >= n:
-                raise InvalidStateError(f"{_BAD}seat {s} on a small island does not exist")
-            self.small_islands[i] = s
-        if (self.small_islands[0] < 0 and self.small_islands[1] >= 0) or (
-            self.small_islands[1] < 0 and self.small_islands[2] >= 0
-        ):
-            raise InvalidStateError(f"{_BAD}the small islands fill in order 3, 2, 2 (I1)")
-        # --- pieces: six per seat; totals and packed counts derived -----------------------
-        for i in range(NLOC):
-            self.place_total[i] = 0
-        mid_n = 0
-        ending = False
-        for p in range(MAXP):
-            o = p * NLOC
-            if p >= n:
-                for i in range(NLOC):
-                    self.pieces[o + i] = 0
-                self.movable_pieces[p] = 0
-                self.packed_pieces[p] = 0
-                self.main_island[p] = 0
-                self.middle_points[p] = 0
-                self.covered[p] = 0
-                self.hand_size[p] = 0
-                self.pile_size[p] = 0
-                self.under_count[p] = 0
-                self.completed[p] = 0
-                self.completed_count[p] = 0
-                for i in range(HAND):
-                    self.hand_memory[p * HAND + i] = 0
-                continue
-            row = pieces[p]
-            if len(row) != NLOC:
-                raise InvalidStateError(f"{_BAD}pieces[{p}] lists the airplane and islands 1..8")
-            cnt = 0
-            pk = 0
-            for i in range(NLOC):
-                c = row[i]
-                if c < 0 or c > PIECES:
-                    raise InvalidStateError(f"{_BAD}pieces[{p}][{i}] must be 0..{PIECES}")
-                self.pieces[o + i] = c
-                self.place_total[i] += c
-                cnt += c
-                cu = c
-                pk |= cu << (4 * i)
-            self.movable_pieces[p] = cnt
-            self.packed_pieces[p] = pk
-            m = main[p]
-            if m < 0 or m > PIECES:
-                raise InvalidStateError(f"{_BAD}main_island[{p}] must be 0..{PIECES}")
-            self.main_island[p] = m
-            mid_n += m
-            pts = m
-            for i in range(3):
-                if self.small_islands[i] == p:
-                    m += 1
-                    pts += 3 if i == 0 else 2
-            if cnt + m != PIECES:
-                raise InvalidStateError(f"{_BAD}seat {p} has {cnt + m} pieces, not {PIECES}")
-            self.middle_points[p] = pts
-            # --- shells (I2) ------------------------------------------------------------
-            mask = 0
-            for x in covered[p]:
-                if x < 2 or x > MAXN:
-                    raise InvalidStateError(f"{_BAD}seat {p} covers {x}: the numbers are 2..5")
-                b = 1 << (x - 2)
-                if mask & b:
-                    raise InvalidStateError(f"{_BAD}seat {p} covers a number twice")
-                if mask >= b:  # a set, written ascending: any other order is not a snapshot
-                    raise InvalidStateError(f"{_BAD}seat {p}'s covered numbers must be listed in ascending order")
-                mask |= b
-            self.covered[p] = mask
-            # --- missions: each of the 16 exactly once, in hand, pile or done -----------
-            k = self._load_missions(p, hands[p], piles[p], completed[p])
-            self.completed_count[p] = k
-            if k == NMIS:
-                ending = True  # I7: the last mission is done
-            k = known[p]
-            if k < 0 or k > self.pile_size[p]:
-                raise InvalidStateError(f"{_BAD}seat {p} put {k} cards under a pile of {self.pile_size[p]}")
-            self.under_count[p] = k
-        if mid_n > 0 and self.small_islands[2] < 0:
-            raise InvalidStateError(
-                f"{_BAD}pieces reach the main island only after the three small islands are taken (I1)"
-            )
-        for i in range(3):
-            if self.small_islands[i] >= 0:
-                mid_n += 1
-        self.middle_count = mid_n
-        if mid_n >= 6:
-            ending = True  # I7
-        # --- phase, rounds, whose turn (I7, I9, I15) -------------------------------------
-        ph = d.phase
-        if ph == "move":
-            phase = PH_MOVE
-        elif ph == "exchange":
-            phase = PH_EXCHANGE
-        elif ph == "over":
-            phase = PH_OVER
-        else:
-            raise InvalidStateError(f"{_BAD}phase must be 'move', 'exchange' or 'over', not {ph!r}")
-        rounds = d.rounds
-        cur = d.current_player
-        limit = R.round_limit
-        if rounds < 0 or rounds > limit:
-            raise InvalidStateError(
-                f"{_BAD}{rounds} rounds played: a game ends after {limit} rounds at the latest (I9, I15)"
-            )
-        if phase == PH_OVER:
-            if cur != -1:
-                raise InvalidStateError(f"{_BAD}current_player must be -1 once the game is over")
-            if rounds < 1:
-                raise InvalidStateError(f"{_BAD}the game ends after a complete round (I7)")
-            if not ending and rounds != limit:
-                raise InvalidStateError(
-                    f"{_BAD}the game ends only after the end was signalled or the round limit (I7, I9)"
-                )
-            cur = n - 1  # the last seat played last
-        else:
-            if cur < 0 or cur >= n:
-                raise InvalidStateError(f"{_BAD}current_player must be a seat 0..{n - 1} while the game runs")
-            if rounds >= limit:
-                raise InvalidStateError(
-                    f"{_BAD}the round limit is reached ({rounds} of {limit} rounds) but the game runs (I9, I15)"
-                )
-        # --- hands and the exchange (I5, I6, I12, I13) ------------------------------------
-        for p in range(n):
-            if phase == PH_EXCHANGE and p == cur:
-                if self.hand_size[p] == 0:
-                    raise InvalidStateError(
-                        f"{_BAD}no exchange without a card in hand: with an empty hand the draw happens at once (I12)"
-                    )
-            elif self.hand_size[p] != HAND and self.pile_size[p] > 0:
-                raise InvalidStateError(f"{_BAD}seat {p} must hold 3 missions while its pile has cards (I6)")
-        if phase == PH_MOVE and self.covered[cur] == 15:
-            raise InvalidStateError(
-                f"{_BAD}all four numbers are covered at the start of a turn: the shells come off (I2)"
-            )
-        if phase == PH_EXCHANGE:
-            if self.covered[cur] == 0:
-                raise InvalidStateError(f"{_BAD}the exchange comes after covering a number (I6)")
-            mask = self._mission_mask(cur)
-            for i in range(self.hand_size[cur]):
-                x = self.hand[cur * HAND + i]
-                if (mask >> x) & 1:
-                    raise InvalidStateError(
-                        f"{_BAD}seat {cur} holds '{R.schema.mission_name(x)}', which holds after its move and would "
-                        "have been completed (I5, I13)"
-                    )
-        # --- the hand memory (I16), once the hands are known to be right -----------------
-        for p in range(n):
-            self._load_memory(p, avoids[p])
-        if history:
-            self._check_history(phase, cur, rounds, ending)
-        self.phase = phase
-        self.current_seat = cur
-        self.rounds = rounds
-        self.end_signalled = ending
-        self.rng = int(d.rng, 16) & MASK64
-
-    def _load_missions(self, p, hand, pile, completed):
-        """Seat p's 16 missions, each exactly once: in the hand (at most 3), the pile (bottom
-        first) or completed (a set, written ascending). One loop for the three places (kind
-        0, 1, 2): each id checked and stored. Returns the number completed."""
-        seen = 0
-        dup = 0
-        done = 0
-        for kind in range(3):
-            cards = hand if kind == 0 else (pile if kind == 1 else completed)
-            k = len(cards)
-            if kind == 0 and k > HAND:
-                raise InvalidStateError(f"{_BAD}seat {p} holds {k} missions, more than {HAND}")
-            if kind == 1 and k > NMIS:
-                raise InvalidStateError(f"{_BAD}seat {p}'s pile holds more than {NMIS} missions")
-            if kind == 2 and k > NMIS:
-                raise InvalidStateError(f"{_BAD}seat {p} completed more than {NMIS} missions")
-            for i in range(k):
-                x = cards[i]
-                if x < 0 or x >= NMIS:
-                    raise InvalidStateError(f"{_BAD}mission {x} does not exist (ids 0..15)")
-                b = 1 << x
-                dup |= seen & b
-                seen |= b
-                if kind == 0:
-                    self.hand[p * HAND + i] = x
-                elif kind == 1:
-                    self.pile[p * NMIS + i] = x
-                else:
-                    if done >= b and not dup:  # a set, written ascending
-                        raise InvalidStateError(
-                            f"{_BAD}seat {p}'s completed missions must be listed in ascending order"
-                        )
-                    done |= b
-            if kind == 0:
-                self.hand_size[p] = k
-            elif kind == 1:
-                self.pile_size[p] = k
-        if dup:
-            raise InvalidStateError(
-                f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if (dup >> j) & 1]} appear twice"
-            )
-        if seen != 0xFFFF:
-            raise InvalidStateError(
-                f"{_BAD}seat {p}'s mission(s) {[j for j in range(NMIS) if not (seen >> j) & 1]} are nowhere"
-            )
-        self.completed[p] = done
-        return k
-
-    def _load_memory(self, p, rows):
-        """Seat p's hand memory (I16): one set (a 16-bit mask) per card in its hand, level
-        k + 1 inside level k, no completed mission, and true of the hand (k cards outside
-        level k)."""
-        h = self.hand_size[p]
-        if len(rows) != h:
-            raise InvalidStateError(
-                f"{_BAD}hand_avoids[{p}] has {len(rows)} set(s): one per card in seat {p}'s hand ({h}) (I16)"
-            )
-        wider = 0xFFFF
-        for k in range(HAND):
-            mask = 0
-            if k < h:
-                mask = rows[k]
-            if mask != 0:  # (an empty set is always true, and inside any other)
-                if mask < 0 or mask > 0xFFFF:
-                    raise InvalidStateError(f"{_BAD}hand_avoids[{p}][{k}] is a set of missions 0..15, bit m for m")
-                if mask & self.completed[p]:
-                    raise InvalidStateError(
-                        f"{_BAD}hand_avoids[{p}][{k}] lists a completed mission: no hand holds one (I16)"
-                    )
-                if mask & ~wider:
-                    raise InvalidStateError(
-                        f"{_BAD}hand_avoids[{p}][{k}] must be part of hand_avoids[{p}][{k - 1}]: what k + 1 cards "
-                        "are not, k of them are not either (I16)"
-                    )
-                free = 0
-                for i in range(h):
-                    if not (mask >> self.hand[p * HAND + i]) & 1:
-                        free += 1
-                if free <= k:
-                    raise InvalidStateError(
-                        f"{_BAD}seat {p}'s hand has {free} card(s) outside hand_avoids[{p}][{k}], not {k + 1}: "
-                        "the memory of play is not true of it (I16)"
-                    )
-            self.hand_memory[p * HAND + k] = mask
-            wider = mask
-
-    def _check_history(self, phase, cur, rounds, ending):
-        """What the turns played so far allow (arrays loaded, the rest checked).
-
-        Seat p has had t turns (``rounds``, plus the current one if it has moved in this
-        round). Every turn covers one number (I2, I3), so the shells follow from t; with a
-        movable piece left every turn moved its whole number, so the steps the seat took
-        are the numbers it covered, and its pieces must be where that many steps can take
-        them: each piece's path is its shortest one plus whole laps of the 8-island ring.
-        """
-        n = self.players
-        low = 0
-        for p in range(n):
-            o = p * NLOC
-            moved = phase != PH_OVER and (p < cur or (p == cur and phase == PH_EXCHANGE))
-            t = rounds + 1 if moved else rounds
-            # Shells: one per turn; all four come off at the start of the turn after they
-            # are all covered (I2), i.e. for the seat to move now when t is a multiple of 4.
-            if phase == PH_MOVE and p == cur:
-                c = t % 4
-            else:
-                c = 0 if t == 0 else (t - 1) % 4 + 1
-            mask = self.covered[p]
-            have = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
-            if have != c:
-                raise InvalidStateError(
-                    f"{_BAD}seat {p} has {have} shell(s) on its board after {t} turn(s), not {c}: every turn "
-                    "covers one number, all four come off when the next turn starts (I2)"
-                )
-            if t == 0 and (
-                self.hand_memory[p * HAND] or self.hand_memory[p * HAND + 1] or self.hand_memory[p * HAND + 2]
-            ):
-                raise InvalidStateError(
-                    f"{_BAD}seat {p} has not moved yet, so play has shown nothing of its hand: its "
-                    "hand_avoids must be empty (I16)"
-                )
-            if self.completed_count[p] > 3 * t:
-                raise InvalidStateError(
-                    f"{_BAD}seat {p} completed {self.completed_count[p]} missions in {t} turn(s): at most the 3 in "
-                    "hand a turn (I5)"
-                )
-            # I6: at most the 3 cards of the hand go under the pile a turn. In the mover's
-            # exchange every card it puts under leaves its hand, so the cards under its pile
-            # and those still in its hand are at most 3 a turn together: a tighter bound,
-            # and the one the rest of its exchange keeps (a state reached by play reloads).
-            under = self.under_count[p]
-            if phase == PH_EXCHANGE and p == cur:
-                under += self.hand_size[p]
-            if under > 3 * t:
-                if under > self.under_count[p]:
-                    raise InvalidStateError(
-                        f"{_BAD}seat {p} put {self.under_count[p]} cards under its pile and holds {self.hand_size[p]} "
-                        f"in {t} turn(s) of its exchange: at most the 3 in hand a turn (I6)"
-                    )
-                raise InvalidStateError(
-                    f"{_BAD}seat {p} put {self.under_count[p]} cards under its pile in {t} turn(s): at most the "
-                    "3 in hand a turn (I6)"
-                )
-            if self.pieces[o] > PIECES - 1:
-                raise InvalidStateError(
-                    f"{_BAD}seat {p} has {self.pieces[o]} pieces on the airplane: its sixth piece starts on "
-                    f"island {p + 1} and no piece returns to the airplane (I8)"
-                )
-            # Steps from the airplane: island i is i, the middle 9 (from island 8), plus laps.
-            mid = self.main_island[p]
-            for i in range(3):
-                if self.small_islands[i] == p:
-                    mid += 1
-            dist = 9 * mid
-            far = mid > 0
-            for i in range(1, NLOC):
-                dist += i * self.pieces[o + i]
-                if i > p and self.pieces[o + i] > 0:
-                    far = True
-            # The sixth piece started on island p + 1, p + 1 steps ahead: a piece on island
-            # p + 1 or beyond (or in the middle) saves p + 1 steps, one behind it 7 - p
-            # (it needs a lap less than from the airplane); modulo 8 both are the same.
-            need = dist - (p + 1) if far else dist + 7 - p
-            cycles = (t - c) // 4
-            steps = 14 * cycles  # 2 + 3 + 4 + 5 for every full set of shells
-            for i in range(4):
-                if (mask >> i) & 1:
-                    steps += i + 2
-            if steps < need or (self.movable_pieces[p] > 0 and (steps - need) % 8 != 0):
-                raise InvalidStateError(
-                    f"{_BAD}seat {p}'s pieces are {need} steps (plus whole laps of the ring) from where they "
-                    f"started, but the numbers it covered in {t} turn(s) add up to {steps} steps (I3)"
-                )
-            # When was the end signalled? Pieces reach the middle and missions are
-            # completed only in the owner's own turn, at most 5 pieces a turn.
-            if moved:
-                if mid > MAXN:
-                    low += mid - MAXN
-            else:
-                low += mid
-                if ending and phase != PH_OVER and self.completed_count[p] == NMIS:
-                    raise InvalidStateError(
-                        f"{_BAD}seat {p} has not moved in this round but completed its last mission: that was "
-                        "in an earlier round, the game would be over (I7)"
-                    )
-        if ending and phase != PH_OVER and low >= 6:
-            raise InvalidStateError(
-                f"{_BAD}six pieces were in the middle before this round's moves: the end was signalled in an "
-                "earlier round, the game would be over (I7)"
-            )
+        """Check the decoded snapshot ``d`` and load it (the contract, engine.py): the work
+        of ``dream_islands_snapshot.load_checked``, which ends by ``set_raw``."""
+        global _snapshot
+        if _snapshot is None:  # imported here, on the first load: it cimports this module
+            from . import dream_islands_snapshot as _snapshot
+        _snapshot.load_checked(self, d, history)
 
 
 def _choose(n, k):

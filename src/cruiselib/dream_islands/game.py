@@ -1,8 +1,9 @@
 """Dream Islands: the :class:`DreamIslandsGame` configuration and the :class:`DreamIslandsState`.
 
 The rules themselves live in the compiled core (``cruiselib._core.dream_islands``), and so
-do the validation of loaded states, views, resampling and the tensors; this module adds
-options, typed moves and serialization.
+do views, resampling and the tensors (declared there, with their ranges); the validation
+of loaded states is its twin ``dream_islands_snapshot``. This module adds options, typed
+moves and serialization.
 """
 
 from __future__ import annotations
@@ -335,41 +336,41 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
         """
         if compact:
             return _compact_text(state, player)
-        raw = state._get_raw()
+        data = state._to_data()  # the snapshot Struct: typed fields, no string keys
         n = self.num_players
-        pieces = raw["pieces"]
+        pieces = data.pieces
 
         def here(place: int) -> str:
             parts = [f"{'ABCD'[p]}{pieces[p][place]}" for p in range(n) if pieces[p][place]]
             return " ".join(parts) or "-"
 
         if state.is_over:
-            head = f"game over after {raw['rounds']} rounds; winners: {', '.join(map(str, state.winners()))}"
+            head = f"game over after {data.rounds} rounds; winners: {', '.join(map(str, state.winners()))}"
         else:
-            head = f"round {raw['rounds'] + 1}, seat {raw['cur']} to {PHASES[raw['phase']]}" + (
+            head = f"round {data.rounds + 1}, seat {data.current_player} to {data.phase}" + (
                 " (last round)" if state.end_triggered else ""
             )
         lines = [head, f"  airplane : {here(0)}"]
         for i in range(1, 9):
             lines.append(f"  island {i}{'♥' if i == 8 else ' '}: {here(i)}")
         small = " ".join(
-            f"[{v}:{'ABCD'[s] if s >= 0 else '-'}]" for v, s in zip(SMALL_VALUES, raw["small"], strict=True)
+            f"[{v}:{'ABCD'[s] if s >= 0 else '-'}]" for v, s in zip(SMALL_VALUES, data.small_islands, strict=True)
         )
-        main = " ".join(f"{'ABCD'[p]}{raw['main'][p]}" for p in range(n) if raw["main"][p]) or "-"
+        main = " ".join(f"{'ABCD'[p]}{data.main_island[p]}" for p in range(n) if data.main_island[p]) or "-"
         lines.append(f"  middle   : {small} main island: {main}")
         scores = state.scores()
         for p in range(n):
-            cov = [x for x in range(2, 6) if (raw["covered"][p] >> (x - 2)) & 1]
-            done = bin(raw["done"][p]).count("1")
+            cov = data.covered[p]
+            done = len(data.completed[p])
             lines.append(
                 f"seat {p} ({'ABCD'[p]}): score {scores[p]}, {done}/16 missions, shells on {cov or '-'}, "
-                f"pile {len(raw['piles'][p])}"
+                f"pile {len(data.piles[p])}"
             )
             if player is None or player == p:
-                for x in sorted(raw["hands"][p]):
+                for x in sorted(data.hands[p]):
                     lines.append(f"    hand: [{x}] {MISSIONS[x]}")
             else:
-                lines.append(f"    hand: {len(raw['hands'][p])} cards")
+                lines.append(f"    hand: {len(data.hands[p])} cards")
         return "\n".join(lines)
 
     @staticmethod
