@@ -54,7 +54,7 @@
     return el(
       "div",
       {},
-      el("p", { class: "phase" }, `round ${v.rounds + 1}${v.max_rounds ? " of " + v.max_rounds : ""} · phase ${v.phase}${v.end_triggered ? " · last round" : ""}`),
+      el("p", { class: "phase" }, `round ${v.rounds + 1}${v.max_rounds ? " of " + v.max_rounds : ""} · ${PHASES[v.phase] || v.phase}${v.end_triggered ? " · last round" : ""}`),
       el(
         "p",
         { class: "board-actions" },
@@ -94,6 +94,13 @@
     if (text === "draw up to 3") return { kind: "draw", objects: ["pile"] };
     return null;
   }
+
+  // Each step of a turn as what the seat does in it.
+  const PHASES = {
+    move: "move: cover a shell and move your pieces",
+    exchange: "exchange: put missions under your pile, then draw up to 3",
+    over: "the game is over",
+  };
 
   const kinds = {
     cover: "Cover one of your shells (2 to 5) and move your pieces that many steps in all: click a shell, then the islands your pieces leave or reach.",

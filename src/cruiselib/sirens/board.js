@@ -65,7 +65,7 @@
       "div",
       {},
       el("p", { class: "board-actions" }, el("span", { class: "obj-button", "data-object": "end" }, "end turn"), el("span", { class: "obj-button", "data-object": "pass" }, "pass")),
-      el("p", { class: "phase" }, `phase ${v.phase}${v.phase === "over" ? "" : ` · seat ${v.turn_player}'s turn`} · draw pile ${v.pile_sizes.join(" / ")}`, v.passes ? ` · passes ${v.passes}` : ""),
+      el("p", { class: "phase" }, `${v.phase === "over" ? "" : `seat ${v.turn_player}'s turn: `}${PHASES[v.phase] || v.phase} · draw pile ${v.pile_sizes.join(" / ")}`, v.passes ? ` · passes ${v.passes}` : ""),
       table([seatLabel(0), "ship", seatLabel(1)], rows, { class: "sirens-ships" }),
       panel("Your hand", el("div", { class: "cards hand" }, v.hand.length ? v.hand.map((c) => card(c, `hand:${face(c)}`)) : el("span", { class: "muted" }, "empty"))),
       v.own_pile ? panel("Your remaining cards", el("div", { class: "cards" }, v.own_pile.map((c) => card(c, `pick:${face(c)}`)))) : null,
@@ -74,6 +74,15 @@
       v.removed.length ? panel("Removed cards", el("div", { class: "cards" }, v.removed.map((c) => card(c)))) : null,
     );
   }
+
+  // Each step of a turn (S4, S5, S9) as what the seat does in it.
+  const PHASES = {
+    pick: "pick a starting card from your set",
+    main: "play a card or move one with the octopus (the rum mug too, once a game)",
+    after: "end the turn (or use the rum mug first)",
+    crew: "move the crew token of the ship just played on",
+    over: "the game is over",
+  };
 
   // The objects each kind of move acts on, read from its text (src/cruiselib/sirens/moves.py).
   function move(text) {
