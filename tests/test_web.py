@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import sys
 import time
@@ -94,6 +95,28 @@ def test_page_and_catalog() -> None:
         assert client.get("/catalog/chess").status_code == 404
     for name in cruiselib.games():
         assert catalog(name)["game"] == name
+
+
+def test_the_bots_the_page_offers() -> None:
+    """/bots: every registered bot but those that search the true position (they see the
+    hidden cards), each with whether it searches, and the hint bot among them; the page's
+    script names no bot of its own."""
+    from starlette.testclient import TestClient
+
+    from cruiselib.bots import BOTS
+    from cruiselib.bots.search import SearchBot
+
+    with TestClient(create_app()) as client:
+        reply = client.get("/bots").json()
+        script = client.get("/static/app.js").text
+    seeing = {name for name, cls in BOTS.items() if issubclass(cls, SearchBot) and not cls.determinize}
+    assert seeing  # the registry has such a bot: the page must leave it out
+    offered = {bot["name"]: bot["search"] for bot in reply["bots"]}
+    assert list(offered) == [name for name in BOTS if name not in seeing]
+    assert offered == {name: issubclass(BOTS[name], SearchBot) for name in offered}
+    assert reply["hint"] in offered and offered[reply["hint"]]
+    assert not [name for name in seeing if name in script]  # not even to leave it out
+    assert not re.findall(r"\b(?:bot|opponent|hintBot)\s*[:=]\s*[\"']", script)  # no bot named by a literal
 
 
 def expected_catalog(name: str) -> dict[str, Any]:

@@ -170,7 +170,7 @@ const S = {
   game: null, // the game's name
   gid: null,
   human: 0,
-  opponent: "random",
+  opponent: null, // the bot of the other seats, chosen in the form from the server's list
   think: 0.3,
   seed: 0,
   players: 2,
