@@ -65,9 +65,13 @@ cdef class Search:
                    current=cython.int, n=cython.int, gen=cython.int, c=cython.int,
                    untried=cython.int, best=cython.int, best_value=cython.double,
                    i=cython.int, a=cython.int, visits=cython.int, value=cython.double,
-                   d=cython.int, prior=cython.int, shortlist=cython.bint,
+                   prior=cython.int, shortlist=cython.bint,
                    bias=cython.double, prior_open=cython.bint)
     cdef void _iterate(self, int players) noexcept nogil
+    @cython.locals(c=cython.int)
+    cdef int _add_child(self, int node, int a, int mover) noexcept nogil
+    @cython.locals(d=cython.int, c=cython.int)
+    cdef void _simulate_and_back_up(self, unsigned long long r, int depth, int players) noexcept nogil
     @cython.locals(m=cython.int, w=cython.double, scale=cython.double, p=cython.int, q=cython.int,
                    x=cython.double, r=cython.double, best=cython.double, margin=cython.double)
     cdef void _returns(self, int players) noexcept nogil

@@ -330,16 +330,7 @@ class Search:
                     a = prior
                 else:
                     a = self.untried[((r >> 32) * untried) >> 32]
-                c = self.nodes
-                self.nodes += 1
-                self.action[c] = a
-                self.mover[c] = current
-                self.visits[c] = 0
-                self.avail[c] = 1
-                self.total[c] = 0.0
-                self.first_child[c] = -1
-                self.next_sibling[c] = self.first_child[node]
-                self.first_child[node] = c
+                c = self._add_child(node, a, current)
                 self.work.c_do(a)
                 depth += 1
                 self.path[depth] = c
@@ -348,7 +339,27 @@ class Search:
             depth += 1
             self.path[depth] = best
             node = best
-        # Simulate: the core's rollout policy (or uniformly random actions) from here.
+        self._simulate_and_back_up(r, depth, players)
+
+    def _add_child(self, node, a, mover):
+        """A new child of ``node`` for action ``a`` of seat ``mover``, unvisited, first among
+        its siblings; its index."""
+        c = self.nodes
+        self.nodes += 1
+        self.action[c] = a
+        self.mover[c] = mover
+        self.visits[c] = 0
+        self.avail[c] = 1
+        self.total[c] = 0.0
+        self.first_child[c] = -1
+        self.next_sibling[c] = self.first_child[node]
+        self.first_child[node] = c
+        return c
+
+    def _simulate_and_back_up(self, r, depth, players):
+        """Play the work state out with the core's rollout policy (or uniformly random
+        actions), from the iteration's value ``r``, and add its returns along the path to
+        ``depth``."""
         r = mix64(r ^ ROLLOUT_SALT)
         while self.work.c_current() >= 0:
             r = (r + GOLDEN) & MASK64
