@@ -140,7 +140,7 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
     """
 
     name = "atlantic_star"
-    core_module = "atlantic_star"
+    core_module = _core_mod.__name__.rpartition(".")[2]  # the core loaded above: named once
     player_counts = integrations.PLAYER_COUNTS
     example_configurations = integrations.EXAMPLE_CONFIGURATIONS
     rule_bot = "cruiselib.atlantic_star.rulebot:RuleBot"

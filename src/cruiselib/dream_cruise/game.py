@@ -145,7 +145,7 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
     """
 
     name = "dream_cruise"
-    core_module = "dream_cruise"
+    core_module = _core_mod.__name__.rpartition(".")[2]  # the core loaded above: named once
     player_counts = integrations.PLAYER_COUNTS
     example_configurations = integrations.EXAMPLE_CONFIGURATIONS
     rule_bot = "cruiselib.dream_cruise.rulebot:RuleBot"

@@ -176,7 +176,7 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
     """
 
     name = "dream_islands"
-    core_module = "dream_islands"
+    core_module = _core_mod.__name__.rpartition(".")[2]  # the core loaded above: named once
     player_counts = integrations.PLAYER_COUNTS
     example_configurations = integrations.EXAMPLE_CONFIGURATIONS
     rule_bot = "cruiselib.dream_islands.rulebot:RuleBot"

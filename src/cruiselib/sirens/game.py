@@ -117,7 +117,7 @@ class SirensGame(Game[SirensState, SirensMove]):
     """
 
     name = "sirens"
-    core_module = "sirens"
+    core_module = _core_mod.__name__.rpartition(".")[2]  # the core loaded above: named once
     player_counts = integrations.PLAYER_COUNTS
     example_configurations = integrations.EXAMPLE_CONFIGURATIONS
     rule_bot = "cruiselib.sirens.rulebot:RuleBot"
