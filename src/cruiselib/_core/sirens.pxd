@@ -88,44 +88,53 @@ cdef class SirensRules(CoreRules):
 
 cdef class SirensCore(CoreState):
     cdef readonly SirensRules rules
-    cdef int phase, turn, cur, start, passes
-    cdef int n_alive
-    cdef int slot_cards[NSLOT * SIDE_MAX]
-    cdef int slot_n[NSLOT]
-    cdef int slot_sum[NSLOT]
-    cdef int hand[2 * HAND]
-    cdef int hand_n[2]
-    cdef int pile[2 * MAXC]
-    cdef int pile_n[2]
-    cdef int removed[MAXC]
-    cdef int removed_n
-    cdef int ship_status[NSHIP]
-    cdef int rum_on[NSHIP]
-    cdef int rum[2]
-    cdef int crew[2]
-    cdef int octo[2]
-    cdef int points[2]
-    cdef int picks[2]
-    cdef int pick_floor[2]
-    cdef int pend_ship, pend_side, pend_src, pend_draw, pend_token
-    cdef int crew_opt[2]
-    cdef int buf[MAXLEGAL]
+    # whose move: the phase (PH_*), the seat whose turn it is, the seat to decide now (the
+    # turn player, or during a crew choice the owner of the played-on side, S5), the seat
+    # that started, consecutive passes (S4)
+    cdef int phase, turn, to_decide, start_player, passes
+    cdef int ships_in_play                   # ship cards still in play
+    # the cards: a slot is ship * 2 + side (the side of that seat); arrays of rows with counts
+    cdef int slot_cards[NSLOT * SIDE_MAX]    # each slot's cards in the order played
+    cdef int slot_count[NSLOT]
+    cdef int slot_sum[NSLOT]                 # the sum of each slot's card values
+    cdef int hand[2 * HAND]                  # each seat's hand (in the variant, in pick order)
+    cdef int hand_count[2]
+    cdef int pile[2 * MAXC]                  # the draw piles, top last (standard: one shared)
+    cdef int pile_count[2]
+    cdef int removed[MAXC]                   # cards out of play with their ship card (S6)
+    cdef int removed_count
+    # the tokens
+    cdef int ship_status[NSHIP]              # SHIP_IN_PLAY, the seat that won it, SHIP_REMOVED
+    cdef int mugs_on[NSHIP]                  # rum mugs on each ship card (+3 each, S6)
+    cdef int rum_mug[2]                      # ship each seat's rum mug is on, RUM_HELD, RUM_SPENT
+    cdef int crew[2]                         # captain, mate: ship 0..4, CREW_WON + seat, CREW_REMOVED
+    cdef int octopus[2]                      # card each seat's octopus sits on, OCTO_HELD
+    cdef int points[2]                       # victory points (S8)
+    cdef int picks[2]                        # starting cards picked (variant, S9)
+    cdef int pick_floor[2]                   # face of the last pick: picks go up (S14)
+    # a crew decision waiting in PH_CREW (S5): the ship card played on, its side, the source
+    # ship of an octopus move (-1: a card played from the hand), whether a card is drawn
+    # after it, the token that moves (0 captain, 1 mate), and its two destinations
+    cdef int pending_ship, pending_side, pending_source, pending_draw, pending_token
+    cdef int crew_choice[2]
+    cdef int legal_buf[MAXLEGAL]             # c_legal's actions
     # bookkeeping kept up to date by the play path (_derive recomputes it from the arrays)
     cdef unsigned int open_mask              # slots in play with room (bit = slot)
-    cdef unsigned int slot_fmask[NSLOT]      # faces on each slot (bit = face)
-    cdef int slot_nf[NSLOT]                  # how many faces
-    cdef int n_open                          # how many open slots
+    cdef unsigned int slot_face_set[NSLOT]   # faces on each slot (bit = face)
+    cdef int slot_face_count[NSLOT]          # how many
+    cdef int open_count                      # how many open slots
     cdef int open_at[NSLOT]                  # the open slots in order
     cdef int open_rank[NSLOT]                # an open slot's place among them
-    cdef int faces_all, faces_open           # slot_nf summed over all slots, over open ones
-    cdef unsigned int hand_fmask[2]          # faces in each hand
-    cdef int hand_nf[2]                      # how many
-    cdef int octo_slot[2]                    # slot of the card each octopus sits on, -1 held
-    # scratch of the fast random-action path (_main_count / _main_kth)
-    cdef int sc_nopen, sc_nplay, sc_nocto, sc_nrum
-    cdef int sc_oslot, sc_onf                # the slot under the opponent's octopus
-    cdef unsigned int sc_omask               # and its movable faces
-    cdef int zone[MAXC]   # scratch of sirens_snapshot's checks: where each card was seen
+    cdef int faces_all, faces_open           # slot_face_count summed over all slots, over open ones
+    cdef unsigned int hand_face_set[2]       # faces in each hand
+    cdef int hand_face_count[2]              # how many
+    cdef int octopus_slot[2]                 # slot of the card each octopus sits on, -1 held
+    # scratch of the fast random-action path (_main_count fills it for _main_kth): open
+    # slots, plays, octopus moves and rum mug moves counted
+    cdef int kth_open, kth_plays, kth_octopus_moves, kth_rum_moves
+    cdef int pinned_slot, pinned_face_count  # the slot under the opponent's octopus (S7)
+    cdef unsigned int pinned_face_set        # and its movable faces
+    cdef int load_zone[MAXC]   # scratch of sirens_snapshot's checks: where each card was seen
 
     # the contract (engine.pxd)
     cdef void c_init_arrays(self) noexcept

@@ -1,4 +1,7 @@
-"""Sirens in Sight: the whole rules engine (compiled by Cython, runs as Python too).
+"""Sirens in Sight: the rules engine (compiled by Cython, runs as Python too): the rules,
+the observation tensor, views and resampling. Checking and loading a snapshot, and
+writing a raw state (``set_raw``, the inverse of ``_get_raw``), live in
+``sirens_snapshot.py``.
 
 The rules and rulings S1 ... S18 are in ``docs/sirens.md``; ruling ids are cited where
 they apply. Types live in ``sirens.pxd``. The classes extend the compiled game contract
@@ -289,31 +292,31 @@ class SirensCore(CoreState):
     def c_init_arrays(self):
         if not cython.compiled:
             self.slot_cards = [0] * (NSLOT * SIDE_MAX)
-            self.slot_n = [0] * NSLOT
+            self.slot_count = [0] * NSLOT
             self.slot_sum = [0] * NSLOT
             self.hand = [0] * (2 * HAND)
-            self.hand_n = [0] * 2
+            self.hand_count = [0] * 2
             self.pile = [0] * (2 * MAXC)
-            self.pile_n = [0] * 2
+            self.pile_count = [0] * 2
             self.removed = [0] * MAXC
             self.ship_status = [0] * NSHIP
-            self.rum_on = [0] * NSHIP
-            self.rum = [0] * 2
+            self.mugs_on = [0] * NSHIP
+            self.rum_mug = [0] * 2
             self.crew = [0] * 2
-            self.octo = [0] * 2
+            self.octopus = [0] * 2
             self.points = [0] * 2
             self.picks = [0] * 2
             self.pick_floor = [0] * 2
-            self.crew_opt = [0] * 2
-            self.buf = [0] * MAXLEGAL
-            self.slot_fmask = [0] * NSLOT
+            self.crew_choice = [0] * 2
+            self.legal_buf = [0] * MAXLEGAL
+            self.slot_face_set = [0] * NSLOT
             self.open_at = [0] * NSLOT
             self.open_rank = [0] * NSLOT
-            self.slot_nf = [0] * NSLOT
-            self.hand_fmask = [0] * 2
-            self.hand_nf = [0] * 2
-            self.octo_slot = [0] * 2
-            self.zone = [0] * MAXC
+            self.slot_face_count = [0] * NSLOT
+            self.hand_face_set = [0] * 2
+            self.hand_face_count = [0] * 2
+            self.octopus_slot = [0] * 2
+            self.load_zone = [0] * MAXC
 
     # ------------------------------------------------------------------ setup
 
@@ -322,64 +325,64 @@ class SirensCore(CoreState):
         self.rng = rng_state  # 64 bits: c_deal's seed, or _new_game's (which masks it)
         # An empty table, and its bookkeeping (what _derive would find): every slot open.
         for i in range(NSLOT):
-            self.slot_n[i] = 0
+            self.slot_count[i] = 0
             self.slot_sum[i] = 0
-            self.slot_fmask[i] = 0
-            self.slot_nf[i] = 0
+            self.slot_face_set[i] = 0
+            self.slot_face_count[i] = 0
             self.open_at[i] = i
             self.open_rank[i] = i
         self.open_mask = (1 << NSLOT) - 1
-        self.n_open = NSLOT
+        self.open_count = NSLOT
         self.faces_all = 0
         self.faces_open = 0
         for i in range(NSHIP):
             self.ship_status[i] = SHIP_IN_PLAY
-            self.rum_on[i] = 0
-        self.n_alive = NSHIP
+            self.mugs_on[i] = 0
+        self.ships_in_play = NSHIP
         for p in range(2):
-            self.hand_n[p] = 0
-            self.pile_n[p] = 0
-            self.rum[p] = RUM_HELD
-            self.octo[p] = OCTO_HELD
+            self.hand_count[p] = 0
+            self.pile_count[p] = 0
+            self.rum_mug[p] = RUM_HELD
+            self.octopus[p] = OCTO_HELD
             self.points[p] = 0
             self.picks[p] = 0
             self.pick_floor[p] = 0
-            self.octo_slot[p] = -1
+            self.octopus_slot[p] = -1
         # S3: captain on 30 (ship 1), mate on 34 (ship 3).
         self.crew[0] = 1
         self.crew[1] = 3
-        self.removed_n = 0
+        self.removed_count = 0
         self.passes = 0
-        self.pend_ship = -1
-        self.pend_side = -1
-        self.pend_src = -1
-        self.pend_draw = 0
-        self.pend_token = -1
+        self.pending_ship = -1
+        self.pending_side = -1
+        self.pending_source = -1
+        self.pending_draw = 0
+        self.pending_token = -1
         if start_player < 0:
             start_player = _below(self, 2)
-        self.start = start_player
+        self.start_player = start_player
         self.turn = start_player
-        self.cur = start_player
+        self.to_decide = start_player
         if self.rules.variant:
             # S9: seat 0 gets the emblem-0 set (seastar), seat 1 the emblem-1 set (shell);
             # the sets wait unshuffled in the piles while the seats pick.
             for c in range(self.rules.num_cards):
                 e = self.rules.card_emblem[c]
-                self.pile[e * MAXC + self.pile_n[e]] = c
-                self.pile_n[e] += 1
+                self.pile[e * MAXC + self.pile_count[e]] = c
+                self.pile_count[e] += 1
             self.phase = PH_PICK
         else:
             for c in range(self.rules.num_cards):
                 self.pile[c] = c
-            self.pile_n[0] = self.rules.num_cards
+            self.pile_count[0] = self.rules.num_cards
             _shuffle(self, 0)
             # Four cards each, dealt alternately from the top, start player first.
             for j in range(HAND):
                 for i in range(2):
                     p = (start_player + i) % 2
-                    self.pile_n[0] -= 1
-                    self.hand[p * HAND + self.hand_n[p]] = self.pile[self.pile_n[0]]
-                    self.hand_n[p] += 1
+                    self.pile_count[0] -= 1
+                    self.hand[p * HAND + self.hand_count[p]] = self.pile[self.pile_count[0]]
+                    self.hand_count[p] += 1
             self.phase = PH_MAIN
         _hand_faces(self, 0)
         _hand_faces(self, 1)
@@ -398,10 +401,10 @@ class SirensCore(CoreState):
     # ------------------------------------------------------------------ the contract (engine.py)
 
     def c_current(self):
-        return -1 if self.phase == PH_OVER else self.cur
+        return -1 if self.phase == PH_OVER else self.to_decide
 
     def c_legal_at(self, i):
-        return self.buf[i]
+        return self.legal_buf[i]
 
     def c_score(self, seat):
         """Victory points: ship cards plus crew tokens (S8)."""
@@ -420,30 +423,30 @@ class SirensCore(CoreState):
 
     def _has_main(self):
         """Whether the current seat has a main action (a card to play or an octopus move)."""
-        return self._seat_has_main(self.cur)
+        return self._seat_has_main(self.to_decide)
 
     def _seat_has_main(self, p):
         """Whether seat p would have a main action now (S4: else it may only pass)."""
-        if self.n_alive == 0:
+        if self.ships_in_play == 0:
             return False
-        if self.hand_n[p] > 0:
+        if self.hand_count[p] > 0:
             return True  # every ship in play has a side with room (5+5 would have scored)
-        if self.octo[p] != OCTO_HELD:
+        if self.octopus[p] != OCTO_HELD:
             return False
-        opp_octo = self.octo[1 - p]
+        opp_octo = self.octopus[1 - p]
         # A movable card exists and some other slot has room.
         for s in range(NSLOT):
-            for i in range(self.slot_n[s]):
+            for i in range(self.slot_count[s]):
                 c = self.slot_cards[s * SIDE_MAX + i]
                 if c != opp_octo:
                     for d in range(NSLOT):
-                        if d != s and self.ship_status[d >> 1] == SHIP_IN_PLAY and self.slot_n[d] < SIDE_MAX:
+                        if d != s and self.ship_status[d >> 1] == SHIP_IN_PLAY and self.slot_count[d] < SIDE_MAX:
                             return True
                     break
         return False
 
     def c_legal(self):
-        """Write the sorted legal action ids into self.buf; return their count."""
+        """Write the sorted legal action ids into self.legal_buf; return their count."""
         n = 0
         F = self.rules.num_faces
         if not cython.compiled:
@@ -452,13 +455,13 @@ class SirensCore(CoreState):
         if self.phase == PH_MAIN:
             nopen = 0
             for s in range(NSLOT):
-                if self.ship_status[s >> 1] == SHIP_IN_PLAY and self.slot_n[s] < SIDE_MAX:
+                if self.ship_status[s >> 1] == SHIP_IN_PLAY and self.slot_count[s] < SIDE_MAX:
                     opens[nopen] = s
                     nopen += 1
             # Play a card: one action per distinct face in hand (copies are interchangeable).
             nf = 0
-            for i in range(self.hand_n[self.cur]):
-                f = self.rules.card_face[self.hand[self.cur * HAND + i]]
+            for i in range(self.hand_count[self.to_decide]):
+                f = self.rules.card_face[self.hand[self.to_decide * HAND + i]]
                 j = nf
                 while j > 0 and fs[j - 1] > f:
                     fs[j] = fs[j - 1]
@@ -473,14 +476,14 @@ class SirensCore(CoreState):
             for i in range(nf):
                 base = self.rules.a_play + fs[i] * NSLOT
                 for k in range(nopen):
-                    self.buf[n] = base + opens[k]
+                    self.legal_buf[n] = base + opens[k]
                     n += 1
             # Octopus (S7): any card in play without the opponent's octopus, to another slot.
-            if self.octo[self.cur] == OCTO_HELD:
-                opp_octo = self.octo[1 - self.cur]
+            if self.octopus[self.to_decide] == OCTO_HELD:
+                opp_octo = self.octopus[1 - self.to_decide]
                 for s in range(NSLOT):
                     nf = 0
-                    for i in range(self.slot_n[s]):
+                    for i in range(self.slot_count[s]):
                         c = self.slot_cards[s * SIDE_MAX + i]
                         if c == opp_octo:
                             continue
@@ -501,38 +504,38 @@ class SirensCore(CoreState):
                         for k in range(nopen):
                             d = opens[k]
                             if d != s:
-                                self.buf[n] = base + d
+                                self.legal_buf[n] = base + d
                                 n += 1
             main = n > 0
-            if self.rum[self.cur] == RUM_HELD:
+            if self.rum_mug[self.to_decide] == RUM_HELD:
                 for k in range(NSHIP):
                     if self.ship_status[k] == SHIP_IN_PLAY:
-                        self.buf[n] = self.rules.a_rum + k
+                        self.legal_buf[n] = self.rules.a_rum + k
                         n += 1
             if not main:
-                self.buf[n] = self.rules.a_pass
+                self.legal_buf[n] = self.rules.a_pass
                 n += 1
         elif self.phase == PH_AFTER:
             for k in range(NSHIP):
                 if self.ship_status[k] == SHIP_IN_PLAY:
-                    self.buf[n] = self.rules.a_rum + k
+                    self.legal_buf[n] = self.rules.a_rum + k
                     n += 1
-            self.buf[n] = self.rules.a_end
+            self.legal_buf[n] = self.rules.a_end
             n += 1
         elif self.phase == PH_CREW:
-            if self.crew_opt[0] < self.crew_opt[1]:
-                self.buf[n] = self.rules.a_crew + self.crew_opt[0]
-                self.buf[n + 1] = self.rules.a_crew + self.crew_opt[1]
+            if self.crew_choice[0] < self.crew_choice[1]:
+                self.legal_buf[n] = self.rules.a_crew + self.crew_choice[0]
+                self.legal_buf[n + 1] = self.rules.a_crew + self.crew_choice[1]
             else:
-                self.buf[n] = self.rules.a_crew + self.crew_opt[1]
-                self.buf[n + 1] = self.rules.a_crew + self.crew_opt[0]
+                self.legal_buf[n] = self.rules.a_crew + self.crew_choice[1]
+                self.legal_buf[n + 1] = self.rules.a_crew + self.crew_choice[0]
             n += 2
         elif self.phase == PH_PICK:
             # Faces still in the seat's set, from the floor upward (ascending picks, S9),
             # keeping enough cards at or above the face to complete the hand.
-            for f in range(self.pick_floor[self.cur], F):
+            for f in range(self.pick_floor[self.to_decide], F):
                 if self._pick_ok(f):
-                    self.buf[n] = self.rules.a_pick + f
+                    self.legal_buf[n] = self.rules.a_pick + f
                     n += 1
         return n
 
@@ -540,25 +543,25 @@ class SirensCore(CoreState):
         """Recompute the bookkeeping the play path keeps up to date (open slots, the faces
         on each slot and in each hand, where each octopus sits) from the arrays."""
         self.open_mask = 0
-        self.n_open = 0
+        self.open_count = 0
         self.faces_all = 0
         self.faces_open = 0
         for s in range(NSLOT):
             _slot_faces(self, s)
-            self.faces_all += self.slot_nf[s]
-            if self.ship_status[s >> 1] == SHIP_IN_PLAY and self.slot_n[s] < SIDE_MAX:
+            self.faces_all += self.slot_face_count[s]
+            if self.ship_status[s >> 1] == SHIP_IN_PLAY and self.slot_count[s] < SIDE_MAX:
                 self.open_mask |= 1 << s
-                self.n_open += 1
-                self.faces_open += self.slot_nf[s]
+                self.open_count += 1
+                self.faces_open += self.slot_face_count[s]
         _open_list(self)
         for p in range(2):
             _hand_faces(self, p)
-            self.octo_slot[p] = -1
-            if self.octo[p] >= 0:
+            self.octopus_slot[p] = -1
+            if self.octopus[p] >= 0:
                 for s in range(NSLOT):
-                    for i in range(self.slot_n[s]):
-                        if self.slot_cards[s * SIDE_MAX + i] == self.octo[p]:
-                            self.octo_slot[p] = s
+                    for i in range(self.slot_count[s]):
+                        if self.slot_cards[s * SIDE_MAX + i] == self.octopus[p]:
+                            self.octopus_slot[p] = s
 
     def c_random_action(self, r):
         """A uniformly random legal action, from the 64-bit random value r: the k-th of the
@@ -567,7 +570,7 @@ class SirensCore(CoreState):
             n = _main_count(self)
             return _main_kth(self, ((r >> 32) * n) >> 32)
         if self.phase == PH_AFTER:  # the rum mug on a ship card in play, or end the turn
-            k = ((r >> 32) * (self.n_alive + 1)) >> 32
+            k = ((r >> 32) * (self.ships_in_play + 1)) >> 32
             for s in range(NSHIP):
                 if self.ship_status[s] == SHIP_IN_PLAY:
                     if k == 0:
@@ -576,9 +579,9 @@ class SirensCore(CoreState):
             return self.rules.a_end
         if self.phase == PH_CREW:  # two destinations
             k = (r >> 32) >> 31
-            if (self.crew_opt[0] < self.crew_opt[1]) == (k == 0):
-                return self.rules.a_crew + self.crew_opt[0]
-            return self.rules.a_crew + self.crew_opt[1]
+            if (self.crew_choice[0] < self.crew_choice[1]) == (k == 0):
+                return self.rules.a_crew + self.crew_choice[0]
+            return self.rules.a_crew + self.crew_choice[1]
         if self.phase == PH_PICK:
             return self.rules.a_pick + _pick_kth(self, r)
         return -1  # the game is over: nothing to choose (random_action refuses before)
@@ -600,20 +603,20 @@ class SirensCore(CoreState):
                 return R_WRONG_PHASE
             f = a // NSLOT
             s = a % NSLOT
-            for i in range(self.hand_n[self.cur]):
-                if self.rules.card_face[self.hand[self.cur * HAND + i]] == f:
+            for i in range(self.hand_count[self.to_decide]):
+                if self.rules.card_face[self.hand[self.to_decide * HAND + i]] == f:
                     break
             else:
                 return R_FACE_NOT_IN_HAND
             if self.ship_status[s >> 1] != SHIP_IN_PLAY:
                 return R_SHIP_NOT_IN_PLAY
-            if self.slot_n[s] >= SIDE_MAX:
+            if self.slot_count[s] >= SIDE_MAX:
                 return R_SIDE_FULL
             return R_LEGAL
         if a < self.rules.a_rum:  # octopus
             if self.phase != PH_MAIN:
                 return R_WRONG_PHASE
-            if self.octo[self.cur] != OCTO_HELD:
+            if self.octopus[self.to_decide] != OCTO_HELD:
                 return R_OCTOPUS_USED
             r = a - self.rules.a_octo
             d = r % NSLOT
@@ -622,9 +625,9 @@ class SirensCore(CoreState):
             s = r // self.rules.num_faces
             if self.ship_status[s >> 1] != SHIP_IN_PLAY:
                 return R_SHIP_NOT_IN_PLAY
-            for i in range(self.slot_n[s]):
+            for i in range(self.slot_count[s]):
                 if (self.rules.card_face[self.slot_cards[s * SIDE_MAX + i]] == f
-                        and self.slot_cards[s * SIDE_MAX + i] != self.octo[1 - self.cur]):
+                        and self.slot_cards[s * SIDE_MAX + i] != self.octopus[1 - self.to_decide]):
                     break
             else:
                 return R_NO_CARD_TO_MOVE
@@ -632,13 +635,13 @@ class SirensCore(CoreState):
                 return R_SAME_PLACE
             if self.ship_status[d >> 1] != SHIP_IN_PLAY:
                 return R_SHIP_NOT_IN_PLAY
-            if self.slot_n[d] >= SIDE_MAX:
+            if self.slot_count[d] >= SIDE_MAX:
                 return R_SIDE_FULL
             return R_LEGAL
         if a < self.rules.a_end:  # rum
             if self.phase != PH_MAIN and self.phase != PH_AFTER:
                 return R_WRONG_PHASE
-            if self.rum[self.cur] != RUM_HELD:
+            if self.rum_mug[self.to_decide] != RUM_HELD:
                 return R_RUM_USED
             if self.ship_status[a - self.rules.a_rum] != SHIP_IN_PLAY:
                 return R_SHIP_NOT_IN_PLAY
@@ -653,12 +656,12 @@ class SirensCore(CoreState):
             if self.phase != PH_CREW:
                 return R_WRONG_PHASE
             k = a - self.rules.a_crew
-            return R_LEGAL if k == self.crew_opt[0] or k == self.crew_opt[1] else R_CREW_CANNOT_MOVE_THERE
+            return R_LEGAL if k == self.crew_choice[0] or k == self.crew_choice[1] else R_CREW_CANNOT_MOVE_THERE
         # pick
         if self.phase != PH_PICK:
             return R_WRONG_PHASE
         f = a - self.rules.a_pick
-        if f < self.pick_floor[self.cur] or not self._pick_ok(f):
+        if f < self.pick_floor[self.to_decide] or not self._pick_ok(f):
             return R_CANNOT_PICK
         return R_LEGAL
 
@@ -667,13 +670,13 @@ class SirensCore(CoreState):
         face >= f remain to finish the hand in ascending order (so picks never dead-end)."""
         have = 0
         above = 0
-        for i in range(self.pile_n[self.cur]):
-            c = self.rules.card_face[self.pile[self.cur * MAXC + i]]
+        for i in range(self.pile_count[self.to_decide]):
+            c = self.rules.card_face[self.pile[self.to_decide * MAXC + i]]
             if c == f:
                 have = 1
             if c >= f:
                 above += 1
-        return have == 1 and above >= HAND - self.picks[self.cur]
+        return have == 1 and above >= HAND - self.picks[self.to_decide]
 
     # ------------------------------------------------------------------ applying
 
@@ -681,7 +684,7 @@ class SirensCore(CoreState):
         if a < self.rules.a_octo:  # play a card, then draw (S4)
             f = a // NSLOT
             s = a % NSLOT
-            c = _take_from_hand(self, self.cur, f)
+            c = _take_from_hand(self, self.to_decide, f)
             _place(self, s, c)
             self.passes = 0
             _resolve(self, s >> 1, s & 1, c, -1, 1)
@@ -693,14 +696,14 @@ class SirensCore(CoreState):
             s = r // self.rules.num_faces
             c = _take_from_slot(self, s, f)
             _place(self, d, c)
-            self.octo[self.cur] = c
-            self.octo_slot[self.cur] = d
+            self.octopus[self.to_decide] = c
+            self.octopus_slot[self.to_decide] = d
             self.passes = 0
             _resolve(self, d >> 1, d & 1, c, s >> 1, 0)
         elif a < self.rules.a_end:  # rum mug (S4, S6): +3 to the threshold, once per game
             k = a - self.rules.a_rum
-            self.rum[self.cur] = k
-            self.rum_on[k] += 1
+            self.rum_mug[self.to_decide] = k
+            self.mugs_on[k] += 1
             if self.phase == PH_AFTER:
                 _next_turn(self)
         elif a == self.rules.a_end:
@@ -713,37 +716,37 @@ class SirensCore(CoreState):
                 _next_turn(self)
         elif a < self.rules.a_pick:  # crew destination chosen by the side's owner (S5 step 2)
             k = a - self.rules.a_crew
-            self.crew[self.pend_token] = k
+            self.crew[self.pending_token] = k
             self.phase = PH_MAIN
-            self.cur = self.turn
-            ship = self.pend_ship
-            src = self.pend_src
-            draw = self.pend_draw
-            self.pend_ship = -1  # nothing pending any more (the play path keeps it so)
-            self.pend_side = -1
-            self.pend_src = -1
-            self.pend_draw = 0
-            self.pend_token = -1
+            self.to_decide = self.turn
+            ship = self.pending_ship
+            src = self.pending_source
+            draw = self.pending_draw
+            self.pending_ship = -1  # nothing pending any more (the play path keeps it so)
+            self.pending_side = -1
+            self.pending_source = -1
+            self.pending_draw = 0
+            self.pending_token = -1
             _finish_placement(self, ship, src, draw)
         else:  # pick a starting card (S9), ascending face order
             f = a - self.rules.a_pick
-            c = _take_from_pile(self, self.cur, f)
-            self.hand[self.cur * HAND + self.hand_n[self.cur]] = c
-            self.hand_n[self.cur] += 1
-            if not (self.hand_fmask[self.cur] >> f) & 1:
-                self.hand_fmask[self.cur] |= BIT32 << f
-                self.hand_nf[self.cur] += 1
-            self.pick_floor[self.cur] = f
-            self.picks[self.cur] += 1
-            if self.picks[self.cur] == HAND:
-                if self.cur == self.start:
-                    self.cur = 1 - self.start
+            c = _take_from_pile(self, self.to_decide, f)
+            self.hand[self.to_decide * HAND + self.hand_count[self.to_decide]] = c
+            self.hand_count[self.to_decide] += 1
+            if not (self.hand_face_set[self.to_decide] >> f) & 1:
+                self.hand_face_set[self.to_decide] |= BIT32 << f
+                self.hand_face_count[self.to_decide] += 1
+            self.pick_floor[self.to_decide] = f
+            self.picks[self.to_decide] += 1
+            if self.picks[self.to_decide] == HAND:
+                if self.to_decide == self.start_player:
+                    self.to_decide = 1 - self.start_player
                 else:
                     _shuffle(self, 0)
                     _shuffle(self, 1)
                     self.phase = PH_MAIN
-                    self.cur = self.start
-                    self.turn = self.start
+                    self.to_decide = self.start_player
+                    self.turn = self.start_player
 
     # ------------------------------------------------------------------ copying
 
@@ -753,54 +756,54 @@ class SirensCore(CoreState):
         new.rng = self.rng
         new.phase = self.phase
         new.turn = self.turn
-        new.cur = self.cur
-        new.start = self.start
+        new.to_decide = self.to_decide
+        new.start_player = self.start_player
         new.passes = self.passes
-        new.n_alive = self.n_alive
+        new.ships_in_play = self.ships_in_play
         for i in range(NSLOT):
-            new.slot_n[i] = self.slot_n[i]
+            new.slot_count[i] = self.slot_count[i]
             new.slot_sum[i] = self.slot_sum[i]
         for i in range(NSLOT * SIDE_MAX):
             new.slot_cards[i] = self.slot_cards[i]
         for i in range(2 * HAND):
             new.hand[i] = self.hand[i]
         for p in range(2):
-            new.hand_n[p] = self.hand_n[p]
-            new.pile_n[p] = self.pile_n[p]
-            for i in range(self.pile_n[p]):
+            new.hand_count[p] = self.hand_count[p]
+            new.pile_count[p] = self.pile_count[p]
+            for i in range(self.pile_count[p]):
                 new.pile[p * MAXC + i] = self.pile[p * MAXC + i]
-            new.rum[p] = self.rum[p]
+            new.rum_mug[p] = self.rum_mug[p]
             new.crew[p] = self.crew[p]
-            new.octo[p] = self.octo[p]
+            new.octopus[p] = self.octopus[p]
             new.points[p] = self.points[p]
             new.picks[p] = self.picks[p]
             new.pick_floor[p] = self.pick_floor[p]
-            new.crew_opt[p] = self.crew_opt[p]
-        for i in range(self.removed_n):
+            new.crew_choice[p] = self.crew_choice[p]
+        for i in range(self.removed_count):
             new.removed[i] = self.removed[i]
-        new.removed_n = self.removed_n
+        new.removed_count = self.removed_count
         for i in range(NSHIP):
             new.ship_status[i] = self.ship_status[i]
-            new.rum_on[i] = self.rum_on[i]
-        new.pend_ship = self.pend_ship
-        new.pend_side = self.pend_side
-        new.pend_src = self.pend_src
-        new.pend_draw = self.pend_draw
-        new.pend_token = self.pend_token
+            new.mugs_on[i] = self.mugs_on[i]
+        new.pending_ship = self.pending_ship
+        new.pending_side = self.pending_side
+        new.pending_source = self.pending_source
+        new.pending_draw = self.pending_draw
+        new.pending_token = self.pending_token
         new.open_mask = self.open_mask
         for i in range(NSLOT):
             new.open_at[i] = self.open_at[i]
             new.open_rank[i] = self.open_rank[i]
-        new.n_open = self.n_open
+        new.open_count = self.open_count
         new.faces_all = self.faces_all
         new.faces_open = self.faces_open
         for i in range(NSLOT):
-            new.slot_fmask[i] = self.slot_fmask[i]
-            new.slot_nf[i] = self.slot_nf[i]
+            new.slot_face_set[i] = self.slot_face_set[i]
+            new.slot_face_count[i] = self.slot_face_count[i]
         for p in range(2):
-            new.hand_fmask[p] = self.hand_fmask[p]
-            new.hand_nf[p] = self.hand_nf[p]
-            new.octo_slot[p] = self.octo_slot[p]
+            new.hand_face_set[p] = self.hand_face_set[p]
+            new.hand_face_count[p] = self.hand_face_count[p]
+            new.octopus_slot[p] = self.octopus_slot[p]
 
     # ------------------------------------------------------------------ hidden information
     # What a seat sees (docs/sirens.md, "Views and hidden information"): the table, its own
@@ -868,10 +871,10 @@ class SirensCore(CoreState):
             pool = [0] * MAXC
             cnt = [0] * (MAXF + 1)
         n = 0
-        for i in range(self.hand_n[opp]):
+        for i in range(self.hand_count[opp]):
             pool[n] = self.hand[opp * HAND + i]
             n += 1
-        for i in range(self.pile_n[opp]):
+        for i in range(self.pile_count[opp]):
             pool[n] = self.pile[opp * MAXC + i]
             n += 1
         for i in range(1, n):  # insertion sort: at most 32 cards
@@ -882,7 +885,7 @@ class SirensCore(CoreState):
                 j -= 1
             pool[j] = c
         F = self.rules.num_faces
-        picks = self.hand_n[opp]
+        picks = self.hand_count[opp]
         floor = 0
         for k in range(picks):
             for f in range(F + 1):
@@ -921,7 +924,7 @@ class SirensCore(CoreState):
         self.pick_floor[opp] = floor
         for i in range(n):
             self.pile[opp * MAXC + i] = pool[i]
-        self.pile_n[opp] = n
+        self.pile_count[opp] = n
         _hand_faces(self, opp)
 
     def _redeal(self, p, q):
@@ -932,9 +935,9 @@ class SirensCore(CoreState):
         # the cards lie in: the deal then depends on which cards are unseen and the
         # generator only.
         m = 0
-        for i in range(self.pile_n[q]):
+        for i in range(self.pile_count[q]):
             m |= BIT64 << self.pile[q * MAXC + i]
-        for i in range(self.hand_n[p]):
+        for i in range(self.hand_count[p]):
             m |= BIT64 << self.hand[p * HAND + i]
         n = 0
         c = 0
@@ -950,10 +953,10 @@ class SirensCore(CoreState):
             pool[i] = pool[j]
             pool[j] = c
             i -= 1
-        for i in range(self.pile_n[q]):
+        for i in range(self.pile_count[q]):
             self.pile[q * MAXC + i] = pool[i]
-        for i in range(self.hand_n[p]):
-            self.hand[p * HAND + i] = pool[self.pile_n[q] + i]
+        for i in range(self.hand_count[p]):
+            self.hand[p * HAND + i] = pool[self.pile_count[q] + i]
 
     def _view(self, seat, recall):
         """Seat ``seat``'s view (a SirensView), built straight from the arrays. Lists are
@@ -964,41 +967,41 @@ class SirensCore(CoreState):
             R._view_tables()
         infos = R.card_infos
         # The own hand (and the own pile) in card id order: a 64-bit set, read upward.
-        n = self.hand_n[seat]
+        n = self.hand_count[seat]
         m = 0
         for i in range(n):
             m |= BIT64 << self.hand[seat * HAND + i]
         hand = _infos_in_id_order(infos, m, n)
         own_pile = None
         if R.variant:
-            n = self.pile_n[seat]
+            n = self.pile_count[seat]
             m = 0
             for i in range(n):
                 m |= BIT64 << self.pile[seat * MAXC + i]
             own_pile = _infos_in_id_order(infos, m, n)
-            pile_sizes = [self.pile_n[0], self.pile_n[1]]
+            pile_sizes = [self.pile_count[0], self.pile_count[1]]
         else:
-            pile_sizes = [self.pile_n[0]]
-        o0 = self.octo[0]
-        o1 = self.octo[1]
+            pile_sizes = [self.pile_count[0]]
+        o0 = self.octopus[0]
+        o1 = self.octopus[1]
         ships = [None] * NSHIP
         for k in range(NSHIP):
             ships[k] = self._view_ship(k, infos)
-        n = self.removed_n
+        n = self.removed_count
         removed = [None] * n
         for i in range(n):
             removed[i] = infos[3 * self.removed[i]]
         choice = None
         if self.phase == PH_CREW:
-            a = R.ship_val[self.crew_opt[0]]
-            b = R.ship_val[self.crew_opt[1]]
+            a = R.ship_val[self.crew_choice[0]]
+            b = R.ship_val[self.crew_choice[1]]
             choice = [a, b] if a < b else [b, a]
         cur = self.c_current()
         if cur == seat:
             n = self.c_legal()
             legal = [None] * n
             for i in range(n):
-                legal[i] = R.action_ints[self.buf[i]]
+                legal[i] = R.action_ints[self.legal_buf[i]]
         else:
             legal = []
         return R.view_type(
@@ -1008,13 +1011,13 @@ class SirensCore(CoreState):
             current_player=cur,
             turn_player=self.turn,
             hand=hand,
-            hand_sizes=[self.hand_n[0], self.hand_n[1]],
+            hand_sizes=[self.hand_count[0], self.hand_count[1]],
             pile_sizes=pile_sizes,
             own_pile=own_pile,
             ships=ships,
             crew=[R.crew_infos[self.crew[0]], R.crew_infos[CREW_REMOVED + 1 + self.crew[1]]],
             points=[self.points[0], self.points[1]],
-            rum_held=[self.rum[0] == RUM_HELD, self.rum[1] == RUM_HELD],
+            rum_held=[self.rum_mug[0] == RUM_HELD, self.rum_mug[1] == RUM_HELD],
             octopus_held=[o0 == OCTO_HELD, o1 == OCTO_HELD],
             removed=removed,
             crew_choice=choice,
@@ -1026,22 +1029,22 @@ class SirensCore(CoreState):
     def _view_ship(self, k, infos):
         """Ship card k as a view shows it (a ShipInfo): its cards with their octopuses."""
         R = self.rules
-        o0 = self.octo[0]
-        o1 = self.octo[1]
+        o0 = self.octopus[0]
+        o1 = self.octopus[1]
         st = self.ship_status[k]
-        rc = (self.rum[0] == k) + (self.rum[1] == k)
+        rc = (self.rum_mug[0] == k) + (self.rum_mug[1] == k)
         if self.crew[0] == k:
             crew = ["captain", "mate"] if self.crew[1] == k else ["captain"]
         else:
             crew = ["mate"] if self.crew[1] == k else []
         s = 2 * k
-        n = self.slot_n[s]
+        n = self.slot_count[s]
         side0 = [None] * n
         for i in range(n):
             c = self.slot_cards[s * SIDE_MAX + i]
             side0[i] = infos[3 * c + (1 if c == o0 else 2 if c == o1 else 0)]
         s += 1
-        n = self.slot_n[s]
+        n = self.slot_count[s]
         side1 = [None] * n
         for i in range(n):
             c = self.slot_cards[s * SIDE_MAX + i]
@@ -1058,37 +1061,37 @@ class SirensCore(CoreState):
         out[self.rules.o_seat + seat] = 1.0
         out[self.rules.o_phase + self.phase] = 1.0
         if self.phase != PH_OVER:
-            out[self.rules.o_decide + (0 if self.cur == seat else 1)] = 1.0
+            out[self.rules.o_decide + (0 if self.to_decide == seat else 1)] = 1.0
         out[self.rules.o_turn + (0 if self.turn == seat else 1)] = 1.0
-        for i in range(self.hand_n[seat]):
+        for i in range(self.hand_count[seat]):
             out[self.rules.o_hand + self.hand[seat * HAND + i]] = 1.0
         if self.rules.variant:
-            for i in range(self.pile_n[seat]):
+            for i in range(self.pile_count[seat]):
                 out[self.rules.o_pile + self.pile[seat * MAXC + i]] = 1.0
         for s in range(NSLOT):
             # relative slot: ship * 2 + (0 own side, 1 other side)
             r = (s & ~1) | ((s & 1) ^ seat)
             b = self.rules.o_sides + r * nc
-            for i in range(self.slot_n[s]):
+            for i in range(self.slot_count[s]):
                 out[b + self.slot_cards[s * SIDE_MAX + i]] = 1.0
-            out[self.rules.o_side_n + r] = self.slot_n[s]
+            out[self.rules.o_side_n + r] = self.slot_count[s]
             out[self.rules.o_totals + r] = self.slot_sum[s] * 0.1
-        for i in range(self.removed_n):
+        for i in range(self.removed_count):
             out[self.rules.o_removed + self.removed[i]] = 1.0
-        if self.octo[seat] >= 0:
-            out[self.rules.o_octo + self.octo[seat]] = 1.0
-        if self.octo[opp] >= 0:
-            out[self.rules.o_octo + nc + self.octo[opp]] = 1.0
-        out[self.rules.o_hand_n] = self.hand_n[seat]
-        out[self.rules.o_hand_n + 1] = self.hand_n[opp]
+        if self.octopus[seat] >= 0:
+            out[self.rules.o_octo + self.octopus[seat]] = 1.0
+        if self.octopus[opp] >= 0:
+            out[self.rules.o_octo + nc + self.octopus[opp]] = 1.0
+        out[self.rules.o_hand_n] = self.hand_count[seat]
+        out[self.rules.o_hand_n + 1] = self.hand_count[opp]
         if self.rules.variant:
-            out[self.rules.o_pile_n] = self.pile_n[seat] * self.rules.inv_cards
-            out[self.rules.o_pile_n + 1] = self.pile_n[opp] * self.rules.inv_cards
+            out[self.rules.o_pile_n] = self.pile_count[seat] * self.rules.inv_cards
+            out[self.rules.o_pile_n + 1] = self.pile_count[opp] * self.rules.inv_cards
         else:
-            out[self.rules.o_pile_n] = self.pile_n[0] * self.rules.inv_cards
-            out[self.rules.o_pile_n + 1] = self.pile_n[0] * self.rules.inv_cards
+            out[self.rules.o_pile_n] = self.pile_count[0] * self.rules.inv_cards
+            out[self.rules.o_pile_n + 1] = self.pile_count[0] * self.rules.inv_cards
         for k in range(NSHIP):
-            rc = (self.rum[0] == k) + (self.rum[1] == k)
+            rc = (self.rum_mug[0] == k) + (self.rum_mug[1] == k)
             out[self.rules.o_thr + k] = (self.rules.ship_val[k] + 3 * rc) * 0.1
             out[self.rules.o_rum + k] = rc
             st = self.ship_status[k]
@@ -1104,14 +1107,14 @@ class SirensCore(CoreState):
                 v = CREW_WON if v - CREW_WON == seat else CREW_WON + 1
             out[self.rules.o_crew + 8 * t + v] = 1.0
         if self.phase == PH_CREW:
-            out[self.rules.o_choice + self.crew_opt[0]] = 1.0
-            out[self.rules.o_choice + self.crew_opt[1]] = 1.0
+            out[self.rules.o_choice + self.crew_choice[0]] = 1.0
+            out[self.rules.o_choice + self.crew_choice[1]] = 1.0
         out[self.rules.o_points] = self.points[seat]
         out[self.rules.o_points + 1] = self.points[opp]
-        out[self.rules.o_rum_held] = 1.0 if self.rum[seat] == RUM_HELD else 0.0
-        out[self.rules.o_rum_held + 1] = 1.0 if self.rum[opp] == RUM_HELD else 0.0
-        out[self.rules.o_octo_held] = 1.0 if self.octo[seat] == OCTO_HELD else 0.0
-        out[self.rules.o_octo_held + 1] = 1.0 if self.octo[opp] == OCTO_HELD else 0.0
+        out[self.rules.o_rum_held] = 1.0 if self.rum_mug[seat] == RUM_HELD else 0.0
+        out[self.rules.o_rum_held + 1] = 1.0 if self.rum_mug[opp] == RUM_HELD else 0.0
+        out[self.rules.o_octo_held] = 1.0 if self.octopus[seat] == OCTO_HELD else 0.0
+        out[self.rules.o_octo_held + 1] = 1.0 if self.octopus[opp] == OCTO_HELD else 0.0
         out[self.rules.o_passes] = self.passes
         out[self.rules.o_picks] = self.picks[seat]
         out[self.rules.o_picks + 1] = self.picks[opp]
@@ -1125,25 +1128,25 @@ class SirensCore(CoreState):
         return {
             "rng": self.rng,
             "phase": self.phase,
-            "start": self.start,
+            "start": self.start_player,
             "turn": self.turn,
-            "cur": self.cur,
+            "cur": self.to_decide,
             "passes": self.passes,
-            "hands": [[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(2)],
-            "piles": [[self.pile[p * MAXC + i] for i in range(self.pile_n[p])]
+            "hands": [[self.hand[p * HAND + i] for i in range(self.hand_count[p])] for p in range(2)],
+            "piles": [[self.pile[p * MAXC + i] for i in range(self.pile_count[p])]
                       for p in range(2 if R.variant else 1)],
             "sides": [[[self.slot_cards[(2 * k + j) * SIDE_MAX + i]
-                        for i in range(self.slot_n[2 * k + j])] for j in range(2)]
+                        for i in range(self.slot_count[2 * k + j])] for j in range(2)]
                       for k in range(NSHIP)],
             "ship_status": [self.ship_status[k] for k in range(NSHIP)],
-            "rum": [self.rum[0], self.rum[1]],
+            "rum": [self.rum_mug[0], self.rum_mug[1]],
             "crew": [self.crew[0], self.crew[1]],
-            "octo": [self.octo[0], self.octo[1]],
-            "removed": [self.removed[i] for i in range(self.removed_n)],
+            "octo": [self.octopus[0], self.octopus[1]],
+            "removed": [self.removed[i] for i in range(self.removed_count)],
             "picks": [self.picks[0], self.picks[1]],
             "pick_floor": [self.pick_floor[0], self.pick_floor[1]],
             "pending": None if self.phase != PH_CREW else
-            (self.pend_ship, self.pend_side, self.pend_src, self.pend_draw),
+            (self.pending_ship, self.pending_side, self.pending_source, self.pending_draw),
         }
 
     def _export(self):
@@ -1152,7 +1155,7 @@ class SirensCore(CoreState):
         schema = R.schema
         pending = None
         if self.phase == PH_CREW:
-            pending = schema.Pending(self.pend_ship, self.pend_side, self.pend_src, self.pend_draw != 0)
+            pending = schema.Pending(self.pending_ship, self.pending_side, self.pending_source, self.pending_draw != 0)
         return schema.SirensStateData(
             schema_version=schema.SCHEMA_VERSION,
             game=R.game_name,
@@ -1160,20 +1163,20 @@ class SirensCore(CoreState):
             card_set=R.digest,
             rng=schema.rng_to_text(self.rng),
             phase=PHASES[self.phase],
-            start_player=self.start,
+            start_player=self.start_player,
             turn=self.turn,
-            current_player=-1 if self.phase == PH_OVER else self.cur,
-            hands=[[self.hand[p * HAND + i] for i in range(self.hand_n[p])] for p in range(2)],
-            piles=[[self.pile[p * MAXC + i] for i in range(self.pile_n[p])]
+            current_player=-1 if self.phase == PH_OVER else self.to_decide,
+            hands=[[self.hand[p * HAND + i] for i in range(self.hand_count[p])] for p in range(2)],
+            piles=[[self.pile[p * MAXC + i] for i in range(self.pile_count[p])]
                    for p in range(2 if R.variant else 1)],
             sides=[[[self.slot_cards[(2 * k + j) * SIDE_MAX + i]
-                     for i in range(self.slot_n[2 * k + j])] for j in range(2)]
+                     for i in range(self.slot_count[2 * k + j])] for j in range(2)]
                    for k in range(NSHIP)],
             ships=[self.ship_status[k] for k in range(NSHIP)],
-            rum=[self.rum[0], self.rum[1]],
+            rum=[self.rum_mug[0], self.rum_mug[1]],
             crew=[self.crew[0], self.crew[1]],
-            octopus=[self.octo[0], self.octo[1]],
-            removed=[self.removed[i] for i in range(self.removed_n)],
+            octopus=[self.octopus[0], self.octopus[1]],
+            removed=[self.removed[i] for i in range(self.removed_count)],
             passes=self.passes,
             picks=[self.picks[0], self.picks[1]],
             pick_floor=[self.pick_floor[0], self.pick_floor[1]],
@@ -1209,18 +1212,18 @@ def _take_from_hand(self, seat, f):
     best = MAXC
     bi = -1
     same = 0  # cards of face f in the hand
-    for i in range(self.hand_n[seat]):  # no branch on the face: which card matches is random
+    for i in range(self.hand_count[seat]):  # no branch on the face: which card matches is random
         c = self.hand[seat * HAND + i]
         eq = self.rules.card_face[c] == f
         same += eq
         better = eq & (c < best)
         best += (c - best) * better
         bi += (i - bi) * better
-    self.hand_n[seat] -= 1
-    self.hand[seat * HAND + bi] = self.hand[seat * HAND + self.hand_n[seat]]
+    self.hand_count[seat] -= 1
+    self.hand[seat * HAND + bi] = self.hand[seat * HAND + self.hand_count[seat]]
     if same == 1:  # the last of its face
-        self.hand_fmask[seat] &= ~(BIT32 << f)
-        self.hand_nf[seat] -= 1
+        self.hand_face_set[seat] &= ~(BIT32 << f)
+        self.hand_face_count[seat] -= 1
     return best
 
 
@@ -1228,8 +1231,8 @@ def _take_from_slot(self, s, f):
     """Remove and return the lowest-id movable card of face f from slot s."""
     best = -1
     bi = -1
-    opp_octo = self.octo[1 - self.cur]
-    n = self.slot_n[s]
+    opp_octo = self.octopus[1 - self.to_decide]
+    n = self.slot_count[s]
     for i in range(n):
         c = self.slot_cards[s * SIDE_MAX + i]
         if self.rules.card_face[c] == f and c != opp_octo and (best < 0 or c < best):
@@ -1237,18 +1240,18 @@ def _take_from_slot(self, s, f):
             bi = i
     for i in range(bi, n - 1):  # keep the order of the rest
         self.slot_cards[s * SIDE_MAX + i] = self.slot_cards[s * SIDE_MAX + i + 1]
-    self.slot_n[s] = n - 1
+    self.slot_count[s] = n - 1
     self.slot_sum[s] -= self.rules.face_val[f]
-    nf = self.slot_nf[s]
+    nf = self.slot_face_count[s]
     if (self.open_mask >> s) & 1:
         self.faces_open -= nf
     else:  # it had 5 cards; its ship card is in play (the octopus took a card from it)
         self.open_mask |= 1 << s
-        self.n_open += 1
+        self.open_count += 1
         _open_list(self)
     _slot_faces(self, s)
-    self.faces_all += self.slot_nf[s] - nf
-    self.faces_open += self.slot_nf[s]
+    self.faces_all += self.slot_face_count[s] - nf
+    self.faces_open += self.slot_face_count[s]
     return best
 
 
@@ -1259,26 +1262,26 @@ def _take_from_pile(self, p, f):
     while self.rules.card_face[self.pile[p * MAXC + bi]] != f:
         bi += 1
     best = self.pile[p * MAXC + bi]
-    for i in range(bi, self.pile_n[p] - 1):
+    for i in range(bi, self.pile_count[p] - 1):
         self.pile[p * MAXC + i] = self.pile[p * MAXC + i + 1]
-    self.pile_n[p] -= 1
+    self.pile_count[p] -= 1
     return best
 
 
 def _place(self, s, c):
     f = self.rules.card_face[c]
-    self.slot_cards[s * SIDE_MAX + self.slot_n[s]] = c
-    self.slot_n[s] += 1
+    self.slot_cards[s * SIDE_MAX + self.slot_count[s]] = c
+    self.slot_count[s] += 1
     self.slot_sum[s] += self.rules.face_val[f]
-    if not (self.slot_fmask[s] >> f) & 1:
-        self.slot_fmask[s] |= BIT32 << f
-        self.slot_nf[s] += 1
+    if not (self.slot_face_set[s] >> f) & 1:
+        self.slot_face_set[s] |= BIT32 << f
+        self.slot_face_count[s] += 1
         self.faces_all += 1
         self.faces_open += 1  # the slot had room
-    if self.slot_n[s] == SIDE_MAX:
+    if self.slot_count[s] == SIDE_MAX:
         self.open_mask &= ~(1 << s)
-        self.n_open -= 1
-        self.faces_open -= self.slot_nf[s]
+        self.open_count -= 1
+        self.faces_open -= self.slot_face_count[s]
         _open_list(self)
 
 
@@ -1294,21 +1297,21 @@ def _resolve(self, ship, side, card, src, draw):
             t = 1
         if t >= 0:
             in_play = (self.crew[0] < NSHIP) + (self.crew[1] < NSHIP)
-            if self.n_alive != in_play:  # S5: no move when ships in play == crew in play
+            if self.ships_in_play != in_play:  # S5: no move when ships in play == crew in play
                 k0 = _crew_dest(self, ship, -1, t)
                 k1 = _crew_dest(self, ship, 1, t)
                 if k0 == k1:
                     self.crew[t] = k0  # one destination: nothing to decide
                 else:
                     self.phase = PH_CREW
-                    self.cur = side
-                    self.pend_ship = ship
-                    self.pend_side = side
-                    self.pend_src = src
-                    self.pend_draw = draw
-                    self.pend_token = t
-                    self.crew_opt[0] = k0
-                    self.crew_opt[1] = k1
+                    self.to_decide = side
+                    self.pending_ship = ship
+                    self.pending_side = side
+                    self.pending_source = src
+                    self.pending_draw = draw
+                    self.pending_token = t
+                    self.crew_choice[0] = k0
+                    self.crew_choice[1] = k1
                     return
     _finish_placement(self, ship, src, draw)
 
@@ -1350,14 +1353,14 @@ def _check_score(self, ship):
     """S6 on one ship card; returns True when the game ended (S8)."""
     if self.ship_status[ship] != SHIP_IN_PLAY:
         return False
-    thr = self.rules.ship_val[ship] + 3 * self.rum_on[ship]
+    thr = self.rules.ship_val[ship] + 3 * self.mugs_on[ship]
     s0 = self.slot_sum[2 * ship]
     s1 = self.slot_sum[2 * ship + 1]
     if s0 >= thr:
         w = 0
     elif s1 >= thr:
         w = 1
-    elif self.slot_n[2 * ship] == SIDE_MAX and self.slot_n[2 * ship + 1] == SIDE_MAX:
+    elif self.slot_count[2 * ship] == SIDE_MAX and self.slot_count[2 * ship + 1] == SIDE_MAX:
         if s0 > s1:
             w = 0
         elif s1 > s0:
@@ -1367,7 +1370,7 @@ def _check_score(self, ship):
     else:
         return False
     _score_ship(self, ship, w)
-    if self.n_alive == 0 or self.points[0] >= 4 or self.points[1] >= 4:
+    if self.ships_in_play == 0 or self.points[0] >= 4 or self.points[1] >= 4:
         self.phase = PH_OVER
         return True
     return False
@@ -1375,7 +1378,7 @@ def _check_score(self, ship):
 
 def _score_ship(self, ship, winner):
     self.ship_status[ship] = winner
-    self.n_alive -= 1
+    self.ships_in_play -= 1
     if winner != SHIP_REMOVED:
         self.points[winner] += 1
     for t in range(2):
@@ -1386,57 +1389,57 @@ def _score_ship(self, ship, winner):
                 self.crew[t] = CREW_WON + winner
                 self.points[winner] += 1
     for p in range(2):
-        if self.rum[p] == ship:
-            self.rum[p] = RUM_SPENT
-    self.rum_on[ship] = 0
+        if self.rum_mug[p] == ship:
+            self.rum_mug[p] = RUM_SPENT
+    self.mugs_on[ship] = 0
     for j in range(2):
         s = 2 * ship + j
-        for i in range(self.slot_n[s]):
+        for i in range(self.slot_count[s]):
             c = self.slot_cards[s * SIDE_MAX + i]
             for p in range(2):
-                if self.octo[p] == c:
-                    self.octo[p] = OCTO_HELD  # S6: octopus returns to its owner
-                    self.octo_slot[p] = -1
-            self.removed[self.removed_n] = c
-            self.removed_n += 1
-        self.faces_all -= self.slot_nf[s]
+                if self.octopus[p] == c:
+                    self.octopus[p] = OCTO_HELD  # S6: octopus returns to its owner
+                    self.octopus_slot[p] = -1
+            self.removed[self.removed_count] = c
+            self.removed_count += 1
+        self.faces_all -= self.slot_face_count[s]
         if (self.open_mask >> s) & 1:
-            self.faces_open -= self.slot_nf[s]
-            self.n_open -= 1
-        self.slot_n[s] = 0
+            self.faces_open -= self.slot_face_count[s]
+            self.open_count -= 1
+        self.slot_count[s] = 0
         self.slot_sum[s] = 0
-        self.slot_fmask[s] = 0
-        self.slot_nf[s] = 0
+        self.slot_face_set[s] = 0
+        self.slot_face_count[s] = 0
     self.open_mask &= ~(3 << (2 * ship))
     _open_list(self)
 
 
 def _end_main(self):
     # S4: the rum mug may still be used after the main action.
-    if self.rum[self.turn] == RUM_HELD:
+    if self.rum_mug[self.turn] == RUM_HELD:
         self.phase = PH_AFTER
-        self.cur = self.turn
+        self.to_decide = self.turn
     else:
         _next_turn(self)
 
 
 def _next_turn(self):
     self.turn = 1 - self.turn
-    self.cur = self.turn
+    self.to_decide = self.turn
     self.phase = PH_MAIN
 
 
 def _draw(self):
     p = _pile_of(self, self.turn)
-    if self.pile_n[p] > 0 and self.hand_n[self.turn] < HAND:
-        self.pile_n[p] -= 1
-        c = self.pile[p * MAXC + self.pile_n[p]]
-        self.hand[self.turn * HAND + self.hand_n[self.turn]] = c
-        self.hand_n[self.turn] += 1
+    if self.pile_count[p] > 0 and self.hand_count[self.turn] < HAND:
+        self.pile_count[p] -= 1
+        c = self.pile[p * MAXC + self.pile_count[p]]
+        self.hand[self.turn * HAND + self.hand_count[self.turn]] = c
+        self.hand_count[self.turn] += 1
         f = self.rules.card_face[c]
-        if not (self.hand_fmask[self.turn] >> f) & 1:
-            self.hand_fmask[self.turn] |= BIT32 << f
-            self.hand_nf[self.turn] += 1
+        if not (self.hand_face_set[self.turn] >> f) & 1:
+            self.hand_face_set[self.turn] |= BIT32 << f
+            self.hand_face_count[self.turn] += 1
 
 
 def _open_list(self):
@@ -1451,19 +1454,19 @@ def _open_list(self):
 
 def _hand_faces(self, p):
     m = 0
-    for i in range(self.hand_n[p]):
+    for i in range(self.hand_count[p]):
         m |= BIT32 << self.rules.card_face[self.hand[p * HAND + i]]
-    self.hand_fmask[p] = m
-    self.hand_nf[p] = _popcount(m)
+    self.hand_face_set[p] = m
+    self.hand_face_count[p] = _popcount(m)
 
 
 def _slot_faces(self, s):
     """Recompute slot s's face set after a card left it."""
     m = 0
-    for i in range(self.slot_n[s]):
+    for i in range(self.slot_count[s]):
         m |= BIT32 << self.rules.card_face[self.slot_cards[s * SIDE_MAX + i]]
-    self.slot_fmask[s] = m
-    self.slot_nf[s] = _popcount(m)
+    self.slot_face_set[s] = m
+    self.slot_face_count[s] = _popcount(m)
 
 
 def _main_count(self):
@@ -1471,59 +1474,59 @@ def _main_count(self):
     fields that _main_kth reads). Same set and order as c_legal, from the bookkeeping:
     plays are faces in hand x open slots; octopus moves, per source slot, its movable
     faces x the open slots other than itself."""
-    nopen = self.n_open
-    self.sc_nopen = nopen
-    self.sc_nplay = self.hand_nf[self.cur] * nopen
-    self.sc_nocto = 0
-    self.sc_oslot = -1
-    if self.octo[self.cur] == OCTO_HELD:
+    nopen = self.open_count
+    self.kth_open = nopen
+    self.kth_plays = self.hand_face_count[self.to_decide] * nopen
+    self.kth_octopus_moves = 0
+    self.pinned_slot = -1
+    if self.octopus[self.to_decide] == OCTO_HELD:
         # The card under the opponent's octopus does not move (S7): its slot's movable
         # faces are those of its other cards.
-        o = self.octo[1 - self.cur]
-        s = self.octo_slot[1 - self.cur]
+        o = self.octopus[1 - self.to_decide]
+        s = self.octopus_slot[1 - self.to_decide]
         if s >= 0:
             f = self.rules.card_face[o]
             i = 0  # other cards of its face there
-            for c in range(self.slot_n[s]):
+            for c in range(self.slot_count[s]):
                 i += self.rules.card_face[self.slot_cards[s * SIDE_MAX + c]] == f
-            self.sc_oslot = s
-            self.sc_omask = self.slot_fmask[s]
-            self.sc_onf = self.slot_nf[s]
+            self.pinned_slot = s
+            self.pinned_face_set = self.slot_face_set[s]
+            self.pinned_face_count = self.slot_face_count[s]
             if i == 1:  # its face moves only with another card of that face
-                self.sc_omask &= ~(BIT32 << f)
-                self.sc_onf -= 1
+                self.pinned_face_set &= ~(BIT32 << f)
+                self.pinned_face_count -= 1
         # Movable faces summed over all slots, and over the open ones (an open source is
         # not its own destination): nopen destinations each, less one per open source.
         faces = self.faces_all
         held = self.faces_open
         if s >= 0:
-            faces -= self.slot_nf[s] - self.sc_onf
+            faces -= self.slot_face_count[s] - self.pinned_face_count
             if (self.open_mask >> s) & 1:
-                held -= self.slot_nf[s] - self.sc_onf
-        self.sc_nocto = nopen * faces - held
-    self.sc_nrum = self.n_alive if self.rum[self.cur] == RUM_HELD else 0
-    n = self.sc_nplay + self.sc_nocto + self.sc_nrum
-    if self.sc_nplay + self.sc_nocto == 0:
+                held -= self.slot_face_count[s] - self.pinned_face_count
+        self.kth_octopus_moves = nopen * faces - held
+    self.kth_rum_moves = self.ships_in_play if self.rum_mug[self.to_decide] == RUM_HELD else 0
+    n = self.kth_plays + self.kth_octopus_moves + self.kth_rum_moves
+    if self.kth_plays + self.kth_octopus_moves == 0:
         n += 1  # pass
     return n
 
 
 def _main_kth(self, k):
     """The k-th legal action (sorted order) of a MAIN phase, after _main_count."""
-    nopen = self.sc_nopen
-    if k < self.sc_nplay:
+    nopen = self.kth_open
+    if k < self.kth_plays:
         i = _div(k, nopen)
-        return self.rules.a_play + _select4(self.hand_fmask[self.cur], i) * NSLOT + self.open_at[k - i * nopen]
-    k -= self.sc_nplay
-    if k < self.sc_nocto:
+        return self.rules.a_play + _select4(self.hand_face_set[self.to_decide], i) * NSLOT + self.open_at[k - i * nopen]
+    k -= self.kth_plays
+    if k < self.kth_octopus_moves:
         for s in range(NSLOT):
             dests = nopen - ((self.open_mask >> s) & 1)
-            if s == self.sc_oslot:
-                nf = self.sc_onf
-                m = self.sc_omask
+            if s == self.pinned_slot:
+                nf = self.pinned_face_count
+                m = self.pinned_face_set
             else:
-                nf = self.slot_nf[s]
-                m = self.slot_fmask[s]
+                nf = self.slot_face_count[s]
+                m = self.slot_face_set[s]
             if k >= nf * dests:
                 k -= nf * dests
                 continue
@@ -1532,8 +1535,8 @@ def _main_kth(self, k):
             if (self.open_mask >> s) & 1 and k >= self.open_rank[s]:
                 k += 1
             return self.rules.a_octo + (s * self.rules.num_faces + _select(m, i)) * NSLOT + self.open_at[k]
-    k -= self.sc_nocto
-    if k < self.sc_nrum:
+    k -= self.kth_octopus_moves
+    if k < self.kth_rum_moves:
         for s in range(NSHIP):
             if self.ship_status[s] == SHIP_IN_PLAY:
                 if k == 0:
@@ -1561,8 +1564,8 @@ def _pick_kth(self, r):
     F = self.rules.num_faces
     for f in range(F):
         cnt[f] = 0
-    p = self.cur
-    for i in range(self.pile_n[p]):
+    p = self.to_decide
+    for i in range(self.pile_count[p]):
         cnt[self.rules.card_face[self.pile[p * MAXC + i]]] += 1
     need = HAND - self.picks[p]
     above = 0  # cards at or above face f
@@ -1593,7 +1596,7 @@ def _infos_in_id_order(infos, m, n):
 
 def _sort_hand(self, p):
     """Put seat p's hand in card id order (insertion sort of at most 4 cards)."""
-    for i in range(1, self.hand_n[p]):
+    for i in range(1, self.hand_count[p]):
         c = self.hand[p * HAND + i]
         j = i
         while j > 0 and self.hand[p * HAND + j - 1] > c:
@@ -1606,7 +1609,7 @@ def _sort_pile(self, p):
     """Put pile p in card id order (a 64-bit set read upward): resampling shuffles a pile
     from this order, so the hidden order it lay in does not matter."""
     m = 0
-    for i in range(self.pile_n[p]):
+    for i in range(self.pile_count[p]):
         m |= BIT64 << self.pile[p * MAXC + i]
     i = 0
     c = 0
@@ -1618,7 +1621,7 @@ def _sort_pile(self, p):
 
 
 def _shuffle(self, p):
-    i = self.pile_n[p] - 1
+    i = self.pile_count[p] - 1
     while i > 0:
         j = _below(self, i + 1)
         tmp = self.pile[p * MAXC + i]

@@ -45,7 +45,7 @@ cdef int _check_removed(SirensCore st) except? -1  # a face value can be -1
 cdef _load_turn(SirensCore st, object d)
 @cython.locals(R=SirensRules, p=cython.int, n=cython.int, f=cython.int)
 cdef _load_picks(SirensCore st, object d)
-@cython.locals(R=SirensRules, cur=cython.int, s=cython.int, p=cython.int, top=cython.int, i=cython.int,
+@cython.locals(R=SirensRules, cur=cython.int, start=cython.int, s=cython.int, p=cython.int, top=cython.int, i=cython.int,
                c=cython.int, v=cython.int, j=cython.int, o=cython.int, above=cython.int)
 cdef _check_pick_phase(SirensCore st)
 @cython.locals(R=SirensRules, variant=cython.bint, p=cython.int, top=cython.int, above=cython.int,

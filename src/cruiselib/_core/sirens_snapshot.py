@@ -66,14 +66,14 @@ def _put_cards(st, hands, piles, sides, removed):
         n = len(cards)
         for i in range(n):
             st.hand[p * HAND + i] = cards[i]
-        st.hand_n[p] = n
-        st.pile_n[p] = 0
+        st.hand_count[p] = n
+        st.pile_count[p] = 0
     for p in range(len(piles)):
         cards = piles[p]
         n = len(cards)
         for i in range(n):
             st.pile[p * MAXC + i] = cards[i]
-        st.pile_n[p] = n
+        st.pile_count[p] = n
     for k in range(NSHIP):
         for j in range(2):
             s = 2 * k + j
@@ -84,26 +84,26 @@ def _put_cards(st, hands, piles, sides, removed):
                 c = cards[i]
                 st.slot_cards[s * SIDE_MAX + i] = c
                 total += R.face_val[R.card_face[c]]
-            st.slot_n[s] = n
+            st.slot_count[s] = n
             st.slot_sum[s] = total
     n = len(removed)
     for i in range(n):
         st.removed[i] = removed[i]
-    st.removed_n = n
+    st.removed_count = n
 
 
 def _put_ships(st, ships):
     """Each ship card's status (in play, won by a seat, removed), the ship cards in play,
     and the points of the won ones (the crew tokens add theirs in _put_tokens)."""
-    st.n_alive = 0
+    st.ships_in_play = 0
     st.points[0] = 0
     st.points[1] = 0
     for k in range(NSHIP):
         v = ships[k]
         st.ship_status[k] = v
-        st.rum_on[k] = 0
+        st.mugs_on[k] = 0
         if v == SHIP_IN_PLAY:
-            st.n_alive += 1
+            st.ships_in_play += 1
         elif v != SHIP_REMOVED:
             st.points[v] += 1
 
@@ -113,10 +113,10 @@ def _put_tokens(st, rum, octopus, crew):
     (and the points of the won ones)."""
     for p in range(2):
         r = rum[p]
-        st.rum[p] = r
+        st.rum_mug[p] = r
         if r >= 0:
-            st.rum_on[r] += 1
-        st.octo[p] = octopus[p]
+            st.mugs_on[r] += 1
+        st.octopus[p] = octopus[p]
     for t in range(2):
         v = crew[t]
         st.crew[t] = v
@@ -126,9 +126,9 @@ def _put_tokens(st, rum, octopus, crew):
 
 def _put_turn(st, phase, start, turn, cur, passes):
     st.phase = phase
-    st.start = start
+    st.start_player = start
     st.turn = turn
-    st.cur = cur
+    st.to_decide = cur
     st.passes = passes
 
 
@@ -141,20 +141,20 @@ def _put_picks(st, picks, floors):
 def _put_pending(st, pending):
     """The crew decision waiting in the 'crew' phase, ``(ship, side, source ship or -1,
     draw)``, and its two destinations; or None."""
-    st.pend_ship = -1
-    st.pend_side = -1
-    st.pend_src = -1
-    st.pend_draw = 0
-    st.pend_token = -1
+    st.pending_ship = -1
+    st.pending_side = -1
+    st.pending_source = -1
+    st.pending_draw = 0
+    st.pending_token = -1
     if pending is not None:
         k = pending[0]
-        st.pend_ship = k
-        st.pend_side = pending[1]
-        st.pend_src = pending[2]
-        st.pend_draw = 1 if pending[3] else 0
-        st.pend_token = 0 if st.crew[0] == k else 1
-        st.crew_opt[0] = crew_destination(st, k, -1, st.pend_token)
-        st.crew_opt[1] = crew_destination(st, k, 1, st.pend_token)
+        st.pending_ship = k
+        st.pending_side = pending[1]
+        st.pending_source = pending[2]
+        st.pending_draw = 1 if pending[3] else 0
+        st.pending_token = 0 if st.crew[0] == k else 1
+        st.crew_choice[0] = crew_destination(st, k, -1, st.pending_token)
+        st.crew_choice[1] = crew_destination(st, k, 1, st.pending_token)
 
 
 def _finish(st, rng):
@@ -206,20 +206,20 @@ def _place_checked(st, card, z):
         raise InvalidStateError(
             f"{_BAD}card {card} in {_zone_name(z)} does not exist "
             f"(the card set has {st.rules.num_cards} cards)")
-    if st.zone[card] != 0:
+    if st.load_zone[card] != 0:
         raise InvalidStateError(
-            f"{_BAD}card {card} appears twice ({_zone_name(st.zone[card])} and {_zone_name(z)})")
-    st.zone[card] = z
+            f"{_BAD}card {card} appears twice ({_zone_name(st.load_zone[card])} and {_zone_name(z)})")
+    st.load_zone[card] = z
     return 0
 
 
 def _check_cards(st, d):
     """Every card of the hands, piles, ship sides and removed cards exists, each exactly
-    once (S1, S10), and no hand, pile or side is over its size (st.zone notes where)."""
+    once (S1, S10), and no hand, pile or side is over its size (st.load_zone notes where)."""
     R = st.rules
     variant = R.variant
     for c in range(R.num_cards):
-        st.zone[c] = 0
+        st.load_zone[c] = 0
     hands = d.hands
     piles = d.piles
     sides = d.sides
@@ -259,7 +259,7 @@ def _check_cards(st, d):
         _place_checked(st, cards[i], 5)
     placed += n
     if placed != R.num_cards:
-        missing = [c for c in range(R.num_cards) if st.zone[c] == 0]
+        missing = [c for c in range(R.num_cards) if st.load_zone[c] == 0]
         raise InvalidStateError(f"{_BAD}card(s) {missing[:8]} are nowhere")
 
 
@@ -273,13 +273,13 @@ def _load_tokens(st, d):
         v = ships[k]
         if v < SHIP_IN_PLAY or v > SHIP_REMOVED:
             raise InvalidStateError(f"{_BAD}ships[{k}] must be -1, 0, 1 or 2")
-        if v != SHIP_IN_PLAY and (st.slot_n[2 * k] or st.slot_n[2 * k + 1]):
+        if v != SHIP_IN_PLAY and (st.slot_count[2 * k] or st.slot_count[2 * k + 1]):
             raise InvalidStateError(f"{_BAD}ship {k} is out of play but has cards beside it")
     _put_ships(st, ships)
     if variant:
         # S9: a seat only ever holds and draws cards of its own emblem set.
         for c in range(R.num_cards):
-            z = st.zone[c]
+            z = st.load_zone[c]
             if z <= 4 and R.card_emblem[c] != (z - 1) % 2:
                 raise InvalidStateError(
                     f"{_BAD}{_zone_name(z)} holds card {c} of the other seat's set (S9)")
@@ -287,14 +287,14 @@ def _load_tokens(st, d):
         r = d.rum[p]
         if r < RUM_SPENT or r >= NSHIP:
             raise InvalidStateError(f"{_BAD}rum[{p}] must be -2, -1 or a ship index")
-        if r == RUM_SPENT and st.n_alive == NSHIP:
+        if r == RUM_SPENT and st.ships_in_play == NSHIP:
             raise InvalidStateError(
                 f"{_BAD}seat {p}'s rum mug left play with a ship card it stood on, "
                 "but every ship card is in play (S6)")
         if r >= 0 and st.ship_status[r] != SHIP_IN_PLAY:
             raise InvalidStateError(f"{_BAD}seat {p}'s rum mug is on ship {r}, which is not in play")
         o = d.octopus[p]
-        if o < OCTO_HELD or o >= R.num_cards or (o >= 0 and st.zone[o] < 10):
+        if o < OCTO_HELD or o >= R.num_cards or (o >= 0 and st.load_zone[o] < 10):
             raise InvalidStateError(f"{_BAD}seat {p}'s octopus sits on card {o}, which is not in play")
     o = d.octopus[0]
     if o >= 0 and o == d.octopus[1]:
@@ -339,13 +339,13 @@ def _check_removed(st):
             need += 2 * SIDE_MAX
         elif st.ship_status[k] != SHIP_IN_PLAY:
             need += R.min_won[k]
-    top = 2 * SIDE_MAX * (NSHIP - st.n_alive)
-    if st.removed_n < need or st.removed_n > top:
+    top = 2 * SIDE_MAX * (NSHIP - st.ships_in_play)
+    if st.removed_count < need or st.removed_count > top:
         raise InvalidStateError(
-            f"{_BAD}{st.removed_n} removed cards do not fit the ship cards out of play: "
+            f"{_BAD}{st.removed_count} removed cards do not fit the ship cards out of play: "
             f"they took between {need} and {top} cards with them (S6)")
     low = 1 << 30  # the lowest value among the removed cards
-    for i in range(st.removed_n):
+    for i in range(st.removed_count):
         v = R.face_val[R.card_face[st.removed[i]]]
         if v < low:
             low = v
@@ -362,12 +362,12 @@ def _load_turn(st, d):
         raise InvalidStateError(f"{_BAD}passes must be 0, 1 or 2")
     cur = d.current_player
     by_points = st.points[0] >= 4 or st.points[1] >= 4
-    finished = st.n_alive == 0 or by_points or passes == 2
+    finished = st.ships_in_play == 0 or by_points or passes == 2
     if (phase == PH_OVER) != finished:
         raise InvalidStateError(
             f"{_BAD}the game is over exactly when no ship is in play, a seat has 4 points, "
             "or both seats passed (S8)")
-    if passes == 2 and (st.n_alive == 0 or by_points):
+    if passes == 2 and (st.ships_in_play == 0 or by_points):
         raise InvalidStateError(
             f"{_BAD}a game ended by two passes still had ship cards in play and no seat with 4 points (S4)")
     if passes == 1 and phase != PH_MAIN:
@@ -384,7 +384,7 @@ def _load_turn(st, d):
         raise InvalidStateError(f"{_BAD}a pending crew decision exists exactly in the 'crew' phase")
     if (phase == PH_MAIN or phase == PH_AFTER) and cur != turn:
         raise InvalidStateError(f"{_BAD}in the main and after phases the seat to move is the turn player")
-    if phase == PH_AFTER and st.rum[turn] != RUM_HELD:
+    if phase == PH_AFTER and st.rum_mug[turn] != RUM_HELD:
         raise InvalidStateError(f"{_BAD}the 'after' phase exists only while the turn player holds the rum mug")
     # S4: a seat passes only without a main action, and nothing but a rum mug can have
     # happened since: the seat(s) that passed still have none.
@@ -418,23 +418,24 @@ def _check_pick_phase(st):
     hand holds its picks in ascending face order, lowest card id first (S12, S14), the
     sets wait in card id order (S15), and the seat picking can finish its hand."""
     R = st.rules
-    cur = st.cur
+    cur = st.to_decide
     if not R.variant:
         raise InvalidStateError(f"{_BAD}only the 'bow_to_rear' variant has a pick phase")
     for s in range(NSLOT):
-        if st.slot_n[s]:
+        if st.slot_count[s]:
             raise InvalidStateError(f"{_BAD}no card is in play during the pick phase")
-    if st.removed_n:
+    if st.removed_count:
         raise InvalidStateError(f"{_BAD}no card is in play during the pick phase")
-    if st.picks[1 - st.start] and st.picks[st.start] < HAND:
+    if st.picks[1 - st.start_player] and st.picks[st.start_player] < HAND:
         raise InvalidStateError(f"{_BAD}the start player picks first (S9)")
-    if cur != (st.start if st.picks[st.start] < HAND else 1 - st.start) or st.turn != st.start:
+    start = st.start_player
+    if cur != (start if st.picks[start] < HAND else 1 - start) or st.turn != start:
         raise InvalidStateError(f"{_BAD}the seat picking must be the start player, then the other seat")
     for p in range(2):
-        if st.picks[p] != st.hand_n[p]:
-            raise InvalidStateError(f"{_BAD}seat {p} picked {st.picks[p]} cards but holds {st.hand_n[p]}")
+        if st.picks[p] != st.hand_count[p]:
+            raise InvalidStateError(f"{_BAD}seat {p} picked {st.picks[p]} cards but holds {st.hand_count[p]}")
         top = 0
-        for i in range(st.hand_n[p]):
+        for i in range(st.hand_count[p]):
             c = st.hand[p * HAND + i]
             v = R.card_face[c]
             if v > top:
@@ -443,12 +444,12 @@ def _check_pick_phase(st):
             # of its face still in the set.
             if i > 0 and v < R.card_face[st.hand[p * HAND + i - 1]]:
                 raise InvalidStateError(f"{_BAD}seat {p}'s picks are not in ascending face order (S14)")
-            for j in range(i + 1, st.hand_n[p]):
+            for j in range(i + 1, st.hand_count[p]):
                 o = st.hand[p * HAND + j]
                 if R.card_face[o] == v and o < c:
                     raise InvalidStateError(
                         f"{_BAD}seat {p} picked card {c} before card {o} of the same face (S12)")
-            for j in range(st.pile_n[p]):
+            for j in range(st.pile_count[p]):
                 o = st.pile[p * MAXC + j]
                 if R.card_face[o] == v and o < c:
                     raise InvalidStateError(
@@ -456,15 +457,15 @@ def _check_pick_phase(st):
         if st.pick_floor[p] != top:
             raise InvalidStateError(f"{_BAD}seat {p}'s pick floor must be the highest face picked")
         # S15: the sets wait unshuffled (in card id order) until both seats picked.
-        for i in range(1, st.pile_n[p]):
+        for i in range(1, st.pile_count[p]):
             if st.pile[p * MAXC + i - 1] > st.pile[p * MAXC + i]:
                 raise InvalidStateError(f"{_BAD}piles[{p}] must stay in card id order until the picks end")
-    if st.rum[0] != RUM_HELD or st.rum[1] != RUM_HELD or st.octo[0] != OCTO_HELD \
-            or st.octo[1] != OCTO_HELD or st.passes:
+    if st.rum_mug[0] != RUM_HELD or st.rum_mug[1] != RUM_HELD or st.octopus[0] != OCTO_HELD \
+            or st.octopus[1] != OCTO_HELD or st.passes:
         raise InvalidStateError(f"{_BAD}nothing happens before the picks are done")
     if st.picks[cur] < HAND:
         above = 0
-        for i in range(st.pile_n[cur]):
+        for i in range(st.pile_count[cur]):
             above += R.card_face[st.pile[cur * MAXC + i]] >= st.pick_floor[cur]
         if above < HAND - st.picks[cur]:
             raise InvalidStateError(f"{_BAD}seat {cur} cannot complete its hand in ascending order")
@@ -505,7 +506,7 @@ def _load_pending(st, pending, crew_in_play):
     k = pending.ship
     if k < 0 or k >= NSHIP or st.ship_status[k] != SHIP_IN_PLAY or (st.crew[0] != k and st.crew[1] != k):
         raise InvalidStateError(f"{_BAD}the pending crew move needs a crew token on a ship in play")
-    if pending.side != st.cur:
+    if pending.side != st.to_decide:
         raise InvalidStateError(f"{_BAD}the owner of the played-on side decides the crew move (S5)")
     src = pending.source
     if src >= NSHIP or src < -1 or (src >= 0 and st.ship_status[src] != SHIP_IN_PLAY):
@@ -514,19 +515,19 @@ def _load_pending(st, pending, crew_in_play):
         raise InvalidStateError(f"{_BAD}a played card draws after the crew move, an octopus move does not (S4)")
     # The placed card is the last one on its side and has the move-crew icon (S5).
     s = 2 * k + pending.side
-    if st.slot_n[s] == 0:
+    if st.slot_count[s] == 0:
         raise InvalidStateError(f"{_BAD}the pending crew move has no placed card")
-    c = st.slot_cards[s * SIDE_MAX + st.slot_n[s] - 1]
+    c = st.slot_cards[s * SIDE_MAX + st.slot_count[s] - 1]
     if not R.face_crew[R.card_face[c]]:
         raise InvalidStateError(f"{_BAD}card {c}, placed last, has no move-crew icon to move the crew (S5)")
-    if src >= 0 and st.octo[st.turn] != c:
+    if src >= 0 and st.octopus[st.turn] != c:
         raise InvalidStateError(f"{_BAD}the turn player's octopus must sit on the card it moved (S7)")
-    if src < 0 and (st.octo[0] == c or st.octo[1] == c):
+    if src < 0 and (st.octopus[0] == c or st.octopus[1] == c):
         raise InvalidStateError(f"{_BAD}a card just played from the hand carries no octopus")
     # Before the placement the ship card did not score (S6).
     v = R.face_val[R.card_face[c]]
-    t = R.ship_val[k] + 3 * st.rum_on[k]
-    if src == k and st.slot_n[s ^ 1] >= SIDE_MAX:
+    t = R.ship_val[k] + 3 * st.mugs_on[k]
+    if src == k and st.slot_count[s ^ 1] >= SIDE_MAX:
         raise InvalidStateError(f"{_BAD}the moved card cannot have come from a full side (S5 step 1)")
     if st.slot_sum[s] - v >= t or st.slot_sum[s ^ 1] + (v if src == k else 0) >= t:
         raise InvalidStateError(f"{_BAD}ship {k} would have been scored before the pending placement (S6)")
@@ -534,7 +535,7 @@ def _load_pending(st, pending, crew_in_play):
         raise InvalidStateError(
             f"{_BAD}ship {src} cannot be where the moved card came from without having scored before (S6)")
     _put_pending(st, (k, pending.side, src, pending.draw))
-    if st.crew_opt[0] == st.crew_opt[1] or st.n_alive == crew_in_play:
+    if st.crew_choice[0] == st.crew_choice[1] or st.ships_in_play == crew_in_play:
         raise InvalidStateError(f"{_BAD}the pending crew move has no choice to make")
 
 
@@ -545,9 +546,9 @@ def _check_hand_sizes(st):
         # During a crew choice the turn player's draw may still be pending (S4); once
         # over, the seat that ended the game by playing a card drew none.
         need = HAND
-        if (phase == PH_CREW and p == st.turn and st.pend_draw) or (phase == PH_OVER and p == st.turn):
+        if (phase == PH_CREW and p == st.turn and st.pending_draw) or (phase == PH_OVER and p == st.turn):
             need = HAND - 1
-        if st.pile_n[p if st.rules.variant else 0] and st.hand_n[p] < need:
+        if st.pile_count[p if st.rules.variant else 0] and st.hand_count[p] < need:
             raise InvalidStateError(f"{_BAD}seat {p} must hold {need} cards while its draw pile has cards")
 
 
@@ -563,16 +564,16 @@ def _check_unscored(st, low):
     for k in range(NSHIP):
         if st.ship_status[k] != SHIP_IN_PLAY or not _side_scores(st, k):
             continue
-        if phase == PH_CREW and (k == st.pend_ship or k == st.pend_src):
+        if phase == PH_CREW and (k == st.pending_ship or k == st.pending_source):
             continue
         if phase == PH_OVER:
             # The octopus returned when its card's ship card scored; the mover drew
             # nothing; the moved card is a removed one whose leaving raised a side.
-            if o >= 0 or not by_points or st.octo[st.turn] != OCTO_HELD or not _could_lose(st, k, low):
+            if o >= 0 or not by_points or st.octopus[st.turn] != OCTO_HELD or not _could_lose(st, k, low):
                 raise InvalidStateError(
                     f"{_BAD}ship {k} is in play but would already have been scored: only the source of "
                     "the octopus move that ended the game stays unscored (S5, S6)")
-            if st.pile_n[st.turn if st.rules.variant else 0] and st.hand_n[st.turn] < HAND:
+            if st.pile_count[st.turn if st.rules.variant else 0] and st.hand_count[st.turn] < HAND:
                 raise InvalidStateError(f"{_BAD}an octopus move ended the game: seat {st.turn} drew no card")
             o = k
             continue
@@ -582,17 +583,17 @@ def _check_unscored(st, low):
 def _could_lose(st, ship, v):
     """Whether ship (in play) could have held one more card of value v on one of its sides
     without scoring (S6), i.e. be the source of an octopus move of that card."""
-    thr = st.rules.ship_val[ship] + 3 * st.rum_on[ship]
+    thr = st.rules.ship_val[ship] + 3 * st.mugs_on[ship]
     for j in range(2):
         s = 2 * ship + j
-        if (st.slot_n[s] < SIDE_MAX and st.slot_sum[s] + v < thr and st.slot_sum[s ^ 1] < thr
-                and not (st.slot_n[s] + 1 == SIDE_MAX and st.slot_n[s ^ 1] == SIDE_MAX)):
+        if (st.slot_count[s] < SIDE_MAX and st.slot_sum[s] + v < thr and st.slot_sum[s ^ 1] < thr
+                and not (st.slot_count[s] + 1 == SIDE_MAX and st.slot_count[s ^ 1] == SIDE_MAX)):
             return True
     return False
 
 
 def _side_scores(st, ship):
     """Whether ship (in play) has a side at or over its threshold, or two full sides."""
-    thr = st.rules.ship_val[ship] + 3 * st.rum_on[ship]
+    thr = st.rules.ship_val[ship] + 3 * st.mugs_on[ship]
     return (st.slot_sum[2 * ship] >= thr or st.slot_sum[2 * ship + 1] >= thr
-            or (st.slot_n[2 * ship] == SIDE_MAX and st.slot_n[2 * ship + 1] == SIDE_MAX))
+            or (st.slot_count[2 * ship] == SIDE_MAX and st.slot_count[2 * ship + 1] == SIDE_MAX))
