@@ -304,6 +304,22 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
         played. A game without such events says none (the default: an empty list)."""
         return []
 
+    how_to_win: ClassVar[str] = ""
+    """How a player wins, in players' words, as the rulebook says it (the web page's "How to
+    win" box, the terminal's ``rules``): what scores and who wins. Empty: the game says
+    none, and the page shows no box."""
+
+    how_it_ends: ClassVar[str] = ""
+    """When the game ends, in players' words, as the rulebook says it (shown with
+    ``how_to_win``). Empty: the game says none."""
+
+    def end_reason(self, state: StateT) -> str | None:
+        """Why the finished game ``state`` ended, in players' words, naming the rule that
+        ended it (its id in the game's rulings): the terminal's and the web page's last
+        words on a game. None while the game goes on, and for a game that says no reason
+        (the default)."""
+        return None
+
     core_module: ClassVar[str]  # name of the game's module in cruiselib._core
 
     @abstractmethod

@@ -16,7 +16,7 @@ import msgspec
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
-from cruiselib.atlantic_star import integrations, schema
+from cruiselib.atlantic_star import _ending, integrations, schema
 from cruiselib.atlantic_star._sizes import NAMT, NKEEP, NPP
 from cruiselib.atlantic_star.moves import (
     MOVE_TYPES,
@@ -150,6 +150,8 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
     picture = "cruiselib.atlantic_star.picture:draw"
     annotated_moves = True
     title = "Atlantic Star"
+    how_to_win = _ending.HOW_TO_WIN
+    how_it_ends = _ending.HOW_IT_ENDS
     schema_version = SCHEMA_VERSION
     schema_migrations = {1: serialize.upgrade_rng_to_text, 2: upgrade_known_hands}  # noqa: RUF012 - read-only
     state_data_type = AtlanticStarStateData
@@ -157,6 +159,10 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
     move_type = AtlanticStarMove
     move_classes = MOVE_TYPES
     option_types: ClassVar[Mapping[str, type]] = MappingProxyType({"ships": ShipList})
+
+    def end_reason(self, state: AtlanticStarState) -> str | None:
+        """Why the finished game ``state`` ended, naming the rule (A8); None while it goes on."""
+        return _ending.end_reason(state)
 
     def __init__(
         self,

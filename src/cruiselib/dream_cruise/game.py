@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
-from cruiselib.dream_cruise import integrations, schema
+from cruiselib.dream_cruise import _ending, integrations, schema
 from cruiselib.dream_cruise.cards import CABINS, Activity, CardSet, Family, Location, ShipCard
 from cruiselib.dream_cruise.moves import (
     MOVE_TYPES,
@@ -155,6 +155,8 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
     picture = "cruiselib.dream_cruise.picture:draw"
     annotated_moves = True
     title = "Dream Cruise"
+    how_to_win = _ending.HOW_TO_WIN
+    how_it_ends = _ending.HOW_IT_ENDS
     schema_version = SCHEMA_VERSION
     schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {}
     state_data_type = DreamCruiseStateData
@@ -162,6 +164,10 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
     move_type = DreamCruiseMove
     move_classes = MOVE_TYPES
     option_types: ClassVar[Mapping[str, type]] = MappingProxyType({"cards": CardSet})
+
+    def end_reason(self, state: DreamCruiseState) -> str | None:
+        """Why the finished game ``state`` ended, naming the rule (C8, C16, C20); None while it goes on."""
+        return _ending.end_reason(state)
 
     def __init__(
         self,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State, normalize_move_text
-from cruiselib.dream_islands import integrations, schema
+from cruiselib.dream_islands import _ending, integrations, schema
 from cruiselib.dream_islands.moves import (
     MIDDLE,
     MISSIONS,
@@ -185,6 +185,8 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
     web = integrations.WEB
     picture = "cruiselib.dream_islands.picture:draw"
     title = "Dream Islands"
+    how_to_win = _ending.HOW_TO_WIN
+    how_it_ends = _ending.HOW_IT_ENDS
     schema_version = SCHEMA_VERSION
     schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = {
         1: serialize.upgrade_rng_to_text,
@@ -196,6 +198,10 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
     move_classes = MOVE_TYPES
     # 16 missions x 2 + 3 bonus + at most 3 + 2 + 2 + 1 + 1 + 1 for six pieces in the middle.
     score_bounds = (0, _core_mod.LIMITS["score"])
+
+    def end_reason(self, state: DreamIslandsState) -> str | None:
+        """Why the finished game ``state`` ended, naming the rule (I7, I9, I15); None while it goes on."""
+        return _ending.end_reason(state)
 
     def __init__(self, players: int = 4, max_rounds: int | None = None) -> None:
         self._check_players(players)

@@ -17,7 +17,7 @@ from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib._core.constants import enum_constants
 from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
-from cruiselib.sirens import integrations, schema
+from cruiselib.sirens import _ending, integrations, schema
 from cruiselib.sirens.cards import EMBLEMS, CardSet
 from cruiselib.sirens.moves import (
     MOVE_TYPES,
@@ -126,6 +126,8 @@ class SirensGame(Game[SirensState, SirensMove]):
     web = integrations.WEB
     picture = "cruiselib.sirens.picture:draw"
     title = "Sirens in Sight"
+    how_to_win = _ending.HOW_TO_WIN
+    how_it_ends = _ending.HOW_IT_ENDS
     schema_version = SCHEMA_VERSION
     # Version 1 wrote the generator state as a number; nothing else changed meaning.
     schema_migrations: ClassVar[Mapping[int, serialize.Migration]] = MappingProxyType(
@@ -137,6 +139,10 @@ class SirensGame(Game[SirensState, SirensMove]):
     move_classes = MOVE_TYPES
     draws_possible = True  # equal points at the end (S8)
     option_types: ClassVar[Mapping[str, type]] = MappingProxyType({"cards": CardSet})
+
+    def end_reason(self, state: SirensState) -> str | None:
+        """Why the finished game ``state`` ended, naming the rule (S4, S8); None while it goes on."""
+        return _ending.end_reason(state)
 
     def __init__(
         self,

@@ -1,0 +1,45 @@
+"""Sirens in Sight's how to win and end reasons (S4, S8): the game's declarations."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import cruiselib
+
+
+def finished(game: Any, seed: int) -> Any:
+    state = game.new_state(seed=seed)
+    chooser = random.Random(seed)
+    while not state.is_over:
+        state.apply(chooser.choice(state.legal_actions()))
+    return state
+
+
+def test_how_to_win_names_the_goal_and_the_end() -> None:
+    game = cruiselib.make("sirens")
+    assert "4 points" in game.how_to_win
+    assert "two passes in a row" in game.how_it_ends
+
+
+def test_end_reason_names_the_rule_that_ended_each_seeded_game() -> None:
+    game = cruiselib.make("sirens")
+    said = set()
+    for seed in range(30):
+        state = finished(game, seed)
+        reason = game.end_reason(state)
+        assert reason is not None
+        points = list(state.scores())
+        top = max(points)
+        if top >= 4:
+            assert reason == f"Seat {points.index(top)} reached {top} points: 4 points win at once (S8)."
+        else:
+            assert reason.startswith("No ship card is left in play") and reason.endswith("(S8).")
+        said.add(re.sub(r"\d", "#", reason))
+    assert len(said) == 2  # both ends by S8 occur in these seeds
+
+
+def test_end_reason_is_none_while_the_game_goes_on() -> None:
+    game = cruiselib.make("sirens")
+    assert game.end_reason(game.new_state(seed=1)) is None
