@@ -178,8 +178,6 @@ cdef class DreamCruiseCore(CoreState):
     @cython.locals(n=cython.int, r=cython.int, p=cython.int, c=cython.int, f=cython.int, b=cython.int,
                    t=cython.int, j=cython.int, x=cython.int, s=cython.int, k=cython.int)
     cdef void _observe_boards(self, int seat, float[::1] out) noexcept nogil
-    @cython.locals(c=cython.int)
-    cdef void _observe_spot(self, int v, int b, float[::1] out) noexcept nogil
     @cython.locals(n=cython.int, r=cython.int, p=cython.int, b=cython.int, k=cython.int, x=cython.int,
                    i=cython.int)
     cdef void _observe_seats(self, int seat, float[::1] out) noexcept nogil
@@ -254,6 +252,8 @@ cdef class DreamCruiseCore(CoreState):
     cdef _load_checked(self, object d, bint history)
 
 
+@cython.locals(c=cython.int)
+cdef inline void _observe_spot(int v, int b, float[::1] out) noexcept nogil
 cdef int _pop3(int m) noexcept nogil
 @cython.locals(i=cython.int, j=cython.int, x=cython.int)
 cdef void _sort_ints(int* a, int n) noexcept nogil

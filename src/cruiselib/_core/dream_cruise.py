@@ -1265,7 +1265,7 @@ class DreamCruiseCore(CoreState):
         for r in range(n):  # additions: built, type, capacity / 3, figures per colour
             p = (seat + r) % n
             for j in range(self.rules.nadd):
-                self._observe_spot(self._spot(p, 3 + j), self.rules.o_additions + (r * self.rules.nadd + j) * 11, out)
+                _observe_spot(self._spot(p, 3 + j), self.rules.o_additions + (r * self.rules.nadd + j) * 11, out)
         for r in range(n):  # current location: has, sea, region, 3 spots (active, type, cap, figures, captain)
             p = (seat + r) % n
             b = self.rules.o_location + r * 44
@@ -1278,20 +1278,9 @@ class DreamCruiseCore(CoreState):
                     out[b + 2 + self.rules.l_region[x]] = 1.0
                 for s in range(3):
                     k = b + 8 + s * 12
-                    self._observe_spot(self._spot(p, s), k, out)
+                    _observe_spot(self._spot(p, s), k, out)
                     if self.captain_spot[p] == s:
                         out[k + 11] = 1.0
-
-    def _observe_spot(self, v, b, out):
-        """An activity spot (``_spot``'s packed value ``v``, -1 for none) at ``out[b:b + 11]``:
-        holds one, its type one-hot, capacity / 3, a figure of each colour."""
-        if v >= 0:
-            out[b] = 1.0
-            out[b + 1 + (v & 15)] = 1.0
-            out[b + 7] = ((v >> 4) & 15) / 3.0
-            for c in range(NCAB):
-                if (v >> (8 + c)) & 1:
-                    out[b + 8 + c] = 1.0
 
     def _observe_seats(self, seat, out):
         """``routes`` and ``counts`` of every seat, then ``seat``'s own ``hand`` and drawn cards."""
@@ -1700,6 +1689,18 @@ class DreamCruiseCore(CoreState):
 
     def _turn_of(self, p):
         return (p - self.first_seat + self.seats) % self.seats
+
+
+def _observe_spot(v, b, out):
+    """An activity spot (``_spot``'s packed value ``v``, -1 for none) at ``out[b:b + 11]``:
+    holds one, its type one-hot, capacity / 3, a figure of each colour."""
+    if v >= 0:
+        out[b] = 1.0
+        out[b + 1 + (v & 15)] = 1.0
+        out[b + 7] = ((v >> 4) & 15) / 3.0
+        for c in range(NCAB):
+            if (v >> (8 + c)) & 1:
+                out[b + 8 + c] = 1.0
 
 
 def _pop3(m):
