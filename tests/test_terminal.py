@@ -33,6 +33,8 @@ from cruiselib._terminal import (
 )
 from cruiselib.bots import make_bot
 
+from .support import one_per_game
+
 if sys.platform == "win32":  # pragma: no cover
     pytest.skip("pseudo-terminals are POSIX", allow_module_level=True)
 
@@ -508,3 +510,33 @@ def test_the_rules_own_turns_are_said_between_moves(name: str) -> None:
         assert found >= 0, line
         at = found + len(line)
     assert all(f"{key} {value}" in lines[0] for key, value in options.items())
+
+
+@pytest.mark.parametrize(("name", "options"), one_per_game(), ids=lambda v: str(v) if isinstance(v, str) else "")
+def test_the_end_says_why_the_game_ended(name: str, options: dict[str, Any]) -> None:
+    """How to win shows under the first line and again on ``rules``; a game played to its
+    end says why it ended (``Game.end_reason``: the rule, by its id) before the result
+    line."""
+    game: Any = cruiselib.make(name, **options)
+    answers = ["rules"]
+    state: Any = game.new_state(seed=2)
+    bots = {p: make_bot("random", seed=p) for p in range(1, game.num_players)}
+    replay: Any = state.clone()
+    while not replay.is_over:  # the same game: the bots' choices, the person's first move
+        seat = replay.current_player
+        replay.apply(bots[seat].choose(replay) if seat else replay.legal_actions()[0])
+        answers += [] if seat else ["1"]
+    reason = game.end_reason(replay)
+    assert reason and re.search(r"\([A-Z]\d+(, [A-Z]\d+)*\)", reason)
+    screen = io.StringIO()
+    out = Console(file=screen, width=COLUMNS, height=ROWS, color_system=None, force_terminal=False)
+    bots = {p: make_bot("random", seed=p) for p in range(1, game.num_players)}
+    stdin = io.StringIO("".join(f"{answer}\n" for answer in answers))
+    assert play_session(game, state, 0, bots, "random", make_bot("random"), out, stdin) == 0
+    lines = screen.getvalue().splitlines()
+    text = flat(screen.getvalue())
+    assert "rules for how to win" in flat(" ".join(lines[:2]))  # the first line (wrapped) says so
+    assert text.count(flat("How to win: " + game.how_to_win)) == 2  # at the start, and on `rules`
+    assert text.count(flat("The end: " + game.how_it_ends)) == 2
+    assert lines[-1] == result_line(replay, 0)
+    assert flat(text).endswith(flat(reason) + " " + lines[-1])  # the reason, then the result

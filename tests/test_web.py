@@ -37,9 +37,11 @@ pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install 'cruis
 
 from cruiselib._registry import game_class  # noqa: E402
 from cruiselib.errors import InvalidOptionError  # noqa: E402
+from cruiselib.protocol import MAX_LINE  # noqa: E402
 from cruiselib.web import catalog, create_app  # noqa: E402 - after the extra's check
 from cruiselib.web.app import offered_games  # noqa: E402
 
+from .support import ANY_GAME, one_per_game  # noqa: E402
 from .web_support import serving  # noqa: E402 - after the extra's check
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,18 +85,38 @@ def test_page_and_catalog() -> None:
         assert client.get("/static/app.js").headers["content-type"].startswith("text/javascript")
         assert client.get("/static/style.css").status_code == 200
         assert client.get("/static/nothing.js").status_code == 404
-        islands = client.get("/catalog/dream_islands").json()
-        assert islands["players"] == [2, 4] and len(islands["missions"]) == 16
-        assert islands["small_island_values"] == [3, 2, 2]  # I1
-        cruise = client.get("/catalog/dream_cruise").json()
-        game: Any = cruiselib.make("dream_cruise")
-        assert [f["name"] for f in cruise["families"]] == [f.name for f in game.cards.families]
-        assert client.get("/catalog/sirens").json()["options"] == [
-            {"name": "variant", "label": "variant", "choices": ["standard", "bow_to_rear"]}
-        ]
+        assert client.get(f"/catalog/{ANY_GAME}").json() == expected_catalog(ANY_GAME)
         assert client.get("/catalog/chess").status_code == 404
     for name in cruiselib.games():
         assert catalog(name)["game"] == name
+
+
+def test_how_to_win_and_the_end_reason_are_the_games() -> None:
+    """Every game says how it is won and ends (its catalog's ``rules``); ``POST /ending``
+    with a finished game's record says why it ended, as the game does (Game.end_reason),
+    naming the rule; a game going on has no reason; a record that does not replay is 400."""
+    from starlette.testclient import TestClient
+
+    with TestClient(create_app()) as client:
+        for name, options in one_per_game():
+            cls = game_class(name)
+            assert cls.how_to_win and cls.how_it_ends  # every game of the package declares them
+            assert client.get(f"/catalog/{name}").json()["rules"] == {"goal": cls.how_to_win, "end": cls.how_it_ends}
+            game: Any = cruiselib.make(name, **options)
+            state = game.new_state(seed=5)
+            going = client.post("/ending", content=state.record().to_json())
+            assert going.status_code == 200 and going.json() == {"reason": None}
+            chooser = random.Random(5)
+            while not state.is_over:
+                state.apply(chooser.choice(state.legal_actions()))
+            reason = client.post("/ending", content=state.record().to_json()).json()["reason"]
+            assert reason == game.end_reason(state)
+            assert re.search(r"\([A-Z]\d+(, [A-Z]\d+)*\)", reason)  # the rule, by its id
+        assert client.post("/ending", content=b"{not json").status_code == 400
+        assert client.post("/ending", content=b'{"game": "chess"}').status_code == 400
+        assert client.post("/ending", content=b"[1]").status_code == 400
+        assert client.post("/ending", content=b" " * (MAX_LINE + 1)).status_code == 413
+        assert client.get("/ending").status_code == 405
 
 
 def test_the_bots_the_page_offers() -> None:
@@ -133,6 +155,7 @@ def expected_catalog(name: str) -> dict[str, Any]:
         "player_counts": counts,
         "options": [option.to_json() for option in cls.web.options],
         "drawer": f"/games/{name}.js",
+        "rules": {"goal": cls.how_to_win, "end": cls.how_it_ends} if cls.how_to_win else None,
     }
 
 
@@ -246,7 +269,7 @@ def test_websocket_round_trip() -> None:
         with client.websocket_connect("/ws") as ws:
             hello = ask(ws, {"cmd": "hello", "version": 1, "id": 1})
             assert hello["ok"] and hello["id"] == 1 and hello["protocol"] == "cruiselib-engine"
-            new = ask(ws, {"cmd": "new", "game": "sirens", "seed": 7, "id": 2})
+            new = ask(ws, {"cmd": "new", "game": ANY_GAME, "seed": 7, "id": 2})
             assert new["game_id"] == "g1" and new["seed"] == 7
             legal = ask(ws, {"cmd": "legal", "game_id": "g1", "id": 3})
             seat = legal["current_player"]
@@ -262,7 +285,7 @@ def test_websocket_round_trip() -> None:
             status = ask(ws, {"cmd": "status", "game_id": "g1", "id": 5})
             assert status["ok"] and status["ply"] == 1  # the errors changed nothing
             # The engine's result agrees with the library's for the same deal and action.
-            state: Any = cruiselib.make("sirens").new_state(seed=7)
+            state: Any = cruiselib.make(ANY_GAME).new_state(seed=7)
             state.apply(legal["actions"][0])
             assert status["current_player"] == state.current_player
         with client.websocket_connect("/ws") as other:
@@ -665,9 +688,10 @@ def play_and_check(
         open_game(page, server, game, players, seat, seed)
         assert page.locator("#board").inner_text().strip()  # a board, drawn from the view
         # How to win and how the game ends: open at the first game, one click away after.
-        has_rules = page.evaluate("() => Boolean(S.drawer.rules)")
-        if has_rules:
-            assert page.is_visible("#rules") and page.inner_text('#rules [data-rules="end"]')
+        # The game's own texts (Game.how_to_win, how_it_ends), from its catalog.
+        if game_class(game).how_to_win:
+            assert page.inner_text('#rules [data-rules="goal"]') == game_class(game).how_to_win
+            assert page.inner_text('#rules [data-rules="end"]') == "The end. " + game_class(game).how_it_ends
             page.click('[data-action="close-rules"]')
             assert page.is_hidden("#rules")
             page.click('#status [data-action="rules"]')  # one click away
@@ -681,9 +705,9 @@ def play_and_check(
             clicks = play_by_clicking(page)
         scores, winners, record = shown_result(page)
         page_text = page.inner_text("#result")
-        if page.evaluate("() => Boolean(S.drawer.ending)"):  # why the game ended, in words
-            ending = page.inner_text("#result .ending")
-            assert ending and ending in page.inner_text("#status")
+        ending = page.inner_text("#result .ending") if page.locator("#result .ending").count() else None
+        if ending:  # why the game ended, in words, in the status too
+            assert ending in page.inner_text("#status")
         auto = page.eval_on_selector_all("#log li.auto", "items => items.map((li) => li.textContent)")
         log = log_lines(page)
     finally:
@@ -692,6 +716,7 @@ def play_and_check(
     final: Any = cruiselib.replay(record)  # checks every move text and the result as well
     assert final.is_over
     assert list(final.scores()) == scores
+    assert ending == final.game.end_reason(final)  # the game's reason, as the server says it
     assert sorted(final.winners()) == sorted(winners)
     assert record["result"]["scores"] == scores
     # Dealt from the seed chosen in the form, as cruiselib.make(...).new_state(seed) deals.
@@ -835,13 +860,15 @@ def test_a_game_registered_at_run_time_is_played_on_the_page(
 def test_hint_undo_and_filter(browser: Any, server: str) -> None:
     page = browser.new_page()
     try:
-        open_game(page, server, "sirens", 2, 0, 5, opponent="rules")
+        game, players, _, _ = GAMES[0]  # ANY_GAME, at its smallest table of two or more
+        rival = "rules" if game_class(game).rule_bot else "random"
+        open_game(page, server, game, players, 0, 5, opponent=rival)
         first = page.locator('#moves button[data-action="move"]').first.inner_text()
         before = page.locator("#log li").count()
         click(page, '#moves button[data-action="move"] >> nth=0')
         after = page.locator("#log li").count()
         assert after >= before + 1  # the person's move, then any bot replies
-        check_log(page, 5, 0, "rules")  # the move said in its position, as the engine says it
+        check_log(page, 5, 0, rival)  # the move said in its position, as the engine says it
         click(page, '[data-action="undo"]')
         assert page.locator("#log li").count() == before
         assert page.locator('#moves button[data-action="move"]').first.inner_text() == first
@@ -871,12 +898,12 @@ def test_hint_undo_and_filter(browser: Any, server: str) -> None:
         assert "chance to win" in page.inner_text("#hints [data-hint-help]")
         if not page.is_hidden("#filter"):  # many moves: the filter box narrows the buttons
             total = moves.count()
-            page.fill("#filter", "rum")
-            assert 0 <= page.locator('#moves [data-action="move"]').count() < total
+            page.fill("#filter", first)
+            assert 1 <= page.locator('#moves [data-action="move"]').count() < total
             page.fill("#filter", "")
         click(page, '#hints [data-action="hint-move"] >> nth=0')
         assert page.locator("#log li").nth(before).get_attribute("data-seat") == "0"
-        check_log(page, 5, 0, "rules")
+        check_log(page, 5, 0, rival)
     finally:
         page.close()
 
@@ -888,7 +915,7 @@ def test_the_page_keeps_its_connection_while_the_person_thinks(browser: Any) -> 
     with serving(idle_timeout=2) as served:
         page = browser.new_page()
         try:
-            page.goto(served.base + "/?keepalive=1&game=sirens&seat=0&opponent=random&seed=3&autostart=1")
+            page.goto(served.base + f"/?keepalive=1&game={ANY_GAME}&seat=0&opponent=random&seed=3&autostart=1")
             wait_idle(page)
             time.sleep(5)  # the person thinks, longer than the server's idle time
             before = page.locator("#log li").count()

@@ -11,11 +11,12 @@ a long line wraps under its own text rather than being cut. Every move keeps its
 for the whole turn (its place in ``state.legal_moves()``), so a number read from any
 listing works. What you type, in this order:
 
-* a command: ``help`` (or ``?``), ``legend`` (what the compact board's short forms mean:
-  the game's ``COMPACT_LEGEND``, where it declares one), ``hint`` (or ``h``: the hint
-  bot's top three moves, with their numbers, values (-1 a loss to +1 a win) and visits;
-  where the search tried fewer, the game's rule bot names the rest), ``undo`` (take back your last
-  move and the other seats' moves after it), ``show`` (the full board, however long),
+* a command: ``help`` (or ``?``), ``rules`` (how to win and how the game ends: the game's
+  ``how_to_win`` and ``how_it_ends``, also shown under the first line), ``legend`` (what
+  the compact board's short forms mean: the game's ``COMPACT_LEGEND``, where it declares
+  one), ``hint`` (or ``h``: the hint bot's top three moves, with their numbers, values
+  (-1 a loss to +1 a win) and visits; where the search tried fewer, the game's rule bot
+  names the rest), ``undo`` (take back your last move and the other seats' moves after it), ``show`` (the full board, however long),
   ``moves [filter]`` (list the moves, or those the filter matches, numbered), ``quit``
   (or ``q``, ``exit``);
 * a move's number;
@@ -31,9 +32,10 @@ An empty line shows the board again. Each move played is echoed as a line of its
 too, and so is what the rules did on their own in between (``Game.event_lines``: Dream
 Cruise's Jana drawing a family, taking location cards). The first line names the game's
 options (a solo game's difficulty: ``--option difficulty=2``). Ctrl-C leaves with exit
-code 130, end of input with 0, both without a traceback. The game ends with one line, the
-same in every game::
+code 130, end of input with 0, both without a traceback. The game ends with why it ended
+(``Game.end_reason``: the rule that ended it) and one line, the same in every game::
 
+    Seat 0 reached 4 points: 4 points win at once (S8).
     Game over: seat 0 (you) wins · seat 0 (you) 12, seat 1 9
 """
 
@@ -69,6 +71,7 @@ PROBE_ACTIONS = 600  # the most positions of the sample game that chooses the bo
 QUIT = frozenset({"q", "quit", "exit"})
 HELP = frozenset({"?", "help"})
 HINT = frozenset({"h", "hint"})
+RULES = frozenset({"rules", "rule"})
 
 HELP_TEXT = """\
 Type one of:
@@ -83,6 +86,7 @@ Type one of:
                 often it tried it
   undo          take back your last move and the moves after it
   show          the full board, however long
+  rules         how to win and how the game ends
   legend        what the board's short forms mean
   help          this text
   quit          leave the game (Ctrl-C and end of input leave too)
@@ -389,6 +393,8 @@ class PlaySession:
                 self.line(HELP_TEXT)
             elif low == "legend" and not rest:
                 self.show_legend()
+            elif low in RULES and not rest:
+                self.show_rules()
             elif low in HINT and not rest:
                 self.hint()
             elif low == "show" and not rest:
@@ -437,6 +443,16 @@ class PlaySession:
         text: str = getattr(self.game, "COMPACT_LEGEND", "")
         return text if self.compact else ""
 
+    def show_rules(self) -> None:
+        """How to win and how the game ends, as the game declares them (``how_to_win``,
+        ``how_it_ends``); a line saying so where it declares none."""
+        if not self.game.how_to_win:
+            self.line("the game says no rules of its own here", style="dim")
+            return
+        self.wrapped("How to win: ", self.game.how_to_win)
+        if self.game.how_it_ends:
+            self.wrapped("The end: ", self.game.how_it_ends)
+
     def show_legend(self) -> None:
         legend = self.legend()
         if not legend:
@@ -464,11 +480,14 @@ class PlaySession:
         chosen = {k: v for k, v in self.game.options.items() if k != "players" and isinstance(v, scalar)}
         options = f" ({', '.join(f'{k} {v}' for k, v in chosen.items())})" if chosen else ""
         legend = ", legend for the board's short forms" if self.legend() else ""
-        return f"{self.game.title}{options}: you are seat {self.human}; {others}. Type help for help{legend}."
+        rules = ", rules for how to win" if self.game.how_to_win else ""
+        return f"{self.game.title}{options}: you are seat {self.human}; {others}. Type help for help{rules}{legend}."
 
     def run(self) -> int:
         self.board(self.human)  # chooses the board of every turn, before the first line says so
         self.wrapped("", self.welcome(), style="bold")
+        if self.game.how_to_win:
+            self.show_rules()
         before: Any = None
         while True:
             self.bots_move()
@@ -482,6 +501,9 @@ class PlaySession:
                 return 0
         self.line()
         self.block(self.board(None))
+        reason = self.game.end_reason(self.state)
+        if reason:
+            self.wrapped("", reason, style="bold")
         self.line(result_line(self.state, self.human), style="bold")
         return 0
 

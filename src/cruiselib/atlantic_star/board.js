@@ -116,16 +116,5 @@
     loan: "Borrow marks against your voyage in a sea (click your plaque): each 1,000 lowers its value by 1.",
   };
 
-  const rules = {
-    goal:
-      "Charter ships at the agency and stage voyages with them: a voyage in a sea needs as many ships as the sea has legs, and each suited ship adds its value (all legs suited: a bonus). " +
-      "The voyage's plaque takes the sea's field for its value; each field's board value is your victory points. A loan brings money against a staged voyage but lowers its value. Most points wins; a tie goes to the most money.",
-    end: "When every sea holds its six plaques: every voyage has been staged.",
-  };
-
-  function ending() {
-    return "Every sea holds its six plaques: each seat scores the board values of its plaques' fields.";
-  }
-
-  cruiselib.registerDrawer("atlantic_star", draw, { move, kinds, rules, ending });
+  cruiselib.registerDrawer("atlantic_star", draw, { move, kinds });
 })();

@@ -240,27 +240,9 @@
     return lines;
   }
 
-  const rules = {
-    goal:
-      "Fill your ship's three cabins with families and send their guests to the activities they want: on your location card, on activity cards played onto it, on additions built on your ship. " +
-      "A family whose guests have all had their activity is satisfied and scores its points. Sailing routes score too: 2 / 3 / 4 / 5+ location cards of one region score 1 / 3 / 6 / 9 (one open-sea card may join a route). Most points wins. " +
-      "Alone, you play against Jana, who draws a family each round and takes the location cards you discard: you win only with more points than her.",
-    end: "The round in which the family deck runs out (or no location card is left to draw) is the last: after it, families, routes and guests still placed (1 point per 2) are counted.",
-  };
-
-  // Why the game ended (C8, C20).
-  function ending(v) {
-    // The last round: no location card left to draw (C20), else the family deck ran out
-    // and was refilled from its discards for that round (C8, C16).
-    const why = v.location_deck === 0 ? "No location card was left to draw" : "The family deck ran out (refilled once more from its discards)";
-    return `${why}: round ${v.round} was the last, and every seat's families, routes and placed guests were counted.`;
-  }
-
   cruiselib.registerDrawer("dream_cruise", draw, {
     move,
     kinds,
-    rules,
-    ending,
     detail,
     events,
     // The solo game (C9): Jana, not a seat, wins when the seat does not (she wins ties).

@@ -108,22 +108,5 @@
     draw: "End the exchange: draw until you hold 3 missions.",
   };
 
-  const rules = {
-    goal:
-      "Each turn cover a number on your board (2, 3, 4 or 5) and move your six pieces that many steps in total, from the airplane round the ring of eight islands and into the middle. " +
-      "Completing a mission card scores 2 points; the middle islands score their points, and all 16 missions 3 more. Most points wins; a tie goes to the most missions, then the win is shared.",
-    end: "When a player completes the last of the 16 missions, or six pieces stand in the middle, the round is played out to its last seat and then scored.",
-  };
-
-  // Why the game ended (I7, or the game's round limit).
-  function ending(v) {
-    const all = v.seats.find((s) => s.completed.length >= 16);
-    if (all) return `Seat ${all.seat} completed all 16 missions: the round was played out and scored.`;
-    const middle = v.seats.reduce((n, s) => n + s.middle, 0);
-    if (middle >= 6) return `${middle} pieces stand in the middle: the round was played out and scored.`;
-    if (v.max_rounds) return `The game's ${v.max_rounds} rounds were played: it was scored.`;
-    return "The round was played out and scored.";
-  }
-
-  cruiselib.registerDrawer("dream_islands", draw, { move, kinds, rules, ending });
+  cruiselib.registerDrawer("dream_islands", draw, { move, kinds });
 })();

@@ -111,26 +111,9 @@
     pick: "Bow to rear: choose the card you start with from your own set.",
   };
 
-  const rules = {
-    goal:
-      "Play cards beside the five ship cards, on your side or your opponent's. A side whose cards add up to the ship's number (plus 3 for each rum mug on it) takes the ship card: 1 point, and 1 more for each crew token (captain, mate) on it. " +
-      "With five cards on both sides and neither at the number, the higher total takes it; equal totals remove it. First to 4 points wins.",
-    end: "At once when a seat reaches 4 points, or when no ship card is left in play (then the most points wins; equal points is a draw), or after two passes in a row.",
-  };
-
-  // Why the game ended (S4, S8).
-  function ending(v) {
-    const top = Math.max(...v.points);
-    if (top >= 4) return `Seat ${v.points.indexOf(top)} reached ${top} points: 4 points win at once.`;
-    if (!v.ships.some((ship) => ship.in_play)) return "No ship card is left in play: the seat with more points wins, equal points are a draw.";
-    return "Two passes in a row ended the game: the seat with more points wins, equal points are a draw.";
-  }
-
   cruiselib.registerDrawer("sirens", draw, {
     move,
     kinds,
-    rules,
-    ending,
     winners: (v, winners) => (winners.length ? null : `A draw: ${v.points[0]} points each`),
   });
 })();

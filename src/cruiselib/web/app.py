@@ -44,6 +44,7 @@ from typing import Any, Final, TypeVar
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -54,7 +55,7 @@ from starlette.websockets import WebSocket
 import cruiselib
 from cruiselib._api import Game
 from cruiselib._registry import game_class
-from cruiselib.errors import InvalidOptionError
+from cruiselib.errors import InvalidOptionError, InvalidStateError
 from cruiselib.integration import WebBoard
 from cruiselib.protocol import MAX_LINE, MAX_PLY, Engine, GameCache, check_limits, is_search
 
@@ -74,6 +75,7 @@ __all__ = [
     "catalog",
     "create_app",
     "drawer_url",
+    "end_reason",
     "fair_bots",
     "offered_games",
     "styles_file",
@@ -176,6 +178,9 @@ def _catalog_of(name: str, cls: type[Game[Any]]) -> dict[str, Any]:
     out |= {
         "game": name,
         "title": game.title,
+        # How to win and how the game ends, as the game declares them (the page's "How to
+        # win" box; none where the game says nothing).
+        "rules": {"goal": cls.how_to_win, "end": cls.how_it_ends} if cls.how_to_win else None,
         "players": [counts[0], counts[-1]],
         "player_counts": counts,
         "options": [option.to_json() for option in web.options],
@@ -289,6 +294,39 @@ async def _drawer(request: Request) -> Response:
         return _not_found()
     media = DRAWER_TYPE if kind == "js" else STYLE_TYPE
     return Response(body, media_type=media, headers={"Cache-Control": "no-cache"})
+
+
+def end_reason(record: str | bytes) -> str | None:
+    """Why the game a record tells ended, as its game says it (``Game.end_reason`` of the
+    state the record ends in): the page's last words on a finished game. None for a game
+    not over. InvalidStateError for a record that does not replay (a malformed one, one
+    of an unknown game); InvalidOptionError for a game the page does not offer."""
+    try:
+        name = msgspec.json.decode(record, type=dict)["game"]
+    except (msgspec.DecodeError, msgspec.ValidationError, KeyError) as exc:
+        raise InvalidStateError(f"game record: {exc}") from None
+    if not isinstance(name, str):
+        raise InvalidStateError("game record: its game is not a name")
+    _web_board(name)
+    state: Any = cruiselib.replay(record)
+    reason: str | None = state.game.end_reason(state)
+    return reason
+
+
+async def _ending(request: Request) -> Response:
+    """``POST /ending`` with a game's record (the protocol's ``save``): ``{"reason": ...}``,
+    why it ended (:func:`end_reason`); 400 for a record that does not replay, 413 for a
+    body longer than the protocol's line limit."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_LINE:
+            return JSONResponse({"error": f"a record of at most {MAX_LINE} bytes"}, status_code=413)
+    try:
+        reason = await run_in_threadpool(end_reason, bytes(body))
+    except (InvalidStateError, InvalidOptionError) as exc:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+    return JSONResponse({"reason": reason})
 
 
 async def _bots(request: Request) -> Response:
@@ -710,7 +748,8 @@ def create_app(
     """The application: the page at ``/``, the protocol at ``/ws``, the games the page
     offers at ``/games``, each one's catalog at ``/catalog/{game}``, its drawer script at
     ``/games/{game}.js`` and its board styles at ``/games/{game}.css``, the bots a person
-    may face (and the hint bot) at ``/bots``. Its :class:`WebState` (the limits: see the module's docstring) is
+    may face (and the hint bot) at ``/bots``, why a finished game ended at ``/ending``
+    (POST its record). Its :class:`WebState` (the limits: see the module's docstring) is
     ``app.state.web``. InvalidOptionError for a bad limit or host name."""
     state = WebState(
         allowed_hosts=allowed_hosts,
@@ -727,6 +766,7 @@ def create_app(
             Route("/bots", _bots),
             Route("/games/{file}", _drawer),
             Route("/catalog/{game}", _catalog),
+            Route("/ending", _ending, methods=["POST"]),
             WebSocketRoute("/ws", state.serve_socket),
         ],
         middleware=[Middleware(_HostGuard, state=state)],

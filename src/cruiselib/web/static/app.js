@@ -42,9 +42,10 @@ function table(headers, rows, attrs) {
   return el("table", attrs || {}, el("thead", {}, el("tr", {}, headers.map((h) => el("th", {}, h)))), el("tbody", {}, rows));
 }
 
-// A JSON resource of the server; rejects with the server's error when it has no such thing.
-async function getJSON(url) {
-  const response = await fetch(url);
+// A JSON resource of the server (`posted`: sent as JSON in a POST); rejects with the server's error
+// when it has no such thing.
+async function getJSON(url, posted) {
+  const response = await fetch(url, posted === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(posted) });
   const body = await response.json();
   if (!response.ok) throw new Error(body.error || `${url}: HTTP ${response.status}`);
   return body;
@@ -60,14 +61,15 @@ async function getJSON(url) {
 // scores (or null). Two more hooks let a person play on the board (see "playing on the
 // board" below): move(text, view, catalog), the board objects a legal move acts on, and
 // kinds, a short explanation of each kind of move. What a person reads besides the board:
-// rules, { goal, end }, how to win and when the game ends (the page's "How to win");
-// ending(view, status), the sentence saying why a finished game ended; detail(text, view,
-// catalog), the content of the card a move names (a node or text shown beside the move
+// detail(text, view, catalog), the content of the card a move names (a node or text shown beside the move
 // where it is chosen, or null); events(before, after, catalog), lines for what the rules
 // did on their own between two views of the person's seat (an automatic rival's turn).
+// How to win and how the game ends (the page's "How to win" box) are the game's own
+// declarations, in its catalog (`rules`: { goal, end }); why a finished game ended is the
+// game's too, asked of the server with the game's record (POST /ending).
 // The helpers the drawers share are on `cruiselib` too. A game's board styles, its
 // drawer's `.css` beside the script, are loaded with it.
-const DRAWERS = new Map(); // drawer URL -> { name, draw, winners?, result?, move?, kinds?, rules?, ending?, detail?, events? }
+const DRAWERS = new Map(); // drawer URL -> { name, draw, winners?, result?, move?, kinds?, detail?, events? }
 const LOADING = new Map(); // drawer URL -> the promise of its drawer
 
 function registerDrawer(name, draw, hooks) {
@@ -184,6 +186,7 @@ const S = {
   log: [], // {ply, seat, text, who, auto?}: each move as the engine said it to the person's seat;
   // auto: a line for what the rules did on their own after the move of ply (the drawer's events)
   record: null,
+  ending: null, // why the finished game ended (POST /ending), null until the server says
   busy: 0,
 };
 
@@ -347,6 +350,7 @@ async function newGame() {
     humanPlies: [],
     log: [],
     record: null,
+    ending: null,
     hints: null,
     catalog: info,
     drawer,
@@ -397,6 +401,7 @@ async function refresh(fresh) {
   S.selection = [];
   if (S.status.is_over && !S.record) {
     S.record = (await S.conn.send({ cmd: "save", game_id: S.gid, snapshot: false })).record;
+    S.ending = await endingOf(S.record);
   }
 }
 
@@ -418,6 +423,7 @@ async function undo() {
   S.status = reply;
   S.log = S.log.filter((entry) => entry.ply < S.ply);
   S.record = null;
+  S.ending = null;
   S.hints = null;
   await refresh(true);
 }
@@ -461,7 +467,7 @@ function renderStatus() {
   let now = null;
   if (S.status.is_over) {
     box.dataset.state = "over";
-    const ending = S.drawer ? endingText() : null;
+    const ending = endingText();
     text = ending ? `Game over. ${ending}` : "Game over";
   } else if (S.status.current_player === S.human) {
     box.dataset.state = "your-turn";
@@ -471,7 +477,7 @@ function renderStatus() {
     box.dataset.state = "waiting";
     text = `Seat ${S.status.current_player} to move`;
   }
-  const rulesButton = S.drawer && S.drawer.rules ? el("button", { type: "button", class: "rules-button", "data-action": "rules", "aria-expanded": $("#rules").hidden ? "false" : "true" }, "How to win") : null;
+  const rulesButton = S.catalog && S.catalog.rules ? el("button", { type: "button", class: "rules-button", "data-action": "rules", "aria-expanded": $("#rules").hidden ? "false" : "true" }, "How to win") : null;
   box.replaceChildren(rulesButton || "", el("strong", {}, title), ` · ${S.players} player${S.players === 1 ? "" : "s"} · seed ${S.seed} · `, text, now || "");
 }
 
@@ -494,7 +500,7 @@ function rulesSeen(game) {
 
 function showRules(open) {
   const box = $("#rules");
-  const rules = S.drawer && S.drawer.rules;
+  const rules = S.catalog && S.catalog.rules;
   if (!rules || !open) {
     box.hidden = true;
     return;
@@ -513,9 +519,20 @@ function showRules(open) {
   }
 }
 
-// Why the game ended, in the page's words: the drawer's sentence, else none.
+// Why the game ended, as the game says it (Game.end_reason, from the server), else none.
 function endingText() {
-  return S.drawer.ending ? S.drawer.ending(S.view, S.status) : null;
+  return S.status.is_over ? S.ending : null;
+}
+
+// Why the game of a record ended (the server replays it); null, with a warning on the
+// console, when the server cannot say: the result still shows.
+async function endingOf(record) {
+  try {
+    return (await getJSON("/ending", record)).reason;
+  } catch (error) {
+    console.warn("cruiselib: why the game ended is unknown:", error);
+    return null;
+  }
 }
 
 // A move's kind: its text before a colon when short ("cover 3", "octopus"), else its first word.
