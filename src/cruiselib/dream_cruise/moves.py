@@ -9,6 +9,7 @@ which activity a spot is, the cards of a display set).
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Annotated
 
 import msgspec
@@ -33,10 +34,10 @@ __all__ = [
     "spot_name",
 ]
 
-_E = enum_constants("dream_cruise")
-FamilyId = Annotated[int, Meta(ge=0, le=_E["MAXF"] - 1)]
-LocationId = Annotated[int, Meta(ge=0, le=_E["MAXL"] - 1)]
-ShipId = Annotated[int, Meta(ge=0, le=_E["MAXS"] - 1)]
+_MAXF, _MAXL, _MAXS = itemgetter("MAXF", "MAXL", "MAXS")(enum_constants("dream_cruise"))  # the core's .pxd
+FamilyId = Annotated[int, Meta(ge=0, le=_MAXF - 1)]
+LocationId = Annotated[int, Meta(ge=0, le=_MAXL - 1)]
+ShipId = Annotated[int, Meta(ge=0, le=_MAXS - 1)]
 CABIN_NAMES = ("inner", "oceanview", "balcony")
 SPOT_NAMES = ("location top", "location bottom", "second sea slot")
 

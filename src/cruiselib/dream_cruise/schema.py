@@ -13,6 +13,7 @@ core's C types and the rules, so a state that play reaches always loads again.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Annotated, Final, Literal
 
 import msgspec
@@ -36,10 +37,11 @@ __all__ = [
 
 SCHEMA_VERSION: Final = 1
 
-_E = enum_constants("dream_cruise")
-_MAXF, _MAXL, _MAXS, _MAXADD = _E["MAXF"], _E["MAXL"], _E["MAXS"], _E["MAXADD"]
+_MAXF, _MAXL, _MAXS, _MAXADD, _MAXSETS = itemgetter("MAXF", "MAXL", "MAXS", "MAXADD", "MAXSETS")(
+    enum_constants("dream_cruise")  # the core's .pxd
+)
 # The most action ids any configuration has (the widest card set and 4 addition spaces).
-_MAX_ACTIONS = _MAXF + _MAXL + _E["MAXSETS"] + 3 * (3 + _MAXADD) + _MAXS + _MAXS * _MAXS * (_MAXADD + 1) + 3 * _MAXS + 1
+_MAX_ACTIONS = _MAXF + _MAXL + _MAXSETS + 3 * (3 + _MAXADD) + _MAXS + _MAXS * _MAXS * (_MAXADD + 1) + 3 * _MAXS + 1
 MAX_ROUNDS: Final = 100
 """More rounds than any game has: each round but the last keeps a location card per seat
 for good, so the location cards run out (C20) long before."""
