@@ -20,7 +20,7 @@ cdef enum:
     MAXLEGAL = 1024
 
     PH_LOAN = 0      # start of a turn: a loan is still possible
-    PH_MAIN = 1      # after a loan or a refresh
+    PH_AGENCY = 1    # "agency": after a loan or a refresh
     PH_OVER = 2
 
     # zones of a ship while atlantic_star_snapshot checks a state: hands, agency spaces, pack, discard
@@ -64,16 +64,17 @@ cdef class AtlanticRules(CoreRules):
     cdef readonly int sets, num_ships, start_money, num_ops
     cdef readonly int a_loan, a_refresh, a_charter, a_voyage
     cdef readonly str digest
-    cdef int legs[NSEA]
-    cdef int table[NCLASS * NFIELD]
-    cdef int op_val[2 * NSEA]
-    cdef int w[MAXS * NSEA * MAXLEG]
-    cdef int suit[MAXS * NSEA]
-    cdef int wmax[MAXS * NSEA]   # a ship's best value in a sea (the rollout policy's bound)
-    cdef int pop[NMASK]
-    cdef int keep_a[NKEEP]
-    cdef int keep_b[NKEEP]
-    cdef int keep_k[NKEEP]
+    cdef int legs[NSEA]                       # legs of each sea's voyages (A1)
+    cdef int board_points[NCLASS * NFIELD]    # victory points of field i of class c: c * NFIELD + i (A2)
+    cdef int operator_values[2 * NSEA]        # package operator set j's value in sea s: j * NSEA + s (A3)
+    cdef int worth[MAXS * NSEA * MAXLEG]      # what ship c is worth on leg l of sea s: (c * NSEA + s) * MAXLEG + l
+    cdef int suited_legs[MAXS * NSEA]         # a bit per leg of sea s ship c suits: c * NSEA + s
+    cdef int best_worth[MAXS * NSEA]          # a ship's best value in a sea (the rollout policy's bound)
+    cdef int leg_count[NMASK]                 # the legs (bits) set in a leg mask
+    # keep codes (module docstring): how many hand slots each keeps, and which (-1: none)
+    cdef int keep_count[NKEEP]
+    cdef int keep_first[NKEEP]
+    cdef int keep_second[NKEEP]
     # where the tensors' fields start, read from their layouts (_set_layout)
     cdef int o_seat, o_cur, o_phase, o_hand, o_hsize, o_agency, o_deck, o_disc, o_board
     cdef int o_class, o_free, o_plaque, o_money, o_loans, o_left, o_scores, o_known
@@ -88,38 +89,41 @@ cdef class AtlanticRules(CoreRules):
 
 cdef class AtlanticCore(CoreState):
     cdef readonly AtlanticRules rules
-    cdef int phase, cur, start
-    cdef int money[MAXP]
-    cdef int hand[MAXP * HMAX]
-    cdef int hand_n[MAXP]
-    cdef int kmask[MAXP]     # per seat, a bit per hand slot: that ship is known to all (A14)
-    cdef tuple vseas         # the SeaInfo of each sea in the last view (immutable, shared by copies)
-    cdef int vsea_ok         # a bit per sea whose vseas entry is current (_insert clears it)
-    cdef int agency[AGENCY]
-    cdef int deck[MAXS]
-    cdef int deck_n
-    cdef int disc[MAXS]
-    cdef int disc_n
-    cdef int sea_class[NSEA]
-    cdef int class_sea[NCLASS]
-    cdef int rank[NSEA * NFIELD]
-    cdef int rank_n[NSEA]
-    cdef int pval[NSEA * NPL]
-    cdef int ploan[NSEA * NPL]
-    cdef int pcards[NSEA * NPP * MAXLEG]
-    cdef int done[MAXP * NSEA]
-    cdef int loaned[MAXP * NSEA]
-    cdef int left[MAXP]
-    cdef int buf[MAXLEGAL]
-    cdef int vc[MAXLEG]
-    cdef int vleg[MAXLEG]
-    cdef int dpa[NMASK]
-    cdef int dpb[NMASK]
+    cdef int phase                 # PH_LOAN, PH_AGENCY or PH_OVER (PHASES: the public names)
+    cdef int current               # the seat to move (the start seat once the game is over)
+    cdef int start_seat            # the seat that took the first turn
+    cdef int money[MAXP]           # per seat, thousands of marks
+    cdef int hand[MAXP * HMAX]     # seat p's hand, sorted by ship id: p * HMAX + slot
+    cdef int hand_size[MAXP]
+    cdef int known_mask[MAXP]      # per seat, a bit per hand slot: that ship is known to all (A14)
+    cdef tuple view_seas           # the SeaInfo of each sea in the last view (immutable, shared by copies)
+    cdef int view_seas_fresh       # a bit per sea whose view_seas entry is current (_insert clears it)
+    cdef int agency[AGENCY]        # the ship on each space, 3,000 .. 0 marks (-1: empty)
+    cdef int deck[MAXS]            # the pack, its top last
+    cdef int deck_size
+    cdef int discard[MAXS]         # the discard pile
+    cdef int discard_size
+    cdef int sea_class[NSEA]       # each sea's class index (-1: no voyage yet)
+    cdef int class_sea[NCLASS]     # the sea holding each class (-1: free)
+    cdef int field_plaque[NSEA * NFIELD]  # the plaque id on each field of a sea's class, top first
+    cdef int fields_taken[NSEA]    # plaques on each sea's fields
+    # per sea and plaque id (seat * 2 + voyage, then NPP + operator set): s * NPL + id
+    cdef int plaque_value[NSEA * NPL]     # the plaque's value (after its loan)
+    cdef int plaque_loan[NSEA * NPL]      # thousands borrowed against it
+    cdef int plaque_ships[NSEA * NPP * MAXLEG]  # a seat's voyage's ships by leg: (s * NPP + id) * MAXLEG + leg
+    cdef int voyages_staged[MAXP * NSEA]  # per seat and sea: p * NSEA + s
+    cdef int borrowed[MAXP * NSEA]        # per seat and sea: 1 if it borrowed there (once per sea)
+    cdef int voyages_left[MAXP]           # per seat, voyages still to stage
+    cdef int buf[MAXLEGAL]         # the legal actions (c_legal), and c_resample's scratch
+    cdef int voyage_ships[MAXLEG]  # scratch: the ships of a voyage being valued (_value, _dp); the best values (_voyage_bound)
+    cdef int voyage_legs[MAXLEG]   # scratch of _value: the leg each of them takes
+    cdef int dp_any[NMASK]         # scratch of _dp: best value per mask of legs taken, any leg
+    cdef int dp_suited[NMASK]      # scratch of _dp: the same, suited legs only (-1: impossible)
     cdef int cover[NSEA]     # scratch of c_rollout_action: legs the hand covers, per sea
-    cdef int legbest[NSEA * MAXLEG]  # scratch of c_rollout_action: the hand's best value per leg
-    cdef int _bv_best, _bv_code, _bv_first
+    cdef int leg_best[NSEA * MAXLEG]  # scratch of c_rollout_action: the hand's best value per leg
+    cdef int _bv_best, _bv_code, _bv_first  # scratch of _voyage_value: best value, its keep code, none yet
     # scratch of atlantic_star_snapshot's checks
-    cdef int zone[MAXS]      # where each ship was seen (a zone code Z_*)
+    cdef int seen_in[MAXS]   # where each ship was seen (a zone code Z_*)
     cdef int turns[MAXP]     # turns each seat has had
     cdef int credit[MAXP]    # starting capital + loans (thousands)
 
@@ -192,15 +196,18 @@ cdef class AtlanticCore(CoreState):
     cpdef tuple best_voyage_code(self, int seat, int sea)
     @cython.locals(hn=cython.int, L=cython.int, kk=cython.int, i=cython.int, j=cython.int)
     cdef int _voyage_value(self, int seat, int sea) noexcept nogil
-    @cython.locals(n=cython.int, p=cython.int, hn=cython.int, can_charter=cython.bint,
-                   i=cython.int, s=cython.int, L=cython.int, v=cython.int, best_s=cython.int,
-                   best_code=cython.int, best_v=cython.int, best_surplus=cython.int,
-                   surplus=cython.int, par=cython.int, cls=cython.int, f=cython.int, best_pay=cython.int,
-                   c=cython.int, best_a=cython.int, best_gain=cython.int, dear=cython.int,
-                   price=cython.int, gain=cython.int, su=cython.int, l=cython.int,
-                   g=cython.int, a=cython.int, best=cython.int, target=cython.int,
-                   best_focus=cython.int)
+    @cython.locals(n=cython.int, p=cython.int, can_charter=cython.bint, i=cython.int, a=cython.int)
     cdef int c_prior_action(self, unsigned long long r) noexcept nogil
+    @cython.locals(hn=cython.int, s=cython.int, L=cython.int, v=cython.int, best_s=cython.int,
+                   best_code=cython.int, best_v=cython.int, best_surplus=cython.int,
+                   surplus=cython.int, par=cython.int, cls=cython.int, f=cython.int,
+                   best_pay=cython.int, c=cython.int)
+    cdef int _policy_voyage(self, int p, bint can_charter) noexcept nogil
+    @cython.locals(hn=cython.int, i=cython.int, s=cython.int, f=cython.int, c=cython.int,
+                   best_a=cython.int, best_gain=cython.int, dear=cython.int, price=cython.int,
+                   gain=cython.int, su=cython.int, l=cython.int, g=cython.int, best=cython.int,
+                   target=cython.int, best_focus=cython.int)
+    cdef int _policy_charter(self, int p, int n) noexcept nogil
     @cython.locals(best_a=cython.int, best_amt=cython.int, i=cython.int, a=cython.int,
                    k=cython.int, amt=cython.int, sea=cython.int, pid=cython.int, below=cython.int,
                    j=cython.int)
@@ -219,8 +226,8 @@ cdef class AtlanticCore(CoreState):
                    scores=list, legal=list, ints=tuple)
     cpdef object _view(self, int seat, bint recall)
     @cython.locals(R=AtlanticRules, i=cython.int, j=cython.int, s=cython.int, cls=cython.int,
-                   L=cython.int, pid=cython.int, base=cython.int, names=tuple, old=tuple,
-                   seas=list, plaques=list, ships=list)
+                   L=cython.int, pid=cython.int, base=cython.int, value=cython.int, full=cython.bint,
+                   names=tuple, old=tuple, seas=list, plaques=list, ships=list)
     cdef list _current_seas(self)
     @cython.locals(N=cython.int, M=cython.int, i=cython.int, j=cython.int,
                    s=cython.int, c=cython.int, cls=cython.int, L=cython.int, pid=cython.int,

@@ -28,7 +28,7 @@ Plaque ids per sea: seat * 2 + k for the seat's k-th voyage there, 12 + j for pa
 operator set j (A3).
 
 What every seat knows (A13, A14): besides the table, which held ships are public, a bit
-per hand slot (``kmask``): a chartered ship is taken face up, so it is known until it is
+per hand slot (``known_mask``): a chartered ship is taken face up, so it is known until it is
 played; ships a snapshot of schema version 2 put in a hand are not (it has no record);
 once the game is over every hand is shown. Views, observation tensors and resampling are
 built here from the C arrays (``view``, ``c_observe``, ``c_info_state``, ``c_resample``).
@@ -119,15 +119,15 @@ class AtlanticRules(CoreRules):
     def __init__(self, players, mail, entries, board, digest):
         if not cython.compiled:
             self.legs = [0] * NSEA
-            self.table = [0] * (NCLASS * NFIELD)
-            self.op_val = [0] * (2 * NSEA)
-            self.w = [0] * (MAXS * NSEA * MAXLEG)
-            self.suit = [0] * (MAXS * NSEA)
-            self.wmax = [0] * (MAXS * NSEA)
-            self.pop = [0] * NMASK
-            self.keep_a = [0] * NKEEP
-            self.keep_b = [0] * NKEEP
-            self.keep_k = [0] * NKEEP
+            self.board_points = [0] * (NCLASS * NFIELD)
+            self.operator_values = [0] * (2 * NSEA)
+            self.worth = [0] * (MAXS * NSEA * MAXLEG)
+            self.suited_legs = [0] * (MAXS * NSEA)
+            self.best_worth = [0] * (MAXS * NSEA)
+            self.leg_count = [0] * NMASK
+            self.keep_first = [0] * NKEEP
+            self.keep_second = [0] * NKEEP
+            self.keep_count = [0] * NKEEP
         if not (2 <= players <= MAXP):
             raise ValueError("2 to 6 players")
         if not (0 < len(mail) <= MAXS and len(entries) == len(mail)):
@@ -246,74 +246,74 @@ class AtlanticRules(CoreRules):
             self.legs[s] = LEGS[s]
         for c in range(NCLASS):
             for i in range(NFIELD):
-                self.table[c * NFIELD + i] = board[c][i]
+                self.board_points[c * NFIELD + i] = board[c][i]
         ops = OPERATORS[self.num_players]
         for j in range(len(ops)):
             for s in range(NSEA):
-                self.op_val[j * NSEA + s] = ops[j][s]
+                self.operator_values[j * NSEA + s] = ops[j][s]
         for c in range(self.num_ships):
             for s in range(NSEA):
-                self.suit[c * NSEA + s] = 0
+                self.suited_legs[c * NSEA + s] = 0
                 for l in range(MAXLEG):
-                    self.w[(c * NSEA + s) * MAXLEG + l] = 0
+                    self.worth[(c * NSEA + s) * MAXLEG + l] = 0
             if mail[c]:
                 # Mail ships sail any leg of any sea for 1 point (rulebook "Voyage Worth").
                 for s in range(NSEA):
-                    self.suit[c * NSEA + s] = (1 << self.legs[s]) - 1
+                    self.suited_legs[c * NSEA + s] = (1 << self.legs[s]) - 1
                     for l in range(self.legs[s]):
-                        self.w[(c * NSEA + s) * MAXLEG + l] = 1
+                        self.worth[(c * NSEA + s) * MAXLEG + l] = 1
             else:
                 for e in entries[c]:
                     s = e[0]
                     l = e[1]
-                    self.suit[c * NSEA + s] |= 1 << l
-                    self.w[(c * NSEA + s) * MAXLEG + l] = e[2]
+                    self.suited_legs[c * NSEA + s] |= 1 << l
+                    self.worth[(c * NSEA + s) * MAXLEG + l] = e[2]
             for s in range(NSEA):
-                self.wmax[c * NSEA + s] = 0
+                self.best_worth[c * NSEA + s] = 0
                 for l in range(self.legs[s]):
-                    if self.w[(c * NSEA + s) * MAXLEG + l] > self.wmax[c * NSEA + s]:
-                        self.wmax[c * NSEA + s] = self.w[(c * NSEA + s) * MAXLEG + l]
+                    if self.worth[(c * NSEA + s) * MAXLEG + l] > self.best_worth[c * NSEA + s]:
+                        self.best_worth[c * NSEA + s] = self.worth[(c * NSEA + s) * MAXLEG + l]
         for i in range(NMASK):
             nf = 0
             for j in range(MAXLEG):
                 if i & (1 << j):
                     nf += 1
-            self.pop[i] = nf
+            self.leg_count[i] = nf
         # keep codes (see the module docstring)
-        self.keep_k[0] = 0
-        self.keep_a[0] = -1
-        self.keep_b[0] = -1
+        self.keep_count[0] = 0
+        self.keep_first[0] = -1
+        self.keep_second[0] = -1
         for i in range(HMAX):
-            self.keep_k[1 + i] = 1
-            self.keep_a[1 + i] = i
-            self.keep_b[1 + i] = -1
+            self.keep_count[1 + i] = 1
+            self.keep_first[1 + i] = i
+            self.keep_second[1 + i] = -1
         for j in range(1, HMAX):
             for i in range(j):
                 code = 9 + j * (j - 1) // 2 + i
-                self.keep_k[code] = 2
-                self.keep_a[code] = i
-                self.keep_b[code] = j
+                self.keep_count[code] = 2
+                self.keep_first[code] = i
+                self.keep_second[code] = j
 
     # Python-level accessors (not hot)
     def sea_legs(self, sea):
         return self.legs[sea]
 
     def operator_value(self, op_set, sea):
-        return self.op_val[op_set * NSEA + sea]
+        return self.operator_values[op_set * NSEA + sea]
 
     def ship_value(self, ship, sea, leg):
-        return self.w[(ship * NSEA + sea) * MAXLEG + leg]
+        return self.worth[(ship * NSEA + sea) * MAXLEG + leg]
 
     def ship_suited(self, ship, sea, leg):
-        return bool(self.suit[ship * NSEA + sea] & (1 << leg))
+        return bool(self.suited_legs[ship * NSEA + sea] & (1 << leg))
 
     def keep_slots(self, code):
         """The hand slots a keep code keeps, as a tuple."""
-        if self.keep_k[code] == 0:
+        if self.keep_count[code] == 0:
             return ()
-        if self.keep_k[code] == 1:
-            return (self.keep_a[code],)
-        return (self.keep_a[code], self.keep_b[code])
+        if self.keep_count[code] == 1:
+            return (self.keep_first[code],)
+        return (self.keep_first[code], self.keep_second[code])
 
 
 class AtlanticCore(CoreState):
@@ -327,38 +327,38 @@ class AtlanticCore(CoreState):
         if not cython.compiled:
             self.money = [0] * MAXP
             self.hand = [0] * (MAXP * HMAX)
-            self.hand_n = [0] * MAXP
-            self.kmask = [0] * MAXP
-            self.vseas = None
-            self.vsea_ok = 0
+            self.hand_size = [0] * MAXP
+            self.known_mask = [0] * MAXP
+            self.view_seas = None
+            self.view_seas_fresh = 0
             self.agency = [0] * AGENCY
             self.deck = [0] * MAXS
-            self.disc = [0] * MAXS
+            self.discard = [0] * MAXS
             self.sea_class = [0] * NSEA
             self.class_sea = [0] * NCLASS
-            self.rank = [0] * (NSEA * NFIELD)
-            self.rank_n = [0] * NSEA
-            self.pval = [0] * (NSEA * NPL)
-            self.ploan = [0] * (NSEA * NPL)
-            self.pcards = [0] * (NSEA * NPP * MAXLEG)
-            self.done = [0] * (MAXP * NSEA)
-            self.loaned = [0] * (MAXP * NSEA)
-            self.left = [0] * MAXP
+            self.field_plaque = [0] * (NSEA * NFIELD)
+            self.fields_taken = [0] * NSEA
+            self.plaque_value = [0] * (NSEA * NPL)
+            self.plaque_loan = [0] * (NSEA * NPL)
+            self.plaque_ships = [0] * (NSEA * NPP * MAXLEG)
+            self.voyages_staged = [0] * (MAXP * NSEA)
+            self.borrowed = [0] * (MAXP * NSEA)
+            self.voyages_left = [0] * MAXP
             self.buf = [0] * MAXLEGAL
-            self.vc = [0] * MAXLEG
-            self.vleg = [0] * MAXLEG
-            self.dpa = [0] * NMASK
-            self.dpb = [0] * NMASK
+            self.voyage_ships = [0] * MAXLEG
+            self.voyage_legs = [0] * MAXLEG
+            self.dp_any = [0] * NMASK
+            self.dp_suited = [0] * NMASK
             self.cover = [0] * NSEA
-            self.legbest = [0] * (NSEA * MAXLEG)
-            self.zone = [0] * MAXS
+            self.leg_best = [0] * (NSEA * MAXLEG)
+            self.seen_in = [0] * MAXS
             self.turns = [0] * MAXP
             self.credit = [0] * MAXP
 
     # ------------------------------------------------------------------ setup
 
     def _shuffle_deck(self):
-        i = self.deck_n - 1
+        i = self.deck_size - 1
         while i > 0:
             j = self.c_below(i + 1)
             tmp = self.deck[i]
@@ -369,49 +369,49 @@ class AtlanticCore(CoreState):
     def _draw(self):
         """The top card of the pack; an empty pack is first refilled from the shuffled
         discard pile (rulebook "Changing the Ships"). -1 if both are empty."""
-        if self.deck_n == 0:
-            for i in range(self.disc_n):
-                self.deck[i] = self.disc[i]
-            self.deck_n = self.disc_n
-            self.disc_n = 0
+        if self.deck_size == 0:
+            for i in range(self.discard_size):
+                self.deck[i] = self.discard[i]
+            self.deck_size = self.discard_size
+            self.discard_size = 0
             self._shuffle_deck()
-            if self.deck_n == 0:
+            if self.deck_size == 0:
                 return -1
-        self.deck_n -= 1
-        return self.deck[self.deck_n]
+        self.deck_size -= 1
+        return self.deck[self.deck_size]
 
     def _setup(self, rng_state, start_player):
         """Deal a new game. start_player < 0: drawn from the seed."""
         self.rng = rng_state & MASK64
         for p in range(MAXP):
             self.money[p] = self.rules.start_money if p < self.rules.num_players else 0
-            self.hand_n[p] = 0
-            self.kmask[p] = 0
-            self.left[p] = NSEA * self.rules.sets if p < self.rules.num_players else 0
+            self.hand_size[p] = 0
+            self.known_mask[p] = 0
+            self.voyages_left[p] = NSEA * self.rules.sets if p < self.rules.num_players else 0
             for s in range(NSEA):
-                self.done[p * NSEA + s] = 0
-                self.loaned[p * NSEA + s] = 0
+                self.voyages_staged[p * NSEA + s] = 0
+                self.borrowed[p * NSEA + s] = 0
         for s in range(NSEA):
             self.sea_class[s] = -1
-            self.rank_n[s] = 0
+            self.fields_taken[s] = 0
             for i in range(NPL):
-                self.pval[s * NPL + i] = 0
-                self.ploan[s * NPL + i] = 0
+                self.plaque_value[s * NPL + i] = 0
+                self.plaque_loan[s * NPL + i] = 0
         for i in range(NCLASS):
             self.class_sea[i] = -1
         for i in range(self.rules.num_ships):
             self.deck[i] = i
-        self.deck_n = self.rules.num_ships
-        self.disc_n = 0
-        self.vsea_ok = 0
+        self.deck_size = self.rules.num_ships
+        self.discard_size = 0
+        self.view_seas_fresh = 0
         self._shuffle_deck()
         # The top four cards go on the spaces from 3,000 down to 0 marks, in order.
         for i in range(AGENCY):
             self.agency[i] = self._draw()
         if start_player < 0:
             start_player = self.c_below(self.rules.num_players)
-        self.start = start_player
-        self.cur = start_player
+        self.start_seat = start_player
+        self.current = start_player
         self.phase = PH_LOAN
 
     # ------------------------------------------------------------------ queries
@@ -426,10 +426,10 @@ class AtlanticCore(CoreState):
             c = self.sea_class[s]
             if c < 0:
                 continue
-            for i in range(self.rank_n[s]):
-                pid = self.rank[s * NFIELD + i]
+            for i in range(self.fields_taken[s]):
+                pid = self.field_plaque[s * NFIELD + i]
                 if pid < NPP and (pid >> 1) == seat:
-                    total += self.rules.table[c * NFIELD + i]
+                    total += self.rules.board_points[c * NFIELD + i]
         return total
 
     def _winners_mask(self):
@@ -448,7 +448,7 @@ class AtlanticCore(CoreState):
     # ------------------------------------------------------------------ the contract (engine.py)
 
     def c_current(self):
-        return -1 if self.phase == PH_OVER else self.cur
+        return -1 if self.phase == PH_OVER else self.current
 
     def c_legal_at(self, i):
         return self.buf[i]
@@ -471,7 +471,7 @@ class AtlanticCore(CoreState):
         """Legs of the longest voyage the seat still has to stage (0 if none)."""
         m = 0
         for s in range(NSEA):
-            if self.done[seat * NSEA + s] < self.rules.sets and self.rules.legs[s] > m:
+            if self.voyages_staged[seat * NSEA + s] < self.rules.sets and self.rules.legs[s] > m:
                 m = self.rules.legs[s]
         return m
 
@@ -482,14 +482,14 @@ class AtlanticCore(CoreState):
         n = 0
         if self.phase == PH_OVER:
             return 0
-        p = self.cur
+        p = self.current
         if self.phase == PH_LOAN:
             for s in range(NSEA):
                 # Once per sea (even when sailed twice) and none in a full class.
-                if self.loaned[p * NSEA + s] or self.rank_n[s] >= NFIELD:
+                if self.borrowed[p * NSEA + s] or self.fields_taken[s] >= NFIELD:
                     continue
-                for k in range(self.done[p * NSEA + s]):
-                    m = self.pval[s * NPL + p * 2 + k]
+                for k in range(self.voyages_staged[p * NSEA + s]):
+                    m = self.plaque_value[s * NPL + p * 2 + k]
                     if m > NAMT:
                         m = NAMT
                     base = self.rules.a_loan + (s * self.rules.sets + k) * NAMT
@@ -499,7 +499,7 @@ class AtlanticCore(CoreState):
         if self.money[p] >= 2:
             self.buf[n] = self.rules.a_refresh
             n += 1
-        hn = self.hand_n[p]
+        hn = self.hand_size[p]
         maxl = self._max_legs(p)
         if hn + 1 <= maxl + 2:  # A6
             for i in range(AGENCY):
@@ -507,7 +507,7 @@ class AtlanticCore(CoreState):
                     self.buf[n] = self.rules.a_charter + i
                     n += 1
         for s in range(NSEA):
-            if self.done[p * NSEA + s] >= self.rules.sets:
+            if self.voyages_staged[p * NSEA + s] >= self.rules.sets:
                 continue
             L = self.rules.legs[s]
             if hn < L or hn > L + 2:
@@ -560,8 +560,7 @@ class AtlanticCore(CoreState):
         ``c_rollout_action``; -1 where it has none (no charter is legal and no voyage is
         worth staging)."""
         n = self.c_legal()
-        p = self.cur
-        hn = self.hand_n[p]
+        p = self.current
         if self.phase == PH_LOAN and self.money[p] < LOAN_BELOW:
             a = self._policy_loan(p, n)
             if a >= 0:
@@ -571,13 +570,22 @@ class AtlanticCore(CoreState):
             if self.rules.a_charter <= self.buf[i] < self.rules.a_voyage:
                 can_charter = 1
                 break
-        # The best voyage the hand can stage now, by value above par per leg.
+        a = self._policy_voyage(p, can_charter)
+        if a >= 0 or not can_charter:
+            return a
+        return self._policy_charter(p, n)
+
+    def _policy_voyage(self, p, can_charter):
+        """The rollout policy's voyage: the best the hand can stage now, by value above par
+        per leg, if it reaches par (or whatever it is worth when no charter is legal); -1
+        for none."""
+        hn = self.hand_size[p]
         best_s = -1
         best_code = -1
         best_v = 0
         best_surplus = -1000000
         for s in range(NSEA):
-            if self.done[p * NSEA + s] >= self.rules.sets:
+            if self.voyages_staged[p * NSEA + s] >= self.rules.sets:
                 continue
             L = self.rules.legs[s]
             if hn < L or hn > L + 2:
@@ -607,27 +615,32 @@ class AtlanticCore(CoreState):
                     f = NFIELD - 1
                 best_pay = -1
                 for c in range(NCLASS):
-                    if self.class_sea[c] < 0 and self.rules.table[c * NFIELD + f] >= best_pay:
-                        best_pay = self.rules.table[c * NFIELD + f]
+                    if self.class_sea[c] < 0 and self.rules.board_points[c * NFIELD + f] >= best_pay:
+                        best_pay = self.rules.board_points[c * NFIELD + f]
                         cls = c
             return self.rules.a_voyage + (best_s * NCLASS + cls) * NKEEP + best_code
-        if not can_charter:
-            return -1
+        return -1
+
+    def _policy_charter(self, p, n):
+        """The rollout policy's charter (of the ``n`` legal actions in ``buf``): the agency
+        ship that adds most to the sea the hand builds (or to any leg still to sail), less
+        its price; a refresh when none is worth a point after its price."""
+        hn = self.hand_size[p]
         # What each leg of each sea still to sail is covered with so far.
         for s in range(NSEA):
-            if self.done[p * NSEA + s] >= self.rules.sets or self.rules.legs[s] + 2 <= hn:
+            if self.voyages_staged[p * NSEA + s] >= self.rules.sets or self.rules.legs[s] + 2 <= hn:
                 self.cover[s] = -1  # sailed, or no room in the hand for this sea
                 continue
             self.cover[s] = 0
             for i in range(hn):
-                self.cover[s] |= self.rules.suit[self.hand[p * HMAX + i] * NSEA + s]
+                self.cover[s] |= self.rules.suited_legs[self.hand[p * HMAX + i] * NSEA + s]
             for l in range(self.rules.legs[s]):
                 best = 0
                 for i in range(hn):
-                    g = self.rules.w[(self.hand[p * HMAX + i] * NSEA + s) * MAXLEG + l]
+                    g = self.rules.worth[(self.hand[p * HMAX + i] * NSEA + s) * MAXLEG + l]
                     if g > best:
                         best = g
-                self.legbest[s * MAXLEG + l] = best
+                self.leg_best[s * MAXLEG + l] = best
         # The sea the hand builds: the most value above FOCUS_PAR on its legs (none while
         # no leg of any sea still to sail is above it).
         target = -1
@@ -637,8 +650,8 @@ class AtlanticCore(CoreState):
                 continue
             f = 0
             for l in range(self.rules.legs[s]):
-                if self.legbest[s * MAXLEG + l] > FOCUS_PAR:
-                    f += self.legbest[s * MAXLEG + l] - FOCUS_PAR
+                if self.leg_best[s * MAXLEG + l] > FOCUS_PAR:
+                    f += self.leg_best[s * MAXLEG + l] - FOCUS_PAR
             if f > best_focus:
                 best_focus = f
                 target = s
@@ -654,10 +667,11 @@ class AtlanticCore(CoreState):
             gain = 0
             if target >= 0:
                 # What the ship adds to the target sea's best value on one of its legs.
-                su = self.rules.suit[c * NSEA + target]
+                su = self.rules.suited_legs[c * NSEA + target]
                 for l in range(self.rules.legs[target]):
                     if su & (1 << l):
-                        g = 2 * (self.rules.w[(c * NSEA + target) * MAXLEG + l] - self.legbest[target * MAXLEG + l])
+                        g = self.rules.worth[(c * NSEA + target) * MAXLEG + l] - self.leg_best[target * MAXLEG + l]
+                        g *= 2
                         if g > gain:
                             gain = g
                 gain -= dear * price
@@ -668,10 +682,10 @@ class AtlanticCore(CoreState):
             for s in range(NSEA):
                 if self.cover[s] < 0:
                     continue
-                su = self.rules.suit[c * NSEA + s]
+                su = self.rules.suited_legs[c * NSEA + s]
                 for l in range(self.rules.legs[s]):
                     if su & (1 << l):
-                        g = self.rules.w[(c * NSEA + s) * MAXLEG + l]
+                        g = self.rules.worth[(c * NSEA + s) * MAXLEG + l]
                         if not (self.cover[s] & (1 << l)):
                             g += UNCOVERED_BONUS
                         if g > gain:
@@ -704,11 +718,11 @@ class AtlanticCore(CoreState):
             pid = p * 2 + k % self.rules.sets
             below = -1
             j = 0
-            while j < self.rank_n[sea] and self.rank[sea * NFIELD + j] != pid:
+            while j < self.fields_taken[sea] and self.field_plaque[sea * NFIELD + j] != pid:
                 j += 1
-            if j + 1 < self.rank_n[sea]:
-                below = self.pval[sea * NPL + self.rank[sea * NFIELD + j + 1]]
-            if self.pval[sea * NPL + pid] - amt > below and amt > best_amt:
+            if j + 1 < self.fields_taken[sea]:
+                below = self.plaque_value[sea * NPL + self.field_plaque[sea * NFIELD + j + 1]]
+            if self.plaque_value[sea * NPL + pid] - amt > below and amt > best_amt:
                 best_amt = amt
                 best_a = a
         return best_a
@@ -719,30 +733,30 @@ class AtlanticCore(CoreState):
         among the hand's ships, plus the bonus if every leg has a ship that suits it."""
         L = self.rules.legs[sea]
         for k in range(L):
-            self.vc[k] = 0
-        for i in range(self.hand_n[seat]):
-            v = self.rules.wmax[self.hand[seat * HMAX + i] * NSEA + sea]
-            # Keep the L best values in vc, in descending order.
+            self.voyage_ships[k] = 0
+        for i in range(self.hand_size[seat]):
+            v = self.rules.best_worth[self.hand[seat * HMAX + i] * NSEA + sea]
+            # Keep the L best values in voyage_ships, in descending order.
             k = L - 1
-            if v <= self.vc[k]:
+            if v <= self.voyage_ships[k]:
                 continue
-            while k > 0 and self.vc[k - 1] < v:
-                self.vc[k] = self.vc[k - 1]
+            while k > 0 and self.voyage_ships[k - 1] < v:
+                self.voyage_ships[k] = self.voyage_ships[k - 1]
                 k -= 1
-            self.vc[k] = v
+            self.voyage_ships[k] = v
         total = 0
         for k in range(L):
-            total += self.vc[k]
+            total += self.voyage_ships[k]
         # Each leg at its best ship of the hand: a second bound, the lower one counts; the
         # bonus only when every leg has a ship that suits it.
         by_leg = 0
         suits = 0
-        for i in range(self.hand_n[seat]):
-            suits |= self.rules.suit[self.hand[seat * HMAX + i] * NSEA + sea]
+        for i in range(self.hand_size[seat]):
+            suits |= self.rules.suited_legs[self.hand[seat * HMAX + i] * NSEA + sea]
         for l in range(L):
             best = 0
-            for i in range(self.hand_n[seat]):
-                v = self.rules.w[(self.hand[seat * HMAX + i] * NSEA + sea) * MAXLEG + l]
+            for i in range(self.hand_size[seat]):
+                v = self.rules.worth[(self.hand[seat * HMAX + i] * NSEA + sea) * MAXLEG + l]
                 if v > best:
                     best = v
             by_leg += best
@@ -755,7 +769,7 @@ class AtlanticCore(CoreState):
         into REASONS. Never mutates."""
         if self.phase == PH_OVER:
             return R_GAME_OVER
-        p = self.cur
+        p = self.current
         if a < self.rules.a_refresh:  # loan
             if self.phase != PH_LOAN:
                 return R_LOAN_NOT_FIRST
@@ -764,13 +778,13 @@ class AtlanticCore(CoreState):
             r = r // NAMT
             k = r % self.rules.sets
             s = r // self.rules.sets
-            if k >= self.done[p * NSEA + s]:
+            if k >= self.voyages_staged[p * NSEA + s]:
                 return R_VOYAGE_NOT_STAGED
-            if self.loaned[p * NSEA + s]:
+            if self.borrowed[p * NSEA + s]:
                 return R_ALREADY_BORROWED
-            if self.rank_n[s] >= NFIELD:
+            if self.fields_taken[s] >= NFIELD:
                 return R_CLASS_FULL
-            if amt > self.pval[s * NPL + p * 2 + k]:
+            if amt > self.plaque_value[s * NPL + p * 2 + k]:
                 return R_LOAN_ABOVE_VALUE
             return R_LEGAL
         if a == self.rules.a_refresh:
@@ -781,7 +795,7 @@ class AtlanticCore(CoreState):
                 return R_AGENCY_EMPTY
             if self.money[p] < AGENCY - 1 - i:
                 return R_CHARTER_UNPAID
-            if self.hand_n[p] + 1 > self._max_legs(p) + 2:
+            if self.hand_size[p] + 1 > self._max_legs(p) + 2:
                 return R_HAND_TOO_BIG
             return R_LEGAL
         r = a - self.rules.a_voyage
@@ -789,14 +803,14 @@ class AtlanticCore(CoreState):
         r = r // NKEEP
         c = r % NCLASS
         s = r // NCLASS
-        if self.done[p * NSEA + s] >= self.rules.sets:
+        if self.voyages_staged[p * NSEA + s] >= self.rules.sets:
             return R_SEA_SAILED_OUT
         L = self.rules.legs[s]
-        hn = self.hand_n[p]
+        hn = self.hand_size[p]
         if hn < L or hn > L + 2:
             return R_HAND_SIZE_MISFITS
-        kk = self.rules.keep_k[code]
-        if kk != hn - L or self.rules.keep_a[code] >= hn or self.rules.keep_b[code] >= hn:
+        kk = self.rules.keep_count[code]
+        if kk != hn - L or self.rules.keep_first[code] >= hn or self.rules.keep_second[code] >= hn:
             return R_WRONG_KEEP
         if self.sea_class[s] >= 0:
             if self.sea_class[s] != c:
@@ -808,90 +822,90 @@ class AtlanticCore(CoreState):
     # ------------------------------------------------------------------ voyages
 
     def _fill_played(self, seat, sea, code):
-        """Put the hand cards a voyage plays (all but the keep set) into self.vc."""
-        ka = self.rules.keep_a[code]
-        kb = self.rules.keep_b[code]
+        """Put the hand cards a voyage plays (all but the keep set) into self.voyage_ships."""
+        ka = self.rules.keep_first[code]
+        kb = self.rules.keep_second[code]
         n = 0
-        for i in range(self.hand_n[seat]):
+        for i in range(self.hand_size[seat]):
             if i != ka and i != kb:
-                self.vc[n] = self.hand[seat * HMAX + i]
+                self.voyage_ships[n] = self.hand[seat * HMAX + i]
                 n += 1
         return n
 
     def _dp(self, sea, L, t):
-        """A5: fill the assignment tables for the L cards in self.vc on the legs of ``sea``.
+        """A5: fill the assignment tables for the L cards in self.voyage_ships on the legs of ``sea``.
 
         An optimal assignment by dynamic programming over the subsets of legs: card i goes
-        to a free leg of a mask with i legs taken. ``dpa`` allows unsuited legs (worth 0),
-        ``dpb`` only suited legs (-1 = impossible). Entries of masks with at most t legs
+        to a free leg of a mask with i legs taken. ``dp_any`` allows unsuited legs (worth 0),
+        ``dp_suited`` only suited legs (-1 = impossible). Entries of masks with at most t legs
         depend only on cards 0..t-1: with t > 0 they are kept from the previous call (the
         caller changed only cards t and later).
         """
         full = (1 << L) - 1
         if t == 0:
             for m in range(full + 1):
-                self.dpa[m] = -1
-                self.dpb[m] = -1
-            self.dpa[0] = 0
-            self.dpb[0] = 0
+                self.dp_any[m] = -1
+                self.dp_suited[m] = -1
+            self.dp_any[0] = 0
+            self.dp_suited[0] = 0
         else:
             for m in range(full + 1):
-                if self.rules.pop[m] > t:
-                    self.dpa[m] = -1
-                    self.dpb[m] = -1
+                if self.rules.leg_count[m] > t:
+                    self.dp_any[m] = -1
+                    self.dp_suited[m] = -1
         for m in range(full):
-            i = self.rules.pop[m]
+            i = self.rules.leg_count[m]
             if i < t:
                 continue
-            va = self.dpa[m]
-            vb = self.dpb[m]
-            c = self.vc[i]
+            va = self.dp_any[m]
+            vb = self.dp_suited[m]
+            c = self.voyage_ships[i]
             base = (c * NSEA + sea) * MAXLEG
-            su = self.rules.suit[c * NSEA + sea]
+            su = self.rules.suited_legs[c * NSEA + sea]
             for l in range(L):
                 bit = 1 << l
                 if m & bit:
                     continue
                 nm = m | bit
-                w = self.rules.w[base + l]
-                if va + w > self.dpa[nm]:
-                    self.dpa[nm] = va + w
-                if vb >= 0 and (su & bit) and vb + w > self.dpb[nm]:
-                    self.dpb[nm] = vb + w
-        # A voyage with every leg properly covered earns the bonus (A1): max(dpa, dpb + L).
-        if self.dpb[full] >= 0 and self.dpb[full] + L > self.dpa[full]:
-            return self.dpb[full] + L
-        return self.dpa[full]
+                w = self.rules.worth[base + l]
+                if va + w > self.dp_any[nm]:
+                    self.dp_any[nm] = va + w
+                if vb >= 0 and (su & bit) and vb + w > self.dp_suited[nm]:
+                    self.dp_suited[nm] = vb + w
+        # A voyage with every leg properly covered earns the bonus (A1): max(dp_any, dp_suited + L).
+        if self.dp_suited[full] >= 0 and self.dp_suited[full] + L > self.dp_any[full]:
+            return self.dp_suited[full] + L
+        return self.dp_any[full]
 
     def _value(self, sea, L, assign):
-        """A5: the best value of the L cards in self.vc on the legs of ``sea`` (see _dp).
-        With ``assign``, self.vleg receives the card sailing each leg."""
+        """A5: the best value of the L cards in self.voyage_ships on the legs of ``sea`` (see _dp).
+        With ``assign``, self.voyage_legs receives the card sailing each leg."""
         full = (1 << L) - 1
         value = self._dp(sea, L, 0)
-        bonus = value != self.dpa[full]
+        bonus = value != self.dp_any[full]
         if assign:
             # Walk back: card i sat on a leg l of the mask whose predecessor explains dp.
             m = full
             i = L - 1
             while i >= 0:
-                c = self.vc[i]
+                c = self.voyage_ships[i]
                 base = (c * NSEA + sea) * MAXLEG
-                su = self.rules.suit[c * NSEA + sea]
+                su = self.rules.suited_legs[c * NSEA + sea]
                 for l in range(L):
                     bit = 1 << l
                     if not (m & bit):
                         continue
-                    w = self.rules.w[base + l]
+                    w = self.rules.worth[base + l]
                     if bonus:
                         if (
                             (su & bit)
-                            and self.dpb[m ^ bit] >= 0
-                            and self.dpb[m ^ bit] + w == self.dpb[m]
+                            and self.dp_suited[m ^ bit] >= 0
+                            and self.dp_suited[m ^ bit] + w == self.dp_suited[m]
                         ):
                             break
-                    elif self.dpa[m ^ bit] >= 0 and self.dpa[m ^ bit] + w == self.dpa[m]:
+                    elif self.dp_any[m ^ bit] >= 0 and self.dp_any[m ^ bit] + w == self.dp_any[m]:
                         break
-                self.vleg[l] = c
+                self.voyage_legs[l] = c
                 m = m ^ (1 << l)
                 i -= 1
         return value
@@ -906,7 +920,7 @@ class AtlanticCore(CoreState):
     def _voyage_value(self, seat, sea):
         """best_voyage_code without the GIL: returns the value, leaves the code in _bv_code."""
         L = self.rules.legs[sea]
-        hn = self.hand_n[seat]
+        hn = self.hand_size[seat]
         self._bv_best = -1
         self._bv_code = -1
         if hn < L or hn > L + 2:
@@ -934,12 +948,12 @@ class AtlanticCore(CoreState):
         L = self.rules.legs[sea]
         n = 0
         t = -1
-        for i in range(self.hand_n[seat]):
-            if i != self.rules.keep_a[code] and i != self.rules.keep_b[code]:
+        for i in range(self.hand_size[seat]):
+            if i != self.rules.keep_first[code] and i != self.rules.keep_second[code]:
                 c = self.hand[seat * HMAX + i]
-                if t < 0 and self.vc[n] != c:
+                if t < 0 and self.voyage_ships[n] != c:
                     t = n
-                self.vc[n] = c
+                self.voyage_ships[n] = c
                 n += 1
         if t < 0:
             t = L
@@ -961,8 +975,8 @@ class AtlanticCore(CoreState):
         by_leg = []
         raw = 0
         for i in range(L):
-            by_leg.append(self.vleg[i])
-            raw += self.rules.ship_value(self.vleg[i], sea, i)
+            by_leg.append(self.voyage_legs[i])
+            raw += self.rules.ship_value(self.voyage_legs[i], sea, i)
         kept = []
         for i in self.rules.keep_slots(code):
             kept.append(self.hand[seat * HMAX + i])
@@ -974,64 +988,64 @@ class AtlanticCore(CoreState):
         if len(cards) != L:
             raise ValueError(f"a voyage in that sea plays exactly {L} ships")
         for i in range(L):
-            self.vc[i] = cards[i]
+            self.voyage_ships[i] = cards[i]
         value = self._value(sea, L, True)
         by_leg = []
         raw = 0
         for i in range(L):
-            by_leg.append(self.vleg[i])
-            raw += self.rules.ship_value(self.vleg[i], sea, i)
+            by_leg.append(self.voyage_legs[i])
+            raw += self.rules.ship_value(self.voyage_legs[i], sea, i)
         return (value, value != raw, by_leg)
 
     # ------------------------------------------------------------------ applying
 
     def _insert(self, sea, pid):
         """Rank a plaque: below every plaque of equal or higher value (A7)."""
-        self.vsea_ok &= ~(1 << sea)  # the sea changed: its SeaInfo is made anew
-        n = self.rank_n[sea]
-        v = self.pval[sea * NPL + pid]
+        self.view_seas_fresh &= ~(1 << sea)  # the sea changed: its SeaInfo is made anew
+        n = self.fields_taken[sea]
+        v = self.plaque_value[sea * NPL + pid]
         i = 0
-        while i < n and self.pval[sea * NPL + self.rank[sea * NFIELD + i]] >= v:
+        while i < n and self.plaque_value[sea * NPL + self.field_plaque[sea * NFIELD + i]] >= v:
             i += 1
         j = n
         while j > i:
-            self.rank[sea * NFIELD + j] = self.rank[sea * NFIELD + j - 1]
+            self.field_plaque[sea * NFIELD + j] = self.field_plaque[sea * NFIELD + j - 1]
             j -= 1
-        self.rank[sea * NFIELD + i] = pid
-        self.rank_n[sea] = n + 1
+        self.field_plaque[sea * NFIELD + i] = pid
+        self.fields_taken[sea] = n + 1
 
     def _remove(self, sea, pid):
-        n = self.rank_n[sea]
+        n = self.fields_taken[sea]
         i = 0
-        while i < n and self.rank[sea * NFIELD + i] != pid:
+        while i < n and self.field_plaque[sea * NFIELD + i] != pid:
             i += 1
         for j in range(i, n - 1):
-            self.rank[sea * NFIELD + j] = self.rank[sea * NFIELD + j + 1]
-        self.rank_n[sea] = n - 1
+            self.field_plaque[sea * NFIELD + j] = self.field_plaque[sea * NFIELD + j + 1]
+        self.fields_taken[sea] = n - 1
 
     def _end_turn(self):
         """Next seat clockwise that still has voyages to stage (A9); the end when none (A8)."""
         total = 0
         for p in range(self.rules.num_players):
-            total += self.left[p]
+            total += self.voyages_left[p]
         if total == 0:
             self.phase = PH_OVER
             # Once the game is over nothing is hidden any more: every hand is shown (A14).
             for p in range(self.rules.num_players):
-                self.kmask[p] = (1 << self.hand_n[p]) - 1
+                self.known_mask[p] = (1 << self.hand_size[p]) - 1
             return
-        p = self.cur
+        p = self.current
         for i in range(self.rules.num_players):
             p = p + 1
             if p == self.rules.num_players:
                 p = 0
-            if self.left[p] > 0:
+            if self.voyages_left[p] > 0:
                 break
-        self.cur = p
+        self.current = p
         self.phase = PH_LOAN
 
     def c_do(self, a):
-        p = self.cur
+        p = self.current
         if a < self.rules.a_refresh:  # loan: value -1 per 1,000, re-ranked as a later arrival (A7)
             r = a - self.rules.a_loan
             amt = r % NAMT + 1
@@ -1040,36 +1054,36 @@ class AtlanticCore(CoreState):
             s = r // self.rules.sets
             pid = p * 2 + k
             self._remove(s, pid)
-            self.pval[s * NPL + pid] -= amt
-            self.ploan[s * NPL + pid] += amt
+            self.plaque_value[s * NPL + pid] -= amt
+            self.plaque_loan[s * NPL + pid] += amt
             self._insert(s, pid)
             self.money[p] += amt
-            self.loaned[p * NSEA + s] = 1
-            self.phase = PH_MAIN
+            self.borrowed[p * NSEA + s] = 1
+            self.phase = PH_AGENCY
         elif a == self.rules.a_refresh:
             # All four ships go to the discard pile, then four new ones fill the spaces.
             self.money[p] -= 2
             for i in range(AGENCY):
                 if self.agency[i] >= 0:
-                    self.disc[self.disc_n] = self.agency[i]
-                    self.disc_n += 1
+                    self.discard[self.discard_size] = self.agency[i]
+                    self.discard_size += 1
                     self.agency[i] = -1
             for i in range(AGENCY):
                 self.agency[i] = self._draw()
-            self.phase = PH_MAIN
+            self.phase = PH_AGENCY
         elif a < self.rules.a_voyage:  # charter: the dearer ships move one space on, refill 3,000
             i = a - self.rules.a_charter
             c = self.agency[i]
             self.money[p] -= AGENCY - 1 - i
-            j = self.hand_n[p]
+            j = self.hand_size[p]
             while j > 0 and self.hand[p * HMAX + j - 1] > c:
                 self.hand[p * HMAX + j] = self.hand[p * HMAX + j - 1]
                 j -= 1
             self.hand[p * HMAX + j] = c
-            self.hand_n[p] += 1
+            self.hand_size[p] += 1
             # The ship was taken face up: its slot j is known; the slots above move up (A14).
-            m = self.kmask[p]
-            self.kmask[p] = (m & ((1 << j) - 1)) | ((m >> j) << (j + 1)) | (1 << j)
+            m = self.known_mask[p]
+            self.known_mask[p] = (m & ((1 << j) - 1)) | ((m >> j) << (j + 1)) | (1 << j)
             j = i
             while j > 0:
                 self.agency[j] = self.agency[j - 1]
@@ -1091,29 +1105,29 @@ class AtlanticCore(CoreState):
                 self.sea_class[s] = cls
                 self.class_sea[cls] = s
                 for j in range(self.rules.num_ops):
-                    self.pval[s * NPL + NPP + j] = self.rules.op_val[j * NSEA + s]
-                    self.ploan[s * NPL + NPP + j] = 0
+                    self.plaque_value[s * NPL + NPP + j] = self.rules.operator_values[j * NSEA + s]
+                    self.plaque_loan[s * NPL + NPP + j] = 0
                     self._insert(s, NPP + j)
-            pid = p * 2 + self.done[p * NSEA + s]
-            self.pval[s * NPL + pid] = value
-            self.ploan[s * NPL + pid] = 0
+            pid = p * 2 + self.voyages_staged[p * NSEA + s]
+            self.plaque_value[s * NPL + pid] = value
+            self.plaque_loan[s * NPL + pid] = 0
             for i in range(L):
-                self.pcards[(s * NPP + pid) * MAXLEG + i] = self.vleg[i]
+                self.plaque_ships[(s * NPP + pid) * MAXLEG + i] = self.voyage_legs[i]
             self._insert(s, pid)
-            self.done[p * NSEA + s] += 1
-            self.left[p] -= 1
+            self.voyages_staged[p * NSEA + s] += 1
+            self.voyages_left[p] -= 1
             # The played ships leave the game; the kept ones stay (still sorted), known
             # exactly when they were known before (A14).
             j = 0
             m = 0
-            for i in range(self.hand_n[p]):
-                if i == self.rules.keep_a[code] or i == self.rules.keep_b[code]:
+            for i in range(self.hand_size[p]):
+                if i == self.rules.keep_first[code] or i == self.rules.keep_second[code]:
                     self.hand[p * HMAX + j] = self.hand[p * HMAX + i]
-                    if (self.kmask[p] >> i) & 1:
+                    if (self.known_mask[p] >> i) & 1:
                         m |= 1 << j
                     j += 1
-            self.hand_n[p] = j
-            self.kmask[p] = m
+            self.hand_size[p] = j
+            self.known_mask[p] = m
             self._end_turn()
 
     # ------------------------------------------------------------------ copying
@@ -1127,43 +1141,43 @@ class AtlanticCore(CoreState):
         # _view writes them, in the state's critical section).
         if cython.compiled:
             with cython.critical_section(self):
-                new.vseas = self.vseas
-                new.vsea_ok = self.vsea_ok
+                new.view_seas = self.view_seas
+                new.view_seas_fresh = self.view_seas_fresh
         else:
-            new.vseas = self.vseas
-            new.vsea_ok = self.vsea_ok
-        new.cur = self.cur
-        new.start = self.start
+            new.view_seas = self.view_seas
+            new.view_seas_fresh = self.view_seas_fresh
+        new.current = self.current
+        new.start_seat = self.start_seat
         for i in range(MAXP):
             new.money[i] = self.money[i]
-            new.hand_n[i] = self.hand_n[i]
-            new.kmask[i] = self.kmask[i]
-            new.left[i] = self.left[i]
+            new.hand_size[i] = self.hand_size[i]
+            new.known_mask[i] = self.known_mask[i]
+            new.voyages_left[i] = self.voyages_left[i]
         for i in range(MAXP * HMAX):
             new.hand[i] = self.hand[i]
         for i in range(AGENCY):
             new.agency[i] = self.agency[i]
-        new.deck_n = self.deck_n
-        for i in range(self.deck_n):
+        new.deck_size = self.deck_size
+        for i in range(self.deck_size):
             new.deck[i] = self.deck[i]
-        new.disc_n = self.disc_n
-        for i in range(self.disc_n):
-            new.disc[i] = self.disc[i]
+        new.discard_size = self.discard_size
+        for i in range(self.discard_size):
+            new.discard[i] = self.discard[i]
         for i in range(NSEA):
             new.sea_class[i] = self.sea_class[i]
-            new.rank_n[i] = self.rank_n[i]
+            new.fields_taken[i] = self.fields_taken[i]
         for i in range(NCLASS):
             new.class_sea[i] = self.class_sea[i]
         for i in range(NSEA * NFIELD):
-            new.rank[i] = self.rank[i]
+            new.field_plaque[i] = self.field_plaque[i]
         for i in range(NSEA * NPL):
-            new.pval[i] = self.pval[i]
-            new.ploan[i] = self.ploan[i]
+            new.plaque_value[i] = self.plaque_value[i]
+            new.plaque_loan[i] = self.plaque_loan[i]
         for i in range(NSEA * NPP * MAXLEG):
-            new.pcards[i] = self.pcards[i]
+            new.plaque_ships[i] = self.plaque_ships[i]
         for i in range(MAXP * NSEA):
-            new.done[i] = self.done[i]
-            new.loaned[i] = self.loaned[i]
+            new.voyages_staged[i] = self.voyages_staged[i]
+            new.borrowed[i] = self.borrowed[i]
 
     # ------------------------------------------------------------------ what a seat sees
 
@@ -1185,17 +1199,17 @@ class AtlanticCore(CoreState):
         M = R.num_ships
         infos = R.ship_infos
         hand = []
-        for i in range(self.hand_n[seat]):
+        for i in range(self.hand_size[seat]):
             hand.append(infos[self.hand[seat * HMAX + i]])
         agency = []
         for i in range(AGENCY):
             c = self.agency[i]
             agency.append(R.agency_infos[i * M + c if c >= 0 else AGENCY * M + i])
         discard = []
-        for i in range(self.disc_n):
-            discard.append(infos[self.disc[i]])
+        for i in range(self.discard_size):
+            discard.append(infos[self.discard[i]])
         # The SeaInfo of a sea unchanged since the last view of this state (or of the state
-        # it was copied from) is reused: _insert clears the sea's bit in vsea_ok. Views
+        # it was copied from) is reused: _insert clears the sea's bit in view_seas_fresh. Views
         # only read a state, so threads may build them at once (without the GIL, too).
         if cython.compiled:
             with cython.critical_section(self):
@@ -1213,13 +1227,13 @@ class AtlanticCore(CoreState):
         scores = []
         for p in range(N):
             money.append(self.money[p] * 1000)
-            sizes.append(self.hand_n[p])
-            left.append(self.left[p])
+            sizes.append(self.hand_size[p])
+            left.append(self.voyages_left[p])
             row = []
             for s in range(NSEA):
                 amount = 0
                 for k in range(R.sets):
-                    amount += self.ploan[s * NPL + p * 2 + k]
+                    amount += self.plaque_loan[s * NPL + p * 2 + k]
                 row.append(amount * 1000)
             loans.append(row)
             scores.append(self._points(p))
@@ -1235,8 +1249,8 @@ class AtlanticCore(CoreState):
             known = []
             for p in range(N):
                 row = []
-                for i in range(self.hand_n[p]):
-                    if (self.kmask[p] >> i) & 1:
+                for i in range(self.hand_size[p]):
+                    if (self.known_mask[p] >> i) & 1:
                         row.append(infos[self.hand[p * HMAX + i]])
                 known.append(row)
         return R.view_type(
@@ -1247,7 +1261,7 @@ class AtlanticCore(CoreState):
             hand=hand,
             hand_sizes=sizes,
             agency=agency,
-            deck_size=self.deck_n,
+            deck_size=self.deck_size,
             discard=discard,
             seas=seas,
             free_classes=free,
@@ -1259,46 +1273,46 @@ class AtlanticCore(CoreState):
         )
 
     def _current_seas(self):
-        """The SeaInfo of every sea, made anew where the sea's bit in vsea_ok is clear
-        (the caller holds the state's critical section: vseas and vsea_ok change together)."""
-        if self.vsea_ok == (1 << NSEA) - 1:
-            return list(self.vseas)
+        """The SeaInfo of every sea, made anew where the sea's bit in view_seas_fresh is clear
+        (the caller holds the state's critical section: view_seas and view_seas_fresh change together)."""
+        if self.view_seas_fresh == (1 << NSEA) - 1:
+            return list(self.view_seas)
         R = self.rules
         names = R.ship_names
         Plaque = R.plaque_info
-        old = self.vseas
+        old = self.view_seas
         seas = []
         for s in range(NSEA):
-            if (self.vsea_ok >> s) & 1:
+            if (self.view_seas_fresh >> s) & 1:
                 seas.append(old[s])
                 continue
             cls = self.sea_class[s]
             L = R.legs[s]
             plaques = []
-            for i in range(self.rank_n[s]):
-                pid = self.rank[s * NFIELD + i]
+            for i in range(self.fields_taken[s]):
+                pid = self.field_plaque[s * NFIELD + i]
                 if pid < NPP:
                     ships = []
                     base = (s * NPP + pid) * MAXLEG
                     for j in range(L):
-                        ships.append(names[self.pcards[base + j]])
+                        ships.append(names[self.plaque_ships[base + j]])
                     plaques.append(Plaque(
                         i + 1,
-                        R.table[cls * NFIELD + i],
+                        R.board_points[cls * NFIELD + i],
                         pid >> 1,
                         None,
                         pid & 1,
-                        self.pval[s * NPL + pid],
-                        self.ploan[s * NPL + pid] * 1000,
+                        self.plaque_value[s * NPL + pid],
+                        self.plaque_loan[s * NPL + pid] * 1000,
                         ships,
                     ))
                 else:
-                    plaques.append(Plaque(
-                        i + 1, R.table[cls * NFIELD + i], None, pid - NPP, 0, self.pval[s * NPL + pid], 0, []
-                    ))
-            seas.append(R.sea_info(SEA_NAMES[s], L, None if cls < 0 else cls + 1, plaques, self.rank_n[s] == NFIELD))
-        self.vseas = tuple(seas)
-        self.vsea_ok = (1 << NSEA) - 1
+                    value = self.plaque_value[s * NPL + pid]
+                    plaques.append(Plaque(i + 1, R.board_points[cls * NFIELD + i], None, pid - NPP, 0, value, 0, []))
+            full = self.fields_taken[s] == NFIELD
+            seas.append(R.sea_info(SEA_NAMES[s], L, None if cls < 0 else cls + 1, plaques, full))
+        self.view_seas = tuple(seas)
+        self.view_seas_fresh = (1 << NSEA) - 1
         return seas
 
     def c_observe(self, seat, out):
@@ -1308,48 +1322,48 @@ class AtlanticCore(CoreState):
         M = self.rules.num_ships
         out[self.rules.o_seat + seat] = 1.0
         if self.phase != PH_OVER:
-            out[self.rules.o_cur + self.cur] = 1.0
+            out[self.rules.o_cur + self.current] = 1.0
         out[self.rules.o_phase + self.phase] = 1.0
-        for i in range(self.hand_n[seat]):
+        for i in range(self.hand_size[seat]):
             out[self.rules.o_hand + self.hand[seat * HMAX + i]] = 1.0
         for i in range(AGENCY):
             c = self.agency[i]
             if c >= 0:
                 out[self.rules.o_agency + i * M + c] = 1.0
-        out[self.rules.o_deck] = self.deck_n / (1.0 * M)
-        for i in range(self.disc_n):
-            out[self.rules.o_disc + self.disc[i]] = 1.0
+        out[self.rules.o_deck] = self.deck_size / (1.0 * M)
+        for i in range(self.discard_size):
+            out[self.rules.o_disc + self.discard[i]] = 1.0
         for s in range(NSEA):
             cls = self.sea_class[s]
             if cls < 0:
                 continue
             out[self.rules.o_class + s * NCLASS + cls] = 1.0
             L = self.rules.legs[s]
-            for i in range(self.rank_n[s]):
-                pid = self.rank[s * NFIELD + i]
+            for i in range(self.fields_taken[s]):
+                pid = self.field_plaque[s * NFIELD + i]
                 at = self.rules.o_plaque + (s * NFIELD + i) * PLQ
                 if pid < NPP:
                     # Owners: seat p's k-th voyage is p * sets + k, then the operator sets.
                     out[at + (pid >> 1) * self.rules.sets + (pid & 1)] = 1.0
                     base = (s * NPP + pid) * MAXLEG
                     for j in range(L):
-                        out[self.rules.o_board + self.pcards[base + j]] = 1.0
+                        out[self.rules.o_board + self.plaque_ships[base + j]] = 1.0
                 else:
                     out[at + N * self.rules.sets + pid - NPP] = 1.0
-                out[at + NFIELD] = self.pval[s * NPL + pid] / VALUE_SCALE
-                out[at + NFIELD + 1] = self.ploan[s * NPL + pid] / LOAN_SCALE
+                out[at + NFIELD] = self.plaque_value[s * NPL + pid] / VALUE_SCALE
+                out[at + NFIELD + 1] = self.plaque_loan[s * NPL + pid] / LOAN_SCALE
         for c in range(NCLASS):
             if self.class_sea[c] < 0:
                 out[self.rules.o_free + c] = 1.0
         for p in range(N):
-            out[self.rules.o_hsize + p] = self.hand_n[p] / (1.0 * HMAX)
+            out[self.rules.o_hsize + p] = self.hand_size[p] / (1.0 * HMAX)
             out[self.rules.o_money + p] = self.money[p] / MONEY_SCALE
             for s in range(NSEA):
                 amount = 0
                 for k in range(self.rules.sets):
-                    amount += self.ploan[s * NPL + p * 2 + k]
+                    amount += self.plaque_loan[s * NPL + p * 2 + k]
                 out[self.rules.o_loans + p * NSEA + s] = amount / LOAN_SCALE
-            out[self.rules.o_left + p] = self.left[p] / (1.0 * NSEA * self.rules.sets)
+            out[self.rules.o_left + p] = self.voyages_left[p] / (1.0 * NSEA * self.rules.sets)
             out[self.rules.o_scores + p] = self._points(p) / POINTS_SCALE
 
     def c_info_state(self, seat, out):
@@ -1357,8 +1371,8 @@ class AtlanticCore(CoreState):
         M = self.rules.num_ships
         self.c_observe(seat, out)
         for p in range(self.rules.num_players):
-            for i in range(self.hand_n[p]):
-                if (self.kmask[p] >> i) & 1:
+            for i in range(self.hand_size[p]):
+                if (self.known_mask[p] >> i) & 1:
                     out[self.rules.o_known + p * M + self.hand[p * HMAX + i]] = 1.0
 
     def c_resample(self, seat, recall):
@@ -1379,16 +1393,16 @@ class AtlanticCore(CoreState):
         for p in range(N):
             if p == seat:
                 continue
-            keep = self.kmask[p] if recall else 0
+            keep = self.known_mask[p] if recall else 0
             k = 0
-            for i in range(self.hand_n[p]):
+            for i in range(self.hand_size[p]):
                 c = self.hand[p * HMAX + i]
                 if (keep >> i) & 1:
                     self.hand[p * HMAX + k] = c  # the known ships move to the front, sorted
                     k += 1
                 else:
                     self.buf[MAXS + c] = 1
-        for i in range(self.deck_n):
+        for i in range(self.deck_size):
             self.buf[MAXS + self.deck[i]] = 1
         # The ships to deal in ship id order (a counting pass over the ids).
         n = 0
@@ -1406,11 +1420,11 @@ class AtlanticCore(CoreState):
         for p in range(N):
             if p == seat:
                 continue
-            keep = self.kmask[p] if recall else 0
+            keep = self.known_mask[p] if recall else 0
             k = 0
-            for i in range(self.hand_n[p]):
+            for i in range(self.hand_size[p]):
                 k += (keep >> i) & 1
-            u = self.hand_n[p] - k
+            u = self.hand_size[p] - k
             # The dealt ships, sorted (insertion sort: at most 8), merged with the known ones.
             for i in range(u):
                 c = self.buf[at + i]
@@ -1425,7 +1439,7 @@ class AtlanticCore(CoreState):
             a = 0
             b = 0
             m = 0
-            for i in range(self.hand_n[p]):
+            for i in range(self.hand_size[p]):
                 if b == k or (a < u and self.buf[SCRATCH + a] < self.buf[SCRATCH + HMAX + b]):
                     self.hand[p * HMAX + i] = self.buf[SCRATCH + a]
                     a += 1
@@ -1434,8 +1448,8 @@ class AtlanticCore(CoreState):
                     m |= 1 << i
                     b += 1
             # A finished game shows every hand (A14).
-            self.kmask[p] = (1 << self.hand_n[p]) - 1 if self.phase == PH_OVER else m
-        for i in range(self.deck_n):
+            self.known_mask[p] = (1 << self.hand_size[p]) - 1 if self.phase == PH_OVER else m
+        for i in range(self.deck_size):
             self.deck[i] = self.buf[at + i]
 
     # ------------------------------------------------------------------ raw access
@@ -1449,31 +1463,31 @@ class AtlanticCore(CoreState):
         seas = []
         for s in range(NSEA):
             plaques = []
-            for i in range(self.rank_n[s]):
-                pid = self.rank[s * NFIELD + i]
+            for i in range(self.fields_taken[s]):
+                pid = self.field_plaque[s * NFIELD + i]
                 cards = []
                 if pid < NPP:
-                    cards = [self.pcards[(s * NPP + pid) * MAXLEG + j] for j in range(R.legs[s])]
-                plaques.append((pid, self.pval[s * NPL + pid], self.ploan[s * NPL + pid], cards))
+                    cards = [self.plaque_ships[(s * NPP + pid) * MAXLEG + j] for j in range(R.legs[s])]
+                plaques.append((pid, self.plaque_value[s * NPL + pid], self.plaque_loan[s * NPL + pid], cards))
             seas.append({"class": self.sea_class[s], "plaques": plaques})
         return {
             "rng": self.rng,
             "phase": self.phase,
-            "start": self.start,
-            "cur": self.cur,
+            "start": self.start_seat,
+            "cur": self.current,
             "money": [self.money[p] for p in range(N)],
-            "hands": [[self.hand[p * HMAX + i] for i in range(self.hand_n[p])] for p in range(N)],
+            "hands": [[self.hand[p * HMAX + i] for i in range(self.hand_size[p])] for p in range(N)],
             "known": self._known_lists(),
             "agency": [self.agency[i] for i in range(AGENCY)],
-            "deck": [self.deck[i] for i in range(self.deck_n)],
-            "discard": [self.disc[i] for i in range(self.disc_n)],
+            "deck": [self.deck[i] for i in range(self.deck_size)],
+            "discard": [self.discard[i] for i in range(self.discard_size)],
             "seas": seas,
         }
 
     def _known_lists(self):
         """Per seat, the held ships known to every seat (A14), sorted by ship id."""
         return [
-            [self.hand[p * HMAX + i] for i in range(self.hand_n[p]) if (self.kmask[p] >> i) & 1]
+            [self.hand[p * HMAX + i] for i in range(self.hand_size[p]) if (self.known_mask[p] >> i) & 1]
             for p in range(self.rules.num_players)
         ]
 
@@ -1500,18 +1514,18 @@ class AtlanticCore(CoreState):
         for s in range(NSEA):
             plaques = []
             L = R.legs[s]
-            for i in range(self.rank_n[s]):
-                pid = self.rank[s * NFIELD + i]
+            for i in range(self.fields_taken[s]):
+                pid = self.field_plaque[s * NFIELD + i]
                 if pid < NPP:
                     plaques.append(Plaque(
                         seat=pid >> 1,
                         voyage=pid & 1,
-                        value=self.pval[s * NPL + pid],
-                        loan=self.ploan[s * NPL + pid] * 1000,
-                        ships=[self.pcards[(s * NPP + pid) * MAXLEG + j] for j in range(L)],
+                        value=self.plaque_value[s * NPL + pid],
+                        loan=self.plaque_loan[s * NPL + pid] * 1000,
+                        ships=[self.plaque_ships[(s * NPP + pid) * MAXLEG + j] for j in range(L)],
                     ))
                 else:
-                    plaques.append(Plaque(operator=pid - NPP, value=self.pval[s * NPL + pid]))
+                    plaques.append(Plaque(operator=pid - NPP, value=self.plaque_value[s * NPL + pid]))
             c = self.sea_class[s]
             seas.append(schema.SeaData(stars=None if c < 0 else c + 1, plaques=plaques))
         return schema.AtlanticStarStateData(
@@ -1519,22 +1533,27 @@ class AtlanticCore(CoreState):
             game=R.game_name,
             players=N,
             ship_list=R.digest,
-            board=[[R.table[c * NFIELD + i] for i in range(NFIELD)] for c in range(NCLASS)],
+            board=[[R.board_points[c * NFIELD + i] for i in range(NFIELD)] for c in range(NCLASS)],
             rng="%016x" % self.rng,
             phase=PHASES[self.phase],
-            start_player=self.start,
-            current_player=-1 if self.phase == PH_OVER else self.cur,
+            start_player=self.start_seat,
+            current_player=-1 if self.phase == PH_OVER else self.current,
             money=[self.money[p] * 1000 for p in range(N)],
-            hands=[[self.hand[p * HMAX + i] for i in range(self.hand_n[p])] for p in range(N)],
+            hands=[[self.hand[p * HMAX + i] for i in range(self.hand_size[p])] for p in range(N)],
             known=self._known_lists(),
             agency=[None if self.agency[i] < 0 else self.agency[i] for i in range(AGENCY)],
-            deck=[self.deck[i] for i in range(self.deck_n)],
-            discard=[self.disc[i] for i in range(self.disc_n)],
+            deck=[self.deck[i] for i in range(self.deck_size)],
+            discard=[self.discard[i] for i in range(self.discard_size)],
             seas=seas,
         )
 
     def _get_agency(self, space):
+        """The ship on agency space ``space`` (-1: empty)."""
         return self.agency[space]
 
+    def _sea_class(self, sea):
+        """The class index of ``sea`` (-1: no voyage there yet)."""
+        return self.sea_class[sea]
+
     def _plaque_value(self, sea, pid):
-        return self.pval[sea * NPL + pid]
+        return self.plaque_value[sea * NPL + pid]

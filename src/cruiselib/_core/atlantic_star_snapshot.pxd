@@ -4,7 +4,7 @@
 cimport cython
 from .atlantic_star cimport (
     MAXS, NSEA, MAXLEG, NCLASS, NFIELD, MAXP, HMAX, NPL, NPP, NAMT, AGENCY,
-    PH_LOAN, PH_MAIN, PH_OVER, Z_HAND, Z_AGENCY, Z_DECK, Z_DISC, Z_PLAQUE,
+    PH_LOAN, PH_AGENCY, PH_OVER, Z_HAND, Z_AGENCY, Z_DECK, Z_DISC, Z_PLAQUE,
     AtlanticCore, AtlanticRules,
 )
 

@@ -64,8 +64,8 @@ def _put_hands(st, hands, known):
     (A14; ``known`` None: none)."""
     N = st.rules.num_players
     for p in range(MAXP):
-        st.hand_n[p] = 0
-        st.kmask[p] = 0
+        st.hand_size[p] = 0
+        st.known_mask[p] = 0
     for p in range(N):
         cards = hands[p]
         n = len(cards)
@@ -73,8 +73,8 @@ def _put_hands(st, hands, known):
             c = cards[i]
             st.hand[p * HMAX + i] = c
             if known is not None and c in known[p]:
-                st.kmask[p] |= 1 << i
-        st.hand_n[p] = n
+                st.known_mask[p] |= 1 << i
+        st.hand_size[p] = n
 
 
 def _put_piles(st, agency, deck, discard):
@@ -84,11 +84,11 @@ def _put_piles(st, agency, deck, discard):
     n = len(deck)
     for i in range(n):
         st.deck[i] = deck[i]
-    st.deck_n = n
+    st.deck_size = n
     n = len(discard)
     for i in range(n):
-        st.disc[i] = discard[i]
-    st.disc_n = n
+        st.discard[i] = discard[i]
+    st.discard_size = n
 
 
 def _put_seas(st, classes, plaques):
@@ -98,10 +98,10 @@ def _put_seas(st, classes, plaques):
     R = st.rules
     N = R.num_players
     for p in range(MAXP):
-        st.left[p] = NSEA * R.sets if p < N else 0
+        st.voyages_left[p] = NSEA * R.sets if p < N else 0
         for s in range(NSEA):
-            st.done[p * NSEA + s] = 0
-            st.loaned[p * NSEA + s] = 0
+            st.voyages_staged[p * NSEA + s] = 0
+            st.borrowed[p * NSEA + s] = 0
     for c in range(NCLASS):
         st.class_sea[c] = -1
     for s in range(NSEA):
@@ -110,24 +110,24 @@ def _put_seas(st, classes, plaques):
         if cls >= 0:
             st.class_sea[cls] = s
         for i in range(NPL):
-            st.pval[s * NPL + i] = 0
-            st.ploan[s * NPL + i] = 0
+            st.plaque_value[s * NPL + i] = 0
+            st.plaque_loan[s * NPL + i] = 0
         row = plaques[s]
         n = len(row)
-        st.rank_n[s] = n
+        st.fields_taken[s] = n
         for i in range(n):
             pid, value, loan, ships = row[i]
-            st.rank[s * NFIELD + i] = pid
-            st.pval[s * NPL + pid] = value
-            st.ploan[s * NPL + pid] = loan
+            st.field_plaque[s * NFIELD + i] = pid
+            st.plaque_value[s * NPL + pid] = value
+            st.plaque_loan[s * NPL + pid] = loan
             if pid < NPP:
                 p = pid >> 1
-                st.done[p * NSEA + s] += 1
-                st.left[p] -= 1
+                st.voyages_staged[p * NSEA + s] += 1
+                st.voyages_left[p] -= 1
                 if loan > 0:
-                    st.loaned[p * NSEA + s] = 1
+                    st.borrowed[p * NSEA + s] = 1
                 for j in range(len(ships)):
-                    st.pcards[(s * NPP + pid) * MAXLEG + j] = ships[j]
+                    st.plaque_ships[(s * NPP + pid) * MAXLEG + j] = ships[j]
 
 
 def _put_money(st, money):
@@ -140,14 +140,14 @@ def _put_money(st, money):
 def _put_turn(st, phase, start, cur):
     """The phase (PH_*), the start seat and the seat to move (the start seat once over)."""
     st.phase = phase
-    st.start = start
-    st.cur = cur
+    st.start_seat = start
+    st.current = cur
 
 
 def _finish(st, rng):
     """The generator state; the view's cached seas are stale."""
     st.rng = rng & _MASK64
-    st.vsea_ok = 0
+    st.view_seas_fresh = 0
 
 
 # ---------------------------------------------------------------------- checking a snapshot
@@ -188,9 +188,9 @@ def _place(st, card, z):
         raise InvalidStateError(
             f"{_BAD}ship {card} in {_zone_name(z)} does not exist (the list has {st.rules.num_ships} ships)"
         )
-    if st.zone[card] != 0:
-        raise InvalidStateError(f"{_BAD}ship {card} appears twice ({_zone_name(st.zone[card])} and {_zone_name(z)})")
-    st.zone[card] = z
+    if st.seen_in[card] != 0:
+        raise InvalidStateError(f"{_BAD}ship {card} appears twice ({_zone_name(st.seen_in[card])} and {_zone_name(z)})")
+    st.seen_in[card] = z
     return 0
 
 
@@ -212,7 +212,7 @@ def _check_configuration(st, d):
         if len(col) != NFIELD:
             raise InvalidStateError(f"{_BAD}a board class has 6 fields")
         for i in range(NFIELD):
-            if col[i] != R.table[c * NFIELD + i]:
+            if col[i] != R.board_points[c * NFIELD + i]:
                 raise InvalidStateError(f"{_BAD}state was made with another board table (A2)")
     hands = d.hands
     money = d.money
@@ -229,7 +229,7 @@ def _load_ship_zones(st, d):
     R = st.rules
     N = R.num_players
     for c in range(R.num_ships):
-        st.zone[c] = 0
+        st.seen_in[c] = 0
     for p in range(MAXP):
         st.turns[p] = 0
         st.credit[p] = R.start_money if p < N else 0
@@ -336,7 +336,7 @@ def _load_seas(st, d, placed):
                 placed += R.legs[s]
         rows.append(row)
     if placed != R.num_ships:
-        missing = [c for c in range(R.num_ships) if st.zone[c] == 0]
+        missing = [c for c in range(R.num_ships) if st.seen_in[c] == 0]
         raise InvalidStateError(f"{_BAD}ship(s) {missing[:8]} are nowhere")
     _put_seas(st, classes, rows)
 
@@ -437,10 +437,10 @@ def _check_operator(st, s, i, pl, seen):
         raise InvalidStateError(
             f"{_BAD}seas[{s}].plaques[{i}]: with {N} players there are {R.num_ops} package operator set(s) (A3)"
         )
-    if pl.value != R.op_val[j * NSEA + s]:
+    if pl.value != R.operator_values[j * NSEA + s]:
         raise InvalidStateError(
             f"{_BAD}seas[{s}].plaques[{i}]: operator set {j} is worth "
-            f"{R.op_val[j * NSEA + s]} in the {SEA_NAMES[s]} (A3)"
+            f"{R.operator_values[j * NSEA + s]} in the {SEA_NAMES[s]} (A3)"
         )
     pid = NPP + j
     if seen & (1 << pid):
@@ -474,15 +474,15 @@ def _check_voyage(st, s, i, pl, seen):
     for j in range(L):
         c = ships[j]
         _place(st, c, Z_PLAQUE + s * NPP + pid)
-        st.vc[j] = c
+        st.voyage_ships[j] = c
     # A10: the recorded leg order is an optimal assignment (A5).
     staged = st._value(s, L, False)
     raw = 0
     full = 1
     for j in range(L):
-        c = st.vc[j]
-        raw += R.w[(c * NSEA + s) * MAXLEG + j]
-        if not (R.suit[c * NSEA + s] & (1 << j)):
+        c = st.voyage_ships[j]
+        raw += R.worth[(c * NSEA + s) * MAXLEG + j]
+        if not (R.suited_legs[c * NSEA + s] & (1 << j)):
             full = 0
     if full:
         raw += L
@@ -513,13 +513,15 @@ def _load_money(st, d):
     total_left = 0
     thousands = []
     for p in range(N):
-        if st.left[p]:
+        if st.voyages_left[p]:
             limit = st._max_legs(p) + 2
         else:
             limit = 2
-        if st.hand_n[p] > limit:
-            raise InvalidStateError(f"{_BAD}seat {p} holds {st.hand_n[p]} ships; at most {limit} fit its voyages (A6)")
-        total_left += st.left[p]
+        if st.hand_size[p] > limit:
+            raise InvalidStateError(
+                f"{_BAD}seat {p} holds {st.hand_size[p]} ships; at most {limit} fit its voyages (A6)"
+            )
+        total_left += st.voyages_left[p]
         amount = money[p]
         if amount < 0 or amount % 1000:
             raise InvalidStateError(f"{_BAD}seat {p}'s money is a multiple of 1,000 marks")
@@ -534,11 +536,11 @@ def _load_money(st, d):
     _put_money(st, thousands)
     # A refresh puts four ships on the discard pile for 2,000; the pack's refill takes
     # the whole pile, and nothing else goes there (A11).
-    if st.disc_n % AGENCY:
-        raise InvalidStateError(f"{_BAD}the discard pile grows by four ships per refresh, not to {st.disc_n}")
-    if (st.disc_n // AGENCY) * 2 > spent:
+    if st.discard_size % AGENCY:
+        raise InvalidStateError(f"{_BAD}the discard pile grows by four ships per refresh, not to {st.discard_size}")
+    if (st.discard_size // AGENCY) * 2 > spent:
         raise InvalidStateError(
-            f"{_BAD}the discard pile holds {st.disc_n // AGENCY} refreshes' ships, but the "
+            f"{_BAD}the discard pile holds {st.discard_size // AGENCY} refreshes' ships, but the "
             f"seats paid only {spent * 1000:,} marks in all (2,000 each)"
         )
     return total_left
@@ -550,11 +552,11 @@ def _check_loans(st):
     N = R.num_players
     S = R.sets
     for p in range(N):
-        staged = NSEA * S - st.left[p]
+        staged = NSEA * S - st.voyages_left[p]
         loan = 0
         for s in range(NSEA):
-            loan += st.loaned[p * NSEA + s]
-        if staged and loan == staged and st.left[p] == 0:
+            loan += st.borrowed[p * NSEA + s]
+        if staged and loan == staged and st.voyages_left[p] == 0:
             raise InvalidStateError(
                 f"{_BAD}seat {p} borrowed against every voyage, but it took no turn after its last one (A9)"
             )
@@ -570,7 +572,7 @@ def _load_turn(st, d, total_left):
     if ph == "loan":
         phase = PH_LOAN
     elif ph == "agency":
-        phase = PH_MAIN
+        phase = PH_AGENCY
     elif ph == "over":
         phase = PH_OVER
     else:
@@ -582,7 +584,7 @@ def _load_turn(st, d, total_left):
         if cur != -1:
             raise InvalidStateError(f"{_BAD}current_player must be -1 once the game is over")
         for p in range(N):
-            if st.kmask[p] != (1 << st.hand_n[p]) - 1:
+            if st.known_mask[p] != (1 << st.hand_size[p]) - 1:
                 raise InvalidStateError(
                     f"{_BAD}once the game is over every hand is shown: known[{p}] must list "
                     f"all of seat {p}'s hand (A14)"
@@ -591,25 +593,25 @@ def _load_turn(st, d, total_left):
     else:
         if cur < 0 or cur >= N:
             raise InvalidStateError(f"{_BAD}current_player {cur} is not a seat")
-        if st.left[cur] == 0:
+        if st.voyages_left[cur] == 0:
             raise InvalidStateError(f"{_BAD}seat {cur} has staged all its voyages and takes no more turns (A9)")
-        if phase == PH_MAIN:
+        if phase == PH_AGENCY:
             any_loan = 0
             for s in range(NSEA):
-                any_loan |= st.loaned[cur * NSEA + s]
+                any_loan |= st.borrowed[cur * NSEA + s]
             if not any_loan and st.credit[cur] - st.money[cur] < 2:
                 raise InvalidStateError(
                     f"{_BAD}the 'agency' phase follows a loan or a refresh in the turn, "
                     f"and seat {cur} has taken neither"
                 )
         for p in range(N):
-            staged = NSEA * S - st.left[p]
+            staged = NSEA * S - st.voyages_left[p]
             loan = 0
             for s in range(NSEA):
-                loan += st.loaned[p * NSEA + s]
+                loan += st.borrowed[p * NSEA + s]
             # A seat with an empty hand kept no ship from its last voyage and has not
             # chartered since: only the turn in progress can hold a loan on that voyage.
-            if staged and loan == staged and st.hand_n[p] == 0 and (p != cur or phase != PH_MAIN):
+            if staged and loan == staged and st.hand_size[p] == 0 and (p != cur or phase != PH_AGENCY):
                 raise InvalidStateError(
                     f"{_BAD}seat {p} borrowed against every voyage, but has had no turn "
                     "since its last one (its hand is empty)"
@@ -622,11 +624,11 @@ def _load_turn(st, d, total_left):
         pc = (cur - start + N) % N
         for p in range(N):
             expect = rt + 1 if (p - start + N) % N < pc else rt
-            if st.turns[p] > expect or (st.left[p] and st.turns[p] != expect):
+            if st.turns[p] > expect or (st.voyages_left[p] and st.turns[p] != expect):
                 raise InvalidStateError(
                     f"{_BAD}seat {p} has had {st.turns[p]} turns (ships in hand and "
                     f"played, plus voyages) but with seat {start} starting and seat {cur} "
-                    f"to move it {'can have had at most' if not st.left[p] else 'has had'} "
+                    f"to move it {'can have had at most' if not st.voyages_left[p] else 'has had'} "
                     f"{expect} (A9)"
                 )
     _put_turn(st, phase, start, cur)

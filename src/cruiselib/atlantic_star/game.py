@@ -17,7 +17,7 @@ import msgspec
 from cruiselib import _core, serialize
 from cruiselib._api import Game, NotationTemplate, State
 from cruiselib.atlantic_star import _ending, integrations, schema
-from cruiselib.atlantic_star._sizes import NAMT, NKEEP, NPP
+from cruiselib.atlantic_star._sizes import AGENCY, NAMT, NKEEP, NPP, NSEA
 from cruiselib.atlantic_star.moves import (
     MOVE_TYPES,
     PRICES,
@@ -96,7 +96,7 @@ class AtlanticStarState(State[AtlanticStarMove, AtlanticStarStateData, AtlanticS
             return f"loan {move.amount:,} on the {which}{move.sea} voyage (value {before} → {move.value})"
         if isinstance(move, Refresh):
             names = self.game.ships.ships
-            gone = [names[c].name for c in self._get_raw()["agency"] if c >= 0]
+            gone = [names[c].name for c in map(self._get_agency, range(AGENCY)) if c >= 0]
             return f"{move}, replacing {', '.join(gone)}" if gone else str(move)
         if isinstance(move, Voyage) and move.kept and not private:
             count = len(move.kept)
@@ -119,10 +119,9 @@ class AtlanticStarState(State[AtlanticStarMove, AtlanticStarStateData, AtlanticS
         value, code = self._best_voyage(p, s)
         if code < 0:
             return (-1, None)
-        raw = self._get_raw()
-        cls = raw["seas"][s]["class"]
+        cls = self._sea_class(s)
         if cls < 0:
-            taken = {x["class"] for x in raw["seas"]}
+            taken = {self._sea_class(x) for x in range(NSEA)}
             cls = max(c for c in range(5) if c not in taken)
         return (value, self.game._annotate_voyage(self, p, s, cls, code))
 
