@@ -1,5 +1,7 @@
-// Atlantic Star's board on the cruiselib web page (docs/web.md): the four seas with their
-// plaques, the charter agency, the seats, drawn from a seat's view alone. Every object a
+// Atlantic Star's board on the cruiselib web page (docs/web.md): the four seas as rows of
+// their six fields, each staged voyage's plaque a card on its field (owner's colour,
+// victory points, value, loan, ships), the charter agency and the hand as ship cards (name,
+// each leg's sea, number and value), the seats, drawn from a seat's view alone. Every object a
 // move acts on carries its key (data-object): a sea "sea:<name>", the seat's own voyage
 // there "voyage:<sea>:<0 first, 1 second>", a free star class "class:<stars>", a ship of the
 // hand "hand:<name>", an agency space "agency:<price>" and the agency's refresh "refresh";
@@ -9,14 +11,40 @@
 (() => {
   const { el, panel, table, seatLabel, COLORS, fmt } = cruiselib;
 
+  // A leg of a ship card as the view says it, "Med 2: 4": the sea, the leg, its value.
+  function legRow(text) {
+    const m = /^(\S+) (\d+): (-?\d+)$/.exec(text);
+    if (!m) return el("li", {}, text);
+    return el("li", { class: "leg" }, el("span", { class: "leg-sea" }, m[1]), el("span", { class: "leg-no" }, `leg ${m[2]}`), el("b", { class: "leg-value" }, m[3]));
+  }
+
+  // A ship card: its name, and per leg it sails the sea, the leg and the value it adds (a
+  // mail ship: 1 on any leg); on an agency space, its price above.
   function shipCard(ship, price) {
     const key = price !== undefined ? `agency:${price}` : ship ? `hand:${ship.name}` : null;
     return el(
       "div",
-      { class: "ship-card" + (ship && ship.mail ? " mail" : ""), "data-object": key },
-      price !== undefined ? el("div", { class: "price" }, price ? fmt(price) : "free") : null,
-      ship ? el("div", { class: "ship-name" }, ship.name) : el("div", { class: "muted" }, "empty"),
-      ship ? el("div", { class: "legs" }, ship.mail ? "mail: 1 on any leg" : ship.legs.join(" · ")) : null,
+      { class: "ship-card" + (ship && ship.mail ? " mail" : "") + (ship ? "" : " empty"), "data-object": key },
+      price !== undefined ? el("div", { class: "price" }, price ? `${fmt(price)} marks` : "free") : null,
+      ship ? el("div", { class: "ship-name" }, ship.mail ? "✉ " : "⚓ ", ship.name) : el("div", { class: "muted" }, "empty"),
+      ship ? (ship.mail ? el("div", { class: "legs" }, "mail ship: 1 on any leg") : el("ul", { class: "legs" }, ship.legs.map(legRow))) : null,
+    );
+  }
+
+  const FIELDS = 6; // every sea ends with six plaques (A8)
+
+  // A staged voyage's plaque, a card on its field: the owner's colour (grey: the operator),
+  // the field's victory points, the voyage's value, any loan, the ships that sailed it.
+  function plaqueCard(q, key) {
+    const owner = q.seat !== null ? COLORS[q.seat % COLORS.length] : "#7f8c8d";
+    return el(
+      "div",
+      { class: "field plaque", style: `--owner:${owner}`, "data-object": key, title: q.ships.join(", ") },
+      el("div", { class: "plaque-owner" }, q.seat !== null ? `seat ${q.seat}` : "operator"),
+      el("div", { class: "plaque-vp" }, el("b", {}, q.victory_points), " VP"),
+      el("div", { class: "plaque-value" }, `value ${q.value}`),
+      q.loan ? el("div", { class: "plaque-loan" }, `loan ${fmt(q.loan)}`) : null,
+      el("div", { class: "plaque-ships" }, q.ships.join(" · ")),
     );
   }
 
@@ -30,33 +58,32 @@
   function draw(v) {
     // The seat's own voyages in a sea, in the order loans name them (first, second).
     const ownVoyage = (sea, q) => sea.plaques.filter((x) => x.seat === v.player).indexOf(q);
-    const seas = v.seas.map((sea) =>
-      el(
+    // Each sea a row: its name, legs and star class, then its six fields in board order,
+    // a plaque on each field a voyage took, the free fields empty slots.
+    const seas = v.seas.map((sea) => {
+      const fields = [];
+      for (let f = 1; f <= FIELDS; f++) {
+        const q = sea.plaques.find((x) => x.field === f);
+        fields.push(
+          q
+            ? plaqueCard(q, q.seat === v.player ? `voyage:${sea.name}:${ownVoyage(sea, q)}` : null)
+            : el("div", { class: "field free" }, el("span", { class: "muted" }, `field ${f}`)),
+        );
+      }
+      return el(
         "div",
         { class: "sea" + (sea.full ? " full" : ""), "data-object": `sea:${sea.name}` },
-        el("h4", {}, sea.name, el("small", {}, ` ${sea.legs} legs${sea.stars ? " · " + "★".repeat(sea.stars) : ""}${sea.full ? " · full" : ""}`)),
-        sea.plaques.length
-          ? el(
-              "ol",
-              { class: "plaques" },
-              sea.plaques.map((q) =>
-                el(
-                  "li",
-                  {
-                    style: q.seat !== null ? `border-left-color:${COLORS[q.seat]}` : "",
-                    "data-object": q.seat === v.player ? `voyage:${sea.name}:${ownVoyage(sea, q)}` : null,
-                  },
-                  el("b", {}, `${q.victory_points} VP`),
-                  ` · value ${q.value}`,
-                  q.seat !== null ? ` · seat ${q.seat}` : " · operator",
-                  q.loan ? ` · loan ${fmt(q.loan)}` : "",
-                  el("div", { class: "legs" }, q.ships.join(", ")),
-                ),
-              ),
-            )
-          : el("p", { class: "muted" }, "no voyage yet"),
-      ),
-    );
+        el(
+          "div",
+          { class: "sea-head" },
+          el("b", {}, sea.name),
+          el("span", { class: "sea-legs" }, `${sea.legs} legs`),
+          el("span", { class: "sea-class" }, sea.stars ? "★".repeat(sea.stars) : "no class yet"),
+          sea.full ? el("span", { class: "sea-full" }, "full") : null,
+        ),
+        el("div", { class: "fields" }, fields),
+      );
+    });
     const seats = v.money.map((money, p) =>
       el(
         "tr",

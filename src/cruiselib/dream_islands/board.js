@@ -1,5 +1,6 @@
 // Dream Islands' board on the cruiselib web page (docs/web.md): the airplane, the islands
-// around the middle, each seat's pieces, drawn from a seat's view alone. The catalog
+// around the middle, each seat's pieces, and the mission cards as cards (their kind, a
+// picture of what they ask, their text, their 2 points), drawn from a seat's view alone. The catalog
 // (/catalog/dream_islands) names the missions and gives the small islands' values. Every
 // object a move acts on carries its key (data-object): a place "place:airplane",
 // "place:island <n>", "place:middle", a shell "shell:<number>", a mission in hand
@@ -17,10 +18,39 @@
     return out.length ? out : [el("span", { class: "muted" }, "—")];
   }
 
+  // What a mission asks, drawn as on its card (I4): pieces on one island, islands in a row,
+  // or a majority on a numbered island; the seat's own colour for its pieces.
+  function missionArt(text, colour) {
+    const piece = () => el("span", { class: "pip", style: `background:${colour}` });
+    let m = /^exactly (\d+) pieces on one island$/.exec(text);
+    if (m) return ["one island", [el("span", { class: "isle" }, Array.from({ length: Number(m[1]) }, piece))]];
+    m = /^on exactly (\d+) consecutive islands$/.exec(text);
+    if (m) return ["in a row", Array.from({ length: Number(m[1]) }, (_, i) => [i ? el("span", { class: "link" }, "–") : null, el("span", { class: "isle" }, piece())])];
+    m = /^majority on island (\d+)$/.exec(text);
+    if (m) return ["majority", [el("span", { class: "isle numbered" }, m[1]), el("span", { class: "crown" }, "♛")]];
+    return ["mission", []];
+  }
+
+  // A mission card: its kind and number, the picture of what it asks, its text, 2 points.
+  function missionCard(m, missions, colour, key) {
+    const text = missions[m] || `mission ${m}`;
+    const [kind, art] = missionArt(text, colour);
+    return el(
+      "div",
+      { class: "mission-card", "data-object": key || null, title: text },
+      el("div", { class: "mission-head" }, el("span", {}, kind), el("span", { class: "mission-id" }, `#${m}`)),
+      el("div", { class: "mission-art" + (kind === "in a row" ? " chain" : "") }, art),
+      el("div", { class: "mission-text" }, text),
+      el("div", { class: "mission-points" }, "2 pts"),
+    );
+  }
+
   function draw(v, cat) {
     const missions = cat.missions || [];
     const values = cat.small_island_values || [];
     const name = (m) => `[${m}] ${missions[m] || "mission " + m}`;
+    const colour = COLORS[v.player % COLORS.length];
+    const cards = (ids, keyed) => el("div", { class: "mission-row" }, ids.map((m) => missionCard(m, missions, colour, keyed ? `mission:${missions[m]}` : null)));
     const islands = v.seats[0].islands.length;
     const places = [el("div", { class: "place airplane", "data-object": "place:airplane" }, el("div", { class: "place-name" }, "✈ airplane"), el("div", {}, pips(v.seats.map((s) => s.airplane))))];
     for (let i = 0; i < islands; i++) {
@@ -65,9 +95,9 @@
       ),
       el("div", { class: "islands" }, places),
       panel("Seats", table(["seat", "score", "missions", "shells on", "hand", "pile", "put under"], seats)),
-      panel("Your missions in hand", el("ul", { class: "missions" }, v.hand.map((m) => el("li", { "data-object": `mission:${missions[m]}` }, name(m))))),
-      me.completed.length ? panel("Your completed missions", el("ul", { class: "missions" }, me.completed.map((m) => el("li", {}, name(m))))) : null,
-      v.under_pile.length ? panel("Under your pile (drawn next)", el("ul", { class: "missions" }, v.under_pile.map((m) => el("li", {}, name(m))))) : null,
+      panel("Your missions in hand", v.hand.length ? cards(v.hand, true) : el("span", { class: "muted" }, "none")),
+      me.completed.length ? panel("Your completed missions", cards(me.completed, false)) : null,
+      v.under_pile.length ? panel("Under your pile (drawn next)", cards(v.under_pile, false)) : null,
     );
   }
 
