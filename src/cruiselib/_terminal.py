@@ -16,9 +16,9 @@ listing works. What you type, in this order:
   the compact board's short forms mean: the game's ``COMPACT_LEGEND``, where it declares
   one), ``hint`` (or ``h``: the hint bot's top three moves, with their numbers, values
   (-1 a loss to +1 a win) and visits; where the search tried fewer, the game's rule bot
-  names the rest), ``undo`` (take back your last move and the other seats' moves after it), ``show`` (the full board, however long),
-  ``moves [filter]`` (list the moves, or those the filter matches, numbered), ``quit``
-  (or ``q``, ``exit``);
+  names the rest), ``undo`` (take back your last move and the other seats' moves after
+  it), ``show`` (the full board, however long), ``moves [filter]`` (list the moves, or
+  those the filter matches, numbered), ``quit`` (or ``q``, ``exit``);
 * a move's number;
 * any other text. One rule: text that names exactly one move plays it at once; text that
   names several lists them, numbered, and plays nothing. A text names the move
