@@ -43,3 +43,16 @@ def test_end_reason_names_the_rule_that_ended_each_seeded_game() -> None:
 def test_end_reason_is_none_while_the_game_goes_on() -> None:
     game = cruiselib.make("sirens")
     assert game.end_reason(game.new_state(seed=1)) is None
+
+
+def test_end_reason_of_two_passes_names_s4() -> None:
+    # Random play from the seeds never passes twice: the branch read from a finished view.
+    from types import SimpleNamespace
+
+    from cruiselib.sirens._ending import end_reason
+
+    view = SimpleNamespace(points=[2, 1], ships=[SimpleNamespace(in_play=True)], passes=2)
+    state = SimpleNamespace(is_over=True, view=lambda player: view)
+    assert end_reason(state) == (
+        "Two passes in a row ended the game: the seat with more points wins, equal points are a draw (S4)."
+    )
