@@ -19,9 +19,10 @@ Two ways in, one way to write:
 
 Types live in ``atlantic_star_snapshot.pxd``, which cimports the core's classes, so the
 checks read the core's C fields and call its play-path helpers (``_value``,
-``_max_legs``) directly. Measured ``game.load_state(json)`` of six positions of seeded
-random play, 4 players, compiled: 21.7 µs before this module (the checks in the core),
-see the report of issue 39 for after.
+``_max_legs``) directly. Measured ``game.load_state(json)``, the mean over six positions
+of seeded random play (4 players, min of 7 repeats, process time, both builds side by
+side): compiled 15.6 µs with the checks in the core, 18.0 µs here (1.16x: the checked
+sections are written through the setters); pure 227 µs, 229 µs.
 """
 
 try:  # pragma: no cover - depends on whether Cython is installed
