@@ -343,8 +343,9 @@ def check_wheel_common(files: list[str], version: str) -> tuple[list[str], set[s
                  or "__pycache__" in f]
     if f"{NAME}/py.typed" not in package:
         problems.append("py.typed missing")
+    suffixes = (".py", ".pyi", ".pxd", ".json", ".js", ".css", "py.typed")
     shipped = [f[len("src/"):] for f in tracked_files(f"src/{NAME}")
-               if f.endswith((".py", ".pyi", ".pxd", ".json", ".js", ".css", "py.typed")) or f.startswith(f"src/{WEB_STATIC}")]
+               if f.endswith(suffixes) or f.startswith(f"src/{WEB_STATIC}")]
     problems += [f"tracked package file missing: {f}" for f in shipped if f not in package]
     return problems, package
 

@@ -91,5 +91,5 @@ def check_signals():
     Python's signal handlers otherwise. Interpreted Python runs them by itself.
     """
     if cython.compiled:
-        PyErr_CheckSignals()  # noqa: F821 - cimported in common.pxd
+        PyErr_CheckSignals()
     return 0
