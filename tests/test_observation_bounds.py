@@ -200,3 +200,30 @@ def test_the_docs_page_gives_the_range_of_every_field(name: str) -> None:
     game = cruiselib.make(name)
     assert set(ranges) == set(game.information_state_fields())
     assert all(ranges.values())
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)
+def test_every_core_declares_its_tensors_once(name: str, options: dict[str, Any]) -> None:
+    """One convention (docs/contract.md): each registered game's core declares its tensors as
+    a TensorLayout, and the game's fields, shapes and bounds are that declaration's."""
+    game = cruiselib.make(name, **options)
+    for layout, fields, shape, bounds in (
+        (game.rules.observation_layout, game.observation_fields(), game.observation_shape, game.observation_bounds()),
+        (
+            game.rules.info_state_layout,
+            game.information_state_fields(),
+            game.information_state_shape,
+            game.information_state_bounds(),
+        ),
+    ):
+        assert layout is not None, f"{name}: the core declares no TensorLayout"
+        assert list(fields) == layout.names()
+        assert shape == (layout.size,)
+        for field in layout.fields:
+            part = fields[field.name]
+            assert part.stop - part.start == field.size
+            low, high = bounds
+            declared_low = np.broadcast_to(np.asarray(field.low, dtype=np.float32), (field.size,))
+            declared_high = np.broadcast_to(np.asarray(field.high, dtype=np.float32), (field.size,))
+            assert np.all(low[part] <= declared_low), field.name
+            assert np.all(high[part] >= declared_high), field.name
