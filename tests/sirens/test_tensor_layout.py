@@ -1,41 +1,18 @@
-"""The observation tensor's layout is declared once, in the core
-(``SirensRules._observation_layout``): the docs page's "Observation tensor" table lists its
-fields in order, and the game derives its fields, shape and bounds from it (the
-information state is the observation)."""
+"""Sirens' observation tensor, declared once in the core (``SirensRules._observation_layout``;
+every game's fields, bounds and docs table are checked against their layouts in
+tests/test_observation_bounds.py and tests/test_tensor_docs.py): the information state is
+the observation, and the size and ranges are the ones the docs give."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from cruiselib.sirens import SirensGame
 from cruiselib.sirens.cards import CardSet
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "sirens.md"
-
-
-def _doc_tables() -> list[list[str]]:
-    """The field names of each table of the page's "Observation tensor" section, in order."""
-    section = PAGE.read_text(encoding="utf-8").split("## Observation tensor", 1)[1].split("\n## ", 1)[0]
-    tables: list[list[str]] = []
-    for line in section.splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")] if line.startswith("|") else []
-        if cells[:1] == ["field"]:
-            tables.append([])
-        elif cells and cells[0].startswith("`"):
-            tables[-1].append(cells[0].strip("`"))
-    return tables
-
-
-def test_the_docs_table_lists_the_layouts_fields_in_order() -> None:
-    layout = SirensGame().rules.observation_layout
-    assert layout is not None
-    assert _doc_tables() == [layout.names()]
-
 
 @pytest.mark.parametrize("variant", ["standard", "bow_to_rear"])
-def test_the_game_derives_fields_and_bounds_from_the_layout(variant: str) -> None:
+def test_the_information_state_is_the_observation_of_the_documented_size(variant: str) -> None:
     game = SirensGame(variant=variant)
     layout = game.rules.observation_layout
     assert layout is not None and game.rules.info_state_layout is layout
