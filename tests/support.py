@@ -119,6 +119,16 @@ def rollout_positions(game: Any, games: int, seed: int) -> list[Any]:
     return positions(game, games, seed, choose=_by_policy_or_at_random)
 
 
+def finished_game(game: Any, seed: int) -> Any:
+    """A game played to its end by uniformly random moves, the deal and the moves both
+    seeded by ``seed`` (the last position of ``random_game(game, seed)``)."""
+    rnd = random.Random(seed)
+    state = game.new_state(seed=seed)
+    while not state.is_over:
+        state.apply(rnd.choice(state.legal_actions()))
+    return state
+
+
 def random_game(game: Any, seed: int, every: int = 1) -> list[Any]:
     """Copies of every ``every``-th position of one game of uniformly random moves, its end
     included: the deal and the moves both seeded by ``seed``."""

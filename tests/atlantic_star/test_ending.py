@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import random
-
 import cruiselib
+from tests.support import finished_game
 
 
 def test_how_to_win_names_the_voyages_and_the_end() -> None:
@@ -16,10 +15,6 @@ def test_how_to_win_names_the_voyages_and_the_end() -> None:
 def test_end_reason_of_seeded_games_names_a8() -> None:
     game = cruiselib.make("atlantic_star", players=3)
     for seed in range(3):
-        state = game.new_state(seed=seed)
-        chooser = random.Random(seed)
-        assert game.end_reason(state) is None
-        while not state.is_over:
-            state.apply(chooser.choice(state.legal_actions()))
-        reason = game.end_reason(state)
+        assert game.end_reason(game.new_state(seed=seed)) is None
+        reason = game.end_reason(finished_game(game, seed))
         assert reason is not None and reason.startswith("Every sea holds its six plaques") and reason.endswith("(A8).")

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import cruiselib
-
-
-def finished(game: Any, seed: int) -> Any:
-    state = game.new_state(seed=seed)
-    chooser = random.Random(seed)
-    while not state.is_over:
-        state.apply(chooser.choice(state.legal_actions()))
-    return state
+from tests.support import finished_game
 
 
 def test_how_to_win_names_the_missions_and_the_end() -> None:
@@ -25,7 +17,7 @@ def test_how_to_win_names_the_missions_and_the_end() -> None:
 def test_end_reason_of_seeded_games_says_the_pieces_in_the_middle() -> None:
     game = cruiselib.make("dream_islands")
     for seed in range(10):
-        state = finished(game, seed)
+        state = finished_game(game, seed)
         middle = sum(seat.middle for seat in state.view(0).seats)
         assert middle >= 6
         assert (
@@ -35,7 +27,7 @@ def test_end_reason_of_seeded_games_says_the_pieces_in_the_middle() -> None:
 
 def test_end_reason_of_a_round_limit_names_it() -> None:
     game = cruiselib.make("dream_islands", max_rounds=2)
-    assert game.end_reason(finished(game, 3)) == "The game's 2 rounds were played: it was scored (I9)."
+    assert game.end_reason(finished_game(game, 3)) == "The game's 2 rounds were played: it was scored (I9)."
     assert game.end_reason(game.new_state(seed=3)) is None
 
 

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import random
 import re
-from typing import Any
 
 import cruiselib
-
-
-def finished(game: Any, seed: int) -> Any:
-    state = game.new_state(seed=seed)
-    chooser = random.Random(seed)
-    while not state.is_over:
-        state.apply(chooser.choice(state.legal_actions()))
-    return state
+from tests.support import finished_game
 
 
 def test_how_to_win_names_the_goal_and_the_end() -> None:
@@ -27,7 +18,7 @@ def test_end_reason_names_the_rule_that_ended_each_seeded_game() -> None:
     game = cruiselib.make("sirens")
     said = set()
     for seed in range(30):
-        state = finished(game, seed)
+        state = finished_game(game, seed)
         reason = game.end_reason(state)
         assert reason is not None
         points = list(state.scores())
