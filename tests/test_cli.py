@@ -15,6 +15,10 @@ from cruiselib._registry import game_class
 from cruiselib.cli import main, players_text
 from tests.support import ANY_GAME
 
+# The command line is a surface over the public API, the same on either core (-m "not surface"
+# leaves it out of the pure-Python run).
+pytestmark = pytest.mark.surface
+
 TWO_SEATS = [name for name in cruiselib.games() if 2 in game_class(name).player_counts]
 TWO = TWO_SEATS[0]
 """A game that seats two, played at two where a test counts seats."""

@@ -81,6 +81,7 @@ def test_the_docs_example_resumes_exactly() -> None:
     assert resumed["state"].is_over and resumed["state"].history == straight["state"].history
 
 
+@pytest.mark.surface  # an example run as a program: the compiled run tests it (136 s as pure Python)
 @pytest.mark.skipif(not (ROOT / "examples").is_dir(), reason="needs examples/")
 def test_the_example_resumes_in_another_process_as_if_never_stopped(tmp_path: Path) -> None:
     script = str(ROOT / "examples" / "save_with_bots.py")

@@ -11,6 +11,9 @@ pytest.importorskip("starlette", reason="needs the 'web' extra: pip install 'cru
 import cruiselib
 from cruiselib.web import catalog
 
+# A surface over the public API, as tests/test_web.py (-m "not surface" leaves it out).
+pytestmark = pytest.mark.surface
+
 
 def test_the_catalog_names_the_families() -> None:
     game: Any = cruiselib.make("dream_cruise")

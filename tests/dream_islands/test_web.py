@@ -9,6 +9,9 @@ pytest.importorskip("starlette", reason="needs the 'web' extra: pip install 'cru
 
 from cruiselib.web import catalog
 
+# A surface over the public API, as tests/test_web.py (-m "not surface" leaves it out).
+pytestmark = pytest.mark.surface
+
 
 def test_the_catalog_names_the_missions_and_the_small_islands() -> None:
     islands = catalog("dream_islands")

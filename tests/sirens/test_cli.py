@@ -10,6 +10,10 @@ import pytest
 
 from tests.test_cli import _cli, run
 
+# The command line is a surface over the public API, the same on either core (-m "not surface"
+# leaves it out of the pure-Python run).
+pytestmark = pytest.mark.surface
+
 
 def test_simulate_bots_from_python_with_an_option(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "simulate", "sirens", "-n", "20", "--bots", "greedy,random", "-o", "variant=bow_to_rear")

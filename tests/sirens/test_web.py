@@ -8,6 +8,9 @@ pytest.importorskip("starlette", reason="needs the 'web' extra: pip install 'cru
 
 from cruiselib.web import catalog
 
+# A surface over the public API, as tests/test_web.py (-m "not surface" leaves it out).
+pytestmark = pytest.mark.surface
+
 
 def test_the_form_offers_the_variant() -> None:
     assert catalog("sirens")["options"] == [
