@@ -38,7 +38,7 @@ if not cython.compiled:
     # The core's enum constants (compiled, cimported from atlantic_star.pxd).
     from cruiselib._core.constants import enum_constants
 
-    globals().update(enum_constants("atlantic_star"))
+    globals().update(enum_constants(__name__.rpartition(".")[2].removesuffix("_snapshot")))  # the core's .pxd
 
 _BAD = "invalid Atlantic Star state: "
 _MASK64 = 0xFFFFFFFFFFFFFFFF

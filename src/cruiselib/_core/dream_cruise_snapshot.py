@@ -33,7 +33,7 @@ if not cython.compiled:
 
     from .dream_cruise import _pop3
 
-    globals().update(enum_constants("dream_cruise"))
+    globals().update(enum_constants(__name__.rpartition(".")[2].removesuffix("_snapshot")))  # the core's .pxd
     globals().update(enum_constants(__name__.rpartition(".")[2]))
 
 _BAD = "invalid Dream Cruise state: "

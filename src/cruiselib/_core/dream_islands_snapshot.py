@@ -30,7 +30,7 @@ if not cython.compiled:
     # The core's enum constants (its .pxd; compiled, they are C constants cimported from it).
     from cruiselib._core.constants import enum_constants
 
-    globals().update(enum_constants("dream_islands"))
+    globals().update(enum_constants(__name__.rpartition(".")[2].removesuffix("_snapshot")))  # the core's .pxd
 
 MASK64 = _SPLITMIX64[3]
 _BAD = "invalid Dream Islands state: "

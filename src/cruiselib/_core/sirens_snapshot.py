@@ -38,7 +38,7 @@ if not cython.compiled:
 
     from .sirens import crew_destination
 
-    globals().update(enum_constants("sirens"))
+    globals().update(enum_constants(__name__.rpartition(".")[2].removesuffix("_snapshot")))  # the core's .pxd
 
 _BAD = "invalid Sirens in Sight state: "
 
