@@ -12,7 +12,14 @@ from __future__ import annotations
 from cruiselib._api import Game, Playouts, State
 from cruiselib._core import compiled
 from cruiselib._registry import games, make, register
-from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError, SearchCancelled
+from cruiselib.errors import (
+    CruiseError,
+    IllegalMoveError,
+    InvalidOptionError,
+    InvalidPositionError,
+    InvalidStateError,
+    SearchCancelled,
+)
 from cruiselib.records import GameRecord, RecordResult, load_state, replay
 
 __version__ = "0.1.0"
@@ -23,6 +30,7 @@ __all__ = [
     "GameRecord",
     "IllegalMoveError",
     "InvalidOptionError",
+    "InvalidPositionError",
     "InvalidStateError",
     "Playouts",
     "RecordResult",

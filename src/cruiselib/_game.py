@@ -3,11 +3,12 @@ options and action space, which deals, loads and names the states of its game.""
 
 from __future__ import annotations
 
+import importlib
 import secrets
 import types
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar, Generic
+from typing import Any, ClassVar, Generic, cast
 
 import msgspec
 import numpy as np
@@ -19,8 +20,10 @@ from cruiselib._playouts import MAX_PLAYOUTS, Playouts
 from cruiselib._pure import pure_class
 from cruiselib._state import MoveT, State, StateT
 from cruiselib._threads import run_batch
-from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidStateError
+from cruiselib.errors import IllegalMoveError, InvalidOptionError, InvalidPositionError, InvalidStateError
 from cruiselib.integration import OpenSpielSpec, SearchDefaults, WebBoard
+from cruiselib.positions import PositionRules, position_of
+from cruiselib.positions import build as build_position
 
 __all__ = ["Game"]
 
@@ -320,6 +323,78 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
         (the default)."""
         return None
 
+    positions: ClassVar[str | None] = None
+    """``"package.module:Class"`` of the game's :class:`cruiselib.positions.PositionRules`:
+    how a position is described, written as compact text and set up (:meth:`from_position`);
+    None for a game that offers no position set-up."""
+
+    def _position_rules(self) -> PositionRules[Any]:
+        rules = self.__dict__.get("_position_rules_cache")
+        if rules is None:
+            target = type(self).positions
+            if target is None:
+                raise InvalidOptionError(f"{self.title} offers no position set-up")
+            module_name, _, attr = target.partition(":")
+            rules = getattr(importlib.import_module(module_name), attr)(self)
+            self.__dict__["_position_rules_cache"] = rules
+        return cast("PositionRules[Any]", rules)
+
+    @property
+    def position_type(self) -> type[msgspec.Struct]:
+        """The msgspec Struct of this game's position descriptions (see :meth:`describe`)."""
+        return self._position_rules().position_type
+
+    def describe(self, state: StateT, seat: int | None = None) -> Any:
+        """The position of ``state`` as a description (a :attr:`position_type` Struct): the
+        whole table, or with ``seat`` what that seat sees at a real table, hidden cards
+        given as counts. :meth:`from_position` sets it up again (docs: the game's page,
+        "Setting up a position")."""
+        if not isinstance(state, State) or state.game != self:
+            raise InvalidOptionError(f"describe takes a state of this game ({self!r}), not {state!r}")
+        return self._position_rules().describe(state, None if seat is None else self.check_player(seat))
+
+    def position_text(self, position: Any, seat: int | None = None) -> str:
+        """The compact one-line text of a description, or of a state's position (as
+        ``seat`` sees it, with ``seat``): the form :meth:`read_position` reads."""
+        rules = self._position_rules()
+        if isinstance(position, State):
+            return rules.text(self.describe(position, seat))  # type: ignore[arg-type]
+        return rules.text(position_of(rules, position))
+
+    def read_position(self, text: str) -> Any:
+        """The description a compact text gives (InvalidPositionError naming what is wrong)."""
+        if not isinstance(text, str):
+            raise InvalidPositionError([f"a position text is a str, not {type(text).__name__}"], self.title)
+        return position_of(self._position_rules(), text)
+
+    def position_problems(self, position: Any) -> list[str]:
+        """Every problem of a description (Struct, compact text or decoded JSON), each in
+        the game's terms; an empty list when :meth:`from_position` can set it up."""
+        rules = self._position_rules()
+        try:
+            described = position_of(rules, position)
+        except InvalidPositionError as exc:
+            return list(exc.problems)
+        return rules.problems(described)
+
+    def from_position(self, position: Any, seed: int | str | bytes | None = None) -> StateT:
+        """The state a description sets up (Struct, compact text or decoded JSON).
+
+        It plays on exactly like a state reached by play; its history starts here. A whole
+        table's future chance comes from its own generator state if it gives one, else from
+        ``seed``. A seat's view has what it hides dealt at random (from ``seed``) among the
+        deals consistent with it, as ``state.resample`` does. Raises
+        :class:`cruiselib.InvalidPositionError` naming every problem, and builds nothing,
+        for a description that cannot be set up.
+        """
+        rules = self._position_rules()
+        described = position_of(rules, position)
+        problems = rules.problems(described)
+        if problems:
+            raise InvalidPositionError(problems, f"{self.title} position")
+        seed = self._seed_or_random(seed)
+        return cast("StateT", build_position(self, rules, described, _seed_state(seed), seed))
+
     core_module: ClassVar[str]  # name of the game's module in cruiselib._core
 
     @abstractmethod
@@ -450,12 +525,16 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
         return self._load_decoded(origin)
 
     def json_schemas(self) -> dict[str, Any]:
-        """JSON Schemas of this game's state, view and move types."""
-        return {
+        """JSON Schemas of this game's state, view and move types, and of its position
+        descriptions where it offers them (``"position"``)."""
+        schemas = {
             "state": msgspec.json.schema(self.state_data_type),
             "view": msgspec.json.schema(self.view_type),
             "move": msgspec.json.schema(self.move_type),
         }
+        if type(self).positions is not None:
+            schemas["position"] = msgspec.json.schema(self.position_type)
+        return schemas
 
     @staticmethod
     def _seed_or_random(seed: int | str | bytes | None) -> int | str | bytes:

@@ -7,7 +7,14 @@ was called on unchanged.
 
 from __future__ import annotations
 
-__all__ = ["CruiseError", "IllegalMoveError", "InvalidOptionError", "InvalidStateError", "SearchCancelled"]
+__all__ = [
+    "CruiseError",
+    "IllegalMoveError",
+    "InvalidOptionError",
+    "InvalidPositionError",
+    "InvalidStateError",
+    "SearchCancelled",
+]
 
 
 class CruiseError(ValueError):
@@ -20,6 +27,17 @@ class IllegalMoveError(CruiseError):
 
 class InvalidStateError(CruiseError):
     """A serialized state that cannot be loaded: malformed, truncated, tampered or foreign."""
+
+
+class InvalidPositionError(InvalidStateError):
+    """A described position that cannot be set up (``game.from_position``): ``problems``
+    names every problem found, each in the game's own terms, and nothing was built."""
+
+    def __init__(self, problems: list[str] | tuple[str, ...], title: str = "position") -> None:
+        self.problems: tuple[str, ...] = tuple(problems)
+        lines = "\n".join(f"  - {p}" for p in self.problems)
+        count = len(self.problems)
+        super().__init__(f"cannot set up this {title}: {count} problem{'s' if count != 1 else ''}\n{lines}")
 
 
 class InvalidOptionError(CruiseError):
