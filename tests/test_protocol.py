@@ -220,6 +220,10 @@ def _cases() -> list[tuple[str, str, str]]:
         ("a record of nothing", {"cmd": "load", "record": {"actions": [1]}}, "invalid_state"),
         ("an illegal record", {"cmd": "load", "record": "BAD_RECORD"}, "invalid_state"),
         ("a record of no deal", {"cmd": "save", "game_id": "NO_DEAL", "snapshot": False}, "invalid_state"),
+        # described positions
+        ("a position of nothing", {"cmd": "new", "game": "GAME", "position": "no such position"}, "invalid_position"),
+        ("position and start seat", {"cmd": "new", "game": "GAME", "position": "x", "start_player": 0}, "bad_request"),
+        ("an overlong position", {"cmd": "new", "game": "GAME", "position": "x" * 20_000}, "bad_request"),
     ]
     out = []
     for label, request, code in cases:

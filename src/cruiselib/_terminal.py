@@ -86,6 +86,8 @@ Type one of:
                 often it tried it
   undo          take back your last move and the moves after it
   show          the full board, however long
+  position      this position as your seat sees it, in the game's compact
+                position text (cruiselib advise and play --position read it)
   rules         how to win and how the game ends
   legend        what the board's short forms mean
   help          this text
@@ -399,6 +401,8 @@ class PlaySession:
                 self.hint()
             elif low == "show" and not rest:
                 self.block(self.game.render(self.state, self.human))
+            elif low == "position" and not rest:
+                self.show_position()
             elif low == "undo" and not rest:
                 if self.undo():
                     self.took_back = True
@@ -452,6 +456,15 @@ class PlaySession:
         self.wrapped("How to win: ", self.game.how_to_win)
         if self.game.how_it_ends:
             self.wrapped("The end: ", self.game.how_it_ends)
+
+    def show_position(self) -> None:
+        """The position as the human's seat sees it, in the game's compact text (a game
+        without position set-up says so)."""
+        if type(self.game).positions is None:
+            self.line("this game offers no position text", style="dim")
+            return
+        # One line, never cut or wrapped by us, so that it copies whole.
+        self.out.print(self.game.position_text(self.state, self.human), markup=False, highlight=False, soft_wrap=True)
 
     def show_legend(self) -> None:
         legend = self.legend()

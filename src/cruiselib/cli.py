@@ -3,6 +3,8 @@
     cruiselib games
     cruiselib demo
     cruiselib play sirens [--seat 0] [--opponent ismcts] [--think 0.2] [--seed 7] [-o variant=bow_to_rear]
+    cruiselib play sirens --position TEXT   (from a described position: the game's page, "Setting up a position")
+    cruiselib advise sirens TEXT [--think 2] (the best moves for the seat to move in a described position)
     cruiselib simulate sirens --games 10000 --seed 1 [--bots ismcts,rules] [--iterations 2000]
     cruiselib arena sirens --bot rules --bot greedy --games 100 --out runs/t   (a tournament: docs/arena.md)
     cruiselib study sirens --grid variant='["standard","bow_to_rear"]' --out runs/s   (a balance study)
@@ -127,7 +129,9 @@ def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     rich = _rich()
     out = rich.console.Console(highlight=False)
     game = _make_game(args)
-    human = game.check_player(args.seat)
+    described = None if args.position is None else game.read_position(args.position)
+    view_seat = None if described is None else described.seat
+    human = game.check_player(args.seat if args.seat is not None else view_seat if view_seat is not None else 0)
     opponent = args.opponent or "greedy"
     if opponent not in BOTS:
         raise cruiselib.InvalidOptionError(f"unknown bot {opponent!r}; bots: {', '.join(BOTS)}")
@@ -137,8 +141,48 @@ def play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         if p != human
     }
     hinter = _bot("ismcts", None if args.seed is None else args.seed + 101, args.think, None)
-    state: Any = game.new_state(seed=args.seed)
+    state: Any = game.new_state(seed=args.seed) if described is None else game.from_position(described, args.seed)
     return play_session(game, state, human, bots, opponent, hinter, out, stdin)
+
+
+# --------------------------------------------------------------------------- advise
+
+ADVICE_MOVES = 5  # moves ``cruiselib advise`` ranks by default
+
+
+def win_chance(value: float) -> int:
+    """A search value (the mean result after the move, -1 a loss .. +1 a win) as a chance to
+    win in whole percent: how the terminal and the web page say a hint's value."""
+    return round((max(-1.0, min(1.0, value)) + 1.0) / 2.0 * 100.0)
+
+
+def advise(args: argparse.Namespace) -> int:
+    """``cruiselib advise``: the table a described position sets up, as the seat to move sees
+    it, and the search's best moves for that seat, best first, each with its chance to win.
+    A seat's view (hidden cards as counts) gets advice for that seat: its turn or nothing."""
+    game = _make_game(args)
+    described = game.read_position(args.position)
+    state: Any = game.from_position(described, seed=args.seed)
+    if state.is_over:
+        reason = game.end_reason(state)
+        print(f"The game is over{': ' + reason if reason else '.'}")
+        return 0
+    mover = state.current_player
+    if described.seat is not None and described.seat != mover:
+        raise cruiselib.InvalidOptionError(
+            f"this is seat {described.seat}'s view, but seat {mover} is to move: advice is for the seat to move"
+        )
+    bot = _bot(args.bot, args.seed, args.think, args.iterations)
+    print(game.render(state, mover, compact=True))
+    print()
+    candidates = bot.analyse(state)[: args.count]
+    budget = f"{args.think:g} s" if args.think is not None else f"{args.iterations or HINT_ITERATIONS} iterations"
+    print(f"Best moves for seat {mover} ({bot.name}, {budget}):")
+    for rank, candidate in enumerate(candidates, 1):
+        said = "" if candidate.value is None else f"  about {win_chance(candidate.value)}% to win"
+        tried = f", tried {candidate.visits} times" if candidate.visits else ""
+        print(f"{rank:>3}. {state.move_text(candidate.action, player=mover)}{said}{tried}")
+    return 0
 
 
 # --------------------------------------------------------------------------- simulate
@@ -436,6 +480,7 @@ examples:
   cruiselib games                      the games and their player counts
   cruiselib play GAME                  you against greedy bots in the terminal
   cruiselib play GAME --players 1      a game alone, where the game has a solo mode
+  cruiselib advise GAME TEXT           the best moves in a described position
   cruiselib simulate GAME --games 10000 --bots ismcts,rules
   cruiselib COMMAND --help             a command's own options
 
@@ -497,7 +542,9 @@ def build_parser() -> argparse.ArgumentParser:
         " number or its text, or help for the commands and the board's legend.",
     )
     game_args(p_play)
-    p_play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p_play.add_argument(
+        "--seat", type=int, default=None, help="your seat (default 0, or the seat whose view --position describes)"
+    )
     p_play.add_argument("--opponent", choices=list(BOTS), default=None, help="the other seats' bot (default greedy)")
     p_play.add_argument(
         "--think",
@@ -507,6 +554,37 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds a search bot (ismcts, cheating_mcts, and hints) thinks per move (default: 2000 iterations)",
     )
     p_play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    p_play.add_argument(
+        "--position",
+        default=None,
+        metavar="TEXT",
+        help="start from a described position (a whole table, or one seat's view whose hidden cards are dealt"
+        " from --seed): the game's page, 'Setting up a position'",
+    )
+
+    p_advise = sub.add_parser(
+        "advise",
+        help="the best moves in a described position, for the seat to move",
+        description="Set up a described position (the game's compact position text: a whole table, or what"
+        " one seat sees at a real table, hidden cards as counts) and print the search's best moves for the seat"
+        " to move, each with its chance to win.",
+    )
+    game_args(p_advise)
+    p_advise.add_argument("position", metavar="TEXT", help="the position's compact text")
+    p_advise.add_argument("--bot", choices=list(BOTS), default="ismcts", help="the bot that ranks the moves")
+    p_advise.add_argument(
+        "--think", type=_positive(float, "--think"), default=None, metavar="SECONDS", help="search seconds"
+    )
+    p_advise.add_argument(
+        "--iterations",
+        type=_positive(int, "--iterations"),
+        default=None,
+        help=f"search iterations ({HINT_ITERATIONS})",
+    )
+    p_advise.add_argument(
+        "--count", type=_positive(int, "--count"), default=ADVICE_MOVES, help=f"moves to show ({ADVICE_MOVES})"
+    )
+    p_advise.add_argument("--seed", type=int, default=0, help="seed of the hidden cards' deal and the search (0)")
 
     p_sim = sub.add_parser("simulate", help="bot-vs-bot games with a summary table")
     game_args(p_sim)
@@ -579,6 +657,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return games_command()
         if args.command == "play":
             return play(args)
+        if args.command == "advise":
+            return advise(args)
         if args.command == "simulate":
             return simulate(args)
         if args.command == "demo":

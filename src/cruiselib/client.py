@@ -30,7 +30,7 @@ from typing import IO, Any, Protocol, TypeVar
 import msgspec
 
 from cruiselib import protocol as p
-from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidStateError
+from cruiselib.errors import CruiseError, IllegalMoveError, InvalidOptionError, InvalidPositionError, InvalidStateError
 from cruiselib.protocol.stdio import _line_too_long
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "EngineExitedError",
     "EngineIllegalMoveError",
     "EngineOptionError",
+    "EnginePositionError",
     "EngineStateError",
     "EngineTimeoutError",
 ]
@@ -69,6 +70,17 @@ class EngineStateError(EngineError, InvalidStateError):
     """``invalid_state``: a snapshot or record the engine could not load or make."""
 
 
+class EnginePositionError(EngineStateError, InvalidPositionError):
+    """``invalid_position``: a described position the engine could not set up; ``problems``
+    names every problem."""
+
+    def __init__(self, code: str, message: str, request_id: Any = None, problems: Sequence[str] = ()) -> None:
+        # Not the bases' __init__: InvalidPositionError's takes the problems, EngineError's the code.
+        CruiseError.__init__(self, f"{code}: {message}")
+        self.code, self.message, self.request_id = code, message, request_id
+        self.problems = tuple(problems)
+
+
 class EngineExitedError(EngineError):
     """The engine process ended (or its pipes closed) before it replied."""
 
@@ -85,6 +97,7 @@ _ERRORS: dict[str, type[EngineError]] = {
     "nothing_to_undo": EngineIllegalMoveError,
     "bad_option": EngineOptionError,
     "invalid_state": EngineStateError,
+    "invalid_position": EnginePositionError,
 }
 
 
@@ -315,6 +328,8 @@ class EngineClient:
         except msgspec.DecodeError:
             return EngineError("protocol", f"not a reply of this protocol: {raw[:200]!r}")
         code, message = reply.error.code, reply.error.message
+        if code == "invalid_position":
+            return EnginePositionError(code, message, reply.id, reply.error.problems or ())
         return _ERRORS.get(code, EngineError)(code, message, reply.id)
 
     # ----------------------------------------------------------------- commands
@@ -343,12 +358,22 @@ class EngineClient:
         seed: int | str | None = None,
         start_player: int | None = None,
         player: int | None = None,
+        position: str | None = None,
     ) -> p.NewReply:
         """A new game (its ``game_id`` is in the reply). ``player``: the seat this client
         plays; the replies about the game then name only what that seat may know of the
-        other seats' moves, and ``apply``, ``hint`` and ``legal`` serve that seat alone."""
+        other seats' moves, and ``apply``, ``hint`` and ``legal`` serve that seat alone.
+        ``position``: a described position's compact text to start from instead of a deal
+        (:class:`EnginePositionError` names every problem of one that cannot be set up)."""
         return self.call(
-            p.New(game=game, options=dict(options or {}), seed=seed, start_player=start_player, player=player),
+            p.New(
+                game=game,
+                options=dict(options or {}),
+                seed=seed,
+                start_player=start_player,
+                player=player,
+                position=position,
+            ),
             p.NewReply,
         )
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from cruiselib.errors import CruiseError, SearchCancelled
+from cruiselib.errors import CruiseError, InvalidPositionError, SearchCancelled
 
 from .cache import GameCache
 from .failures import ReplyError, error_code_of, internal_error, not_a_request
@@ -107,7 +107,10 @@ class Engine:
         except SearchCancelled as exc:
             reply = ErrorReply(id=request.id, error=ErrorInfo(code="cancelled", message=str(exc) or "cancelled"))
         except CruiseError as exc:
-            reply = ErrorReply(id=request.id, error=ErrorInfo(code=error_code_of(exc), message=str(exc)))
+            problems = list(exc.problems) if isinstance(exc, InvalidPositionError) else None
+            reply = ErrorReply(
+                id=request.id, error=ErrorInfo(code=error_code_of(exc), message=str(exc), problems=problems)
+            )
         except Exception as exc:
             reply = internal_error(request.id, exc)
         return self._encode(reply)

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from cruiselib.errors import CruiseError, IllegalMoveError, InvalidStateError
+from cruiselib.errors import CruiseError, IllegalMoveError, InvalidPositionError, InvalidStateError
 
 from .messages import COMMANDS, ErrorInfo, ErrorReply, Id
 
@@ -34,6 +34,8 @@ def error_code_of(exc: CruiseError) -> str:
     """The error code of a library exception a command raised."""
     if isinstance(exc, IllegalMoveError):
         return "illegal_move"
+    if isinstance(exc, InvalidPositionError):
+        return "invalid_position"
     if isinstance(exc, InvalidStateError):
         return "invalid_state"
     return "bad_option"

@@ -59,16 +59,31 @@ class GameCommands:
         }
 
     def new(self, req: New) -> Reply:
-        """A new game of a configuration, dealt from the request's seed (else a random one)."""
+        """A new game of a configuration, dealt from the request's seed (else a random one),
+        or set up from a described position (its hidden rest dealt from the seed)."""
+        if req.position is not None and req.start_player is not None:
+            raise ReplyError("bad_request", "a position says whose turn it is: start_player goes without it")
         games = self._games
         config = games.cache.checkout(req.game, req.options, games.quota)
         seed: int | str = req.seed if req.seed is not None else secrets.randbits(53)
+        player = req.player
         try:
-            state = config.game.new_state(seed=seed, start_player=req.start_player)
+            if req.position is not None:
+                described = config.game.read_position(req.position)
+                if described.seat is not None:  # a seat's view: the game is played for that seat
+                    if player is not None and player != described.seat:
+                        raise ReplyError(
+                            "bad_request",
+                            f"the position is seat {described.seat}'s view: player is {described.seat} or left out",
+                        )
+                    player = described.seat
+                state = config.game.from_position(described, seed=seed)
+            else:
+                state = config.game.new_state(seed=seed, start_player=req.start_player)
         except BaseException:
             games.cache.release(config)
             raise
-        session = games.open(state, config, req.player)
+        session = games.open(state, config, player)
         return NewReply(id=req.id, seed=seed, **session.status_fields())
 
     def list_games(self, req: List) -> Reply:

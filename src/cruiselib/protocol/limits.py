@@ -96,6 +96,8 @@ ERROR_CODES: Final = {
     "nothing_to_undo": "undo went back further than the game's history",
     "invalid_state": "a snapshot or record that cannot be loaded, or a record asked of a "
     "game that does not know its deal",
+    "invalid_position": "a described position (new with position) that cannot be set up: the error's problems "
+    "name every one",
     "cancelled": "a cancel request stopped this search (or its client went away): the game is unchanged",
     "busy": f"the server's search slots stayed busy for {SEARCH_SLOT_WAIT:g} s: try again later",
     "internal": "a bug in the engine: the request failed, the session goes on",

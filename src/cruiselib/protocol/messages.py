@@ -12,6 +12,7 @@ import msgspec
 from msgspec import Meta
 
 from cruiselib import serialize
+from cruiselib.positions import MAX_POSITION_TEXT
 
 from .limits import (
     MAX_CONFIGURATIONS,
@@ -128,6 +129,10 @@ class New(Command, tag="new"):
     seed: Seed | None = None
     start_player: Seat | None = None
     player: Seat | None = None
+    position: Annotated[str, Meta(max_length=MAX_POSITION_TEXT)] | None = None
+    """A described position's compact text (``Game.position_text``): the game starts there
+    instead of a deal. A seat's view has its hidden rest dealt from ``seed``, and its seat
+    is the game's ``player`` (a different ``player`` is a bad request)."""
 
 
 class List(Command, tag="list"):
@@ -255,9 +260,11 @@ class Reply(msgspec.Struct, kw_only=True):
     ok: bool = True
 
 
-class ErrorInfo(msgspec.Struct, kw_only=True):
+class ErrorInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     code: str
     message: str
+    problems: list[str] | None = None
+    """``invalid_position``: every problem of the description, one per entry."""
 
 
 class ErrorReply(Reply, kw_only=True):

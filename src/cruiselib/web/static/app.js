@@ -247,7 +247,7 @@ async function fillSetup() {
   // The server's list: the bots a person may face (none that sees hidden cards).
   for (const bot of bots.bots) $("#opponent").append(el("option", { value: bot.name }, bot.name));
   const params = new URLSearchParams(location.search);
-  for (const key of ["game", "opponent", "think", "seed"]) if (params.has(key)) $("#" + key).value = params.get(key);
+  for (const key of ["game", "opponent", "think", "seed", "position"]) if (params.has(key)) $("#" + key).value = params.get(key);
   fillPlayers(params.get("players"), params.get("seat"));
   gameBox.addEventListener("change", () => fillPlayers());
   $("#players").addEventListener("change", () => fillSeats());
@@ -330,13 +330,23 @@ async function newGame() {
   const drawer = await loadDrawer(info.drawer); // before the game starts: its board is drawn next
   const options = { ...chosenOptions(info), players: Number($("#players").value) };
   const seedText = $("#seed").value.trim();
-  const human = Number($("#seat").value);
+  const positionText = $("#position").value.trim();
+  let human = Number($("#seat").value);
   // The person's seat as the game's player: the engine then never tells this page what a
   // bot's move hides from that seat (a card kept in hand, a mission put under the pile).
+  // A described position that is one seat's view makes that seat the person's own.
   const request = { cmd: "new", game, options, player: human };
+  if (positionText) {
+    request.position = positionText;
+    delete request.player;
+  }
   if (seedText) request.seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
   if (S.gid) await S.conn.send({ cmd: "close", game_id: S.gid }).catch(() => {});
   const reply = await S.conn.send(request);
+  if (positionText && reply.player !== null && reply.player !== undefined) {
+    human = reply.player;
+    $("#seat").value = String(human);
+  }
   Object.assign(S, {
     game,
     gid: reply.game_id,
