@@ -3,7 +3,6 @@ options and action space, which deals, loads and names the states of its game.""
 
 from __future__ import annotations
 
-import importlib
 import secrets
 import types
 from abc import ABC, abstractmethod
@@ -331,11 +330,15 @@ class Game(MoveNotation[MoveT], ABC, Generic[StateT, MoveT]):
     def _position_rules(self) -> PositionRules[Any]:
         rules = self.__dict__.get("_position_rules_cache")
         if rules is None:
+            from cruiselib._registry import _resolve
+
             target = type(self).positions
             if target is None:
                 raise InvalidOptionError(f"{self.title} offers no position set-up")
-            module_name, _, attr = target.partition(":")
-            rules = getattr(importlib.import_module(module_name), attr)(self)
+            rules_class = _resolve(target)
+            if not (isinstance(rules_class, type) and issubclass(rules_class, PositionRules)):
+                raise InvalidOptionError(f"{self.title} declares positions {target!r}: not a PositionRules class")
+            rules = rules_class(self)
             self.__dict__["_position_rules_cache"] = rules
         return cast("PositionRules[Any]", rules)
 
