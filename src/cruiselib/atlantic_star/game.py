@@ -147,6 +147,7 @@ class AtlanticStarGame(Game[AtlanticStarState, AtlanticStarMove]):
     openspiel = integrations.OPENSPIEL
     web = integrations.WEB
     picture = "cruiselib.atlantic_star.picture:draw"
+    positions: ClassVar[str | None] = "cruiselib.atlantic_star.position:AtlanticStarPositions"
     annotated_moves = True
     title = "Atlantic Star"
     how_to_win = _ending.HOW_TO_WIN
