@@ -184,6 +184,7 @@ class DreamIslandsGame(Game[DreamIslandsState, DreamIslandsMove]):
     openspiel = integrations.OPENSPIEL
     web = integrations.WEB
     picture = "cruiselib.dream_islands.picture:draw"
+    positions = "cruiselib.dream_islands.position:DreamIslandsPositions"
     title = "Dream Islands"
     how_to_win = _ending.HOW_TO_WIN
     how_it_ends = _ending.HOW_IT_ENDS
