@@ -149,6 +149,7 @@ class DreamCruiseGame(Game[DreamCruiseState, DreamCruiseMove]):
     player_counts = integrations.PLAYER_COUNTS
     example_configurations = integrations.EXAMPLE_CONFIGURATIONS
     rule_bot = "cruiselib.dream_cruise.rulebot:RuleBot"
+    positions: ClassVar[str | None] = "cruiselib.dream_cruise.position:DreamCruisePositions"
     search = integrations.SEARCH
     openspiel = integrations.OPENSPIEL
     web = integrations.WEB
