@@ -125,6 +125,7 @@ class SirensGame(Game[SirensState, SirensMove]):
     openspiel = integrations.OPENSPIEL
     web = integrations.WEB
     picture = "cruiselib.sirens.picture:draw"
+    positions: ClassVar[str | None] = "cruiselib.sirens.position:SirensPositions"
     title = "Sirens in Sight"
     how_to_win = _ending.HOW_TO_WIN
     how_it_ends = _ending.HOW_IT_ENDS
