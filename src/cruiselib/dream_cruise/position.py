@@ -108,7 +108,10 @@ class SeatPosition(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
     ] = []
     drawn: Annotated[
         Annotated[list[CardName], Meta(max_length=6)] | Annotated[int, Meta(ge=0, le=6)],
-        Meta(description="families (phase 1) or location cards (phase 2) to choose from; in another seat's view, how many"),
+        Meta(
+            description="families (phase 1) or location cards (phase 2) to choose from; in another seat's view, "
+            "how many"
+        ),
     ] = []
 
 
@@ -207,12 +210,15 @@ def _size(zone: Zone) -> int:
     return zone if isinstance(zone, int) else len(zone)
 
 
+_SPELLED = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "ß": "ss", "ł": "l", "đ": "d"})
+
+
 def _label_of(name: str) -> str:
     """A name as one typeable word: accents and symbols dropped, words capitalized
     (``Legs Bums & Tums`` -> ``LegsBumsTums``; a sea card without its ``Open Sea:``)."""
     if name.startswith(OPEN_SEA):
         name = name[len(OPEN_SEA) :]
-    name = name.translate(str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "ß": "ss", "ł": "l", "đ": "d"}))
+    name = name.translate(_SPELLED)
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     return "".join(word[:1].upper() + word[1:] for word in re.split(r"[^A-Za-z0-9]+", plain))
 
@@ -234,6 +240,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
 
     def __init__(self, game: DreamCruiseGame) -> None:
         super().__init__(game)
+        self.dream_cruise = game
         cards = game.cards
         self.n = game.num_players
         self.solo = self.n == 1
@@ -384,7 +391,8 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
         display_wanted = self.nsets if pos.phase == "entertainment" else 0
         if len(pos.display) != display_wanted:
             problems.append(
-                f"the display has {len(pos.display)} set(s); in phase {phase + 1} ({pos.phase}) it has {display_wanted} (C7)"
+                f"the display has {len(pos.display)} set(s); in phase {phase + 1} ({pos.phase}) it has "
+                f"{display_wanted} (C7)"
             )
         if problems:
             return _empty_table(), problems
@@ -561,7 +569,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
                         f"(letter {LETTERS[letter]}): it is not in play, but lies in {place} (C21)"
                     )
             elif place is None or not (
-                place.startswith(f"seat {letter}'s ") and (place.endswith(" cabin") or place.endswith("points pile"))
+                place.startswith(f"seat {letter}'s ") and place.endswith((" cabin", "points pile"))
             ):
                 problems.append(
                     f"the {self.names[0][x]} family is a starting family of seat {letter}: it lies in seat {letter}'s "
@@ -584,7 +592,9 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
                     problems.append(f"seat {p}'s additions fill the first free space (C17): space {j} is free")
             for x in s.slots:
                 if x >= 0 and self.ships[x].kind == "addition":
-                    problems.append(f"{self.names[2][x]} on seat {p}'s location card is an addition, not an activity card")
+                    problems.append(
+                        f"{self.names[2][x]} on seat {p}'s location card is an addition, not an activity card"
+                    )
             if isinstance(s.hand, list):
                 for x in s.known:
                     if x not in s.hand:
@@ -702,9 +712,9 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
                 f"the start player (seat {t.start}) begins this round's turn order until the face-down set "
                 f"moves the token in phase 3 (C19), not seat {t.first}"
             )
-        if self.solo and _size(t.jana_pile) < self.game.difficulty:
+        if self.solo and _size(t.jana_pile) < self.dream_cruise.difficulty:
             problems.append(
-                f"Jana's pile holds {_size(t.jana_pile)} families, fewer than the {self.game.difficulty} she "
+                f"Jana's pile holds {_size(t.jana_pile)} families, fewer than the {self.dream_cruise.difficulty} she "
                 "starts with (C9)"
             )
         if not problems:
@@ -865,7 +875,9 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
                 "not kept in each round (C9)"
             )
         if self.solo and t.location_discard:
-            problems.append("in solo the location cards not kept go to Jana, so the location discard pile is empty (C9)")
+            problems.append(
+                "in solo the location cards not kept go to Jana, so the location discard pile is empty (C9)"
+            )
         if phase == "over":
             return True, problems
         demand = 2 * sum(len(s.pile) for s in t.seats) + (rnd - 1 if self.solo else 0)
@@ -914,7 +926,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
         rnd = len(t.seats[0].earlier) + 1
         turn = 0 if t.to_act is None else (t.to_act - t.first) % self.n
         last = self._history_problems(t, phase, rnd, turn)[0]
-        game = self.game
+        game = self.dream_cruise
         seats = [
             SeatData(
                 families=list(s.cabins),
@@ -973,8 +985,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
         for s in position.seats:
             cabins = ".".join(f"{fl(c.family)}:{c.waiting}" if c.family else "-" for c in s.cabins)
             additions = ".".join(
-                (sl(a.card) + _guest_text(a.guests)) if a.card else ("-" + _guest_text(a.guests))
-                for a in s.additions
+                (sl(a.card) + _guest_text(a.guests)) if a.card else ("-" + _guest_text(a.guests)) for a in s.additions
             )
             if s.location is None:
                 location = "-"
@@ -1122,7 +1133,7 @@ class _Reader:
         captain = text.endswith("*")
         text = text.removesuffix("*")
         head, _, letters = text.partition("=")
-        cabins = []
+        cabins: list[str] = []
         for ch in letters:
             if ch not in _CABIN_LETTER:
                 self.problems.append(f"{where}: {ch!r} is no cabin letter (i, o, b)")
@@ -1140,7 +1151,7 @@ class _Reader:
     def seat(self, text: str, p: int, phase: str) -> dict[str, Any]:
         who = f"seat {p}"
         cabins_t, additions_t, location_t, earlier_t, pile_t, hand_t, drawn_t = self.parts(text, ",", 7, who)
-        cabins = []
+        cabins: list[dict[str, Any]] = []
         for c, part in enumerate(self.parts(cabins_t, ".", 3, f"{who} cabins")):
             if part == "-":
                 cabins.append({})
