@@ -1150,7 +1150,10 @@ class _Reader:
 
     def seat(self, text: str, p: int, phase: str) -> dict[str, Any]:
         who = f"seat {p}"
-        cabins_t, additions_t, location_t, earlier_t, pile_t, hand_t, drawn_t = self.parts(text, ",", 7, who)
+        if len(text.split(",")) != 7:  # nothing of it can be told apart: one problem, not seven
+            self.parts(text, ",", 7, who)
+            return {}
+        cabins_t, additions_t, location_t, earlier_t, pile_t, hand_t, drawn_t = text.split(",")
         cabins: list[dict[str, Any]] = []
         for c, part in enumerate(self.parts(cabins_t, ".", 3, f"{who} cabins")):
             if part == "-":

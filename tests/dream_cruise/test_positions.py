@@ -1,0 +1,402 @@
+"""Dream Cruise positions from descriptions (docs/dream_cruise.md, "Setting up a position"):
+positions reached by play described and set up again, whole and as each seat sees them, the
+compact text, and hostile descriptions refused with every problem named."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import pytest
+from msgspec.structs import replace
+
+import cruiselib
+from cruiselib.dream_cruise import DreamCruiseGame, DreamCruiseState
+from cruiselib.dream_cruise.position import (
+    AdditionSpace,
+    CabinSeat,
+    DisplaySetPosition,
+    DreamCruisePosition,
+    SeatPosition,
+)
+from cruiselib.errors import InvalidPositionError
+from tests.support import random_game
+
+PLAYERS = (1, 2, 3, 4)
+
+
+@functools.cache
+def game(players: int) -> DreamCruiseGame:
+    made = cruiselib.make("dream_cruise", players=players)
+    assert isinstance(made, DreamCruiseGame)
+    return made
+
+
+@functools.cache
+def played_positions(players: int) -> tuple[DreamCruiseState, ...]:
+    """Every 9th position of two seeded random games, their ends included."""
+    return tuple(s for seed in (3, 4) for s in random_game(game(players), seed, every=9))
+
+
+def play_on(state: DreamCruiseState, seed: int, steps: int = 40) -> list[int]:
+    """The actions of up to ``steps`` seeded random moves from ``state`` (a copy), then its scores."""
+    state = state.clone()
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(steps):
+        if state.is_over:
+            break
+        action = rnd.choice(state.legal_actions())
+        out.append(action)
+        state.apply(action)
+    return out + [-1, *state.scores()]
+
+
+# ---------------------------------------------------------------------- positions of play
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_whole_table_sets_up_the_position_again(players: int) -> None:
+    g = game(players)
+    for s in played_positions(players):
+        described = g.describe(s)
+        assert described.seat is None and described.rng == s._to_data().rng
+        assert g.position_problems(described) == []
+        rebuilt = g.from_position(described)
+        assert rebuilt.to_data() == s._to_data()
+        text = g.position_text(s)
+        assert "\n" not in text and g.read_position(text) == described
+        assert g.from_position(text).to_data() == s._to_data()
+        # The generator state came along: the rebuilt game plays on exactly as the original.
+        assert rebuilt.legal_actions() == s.legal_actions()
+        assert play_on(rebuilt, 7) == play_on(s, 7)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_seat_view_deals_the_hidden_rest(players: int) -> None:
+    g = game(players)
+    dealt_differently = False
+    for s in played_positions(players)[::2]:
+        for seat in range(players):
+            view = g.describe(s, seat)
+            assert view.seat == seat and view.rng is None
+            rebuilt = g.from_position(view, seed=1)
+            assert rebuilt.view(seat) == s.view(seat)
+            assert g.describe(rebuilt, seat) == view
+            assert g.from_position(g.position_text(s, seat), seed=1).to_data() == rebuilt.to_data()
+            other = g.from_position(view, seed=2)
+            assert other.view(seat) == s.view(seat)
+            dealt_differently = dealt_differently or other.to_data().ship_deck != rebuilt.to_data().ship_deck
+            if rebuilt.current_player == seat:  # the seat's own choices are what it sees
+                assert rebuilt.legal_actions() == s.legal_actions()
+            play_on(rebuilt, 3, steps=10)
+    assert dealt_differently  # the unseen ship deck is dealt anew from the seed
+
+
+def test_a_seat_view_hides_what_the_table_hides() -> None:
+    g = game(3)
+    s = next(x for x in played_positions(3) if x.phase == "entertainment")
+    view = g.describe(s, 1)
+    assert isinstance(view.seats[0].hand, int) and isinstance(view.seats[1].hand, list)
+    assert isinstance(view.family_deck, int) and isinstance(view.ship_deck, int)
+    assert isinstance(view.family_box, int) and isinstance(view.location_deck, int)
+    face_down = view.display[0]
+    assert isinstance(face_down.cards, int) or face_down.taken_by is not None
+    assert all(not seat.known for seat in view.seats)
+    text = g.position_text(view)
+    assert text.split()[3] == "1" and "?" in text
+
+
+def test_solo_view_counts_janas_pile_until_the_end() -> None:
+    g = cruiselib.make("dream_cruise", players=1, difficulty=2)
+    states = random_game(g, 11, every=15)
+    running, finished = states[1], states[-1]
+    assert running.view(0).jana is not None
+    mid = g.describe(running, 0)
+    assert mid.jana is not None and mid.jana.pile == running.view(0).jana.pile_size
+    end = g.describe(finished, 0)
+    assert end.jana is not None and isinstance(end.jana.pile, list) and len(end.jana.pile) >= 2
+    for s in (running, finished):
+        assert g.from_position(g.position_text(s, 0), seed=4).view(0) == s.view(0)
+        assert g.from_position(g.position_text(s)).to_data() == s._to_data()
+
+
+def test_both_cores_agree() -> None:
+    g = game(2)
+    twin = g.pure_twin()
+    for s in played_positions(2)[::3]:
+        described = g.describe(s)
+        assert twin.describe(twin.load_state(s.to_json())) == described
+        assert twin.from_position(described).to_data() == g.from_position(described).to_data()
+        view = g.describe(s, 1)
+        assert twin.from_position(view, seed=9).to_data() == g.from_position(view, seed=9).to_data()
+    broken = replace(g.describe(played_positions(2)[2]), to_act=None)
+    assert twin.position_problems(broken) == g.position_problems(broken) != []
+
+
+# ---------------------------------------------------------------------- hostile descriptions
+
+
+def test_several_problems_at_once_are_all_named() -> None:
+    g = game(2)
+    s = g.new_state(seed=5)  # round 1, phase 2
+    d = g.describe(s)
+    seat0 = d.seats[0]
+    deck = list(d.ship_deck)
+    assert isinstance(deck, list)
+    stolen = deck.pop()
+    broken = replace(
+        d,
+        seats=[
+            replace(seat0, hand=[stolen], points_pile=[d.family_deck[0]]),  # type: ignore[index]
+            d.seats[1],
+        ],
+        ship_deck=deck + [stolen],
+    )
+    problems = g.position_problems(broken)
+    family = d.family_deck[0]  # type: ignore[index]
+    assert problems == [
+        f"the {family} family is both in seat 0's points pile and in the family deck",
+        f"{stolen} is both in seat 0's hand and in the ship deck",
+        # a satisfied family in round 1: its cabin would have drawn two from the deck
+        "the family deck holds 24 card(s); the satisfied families' cabins drew two each, 2 of 24, which leaves 22 "
+        "(C8, C16)",
+    ]
+    with pytest.raises(InvalidPositionError) as raised:
+        g.from_position(broken)
+    assert list(raised.value.problems) == problems
+    assert "3 problems" in str(raised.value)
+
+
+def test_counts_that_play_fixes_are_checked() -> None:
+    g = game(2)
+    d = g.describe(g.new_state(seed=5))
+    deck = d.family_deck
+    assert isinstance(deck, list)
+    short = replace(d, family_deck=deck[:-3], family_box=[*d.family_box, *deck[-3:]])  # type: ignore[misc]
+    assert g.position_problems(short) == [
+        "the family deck holds 21 card(s); the satisfied families' cabins drew two each, 0 of 24, which leaves 24 "
+        "(C8, C16)"
+    ]
+    turned = replace(d, to_act=None)
+    assert g.position_problems(turned) == ["the seat to act is missing"]
+
+
+def test_a_seat_view_needs_a_deal_of_the_rest() -> None:
+    g = game(2)
+    s = g.new_state(seed=5)
+    view = g.describe(s, 0)
+    assert isinstance(view.ship_deck, int)
+    more = replace(view, ship_deck=view.ship_deck + 1, location_deck=5)
+    assert g.position_problems(more) == [
+        "seat 0's view hides 8 location cards (the location deck 5, seat 1's drawn cards 3), but 51 location cards "
+        "of the game are not in sight",
+        "seat 0's view hides 73 ship cards (the ship deck 73, seat 1's hand 0), but 72 ship cards "
+        "of the game are not in sight",
+    ]
+    listed = replace(view, family_deck=[], rng="0123456789abcdef")
+    assert g.position_problems(listed) == ["a seat's view gives no generator state: what it hides is dealt anew"]
+
+
+def test_structs_built_in_python_are_bounded() -> None:
+    g = game(2)
+    d = g.describe(g.new_state(seed=5))
+    wild = replace(d, seats=[replace(d.seats[0], cabins=[CabinSeat(family="Adler", waiting=99)] * 3), d.seats[1]])
+    (problem,) = g.position_problems(wild)
+    assert problem.startswith("not a description: Expected `int` <= 6")
+    assert g.position_problems(replace(d, seats=d.seats[:1])) == ["the description has 1 seat(s); this game has 2"]
+    assert g.position_problems({"phase": "over"}) != []
+
+
+def _mutations(d: DreamCruisePosition, rnd: random.Random) -> Iterator[tuple[str, DreamCruisePosition]]:
+    """One change at a time: the turn, phase and token, counts, cards moved, duplicated,
+    dropped, figures and the captain."""
+    n = len(d.seats)
+    phases = ["boarding", "set_course", "entertainment", "set_sail", "over"]
+    yield "phase", replace(d, phase=rnd.choice([p for p in phases if p != d.phase]))  # type: ignore[arg-type]
+    yield "to_act", replace(d, to_act=rnd.randrange(n) if d.to_act is None else (d.to_act + 1) % n)
+    yield "start", replace(d, start_player=(d.start_player + 1) % n)
+    yield "order", replace(d, order_from=(d.start_player + 1) % n)
+    if d.seat is None:
+        yield "view of the whole", replace(d, seat=0)
+    else:
+        yield "seat", replace(d, seat=(d.seat + 1) % n)
+    p = rnd.randrange(n)
+    seat = d.seats[p]
+
+    def with_seat(**changes: Any) -> DreamCruisePosition:
+        return replace(d, seats=[replace(seat, **changes) if q == p else s for q, s in enumerate(d.seats)])
+
+    c = rnd.randrange(3)
+    cabins = list(seat.cabins)
+    cabins[c] = replace(cabins[c], waiting=min(6, cabins[c].waiting + 1))
+    yield "waiting+1", with_seat(cabins=cabins)
+    cabins = list(seat.cabins)
+    cabins[c] = replace(cabins[c], waiting=max(0, cabins[c].waiting - 1))
+    yield "waiting-1", with_seat(cabins=cabins)
+    cabins = list(seat.cabins)
+    cabins[c] = CabinSeat()
+    yield "cabin emptied", with_seat(cabins=cabins)
+    yield "guest on top", with_seat(top_guests=[*(g for g in seat.top_guests if g != "balcony"), "balcony"])
+    yield "captain", with_seat(captain=rnd.choice(["location top", "location bottom", "second sea slot"]))
+    yield "location dropped", with_seat(location=None)
+    yield "earlier dropped", with_seat(earlier_locations=seat.earlier_locations[1:])
+    yield (
+        "guest on addition",
+        with_seat(additions=[AdditionSpace(card=a.card, guests=["inner"]) for a in seat.additions]),
+    )
+    if isinstance(seat.hand, list):
+        if seat.hand:
+            yield "hand card dropped", with_seat(hand=seat.hand[1:])
+            yield "hand card doubled", with_seat(hand=[*seat.hand, seat.hand[0]])
+            yield (
+                "hand card discarded",
+                replace(with_seat(hand=seat.hand[1:]), ship_discard=[*d.ship_discard, seat.hand[0]]),
+            )
+    else:
+        yield "hand count+1", with_seat(hand=seat.hand + 1)
+        yield "hand count-1", with_seat(hand=max(0, seat.hand - 1))
+    if isinstance(seat.drawn, int):
+        yield "drawn count+1", with_seat(drawn=min(6, seat.drawn + 1))
+    elif seat.drawn:
+        yield "drawn dropped", with_seat(drawn=seat.drawn[1:])
+    if seat.points_pile:
+        yield (
+            "pile to discard",
+            replace(
+                with_seat(points_pile=seat.points_pile[1:]), family_discard=[*d.family_discard, seat.points_pile[0]]
+            ),
+        )
+    for field in ("family_deck", "location_deck", "ship_deck", "family_box"):
+        zone = getattr(d, field)
+        if isinstance(zone, int):
+            yield f"{field} count", replace(d, **{field: zone + rnd.choice((-1, 1)) if zone else 1})
+        elif zone:
+            yield f"{field} dropped", replace(d, **{field: zone[1:]})
+            yield (
+                f"{field} into pile",
+                replace(d, **{field: zone[1:]}, seats=[*d.seats[:-1], replace(d.seats[-1], points_pile=[zone[0]])])
+                if field in ("family_deck", "family_box")
+                else (f"{field} doubled", replace(d, **{field: [*zone, zone[0]]}))[1],
+            )
+    if d.display:
+        k = rnd.randrange(len(d.display))
+        taken = d.display[k].taken_by
+        sets = list(d.display)
+        sets[k] = DisplaySetPosition(cards=[], taken_by=rnd.randrange(n) if taken is None else None)
+        yield "display taken", replace(d, display=sets)
+    else:
+        yield "display added", replace(d, display=[DisplaySetPosition()] * 4)
+    if d.jana is not None:
+        pile = d.jana.pile
+        yield "jana pile", replace(d, jana=replace(d.jana, pile=pile[1:] if isinstance(pile, list) else pile + 1))
+        yield "jana locations", replace(d, jana=replace(d.jana, locations=d.jana.locations[1:]))
+
+
+def _sweep(players: int, every: int) -> tuple[int, int]:
+    g = game(players)
+    rnd = random.Random(players)
+    refused = built = 0
+    for s in played_positions(players)[::every]:
+        for seat in (None, rnd.randrange(players)):
+            for name, mutated in _mutations(g.describe(s, seat), rnd):
+                problems = g.position_problems(mutated)
+                if problems:
+                    assert all(not p.startswith("the engine refuses") for p in problems), (name, problems)
+                    with pytest.raises(InvalidPositionError) as raised:
+                        g.from_position(mutated, seed=1)
+                    assert list(raised.value.problems) == problems, name
+                    refused += 1
+                    continue
+                try:
+                    state = g.from_position(mutated, seed=1)
+                except InvalidPositionError as exc:  # pragma: no cover - the failure's report
+                    raise AssertionError(f"{name}: problems() passed what the engine refuses: {exc}") from None
+                play_on(state, 2, steps=15)
+                # A sound description is the position it sets up, whole or as its seat sees it.
+                if mutated.seat is None:
+                    same_order = mutated.order_from == mutated.start_player  # None says the same
+                    assert g.describe(state) == (replace(mutated, order_from=None) if same_order else mutated), name
+                built += 1
+    return refused, built
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_mutations_are_refused_by_name_or_play(players: int) -> None:
+    refused, built = _sweep(players, every=2)
+    assert refused > built > 0  # most single changes break a position reached by play; some are sound
+
+
+@pytest.mark.parametrize(
+    ("text", "problems"),
+    [
+        (
+            "",
+            [
+                "the text has 0 field(s) separated by spaces; a position has 11: phase, seat to act, start player, "
+                "whose view, seats, display, families, location cards, ship cards, Jana, generator state"
+            ],
+        ),
+        ("set_sail 0 0 * x", None),
+        (
+            "dancing 9 0 * -/- - -,-,- -,- -,- - zz",
+            [
+                "phase: 'dancing' is none of boarding, set_course, entertainment, set_sail, over",
+                "seat to act: '9' is not a count of 0..3",
+                "seat 0: 1 part(s) separated by ',', not 7",
+                "seat 1: 1 part(s) separated by ',', not 7",
+                "generator state: 'zz' is not 16 lower-case hex digits",
+            ],
+        ),
+    ],
+)
+def test_garbage_texts_are_refused(text: str, problems: list[str] | None) -> None:
+    g = game(2)
+    with pytest.raises(InvalidPositionError) as raised:
+        g.from_position(text)
+    if problems is not None:
+        assert list(raised.value.problems) == problems
+    assert g.position_problems(text) == list(raised.value.problems)
+
+
+def test_texts_with_a_wrong_part_name_it() -> None:
+    g = game(2)
+    s = played_positions(2)[3]
+    text = g.position_text(s)
+    fields = text.split(" ")
+    hand_card = g.describe(s).seats[0].hand
+    cases = {
+        "unknown label": text.replace(fields[4][:3], "Zzyzx", 1),
+        "huge count": g.position_text(s, 0).replace("?", "?99999999", 1),
+        "extra field": text + " extra",
+        "truncated": text[: len(text) // 2],
+        "too many seats": text.replace(fields[4], "/".join([fields[4]] * 3)),
+    }
+    for name, bad in cases.items():
+        problems = g.position_problems(bad)
+        assert problems, name
+        with pytest.raises(InvalidPositionError):
+            g.from_position(bad)
+    assert "'Zzyzx" in g.position_problems(cases["unknown label"])[0]
+    assert "is not a count" in " ".join(g.position_problems(cases["huge count"]))
+    assert isinstance(hand_card, list)
+
+
+def test_game_options_are_the_game_objects() -> None:
+    two, three = game(2), game(3)
+    text = two.position_text(two.new_state(seed=1))
+    assert three.position_problems(text)[0] == "the description has 2 seat(s); this game has 3"
+    solo = game(1)
+    assert "Jana plays only in the solo game (C9)" in solo.position_problems(text) or solo.position_problems(text)
+    assert two.json_schemas()["position"]["$ref"].endswith("DreamCruisePosition")
+
+
+def test_description_schema_bounds_hostile_input() -> None:
+    schema = msgspec.json.schema(DreamCruisePosition)
+    seat = schema["$defs"]["SeatPosition"]["properties"]
+    assert seat["hand"]["anyOf"][0]["maxItems"] == 96
+    assert schema["$defs"]["CabinSeat"]["properties"]["waiting"]["maximum"] == 6
+    assert SeatPosition.__doc__ and DreamCruisePosition.__doc__
