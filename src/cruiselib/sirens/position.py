@@ -242,6 +242,13 @@ class SirensPositions(PositionRules[SirensPosition]):
     # ------------------------------------------------------------------ problems
 
     def problems(self, position: SirensPosition) -> list[str]:
+        problems = _size_problems(position)
+        if problems:
+            return problems
+        try:  # a Struct made in Python skips its schema's bounds: check them as JSON would
+            msgspec.convert(msgspec.to_builtins(position), type=SirensPosition, strict=True)
+        except (msgspec.ValidationError, TypeError) as exc:
+            return [f"not a description: {exc}"]
         table, problems = self._read_table(position)
         if problems:
             return problems
@@ -1013,6 +1020,57 @@ class SirensPositions(PositionRules[SirensPosition]):
             return msgspec.convert(data, type=SirensPosition, strict=True)
         except msgspec.ValidationError as exc:  # pragma: no cover - every field is checked above
             raise InvalidPositionError([f"not a description: {exc}"], title) from None
+
+
+def _size_problems(position: SirensPosition) -> list[str]:
+    """Every count out of range in a description (a Struct made in Python is not checked
+    against its schema): sides of 5 cards, hands of 4, the seats, the lists' lengths."""
+    problems: list[str] = []
+
+    def count(what: str, value: object, low: int, high: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            problems.append(f"{what} is {value!r}, not a number from {low} to {high}")
+
+    def length(what: str, value: object, low: int, high: int, unit: str) -> bool:
+        if not isinstance(value, (list, tuple)):
+            problems.append(f"{what} is a list, not {type(value).__name__}")
+            return False
+        if not low <= len(value) <= high:
+            span = str(low) if low == high else f"{low} to {high}"
+            problems.append(f"{what} holds {len(value)} {unit}: {span}")
+            return False
+        return True
+
+    if position.seat is not None:
+        count("the seat", position.seat, 0, 1)
+    count("the turn", position.turn, 0, 1)
+    count("the start player", position.start_player, 0, 1)
+    length("the ship cards", position.ships, NSHIP, NSHIP, "entries")
+    if length("the sides", position.sides, NSHIP, NSHIP, "ship cards"):
+        for k, ship in enumerate(position.sides):
+            if length(f"ship card {k + 1} from the bow", ship, 2, 2, "sides"):
+                for j, side in enumerate(ship):
+                    length(f"seat {j}'s side of ship card {k + 1} from the bow", side, 0, SIDE_MAX, "cards (S5)")
+    length("the crew", position.crew, 2, 2, "tokens")
+    length("the rum mugs", position.rum, 2, 2, "entries")
+    if length("the hands", position.hands, 2, 2, "entries"):
+        for p, hand in enumerate(position.hands):
+            if isinstance(hand, int):
+                count(f"seat {p}'s hidden hand", hand, 0, HAND)
+            else:
+                length(f"seat {p}'s hand", hand, 0, HAND, "cards (S3)")
+    if length("the draw piles", position.piles, 1, 2, "entries"):
+        for i, pile in enumerate(position.piles):
+            if isinstance(pile, int):
+                count(f"draw pile {i}'s size", pile, 0, MAX_PILE)
+            else:
+                length(f"draw pile {i}", pile, 0, MAX_PILE, "cards")
+    if position.removed is not None:
+        length("the cards out of play", position.removed, 0, MAX_CARDS, "cards")
+    if length("the points", position.points, 2, 2, "entries"):
+        for p, points in enumerate(position.points):
+            count(f"seat {p}'s points", points, 0, 5)
+    return problems
 
 
 def _face_text(label: str) -> str:
