@@ -52,7 +52,7 @@ def play_on(state: DreamCruiseState, seed: int, steps: int = 40) -> list[int]:
         action = rnd.choice(state.legal_actions())
         out.append(action)
         state.apply(action)
-    return out + [-1, *state.scores()]
+    return [*out, -1, *state.scores()]
 
 
 # ---------------------------------------------------------------------- positions of play
@@ -151,13 +151,13 @@ def test_several_problems_at_once_are_all_named() -> None:
     broken = replace(
         d,
         seats=[
-            replace(seat0, hand=[stolen], points_pile=[d.family_deck[0]]),  # type: ignore[index]
+            replace(seat0, hand=[stolen], points_pile=[d.family_deck[0]]),
             d.seats[1],
         ],
-        ship_deck=deck + [stolen],
+        ship_deck=[*deck, stolen],
     )
     problems = g.position_problems(broken)
-    family = d.family_deck[0]  # type: ignore[index]
+    family = d.family_deck[0]
     assert problems == [
         f"the {family} family is both in seat 0's points pile and in the family deck",
         f"{stolen} is both in seat 0's hand and in the ship deck",
@@ -176,7 +176,7 @@ def test_counts_that_play_fixes_are_checked() -> None:
     d = g.describe(g.new_state(seed=5))
     deck = d.family_deck
     assert isinstance(deck, list)
-    short = replace(d, family_deck=deck[:-3], family_box=[*d.family_box, *deck[-3:]])  # type: ignore[misc]
+    short = replace(d, family_deck=deck[:-3], family_box=[*d.family_box, *deck[-3:]])
     assert g.position_problems(short) == [
         "the family deck holds 21 card(s); the satisfied families' cabins drew two each, 0 of 24, which leaves 24 "
         "(C8, C16)"
@@ -216,7 +216,7 @@ def _mutations(d: DreamCruisePosition, rnd: random.Random) -> Iterator[tuple[str
     dropped, figures and the captain."""
     n = len(d.seats)
     phases = ["boarding", "set_course", "entertainment", "set_sail", "over"]
-    yield "phase", replace(d, phase=rnd.choice([p for p in phases if p != d.phase]))  # type: ignore[arg-type]
+    yield "phase", replace(d, phase=rnd.choice([p for p in phases if p != d.phase]))
     yield "to_act", replace(d, to_act=rnd.randrange(n) if d.to_act is None else (d.to_act + 1) % n)
     yield "start", replace(d, start_player=(d.start_player + 1) % n)
     yield "order", replace(d, order_from=(d.start_player + 1) % n)
@@ -276,12 +276,10 @@ def _mutations(d: DreamCruisePosition, rnd: random.Random) -> Iterator[tuple[str
             yield f"{field} count", replace(d, **{field: zone + rnd.choice((-1, 1)) if zone else 1})
         elif zone:
             yield f"{field} dropped", replace(d, **{field: zone[1:]})
-            yield (
-                f"{field} into pile",
-                replace(d, **{field: zone[1:]}, seats=[*d.seats[:-1], replace(d.seats[-1], points_pile=[zone[0]])])
-                if field in ("family_deck", "family_box")
-                else (f"{field} doubled", replace(d, **{field: [*zone, zone[0]]}))[1],
-            )
+            yield f"{field} doubled", replace(d, **{field: [*zone, zone[0]]})
+            if field in ("family_deck", "family_box"):  # a family satisfied without its cabin's draw
+                last = replace(d.seats[-1], points_pile=[*d.seats[-1].points_pile, zone[0]])
+                yield f"{field} into a pile", replace(d, **{field: zone[1:]}, seats=[*d.seats[:-1], last])
     if d.display:
         k = rnd.randrange(len(d.display))
         taken = d.display[k].taken_by
