@@ -179,6 +179,8 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
         self._labels = [
             label if label is not None and folded[label.casefold()] == 1 else f"#{i}" for i, label in enumerate(plain)
         ]
+        # Voyages already valued (the optimal assignment is the costly part of a check).
+        self._worths: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
         self._by_label = {label.casefold(): i for i, label in enumerate(self._labels) if not label.startswith("#")}
 
     # ------------------------------------------------------------------ describing
@@ -449,12 +451,20 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
     def _worth(self, s: int, ships: list[int]) -> tuple[int, list[int]]:
         """What ``ships`` are worth in sea ``s`` (A5), and the ships by leg: as given when
         that order is an optimal assignment, else the engine's optimal one (A10)."""
+        key = (s, *ships)
+        known = self._worths.get(key)
+        if known is not None:
+            return known[0], list(known[1])
         rules = self.game.rules
         worth, _bonus, by_leg = self.game._scratch.value_of(ships, s)
         legs = len(ships)
         scores = [int(rules.ship_value(c, s, leg)) for leg, c in enumerate(ships)]
         as_given = sum(scores) + (legs if all(scores) else 0)
-        return int(worth), list(ships) if as_given == worth else [int(c) for c in by_leg]
+        result = (int(worth), tuple(ships) if as_given == worth else tuple(int(c) for c in by_leg))
+        if len(self._worths) >= 4096:  # a bound: hostile input cannot grow it
+            self._worths.clear()
+        self._worths[key] = result
+        return result[0], list(result[1])
 
     def _check_seats(self, pos: AtlanticStarPosition, view: int | None, facts: _Facts) -> None:
         """Hands and money against the voyages staged, the discard pile against the money
@@ -487,7 +497,7 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
                 limit = max(LEGS[s] for s in to_sail) + 2
                 if sizes[p] > limit:
                     out.append(
-                        f"seat {p} holds {sizes[p]} ships: with the {', '.join(SEAS[s] for s in to_sail)} "
+                        f"seat {p} holds {sizes[p]} ships: with the {_names([SEAS[s] for s in to_sail])} "
                         f"left to sail it holds at most {limit} (A6)"
                     )
             elif sizes[p] > 2:
@@ -507,7 +517,7 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
         discarded = len(pos.discard)
         if discarded % 4:
             out.append(f"the discard pile holds {discarded} ships: refreshes discard four at a time (A11)")
-        elif discarded // 4 * 2000 > spent:
+        elif discarded and discarded // 4 * 2000 > spent:
             out.append(
                 f"the discard pile holds {discarded // 4} refreshes' ships, but the seats have spent only "
                 f"{_marks(spent)} in all: a refresh costs 2,000"
