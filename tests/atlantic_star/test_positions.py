@@ -312,10 +312,9 @@ def mutations(position: AtlanticStarPosition, rnd: random.Random) -> list[Atlant
         out.append(rep(position, pack=position.pack[1:]))
         out.append(rep(position, pack=position.pack[1:], discard=[*position.discard, position.pack[0]]))
         out.append(rep(position, pack=position.pack[1:], agency=[position.pack[0], *position.agency[1:]]))
-        first = next(s for s in seats if isinstance(s.hand, list))
-        if len(first.hand) < 8:
-            taker = seats.index(first)
-            grown = rep(first, hand=[*first.hand, position.pack[0]])
+        taker, held = next((p, s.hand) for p, s in enumerate(seats) if isinstance(s.hand, list))
+        if len(held) < 8:
+            grown = rep(seats[taker], hand=[*held, position.pack[0]])
             out.append(rep(position, pack=position.pack[1:], seats=[*seats[:taker], grown, *seats[taker + 1 :]]))
     if position.discard:
         out.append(rep(position, discard=position.discard[:-1]))
