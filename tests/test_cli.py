@@ -178,7 +178,7 @@ def test_play_has_no_bot_option(capsys: pytest.CaptureFixture[str]) -> None:
 def test_schema(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "schema", ANY_GAME)
     schemas = json.loads(out)
-    assert code == 0 and set(schemas[ANY_GAME]) == {"state", "view", "move"}
+    assert code == 0 and set(schemas[ANY_GAME]) == {"state", "view", "move", "position"}
 
 
 def _match_seats(name: str) -> int:
