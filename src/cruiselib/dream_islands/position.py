@@ -541,8 +541,8 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
             outside = sum(1 for x in hand if not (level >> x) & 1)
             if level and outside < k:
                 found.append(
-                    f"seat {p}'s memory says at least {_plural(k, 'card')} of its hand are none of list {k}, "
-                    f"but {outside} are (I16)"
+                    f"seat {p}'s memory says {k} or more cards of its hand are none of list {k}, but "
+                    f"{outside} {'is' if outside == 1 else 'are'} (I16)"
                 )
             wider = level
         return found
@@ -648,7 +648,8 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
             )
         if len(s.completed) > HAND * turns:
             found.append(
-                f"seat {p} completed {len(s.completed)} missions in {t_text}: at most the 3 in hand a turn (I5)"
+                f"seat {p} completed {_plural(len(s.completed), 'mission')} in {t_text}: at most the 3 in hand "
+                "a turn (I5)"
             )
         exchanging = position.phase == "exchange" and p == position.turn
         if s.under_size + (s.hand_size if exchanging else 0) > HAND * turns:
