@@ -211,7 +211,9 @@ def phase_4_example(jung_waiting: int, final: bool = False) -> DreamCruiseState:
     seat1 = dict(SEAT_1, location="Mykonos", earlier_locations=["Skagen", "Bergen"])
     if final:  # 13 satisfied families drew 26 cards from a deck of 24: this round is the last (C8)
         seat1["cabins"] = starting("Richter", "Klein", "Wagner")
-        seat1["points_pile"] = [*"Baumann Berger Brandt Becker Wolf Koch Smith Brown Weber Schulz".split()]
+        seat1["points_pile"] = [
+            *("Baumann", "Berger", "Brandt", "Becker", "Wolf", "Koch", "Smith", "Brown", "Weber", "Schulz")
+        ]
     view = view_of(TWO, seats=[seat0, seat1], phase="set_sail", to_act=0, start_player=0)
     assert TWO.position_problems(view) == []
     return TWO.from_position(view, seed=4)
