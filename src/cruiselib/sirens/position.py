@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
@@ -59,8 +59,8 @@ CardLabel = Annotated[
 HandCount = Annotated[int, Meta(ge=0, le=HAND, description="a hidden hand: how many cards it holds")]
 PileCount = Annotated[int, Meta(ge=0, le=MAX_PILE, description="a hidden draw pile: how many cards it holds")]
 ShipStatus = Literal["in play", "won by seat 0", "won by seat 1", "removed"]
-CrewPlace = Union[ShipValue, Literal["won by seat 0", "won by seat 1", "removed"]]
-RumPlace = Union[ShipValue, Literal["held", "gone"]]
+CrewPlace = ShipValue | Literal["won by seat 0", "won by seat 1", "removed"]
+RumPlace = ShipValue | Literal["held", "gone"]
 Side = Annotated[list[CardLabel], Meta(max_length=SIDE_MAX)]
 
 
@@ -178,7 +178,9 @@ class SirensPositions(PositionRules[SirensPosition]):
         self.ship_index = {v: k for k, v in enumerate(self.ship_values)}
         self.variant = game.variant == "bow_to_rear"
         self.copies = Counter(self.card_face)
-        self.set_copies = [Counter(f for f, e in zip(self.card_face, self.card_emblem) if e == p) for p in range(2)]
+        self.set_copies = [
+            Counter(f for f, e in zip(self.card_face, self.card_emblem, strict=True) if e == p) for p in range(2)
+        ]
         best = max(self.values)
         # The fewest cards a won ship card took out of play (S6): ceil(value / best card)
         # if five cards can reach it, else only 5 + 5 cards can have won it.
@@ -270,8 +272,9 @@ class SirensPositions(PositionRules[SirensPosition]):
         variant = self.variant
         if len(position.piles) != (2 if variant else 1):
             problems.append(
-                "the 'bow_to_rear' variant has a draw pile per seat, not "
-                f"{len(position.piles)}" if variant else f"this game has one shared draw pile, not {len(position.piles)}"
+                f"the 'bow_to_rear' variant has a draw pile per seat, not {len(position.piles)}"
+                if variant
+                else f"this game has one shared draw pile, not {len(position.piles)}"
             )
         if seat is not None and position.rng is not None:
             problems.append("a seat's view gives no generator state: the hidden cards are dealt anew")
@@ -315,7 +318,8 @@ class SirensPositions(PositionRules[SirensPosition]):
             sees = seat is None or (variant and seat == i)
             if isinstance(pile, int):
                 if sees:
-                    problems.append(f"{name} is given as a count ({pile}): {'a whole table' if seat is None else f'seat {seat}'} knows its cards")
+                    who = "a whole table" if seat is None else f"seat {seat}"
+                    problems.append(f"{name} is given as a count ({pile}): {who} knows its cards")
                 hidden_piles[i] = pile
                 t.piles.append([])
             else:
@@ -334,7 +338,9 @@ class SirensPositions(PositionRules[SirensPosition]):
         if problems:
             return t, problems
         # How many copies of each face the description places, against the card set.
-        placed = Counter(f for zone in (*t.hands, *t.piles, *(s for ship in t.sides for s in ship), t.removed) for f in zone)
+        placed = Counter(
+            f for zone in (*t.hands, *t.piles, *(s for ship in t.sides for s in ship), t.removed) for f in zone
+        )
         for f, n in sorted(placed.items()):
             if n > self.copies[f]:
                 problems.append(f"there are {n} cards {self.labels[f]}: the card set has {self.copies[f]}")
@@ -360,7 +366,6 @@ class SirensPositions(PositionRules[SirensPosition]):
 
     def _read_tokens(self, position: SirensPosition, t: _Table, problems: list[str]) -> None:
         """The ship cards, crew tokens, rum mugs, phase and turn in numbers."""
-        ships = self.ship_values
         t.status = [_STATUS_CODE[s] for s in position.ships]
         for r, place in enumerate(position.rum):
             if place == "held":
@@ -406,7 +411,9 @@ class SirensPositions(PositionRules[SirensPosition]):
         assert seat is not None
         other = 1 - seat
         hidden_hands, hidden_piles = t.hidden_hands, t.hidden_piles
-        seen = Counter(f for zone in (t.hands[seat], *t.piles, *(s for ship in t.sides for s in ship), t.removed) for f in zone)
+        seen = Counter(
+            f for zone in (t.hands[seat], *t.piles, *(s for ship in t.sides for s in ship), t.removed) for f in zone
+        )
         problems: list[str] = []
         if not self.variant:
             unseen = len(self.card_face) - sum(seen.values())
@@ -618,7 +625,9 @@ class SirensPositions(PositionRules[SirensPosition]):
         v = self.values[f]
         mover = t.turn
         if not self.crew_icon[f]:
-            problems.append(f"{name}: the last card on seat {side}'s side, {self.labels[f]}, has no move-crew icon (S5)")
+            problems.append(
+                f"{name}: the last card on seat {side}'s side, {self.labels[f]}, has no move-crew icon (S5)"
+            )
         if src >= 0 and t.octopus[mover] != (k, side, n - 1):
             problems.append(
                 f"{name}: the card came by octopus, so seat {mover}'s octopus sits on it, "
@@ -689,7 +698,9 @@ class SirensPositions(PositionRules[SirensPosition]):
             held = len(t.hands[p]) + hidden_hands[p]
             if pile and held < need:
                 name = "its draw pile" if self.variant else "the draw pile"
-                problems.append(f"seat {p} holds {held} card{'s' if held != 1 else ''}: while {name} has cards it holds {need} (S4)")
+                problems.append(
+                    f"seat {p} holds {held} card{'s' if held != 1 else ''}: while {name} has cards it holds {need} (S4)"
+                )
         return problems
 
     def _unscored_problems(
@@ -853,10 +864,8 @@ class SirensPositions(PositionRules[SirensPosition]):
 
         hands = [sorted(take(f, p) for f in t.hands[p]) for p in range(2)]
         piles_top = [[take(f, i) for f in pile] for i, pile in enumerate(t.piles)]
-        if t.phase == 0:
-            piles = [sorted(p) for p in piles_top]  # S15: the sets wait in id order
-        else:
-            piles = [list(reversed(p)) for p in piles_top]  # bottom first, as the snapshot
+        # S15: the sets wait in id order through the pick phase; else bottom first, as saved.
+        piles = [sorted(p) for p in piles_top] if t.phase == 0 else [list(reversed(p)) for p in piles_top]
         sides = [[[take(f, None) for f in side] for side in ship] for ship in t.sides]
         removed = sorted(take(f, None) for f in t.removed)
         octopus = [-1 if o is None else sides[o[0]][o[1]][o[2]] for o in t.octopus]
@@ -865,8 +874,6 @@ class SirensPositions(PositionRules[SirensPosition]):
     # ------------------------------------------------------------------ the compact text
 
     def text(self, position: SirensPosition) -> str:
-        ships = self.ship_values
-
         def cards(labels: list[str] | int) -> str:
             if isinstance(labels, int):
                 return f"?{labels}"
@@ -881,11 +888,10 @@ class SirensPositions(PositionRules[SirensPosition]):
                 table.append(_STATUS_TEXT[status])
         crew = ",".join(str(c) if isinstance(c, int) else _STATUS_TEXT[c] for c in position.crew)
         rum = "/".join(str(r) if isinstance(r, int) else "h" if r == "held" else "x" for r in position.rum)
-        phase = position.phase
+        phase: str = position.phase
         move = position.crew_move
         if move is not None:
             phase = f"crew:{move.ship}/{move.side}" + (f":{move.from_ship}" if move.from_ship is not None else "")
-        del ships
         fields = [
             "/".join(table),
             crew,
@@ -907,7 +913,8 @@ class SirensPositions(PositionRules[SirensPosition]):
     def read(self, text: str) -> SirensPosition:
         title = f"{self.game.title} position"
         problems: list[str] = []
-        fields = text.split()
+        fields = text.replace("\u2693", "a").split()  # the move texts' icon reads as 'a'
+
         if not FIELDS_MIN <= len(fields) <= FIELDS_MAX:
             raise InvalidPositionError(
                 [
@@ -934,14 +941,20 @@ class SirensPositions(PositionRules[SirensPosition]):
             out = word.split(",")
             for label in out:
                 if not re.fullmatch(r"-?[0-9]{1,2}a?(\*[01])?", label):
-                    problems.append(f"{what}: {label[:20]!r} is no card (a value, 'a' for the move-crew icon, '*0'/'*1' for an octopus)")
+                    problems.append(
+                        f"{what}: {label[:20]!r} is no card (a value, 'a' for the move-crew icon, "
+                        "'*0'/'*1' for an octopus)"
+                    )
+                elif _face_text(label) not in self.face_of_label:
+                    problems.append(f"{what}: there is no card {_face_text(label)!r} in the card set")
             return out
 
         ships = table.split("/")
         if len(ships) != NSHIP:
             problems.append(f"the table lists {len(ships)} ship cards separated by '/', not {NSHIP}")
         else:
-            statuses, sides = [], []
+            statuses: list[str] = []
+            sides: list[list[list[str] | int]] = []
             for k, ship in enumerate(ships):
                 name = f"ship {self.ship_values[k]}"
                 if ship in _STATUS_OF_TEXT:
@@ -991,7 +1004,9 @@ class SirensPositions(PositionRules[SirensPosition]):
             data["crew_move"] = {
                 "ship": number(match.group(1), "the crew decision's ship", 1, MAX_SHIP),
                 "side": int(match.group(2)),
-                "from_ship": None if match.group(3) is None else number(match.group(3), "the octopus' source", 1, MAX_SHIP),
+                "from_ship": None
+                if match.group(3) is None
+                else number(match.group(3), "the octopus' source", 1, MAX_SHIP),
             }
         elif phase in ("pick", "main", "after", "over"):
             data["phase"] = phase
