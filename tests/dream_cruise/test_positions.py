@@ -328,6 +328,26 @@ def test_mutations_are_refused_by_name_or_play(players: int) -> None:
     assert refused > built > 0  # most single changes break a position reached by play; some are sound
 
 
+@pytest.mark.slow
+def test_mutation_sweep_of_more_positions() -> None:
+    """The sweep over every fourth position of another game per seat count (the fast test
+    takes every other position of two): a single change is refused by name, or it sets up
+    a state that plays."""
+    for players in PLAYERS:
+        g = game(players)
+        rnd = random.Random(100 + players)
+        for s in random_game(g, 21, every=4):
+            for seat in (None, rnd.randrange(players)):
+                for name, mutated in _mutations(g.describe(s, seat), rnd):
+                    problems = g.position_problems(mutated)
+                    if problems:
+                        with pytest.raises(InvalidPositionError) as raised:
+                            g.from_position(mutated, seed=1)
+                        assert list(raised.value.problems) == problems, name
+                    else:
+                        play_on(g.from_position(mutated, seed=1), 2, steps=15)
+
+
 @pytest.mark.parametrize(
     ("text", "problems"),
     [

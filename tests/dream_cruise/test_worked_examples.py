@@ -260,6 +260,8 @@ def test_phase_5_disembark_example(final: bool) -> None:
     if final:
         assert after.phase == "over"
         assert (seat.bottom_card, seat.bottom_guests) == ("Cooking Class", ["balcony"])  # Ertel's stay
+        # 4 families of 3 points, the Mediterranean pair of routes (1), 2 guests placed (1)
+        assert state.scores()[0] == 12 + 1 + 1
     else:
         assert after.phase == "boarding"
         assert seat.location is None and seat.bottom_card is None  # steps 2 and 4
