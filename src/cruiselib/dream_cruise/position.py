@@ -354,9 +354,8 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
             return problems
         problems = self._place_problems(table)
         if table.seat is not None:
-            if problems:
-                return problems
-            problems = self._pool_problems(table)
+            # The rest is checked on a deal of the hidden places: one must exist first.
+            problems += self._pool_problems(table)
             if problems:
                 return problems
             table = self._filled(table)
