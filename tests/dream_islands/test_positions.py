@@ -126,6 +126,7 @@ def test_the_start_of_a_game_is_round_0_and_its_text_reads_back() -> None:
 @pytest.mark.parametrize("options", CONFIGURATIONS, ids=IDS)
 def test_a_seat_s_view_sets_up_a_state_the_seat_cannot_tell_from_the_original(options: dict[str, Any]) -> None:
     game = make(**options)
+    dealt_apart = 0
     for state in sample(game, seed=24):
         for seat in range(game.num_players):
             described = game.describe(state, seat)
@@ -142,6 +143,8 @@ def test_a_seat_s_view_sets_up_a_state_the_seat_cannot_tell_from_the_original(op
             # Where many cards are hidden, different seeds deal them differently.
             if hidden_cards(described) >= 8:
                 assert len(deals) > 1
+                dealt_apart += 1
+    assert dealt_apart
 
 
 def test_a_seat_s_view_in_an_exchange_deals_no_mission_that_holds_into_the_mover_s_hand() -> None:
@@ -382,6 +385,11 @@ def test_garbage_texts_are_refused_with_what_does_not_read() -> None:
             "seat 0's completed missions '16' does not read: mission ids 0..15 separated by ',' or '-'"
         ],
         text.replace(" *", " 9"): ["the view '9' does not read: a seat 0..3 or '*'"],
+        " ".join([*text.split()[:4], "?99/-", "?9999|0,1/-", *text.split()[6:]]): [
+            "seat 0's hand '?99' does not read: at most 3 cards",
+            "seat 0's pile (above the cards put under) '?9999' does not read: mission ids 0..15 separated by ',', "
+            "'?N' for N hidden or '-'",
+        ],
     }
     for garbage, problems in cases.items():
         with pytest.raises(cruiselib.InvalidPositionError) as refused:
