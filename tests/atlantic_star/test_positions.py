@@ -222,7 +222,7 @@ def test_the_start_player_is_asked_for_only_where_the_turns_do_not_fix_it() -> N
     wrong = msgspec.structs.replace(described, start_player=0)
     assert refused(g, wrong) == [
         "seat 0 cannot have started: with seat 2 to move and the turns taken "
-        "(seat 0 0, seat 1 0, seat 2 0, seat 3 0), the start player is seat 2 (A9)"
+        "(seat 0: 0, seat 1: 0, seat 2: 0, seat 3: 0), the start player is seat 2 (A9)"
     ]
     over = played(4, 7)[-1]
     described = g.describe(over)

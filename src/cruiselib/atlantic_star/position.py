@@ -592,7 +592,7 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
                 )
         fits = self._fitting_starts(cur, turns, left)
         given = pos.start_player
-        told = ", ".join(f"seat {p} {turns[p]}" for p in range(N))
+        told = ", ".join(f"seat {p}: {turns[p]}" for p in range(N))
         if not fits:
             out.append(
                 f"the turns taken do not fit (a seat's turns: its ships in hand, and each voyage's ships "
