@@ -11,7 +11,9 @@ own loader never refuses one the problems passed.
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -60,8 +62,10 @@ def test_a_described_position_sets_up_the_very_state(players: int) -> None:
     g = game(players)
     for state in played(players, 7):
         original = state._to_data()
-        rebuilt = g.from_position(g.describe(state))
-        assert rebuilt._to_data() == original
+        described = g.describe(state)
+        assert g.from_position(described)._to_data() == original
+        as_json = msgspec.json.decode(msgspec.json.encode(described))
+        assert g.from_position(as_json)._to_data() == original
         text = g.position_text(state)
         assert "\n" not in text and len(text.split(" ")) == 11
         assert g.read_position(text) == g.describe(state)
@@ -392,3 +396,28 @@ def test_a_changed_description_is_refused_or_sets_up_a_state_that_plays(players:
 @pytest.mark.parametrize("players", PLAYERS)
 def test_sweep_changed_descriptions_through_whole_games(players: int) -> None:
     sweep(players, list(played(players, 11)[::4]) + list(played(players, 12)[1::5]))
+
+
+# ---------------------------------------------------------------- the docs' examples
+
+
+def test_the_docs_examples_are_what_the_library_prints() -> None:
+    """docs/atlantic_star.md, "Setting up a position": the texts read, and the board and
+    the problems printed are the library's own output."""
+    page = (Path(__file__).parents[2] / "docs" / "atlantic_star.md").read_text()
+    section = page.split("## Setting up a position")[1].split("\n## ")[0]
+    blocks = re.findall(r"```text\n(.*?)```", section, re.S)
+    start, view, printed = blocks[0].strip(), blocks[1].strip(), blocks[2].splitlines()
+    g = game(4)
+    assert g.position_text(g.from_position(start, seed=1), 1) == start
+    state = g.from_position(view, seed=7)
+    assert g.position_text(state, 2) == view
+    board = g.render(state, 2, compact=True).splitlines()
+    assert printed[: len(board)] == board
+    bad = (
+        view.replace("?73", "?70")
+        .replace("Silesia/", "Silesia,Tethys/")
+        .replace("13k", "40k")
+        .replace("agency - 2", "agency 3 2")
+    )
+    assert printed[len(board) :] == g.position_problems(bad)
