@@ -20,7 +20,7 @@ import msgspec
 import pytest
 
 import cruiselib
-from cruiselib.atlantic_star import AtlanticStarGame
+from cruiselib.atlantic_star import AtlanticStarGame, ShipList
 from cruiselib.atlantic_star.position import AtlanticStarPosition, SeaPosition, SeatPosition, VoyagePosition
 from cruiselib.bots import make_bot
 from tests.support import random_game
@@ -284,6 +284,42 @@ def test_garbage_text_problems_are_all_named() -> None:
         "the generator state is '-' or 16 lower-case hex digits, not 'zz'",
     ]
     assert refused(g, "x" * 20_000) == ["the text is 20000 characters, over 16384"]
+
+
+def test_truncated_and_oversized_texts_are_refused() -> None:
+    g = game(3)
+    state = played(3, 7)[5]
+    for text in (g.position_text(state), g.position_text(state, 1)):
+        for cut in range(0, len(text), 41):
+            assert refused(g, text[:cut])
+    huge = g.position_text(state, 1).split(" ")
+    huge[6] = "12345678901234567890"
+    assert refused(g, " ".join(huge)) == ["the seat to move is a seat 0 to 2 or '-', not '12345678901234567890'"]
+
+
+def test_a_custom_ship_list_and_board_are_described_too() -> None:
+    """Ships whose names are no plain word (or equal another's in some case) are written
+    by id; the board table comes from the game."""
+    listed = msgspec.to_builtins(ShipList.standard())
+    listed["name"] = "renamed"
+    renamed = {0: "Queen Mary", 1: "St. Louis", 2: "aurora", 3: "AURORA"}
+    for ship, name in renamed.items():
+        listed["ships"][ship]["name"] = name
+    board = [[10 + 3 * c, 9, 8, 7, 3, 0] for c in range(5)]
+    g: Any = cruiselib.make(
+        "atlantic_star", players=3, ships=ShipList.from_json(msgspec.json.encode(listed)), board=board
+    )
+    labels = g._position_rules()._labels
+    assert labels[:4] == ["Queen_Mary", "#1", "#2", "#3"]
+    for state in random_game(g, 3, every=15):
+        text = g.position_text(state)
+        assert g.from_position(text)._to_data() == state._to_data()
+        for seat in range(3):
+            assert g.from_position(g.position_text(state, seat), seed=2).view(seat) == state.view(seat)
+    start = g.describe(g.new_state(seed=1, start_player=0), 0)
+    moved = msgspec.structs.replace(start, agency=["Queen Mary", "St. Louis", "aurora", "AURORA"])
+    assert g.read_position(g.position_text(moved)) == moved
+    assert g.read_position(g.position_text(moved).replace("Queen_Mary", "queen_mary")) == moved
 
 
 def mutations(position: AtlanticStarPosition, rnd: random.Random) -> list[AtlanticStarPosition]:

@@ -9,9 +9,9 @@ values, A3, A7), each voyage's ships by leg (the optimal assignment, A5, A10), i
 where the turns fix it. Where they do not, the description names it (``start_player``).
 
 The compact text is one line of eleven fields (docs/atlantic_star.md, "Setting up a
-position"), e.g. a seat's view::
+position"), e.g. seat 1's view at the start of a 4-player game that seat 1 starts::
 
-    4*:0=Aurora,Hera,Rhea-2k/-/-/- Nike,Iris,Eos,Gaia ?108 - Vesta/?0/?1/?1 20k/18k/17k/18k 1 loan - 0 -
+    -/-/-/- Pomerania,Spica,Canopus,Livonia ?128 - ?0/-/?0/?0 18k/18k/18k/18k 1 loan - 1 -
 """
 
 from __future__ import annotations
