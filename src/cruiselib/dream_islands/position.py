@@ -346,7 +346,7 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
                 sound = False
             elif not listed and isinstance(value, list):
                 why = (
-                    f"seat {view} sees only how many cards it holds"
+                    f"seat {view} sees only how many there are"
                     if field != "pile" or view != p
                     else (f"seat {p} never sees the order of its own pile (I6)")
                 )
@@ -595,6 +595,8 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
         over = position.phase == "over"
         ending = self._ending(position, seats)
         if over:
+            if rounds > limit:
+                found.append(f"{rounds} rounds played: the game ends after {limit_name} at the latest")
             if rounds < 1:
                 found.append("a game is over only after a complete round (I7)")
             if not ending and rounds != limit:
