@@ -70,6 +70,7 @@ def hidden_cards(position: DreamIslandsPosition) -> int:
 @pytest.mark.parametrize("options", CONFIGURATIONS, ids=IDS)
 def test_a_position_reached_by_play_is_set_up_as_it_was(options: dict[str, Any]) -> None:
     game = make(**options)
+    twin = game.pure_twin()
     for k, state in enumerate(sample(game, seed=21)):
         described = game.describe(state)
         assert game.position_problems(described) == []
@@ -80,6 +81,7 @@ def test_a_position_reached_by_play_is_set_up_as_it_was(options: dict[str, Any])
         assert game.from_position(text)._to_data() == state._to_data()
         as_json = json.loads(msgspec.json.encode(described))
         assert game.from_position(as_json)._to_data() == state._to_data()
+        assert twin.from_position(text).to_json() == rebuilt.to_json()  # both cores alike
         plays_on_alike(state.clone(), rebuilt, seed=k)
 
 
