@@ -404,12 +404,43 @@ def test_texts_with_a_wrong_part_name_it() -> None:
 
 
 def test_game_options_are_the_game_objects() -> None:
-    two, three = game(2), game(3)
+    two = game(2)
     text = two.position_text(two.new_state(seed=1))
-    assert three.position_problems(text)[0] == "the description has 2 seat(s); this game has 3"
-    solo = game(1)
-    assert "Jana plays only in the solo game (C9)" in solo.position_problems(text) or solo.position_problems(text)
+    assert game(1).position_problems(text) == [
+        "the description has 2 seat(s); this game has 1",
+        "the seat to act is seat 1; this game has seats 0..0",
+        "the start player is seat 1; this game has seats 0..0",
+        "a solo game describes Jana's table (C9)",
+    ]
+    three_spaces = cruiselib.make("dream_cruise", players=2, additions=3)
+    assert three_spaces.position_problems(text) == [
+        "seat 0's ship board has 2 addition space(s); this game's have 3 (C6)",
+        "seat 1's ship board has 2 addition space(s); this game's have 3 (C6)",
+    ]
     assert two.json_schemas()["position"]["$ref"].endswith("DreamCruisePosition")
+
+
+def test_typos_in_texts_are_refused_by_name_or_set_up() -> None:
+    """Characters deleted, inserted or changed in texts of played positions: each text is
+    refused naming its problems, or it is a sound position that sets up."""
+    rnd = random.Random(8)
+    g = game(3)
+    built = 0
+    for s in played_positions(3)[::4]:
+        for seat in (None, 2):
+            text = list(g.position_text(s, seat))
+            for _ in range(12):
+                typo = text.copy()
+                typo[rnd.randrange(len(typo))] = rnd.choice("aZ09?-.,:/=*!@+> é")
+                problems = g.position_problems("".join(typo))
+                if not problems:
+                    g.from_position("".join(typo), seed=1)
+                    built += 1
+                    continue
+                with pytest.raises(InvalidPositionError) as raised:
+                    g.from_position("".join(typo), seed=1)
+                assert list(raised.value.problems) == problems
+    assert built < 12 * 2 * len(played_positions(3)[::4]) // 4
 
 
 def test_description_schema_bounds_hostile_input() -> None:
