@@ -286,6 +286,20 @@ def test_garbage_text_problems_are_all_named() -> None:
     assert refused(g, "x" * 20_000) == ["the text is 20000 characters, over 16384"]
 
 
+def test_a_struct_built_with_values_of_the_wrong_types_is_refused() -> None:
+    g = game(4)
+    start = g.describe(g.new_state(seed=1))
+    rep: Any = msgspec.structs.replace
+    assert refused(g, rep(start, seats="abc")) == ["not a description: Expected `array`, got `str` - at `$.seats`"]
+    assert refused(g, rep(start, to_move="x")) == [
+        "not a description: Expected `int | null`, got `str` - at `$.to_move`"
+    ]
+    assert refused(g, rep(start, seas=[None] * 4)) == [
+        "not a description: Expected `object`, got `null` - at `$.seas[0]`"
+    ]
+    assert refused(g, rep(start, phase=3)) == ["the phase is 'loan', 'agency' or 'over', not 3"]
+
+
 def test_truncated_and_oversized_texts_are_refused() -> None:
     g = game(3)
     state = played(3, 7)[5]

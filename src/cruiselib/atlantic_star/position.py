@@ -235,15 +235,23 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
         try:
             problems = self._check(position).problems
         except (TypeError, AttributeError, ValueError, KeyError, IndexError, OverflowError):
-            problems = []  # a Struct built with values of the wrong types: the schema names them
-        if not problems:
-            # What the checks above may not reach (a value of the wrong type, a bound of
-            # the schema): the schema's own check, so a sound description is always valid.
-            try:
-                msgspec.convert(msgspec.to_builtins(position), type=AtlanticStarPosition, strict=True)
-            except (msgspec.ValidationError, TypeError) as exc:
-                problems = [f"not a description: {exc}"]
-        return problems
+            # A Struct built in Python with values of the wrong types: the schema names
+            # them (with the types right the checks do not raise, so re-raise then).
+            schema_problems = self._schema_problems(position)
+            if not schema_problems:
+                raise
+            return schema_problems
+        # What the checks may not reach (a bound of the schema the game's terms do not
+        # name): the schema's own check, so a sound description is always a valid one.
+        return problems or self._schema_problems(position)
+
+    @staticmethod
+    def _schema_problems(position: AtlanticStarPosition) -> list[str]:
+        try:
+            msgspec.convert(msgspec.to_builtins(position), type=AtlanticStarPosition, strict=True)
+        except (msgspec.ValidationError, TypeError) as exc:
+            return [f"not a description: {exc}"]
+        return []
 
     def _check(self, pos: AtlanticStarPosition) -> _Facts:
         facts = _Facts()
