@@ -197,6 +197,14 @@ def test_a_seat_view_needs_a_deal_of_the_rest() -> None:
         "seat 0's view hides 73 ship cards (the ship deck 73, seat 1's hand 0), but 72 ship cards "
         "of the game are not in sight",
     ]
+    hidden_shown = replace(view, ship_deck=[], seats=[replace(view.seats[0], hand=0), view.seats[1]])
+    assert g.position_problems(hidden_shown) == [
+        "seat 0's hand is in sight of seat 0: its view lists the cards, not a count",
+        "the ship deck is hidden from seat 0: its view gives a count, not the cards",
+    ]
+    assert g.position_problems(replace(g.describe(s), ship_deck=3)) == [
+        "the whole table lists the ship deck card by card, not as a count"
+    ]
     listed = replace(view, family_deck=[], rng="0123456789abcdef")
     assert g.position_problems(listed) == ["a seat's view gives no generator state: what it hides is dealt anew"]
 

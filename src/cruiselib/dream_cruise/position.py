@@ -414,9 +414,11 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
             """A zone's cards, or its count where it is hidden from the seat whose view it is."""
             if isinstance(value, int) != counted:
                 problems.append(
-                    f"{where} is {'a count' if counted else 'listed card by card'} in "
-                    + ("the whole table" if view is None else f"seat {view}'s view")
-                    + f", not {'a list of cards' if counted else 'a count'}"
+                    f"{where} is hidden from seat {view}: its view gives a count, not the cards"
+                    if counted
+                    else f"the whole table lists {where} card by card, not as a count"
+                    if view is None
+                    else f"{where} is in sight of seat {view}: its view lists the cards, not a count"
                 )
             return value if isinstance(value, int) else ids(kind, value, where)
 
