@@ -788,7 +788,7 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
     def read(self, text: str) -> DreamIslandsPosition:
         """The description of a compact text; InvalidPositionError naming every field that
         does not read."""
-        return _TextReader(self.game.num_players).read(text)
+        return _TextReader(self.game.num_players, f"{self.game.title} position").read(text)
 
 
 # ---------------------------------------------------------------------- reading a text
@@ -816,8 +816,9 @@ _FAILED: Final = object()  # a field part that did not read (its problem is note
 class _TextReader:
     """Reads a compact text field by field, gathering every part that does not read."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, title: str) -> None:
         self.players = players
+        self.title = title
         self.problems: list[str] = []
 
     def read(self, text: str) -> DreamIslandsPosition:
@@ -828,7 +829,7 @@ class _TextReader:
                     f"a position text has {_REQUIRED} to {len(_FIELDS)} fields separated by spaces "
                     f"({', '.join(_FIELDS)}), not {len(fields)}"
                 ],
-                "Dream Islands position",
+                self.title,
             )
         fields += ["-"] * (len(_FIELDS) - len(fields))
         pieces = self._per_seat(fields[0], "pieces", self._pieces)
@@ -848,7 +849,7 @@ class _TextReader:
         if rng is not None and not re.fullmatch("[0-9a-f]{16}", rng):
             self._bad("the generator state", rng, "16 lower-case hex digits, or '-'")
         if self.problems:
-            raise InvalidPositionError(self.problems, "Dream Islands position")
+            raise InvalidPositionError(self.problems, self.title)
         assert pieces and shells and completed and hands and piles and memory  # else a problem was noted
         seats = [
             {
@@ -869,7 +870,7 @@ class _TextReader:
         try:
             return msgspec.convert(data, type=DreamIslandsPosition)
         except msgspec.ValidationError as exc:  # what the fields' own checks leave to the schema
-            raise InvalidPositionError([f"not a description: {exc}"], "Dream Islands position") from None
+            raise InvalidPositionError([f"not a description: {exc}"], self.title) from None
 
     def _per_seat(self, text: str, field: str, parse: Any) -> list[Any] | None:
         parts = text.split("/")
