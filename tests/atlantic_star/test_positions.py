@@ -70,6 +70,7 @@ def test_a_described_position_sets_up_the_very_state(players: int) -> None:
         assert "\n" not in text and len(text.split(" ")) == 11
         assert g.read_position(text) == g.describe(state)
         assert g.from_position(text)._to_data() == original
+        assert g.pure_twin().from_position(text)._to_data() == original  # both cores agree
 
 
 @pytest.mark.parametrize("players", PLAYERS)
