@@ -206,7 +206,10 @@ def test_a_seat_view_needs_a_deal_of_the_rest() -> None:
         "the whole table lists the ship deck card by card, not as a count"
     ]
     listed = replace(view, family_deck=[], rng="0123456789abcdef")
-    assert g.position_problems(listed) == ["a seat's view gives no generator state: what it hides is dealt anew"]
+    assert g.position_problems(listed) == [
+        "a seat's view gives no generator state: what it hides is dealt anew",
+        "the family deck is hidden from seat 0: its view gives a count, not the cards",
+    ]
 
 
 def test_structs_built_in_python_are_bounded() -> None:

@@ -393,7 +393,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
                 f"the display has {len(pos.display)} set(s); in phase {phase + 1} ({pos.phase}) it has "
                 f"{display_wanted} (C7)"
             )
-        if problems:
+        if len(pos.seats) != n:  # nothing more can be read seat by seat
             return _empty_table(), problems
 
         def ids(kind: int, names: list[str], where: str) -> list[int]:
@@ -489,7 +489,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
             location_discard=ids(1, pos.location_discard, "the location discard pile"),
             ship_deck=zone(2, pos.ship_deck, "the ship deck", hidden),
             ship_discard=ids(2, pos.ship_discard, "the ship discard pile"),
-            jana_pile=zone(0, jana.pile, "Jana's pile", hidden and not over) if self.solo else [],
+            jana_pile=zone(0, jana.pile, "Jana's pile", hidden and not over) if pos.jana and self.solo else [],
             jana_locations=ids(1, jana.locations, "Jana's location cards"),
             rng=pos.rng,
         )
