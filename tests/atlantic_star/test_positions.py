@@ -229,6 +229,17 @@ def test_the_start_player_is_asked_for_only_where_the_turns_do_not_fix_it() -> N
         "seat 0 cannot have started: with seat 2 to move and the turns taken "
         "(seat 0: 0, seat 1: 0, seat 2: 0, seat 3: 0), the start player is seat 2 (A9)"
     ]
+    # Two players, one of them done: the other plays on, and either may have started.
+    g2 = game(2)
+    rnd = random.Random(1)
+    state = g2.new_state(seed=1)
+    while g2.describe(state).start_player is None:
+        state.apply(rnd.choice(state.legal_actions()))
+    described = g2.describe(state)
+    assert not state.is_over and g2.from_position(described)._to_data() == state._to_data()
+    assert refused(g2, msgspec.structs.replace(described, start_player=None)) == [
+        "the turns taken (seat 0: 44, seat 1: 44) fit seat 0 or seat 1 as the start player: name it"
+    ]
     over = played(4, 7)[-1]
     described = g.describe(over)
     assert described.start_player == over._to_data().start_player
