@@ -744,7 +744,8 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
                 continue
             plaques = []
             for voyage in sea.voyages:
-                loan = f"-{voyage.loan // 1000}k" if voyage.loan else ""
+                loan = f"-{voyage.loan // 1000}k" if voyage.loan % 1000 == 0 else f"-{voyage.loan}"
+                loan = loan if voyage.loan else ""
                 owner = f"{voyage.seat}'" if voyage.second else str(voyage.seat)
                 plaques.append(f"{owner}={self._label_list(voyage.ships)}{loan}")
             seas.append(f"{sea.stars if sea.stars is not None else '?'}*:" + ";".join(plaques))
@@ -908,17 +909,17 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
                 continue
             voyages = []
             for plaque in match.group(2).split(";") if match.group(2) else []:
-                found = re.fullmatch(r"([0-5])(')?=([^=]*?)(?:-(\d{1,2})k)?", plaque)
+                found = re.fullmatch(r"([0-5])(')?=([^=]*?)(?:-(\d{1,5})(k)?)?", plaque)
                 if found is None:
                     problems.append(
                         f"a {name} voyage is '<seat>=<ships>' with \"'\" after the seat for its second voyage "
                         f"and '-<n>k' for a loan (e.g. \"1'=Aurora,Hera,Rhea-2k\"), not {plaque[:60]!r}"
                     )
                     continue
-                seat_text, second, ships_text, loan_text = found.groups()
+                seat_text, second, ships_text, loan_text, thousands = found.groups()
                 where = f"seat {seat_text}'s {name} voyage"
                 ships = self._read_ships(ships_text, where, problems) if ships_text else []
-                loan = int(loan_text) * 1000 if loan_text else 0
+                loan = int(loan_text) * (1000 if thousands else 1) if loan_text else 0
                 if loan > MAX_LOAN:
                     problems.append(f"{where} carries a loan of {loan:,}: a loan is at most 10,000 marks")
                     loan = 0
