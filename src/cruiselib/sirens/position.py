@@ -508,22 +508,20 @@ class SirensPositions(PositionRules[SirensPosition]):
                 f"{len(t.removed)} cards are out of play, but the ship cards out of play took between "
                 f"{need} and {top} cards with them (S6)"
             )
-        if problems:
-            return problems
+        # The turn, the picks, the crew decision and the hands are checked whatever the
+        # above found: none of them reads a token's place that could be out of range.
         sums = [[sum(values[f] for f in side) for side in ship] for ship in t.sides]
         thresholds = [ships[k] + 3 * sum(1 for r in t.rum if r == k) for k in range(NSHIP)]
         counts = [[len(side) for side in ship] for ship in t.sides]
         problems += self._turn_problems(t, points, in_play, counts)
         if t.phase == 0:
             problems += self._pick_problems(t)
-        elif self.variant:
-            pass  # picks [4, 4] and the pick floors are derived (snapshot)
+        else:  # (the picks and pick floors after the pick phase are derived: snapshot)
+            problems += self._hand_problems(t)
         if t.phase == 3 and t.pending is not None:
             problems += self._pending_problems(t, in_play, sums, thresholds, counts, crew_in_play)
-        if problems:
+        if problems:  # a ship card's scoring is judged on an otherwise sound table
             return problems
-        if t.phase != 0:
-            problems += self._hand_problems(t)
         problems += self._unscored_problems(t, points, in_play, sums, thresholds, counts)
         return problems
 
@@ -557,7 +555,9 @@ class SirensPositions(PositionRules[SirensPosition]):
         if t.passed and t.phase != 1:
             problems.append("the last turn was a pass, so the phase is 'main' (a pass ends the turn at once, S4)")
         if t.phase == 2 and t.rum[t.turn] != HELD:
-            problems.append(f"the phase is 'after' but seat {t.turn}'s rum mug is not held: only it is used then (S13)")
+            problems.append(
+                f"the phase is 'after', which comes only while the turn player, seat {t.turn}, holds its rum mug (S13)"
+            )
         if t.passed and self._has_main(t, 1 - t.turn, in_play, counts):
             problems.append(
                 f"the last turn was a pass, but seat {1 - t.turn} has a card to play or an octopus move (S4)"
@@ -862,7 +862,8 @@ class SirensPositions(PositionRules[SirensPosition]):
             best = min(pools, key=lambda p: free[p][f][-1])
             return free[best][f].pop()
 
-        hands = [sorted(take(f, p) for f in t.hands[p]) for p in range(2)]
+        # A hand in ascending face order, lowest id first: the order picks make (S14).
+        hands = [sorted((take(f, p) for f in t.hands[p]), key=lambda c: (self.card_face[c], c)) for p in range(2)]
         piles_top = [[take(f, i) for f in pile] for i, pile in enumerate(t.piles)]
         # S15: the sets wait in id order through the pick phase; else bottom first, as saved.
         piles = [sorted(p) for p in piles_top] if t.phase == 0 else [list(reversed(p)) for p in piles_top]
