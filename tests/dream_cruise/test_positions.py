@@ -41,8 +41,9 @@ def played_positions(players: int) -> tuple[DreamCruiseState, ...]:
     return tuple(s for seed in (3, 4) for s in random_game(game(players), seed, every=9))
 
 
-def play_on(state: DreamCruiseState, seed: int, steps: int = 40) -> list[int]:
-    """The actions of up to ``steps`` seeded random moves from ``state`` (a copy), then its scores."""
+def play_on(state: DreamCruiseState, seed: int, steps: int = 40) -> list[Any]:
+    """The actions of up to ``steps`` seeded random moves from ``state`` (a copy), then its
+    scores and returns (the result, once the game is over)."""
     state = state.clone()
     rnd = random.Random(seed)
     out = []
@@ -52,7 +53,7 @@ def play_on(state: DreamCruiseState, seed: int, steps: int = 40) -> list[int]:
         action = rnd.choice(state.legal_actions())
         out.append(action)
         state.apply(action)
-    return [*out, -1, *state.scores()]
+    return [*out, -1, *state.scores(), *state.returns()]
 
 
 # ---------------------------------------------------------------------- positions of play
@@ -70,9 +71,10 @@ def test_whole_table_sets_up_the_position_again(players: int) -> None:
         text = g.position_text(s)
         assert "\n" not in text and g.read_position(text) == described
         assert g.from_position(text).to_data() == s._to_data()
-        # The generator state came along: the rebuilt game plays on exactly as the original.
+        # The generator state came along: the rebuilt game plays on exactly as the original,
+        # to the same end.
         assert rebuilt.legal_actions() == s.legal_actions()
-        assert play_on(rebuilt, 7) == play_on(s, 7)
+        assert play_on(rebuilt, 7, steps=10_000) == play_on(s, 7, steps=10_000)
 
 
 @pytest.mark.parametrize("players", PLAYERS)
