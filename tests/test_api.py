@@ -60,7 +60,7 @@ def test_contract(name: str) -> None:
     assert pickle.loads(pickle.dumps(game)) == game
     assert repr(game).startswith(f"cruiselib.make({name!r}")
     schemas = game.json_schemas()
-    assert set(schemas) == {"state", "view", "move"}
+    assert set(schemas) == {"state", "view", "move", "position"}
 
 
 @pytest.mark.parametrize("name", cruiselib.games())
