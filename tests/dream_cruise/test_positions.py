@@ -23,9 +23,16 @@ from cruiselib.dream_cruise.position import (
     SeatPosition,
 )
 from cruiselib.errors import InvalidPositionError
-from tests.support import random_game
+from tests.support import every_configuration, random_game
 
-PLAYERS = (1, 2, 3, 4)
+# The configurations every game is tested in (Dream Cruise's are its seat counts) ...
+PLAYERS = tuple(options["players"] for name, options in every_configuration() if name == "dream_cruise")
+# ... and the variants whose options change what a description holds.
+VARIANTS = (
+    {"players": 1, "difficulty": 3},  # Jana starts with three families (C9)
+    {"players": 3, "additions": 4, "sea_ship_draw": True},  # four addition spaces (C6); C2's draws
+    {"players": 2, "additions": 1, "route_points": (0, 2, 5, 10)},  # one space; another route table (C1)
+)
 
 
 @functools.cache
@@ -96,6 +103,19 @@ def test_a_seat_view_deals_the_hidden_rest(players: int) -> None:
                 assert rebuilt.legal_actions() == s.legal_actions()
             play_on(rebuilt, 3, steps=10)
     assert dealt_differently  # the unseen ship deck is dealt anew from the seed
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_variants_set_up_again(options: dict[str, Any]) -> None:
+    g = cruiselib.make("dream_cruise", **options)
+    assert isinstance(g, DreamCruiseGame)
+    for s in random_game(g, 6, every=12):
+        assert g.from_position(g.position_text(s)).to_data() == s._to_data()
+        for seat in range(g.num_players):
+            view = g.describe(s, seat)
+            rebuilt = g.from_position(g.position_text(view), seed=3)
+            assert rebuilt.view(seat) == s.view(seat)
+            assert g.describe(rebuilt, seat) == view
 
 
 def test_a_seat_view_hides_what_the_table_hides() -> None:
@@ -343,14 +363,14 @@ def test_mutations_are_refused_by_name_or_play(players: int) -> None:
 
 @pytest.mark.slow
 def test_mutation_sweep_of_more_positions() -> None:
-    """The sweep over every fourth position of another game per seat count (the fast test
-    takes every third position of two): a single change is refused by name, or it sets up
-    a state that plays."""
-    for players in PLAYERS:
-        g = game(players)
-        rnd = random.Random(100 + players)
-        for s in random_game(g, 21, every=4):
-            for seat in (None, rnd.randrange(players)):
+    """The sweep over every sixth position of another game per seat count and per variant
+    (the fast test takes every third position of two games per seat count): a single change
+    is refused by name, or it sets up a state that plays."""
+    for options in [{"players": p} for p in PLAYERS] + list(VARIANTS):
+        g = cruiselib.make("dream_cruise", **options)
+        rnd = random.Random(100 + g.num_players)
+        for s in random_game(g, 21, every=6):
+            for seat in (None, rnd.randrange(g.num_players)):
                 for name, mutated in _mutations(g.describe(s, seat), rnd):
                     problems = g.position_problems(mutated)
                     if problems:
