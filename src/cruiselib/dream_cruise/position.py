@@ -1016,11 +1016,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
         if position.phase != "entertainment" and not position.display:
             display = "-"
         else:
-            display = "/".join(
-                (f"@{d.taken_by}" if d.taken_by is not None else "")
-                + (f"?{d.cards}" if isinstance(d.cards, int) else "+".join(sl(x) for x in d.cards) or "-")
-                for d in position.display
-            )
+            display = "/".join(_set_text(d, sl) for d in position.display)
         start = str(position.start_player) + (f">{position.order_from}" if position.order_from is not None else "")
         jana = "-"
         if position.jana is not None:
@@ -1087,6 +1083,18 @@ _FIELDS = (
 
 def _guest_text(guests: list[CabinName]) -> str:
     return "=" + "".join(_CABIN_LETTER[CABINS.index(g)] for g in guests) if guests else ""
+
+
+def _set_text(shown: DisplaySetPosition, label: Any) -> str:
+    """A display set: ``@k`` taken by seat k (its cards are in that hand), else ``?N`` N
+    unseen cards, its cards joined by ``+``, or ``-`` for none."""
+    if shown.taken_by is not None:
+        return f"@{shown.taken_by}" + (
+            _set_text(msgspec.structs.replace(shown, taken_by=None), label) if shown.cards else ""
+        )
+    if isinstance(shown.cards, int):
+        return f"?{shown.cards}"
+    return "+".join(label(x) for x in shown.cards) or "-"
 
 
 def _list_text(cards: list[str] | int, label: Any, known: list[str] | None = None) -> str:
