@@ -75,6 +75,8 @@ def test_whole_table_sets_up_the_position_again(players: int) -> None:
         assert g.position_problems(described) == []
         rebuilt = g.from_position(described)
         assert rebuilt.to_data() == s._to_data()
+        as_json = msgspec.json.decode(msgspec.json.encode(described))  # a mapping, as a client sends it
+        assert g.from_position(as_json).to_data() == s._to_data()
         text = g.position_text(s)
         assert "\n" not in text and g.read_position(text) == described
         assert g.from_position(text).to_data() == s._to_data()
