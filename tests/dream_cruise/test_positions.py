@@ -186,8 +186,8 @@ def test_several_problems_at_once_are_all_named() -> None:
         f"the {family} family is both in seat 0's points pile and in the family deck",
         f"{stolen} is both in seat 0's hand and in the ship deck",
         # a satisfied family in round 1: its cabin would have drawn two from the deck
-        "the family deck holds 24 card(s); the satisfied families' cabins drew two each, 2 of 24, which leaves 22 "
-        "(C8, C16)",
+        "the family deck holds 24 card(s): 2 of its 24 were drawn (two for each satisfied family's cabin), which "
+        "leaves 22 (C8, C16)",
     ]
     with pytest.raises(InvalidPositionError) as raised:
         g.from_position(broken)
@@ -202,8 +202,8 @@ def test_counts_that_play_fixes_are_checked() -> None:
     assert isinstance(deck, list)
     short = replace(d, family_deck=deck[:-3], family_box=[*d.family_box, *deck[-3:]])
     assert g.position_problems(short) == [
-        "the family deck holds 21 card(s); the satisfied families' cabins drew two each, 0 of 24, which leaves 24 "
-        "(C8, C16)"
+        "the family deck holds 21 card(s): 0 of its 24 were drawn (two for each satisfied family's cabin), which "
+        "leaves 24 (C8, C16)"
     ]
     turned = replace(d, to_act=None)
     assert g.position_problems(turned) == ["the seat to act is missing"]
@@ -223,8 +223,8 @@ def test_a_seat_view_needs_a_deal_of_the_rest() -> None:
     ]
     hidden_shown = replace(view, ship_deck=[], seats=[replace(view.seats[0], hand=0), view.seats[1]])
     assert g.position_problems(hidden_shown) == [
-        "seat 0's hand is in sight of seat 0: its view lists the cards, not a count",
-        "the ship deck is hidden from seat 0: its view gives a count, not the cards",
+        "seat 0 sees seat 0's hand: its view lists the cards, not a count",
+        "seat 0 cannot see the ship deck: its view gives a count, not the cards",
     ]
     assert g.position_problems(replace(g.describe(s), ship_deck=3)) == [
         "the whole table lists the ship deck card by card, not as a count"
@@ -232,7 +232,7 @@ def test_a_seat_view_needs_a_deal_of_the_rest() -> None:
     listed = replace(view, family_deck=[], rng="0123456789abcdef")
     assert g.position_problems(listed) == [
         "a seat's view gives no generator state: what it hides is dealt anew",
-        "the family deck is hidden from seat 0: its view gives a count, not the cards",
+        "seat 0 cannot see the family deck: its view gives a count, not the cards",
     ]
 
 

@@ -62,6 +62,7 @@ Cards = Annotated[list[CardName], Meta(max_length=96)]
 _PHASES: tuple[str, ...] = ("boarding", "set_course", "entertainment", "set_sail", "over")
 _CABIN_LETTER = "iob"  # the compact board's cabin letters (inner, oceanview, balcony)
 _KIND_WORDS = ("family", "location card", "ship card")
+_PLURALS = ("families", "location cards", "ship cards")
 
 
 class CabinSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -414,11 +415,11 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
             """A zone's cards, or its count where it is hidden from the seat whose view it is."""
             if isinstance(value, int) != counted:
                 problems.append(
-                    f"{where} is hidden from seat {view}: its view gives a count, not the cards"
+                    f"seat {view} cannot see {where}: its view gives a count, not the cards"
                     if counted
                     else f"the whole table lists {where} card by card, not as a count"
                     if view is None
-                    else f"{where} is in sight of seat {view}: its view lists the cards, not a count"
+                    else f"seat {view} sees {where}: its view lists the cards, not a count"
                 )
             return value if isinstance(value, int) else ids(kind, value, where)
 
@@ -574,7 +575,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
             ):
                 problems.append(
                     f"the {self.names[0][x]} family is a starting family of seat {letter}: it lies in seat {letter}'s "
-                    f"cabins or points pile, not {place or 'nowhere'} (C21)"
+                    f"cabins or points pile, but {f'lies in {place}' if place else 'is nowhere'} (C21)"
                 )
         for p, s in enumerate(t.seats):
             for c in range(3):
@@ -642,8 +643,8 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
             if total != len(unseen):
                 places = ", ".join(f"{name} {k}" for name, k in hidden)
                 problems.append(
-                    f"seat {t.seat}'s view hides {total} {_KIND_WORDS[kind]}s ({places}), but {len(unseen)} "
-                    f"{_KIND_WORDS[kind]}s of the game are not in sight"
+                    f"seat {t.seat}'s view hides {total} {_PLURALS[kind]} ({places}), but {len(unseen)} "
+                    f"{_PLURALS[kind]} of the game are not in sight"
                 )
         return problems
 
@@ -697,8 +698,8 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
         phase = _PHASES[t.phase]
         rounds = {len(s.earlier) + 1 for s in t.seats}
         if len(rounds) > 1:
-            kept = ", ".join(f"seat {p} {len(s.earlier)}" for p, s in enumerate(t.seats))
-            problems.append(f"every seat keeps one location card a round (C4), but the earlier rounds kept: {kept}")
+            kept = ", ".join(f"seat {p} kept {len(s.earlier)}" for p, s in enumerate(t.seats))
+            problems.append(f"every seat keeps one location card a round (C4), but in earlier rounds {kept}")
         rnd = len(t.seats[0].earlier) + 1
         turn = 0 if t.to_act is None else (t.to_act - t.first) % n
         if self.solo and t.start != 0:
@@ -742,20 +743,20 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
         for spot, cabins in enumerate(guests):
             if not cabins:
                 continue
-            name = SPOT_NAMES[spot] if spot < 3 else f"addition space {spot - 2}"
+            name = f"the {SPOT_NAMES[spot]}" if spot < 3 else f"addition space {spot - 2}"
             activity = self._spot_activity(s, spot)
             if activity is None:
-                problems.append(f"{who} has guests on the {name}, which holds no activity")
+                problems.append(f"{who} has guests on {name}, which holds no activity")
                 continue
             if len(cabins) > activity[1]:
-                problems.append(f"{who}'s {name} takes {activity[1]} guest(s), not {len(cabins)}")
+                problems.append(f"{name} of {who} takes {activity[1]} guest(s), not {len(cabins)}")
             for c in cabins:
                 f = s.cabins[c]
                 if f < 0:
-                    problems.append(f"{who} has a guest of the empty {CABINS[c]} cabin on the {name}")
+                    problems.append(f"{who} has a guest of the empty {CABINS[c]} cabin on {name}")
                 elif activity[0] not in self.families[f].wants and s.captain != spot:
                     problems.append(
-                        f"{who}'s {self.names[0][f]} family wants no {activity[0]} activity, yet has a guest on the "
+                        f"{who}'s {self.names[0][f]} family wants no {activity[0]} activity, yet has a guest on "
                         f"{name} without the captain there (C5)"
                     )
         for c in range(3):
@@ -885,10 +886,11 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
         if demand > self.deck_size:
             return True, problems
         if _size(t.family_deck) != self.deck_size - demand:
-            jana_draws = f" and Jana's {rnd - 1}" if self.solo else ""
+            jana_draws = ", Jana one a round from round 2" if self.solo else ""
             problems.append(
-                f"the family deck holds {_size(t.family_deck)} card(s); the satisfied families' cabins drew two "
-                f"each{jana_draws}, {demand} of {self.deck_size}, which leaves {self.deck_size - demand} (C8, C16)"
+                f"the family deck holds {_size(t.family_deck)} card(s): {demand} of its {self.deck_size} were drawn "
+                f"(two for each satisfied family's cabin{jana_draws}), which leaves {self.deck_size - demand} "
+                "(C8, C16)"
             )
         for p, s in enumerate(t.seats):
             order = (p - t.first) % n
