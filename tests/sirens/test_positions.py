@@ -181,7 +181,7 @@ def test_seat_view(variant: str) -> None:
     rest dealt by the seed: different seeds deal it differently where it can differ."""
     g = game(variant)
     dealt_differently = 0
-    for state in played(variant)[::2]:
+    for state in played(variant)[::3]:
         for seat in (0, 1):
             view = g.describe(state, seat)
             assert g.position_problems(view) == []
@@ -481,9 +481,10 @@ def put_zone(d: SirensPosition, zone: Zone, cards: list[str]) -> SirensPosition:
     return replace(d, removed=cards)
 
 
-def check_mutation(g: SirensGame, m: SirensPosition) -> bool:
-    """Either problems, raised as they are listed, or a state that loads and plays 30
-    random moves (reloaded after each); never the engine's refusal. True: it was sound."""
+def check_mutation(g: SirensGame, m: SirensPosition, moves: int = 30) -> bool:
+    """Either problems, raised as they are listed, or a state that loads and plays
+    ``moves`` random moves (reloaded after each); never the engine's refusal. True: it was
+    sound."""
     problems = g.position_problems(m)
     if problems:
         with pytest.raises(InvalidPositionError) as refused:
@@ -493,7 +494,7 @@ def check_mutation(g: SirensGame, m: SirensPosition) -> bool:
         return False
     state = g.from_position(m, seed=1)
     rnd = random.Random(0)
-    for _ in range(30):
+    for _ in range(moves):
         if state.is_over:
             break
         state.apply(rnd.choice(state.legal_actions()))
@@ -501,7 +502,7 @@ def check_mutation(g: SirensGame, m: SirensPosition) -> bool:
     return True
 
 
-def sweep(variant: str, positions: tuple[SirensState, ...], seed: int) -> tuple[int, int]:
+def sweep(variant: str, positions: tuple[SirensState, ...], seed: int, moves: int = 30) -> tuple[int, int]:
     g = game(variant)
     rnd = random.Random(seed)
     sound = total = 0
@@ -509,13 +510,13 @@ def sweep(variant: str, positions: tuple[SirensState, ...], seed: int) -> tuple[
         for seat in (None, 0, 1):
             for m in mutations(g.describe(state, seat), rnd):
                 total += 1
-                sound += check_mutation(g, m)
+                sound += check_mutation(g, m, moves)
     return sound, total
 
 
 @pytest.mark.parametrize("variant", IDS)
 def test_mutation_sweep(variant: str) -> None:
-    sound, total = sweep(variant, played(variant)[::5], 1)
+    sound, total = sweep(variant, played(variant)[::7], 1, moves=8)
     assert total > 300 and 0 < sound < total
 
 
@@ -525,6 +526,28 @@ def test_mutation_sweep_long(variant: str) -> None:
     positions = tuple(s for seed in range(10, 13) for s in random_game(game(variant), seed, every=3))
     sound, total = sweep(variant, positions, 2)
     assert total > 1500 and 0 < sound < total
+
+
+@pytest.mark.parametrize("variant", IDS)
+def test_custom_card_set(variant: str) -> None:
+    """A card set of the user's own (S10): ids out of face order, low ship cards that
+    score often. Described positions set up again and play on; a mutation sweep."""
+    g = cruiselib.make("sirens", variant=variant, cards=small_set(16, ships=(3, 4, 5, 6, 7)))
+    assert isinstance(g, SirensGame)
+    rnd = random.Random(4)
+    sound = total = 0
+    for state in (s for seed in range(3) for s in random_game(g, seed, every=3)):
+        for seat in (None, 0, 1):
+            described = g.describe(state, seat)
+            assert g.position_problems(described) == []
+            rebuilt = g.from_position(g.position_text(described), seed=2)
+            assert g.describe(rebuilt, seat) == described
+            if seat is None:
+                assert faces(rebuilt) == faces(state)
+            for m in list(mutations(described, rnd))[::3]:
+                total += 1
+                sound += check_mutation(g, m, moves=8)
+    assert total > 100 and 0 < sound < total
 
 
 # ---------------------------------------------------------------------- both cores
