@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -484,3 +486,17 @@ def test_description_schema_bounds_hostile_input() -> None:
     assert seat["hand"]["anyOf"][0]["maxItems"] == 96
     assert schema["$defs"]["CabinSeat"]["properties"]["waiting"]["maximum"] == 6
     assert SeatPosition.__doc__ and DreamCruisePosition.__doc__
+
+
+def test_the_docs_texts_set_up() -> None:
+    """The texts of docs/dream_cruise.md, "Setting up a position", read and write back alike."""
+    page = (Path(__file__).parents[2] / "docs" / "dream_cruise.md").read_text()
+    section = page[page.index("## Setting up a position") : page.index("## Component data")]
+    texts = [line for block in re.findall(r"```text\n(.*?)```", section, re.S) for line in block.splitlines()]
+    assert len(texts) == 3
+    for text in texts:
+        players = len(text.split()[4].split("/"))
+        g = game(players)
+        assert g.position_problems(text) == []
+        assert g.position_text(g.read_position(text)) == text
+        g.from_position(text, seed=1)
