@@ -137,9 +137,9 @@ def test_rebuilt_plays_on_like_the_original(variant: str) -> None:
         assert (rebuilt.scores(), rebuilt.winners()) == (original.scores(), original.winners())
 
 
-def test_derived_from_history() -> None:
+def test_S21_derived_from_history() -> None:
     """What history alone fixes is derived: the cards out of play of a whole table (every
-    card not elsewhere), the second pass of a game ended by passes (S4), the current seat."""
+    card not elsewhere); the second pass of a game ended by passes below."""
     g = game("standard")
     state = next(s for s in played("standard") if s.to_data().removed)
     described = g.describe(state)
@@ -148,6 +148,17 @@ def test_derived_from_history() -> None:
     assert g.position_problems(derived) == []
     assert faces(g.from_position(derived)) == faces(state)
     assert g.position_text(derived).split()[5] == "?"
+
+
+def test_S20_picks_come_back_exactly() -> None:
+    """Where play itself fixes which copy lies where (the picks take the lowest id of a face,
+    S12; the sets wait in id order, S15), the builder numbers the copies as play does: a
+    position of the pick phase comes back exactly, ids and pick floors included."""
+    g = game("bow_to_rear")
+    picking = [s for s in played("bow_to_rear") if s.phase_name == "pick"]
+    assert len(picking) >= 2
+    for state in picking:
+        assert g.from_position(g.describe(state)).to_data() == state._to_data()
 
 
 def test_ended_by_two_passes() -> None:

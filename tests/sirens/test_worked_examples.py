@@ -14,6 +14,7 @@ import pytest
 
 import cruiselib
 from cruiselib.sirens import SirensGame, SirensState
+from cruiselib.sirens.position import SirensPosition
 
 SEEDS = (1, 2, 3)
 
@@ -58,6 +59,48 @@ def test_klaus_and_brigitta(seed: int) -> None:
     assert state.view(1).crew_choice == [30, 32]  # towards the rear the mate is skipped
     play(state, "move crew to ship 32")
     assert crew_ships(state) == {"captain": 32, "mate": 34}
+
+
+def test_klaus_and_brigitta_as_a_whole_table() -> None:
+    """The same example described field by field as a whole table (Brigitta holds 1 to 4,
+    the pile is every card not elsewhere in card order, the ones 36 took out of play
+    derived): the outcome is the rulebook's."""
+    g = game()
+    in_hands = ["0a", "5", "6", "7", "1", "2", "3", "4"]
+    out = ["8", "9", "10", "10"]
+    placed = [*in_hands, *out]
+    pile = [label for label in _every_card() if not _take(label, placed)]
+    position = SirensPosition(
+        phase="main",
+        turn=0,
+        start_player=0,
+        ships=["in play", "in play", "in play", "in play", "won by seat 0"],
+        sides=[[[], []] for _ in range(5)],
+        crew=[28, 34],
+        rum=["held", "held"],
+        hands=[in_hands[:4], in_hands[4:]],
+        piles=[pile],
+        removed=None,
+        points=[1, 0],
+    )
+    assert g.position_problems(position) == []
+    state = g.from_position(position)
+    assert sorted(card.value for card in state.view(0).removed) == [8, 9, 10, 10]
+    play(state, "play 0a to ship 28, seat 1's side", "move crew to ship 32")
+    assert crew_ships(state) == {"captain": 32, "mate": 34}
+
+
+def _every_card() -> list[str]:
+    """The standard set's cards by face label, in card order."""
+    return [f"{card.value}{'a' if card.crew else ''}" for card in game().cards.cards]
+
+
+def _take(label: str, cards: list[str]) -> bool:
+    """Take one ``label`` out of ``cards`` if it is there."""
+    if label in cards:
+        cards.remove(label)
+        return True
+    return False
 
 
 # Ship 32 is scored (won by seat 1): 30 and 34 are adjacent. The captain on 30, the mate on
