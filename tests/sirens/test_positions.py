@@ -18,6 +18,7 @@ import pytest
 from msgspec.structs import replace
 
 import cruiselib
+from cruiselib.bots import make_bot
 from cruiselib.errors import InvalidPositionError
 from cruiselib.sirens import SirensGame, SirensState
 from cruiselib.sirens.position import CrewDecision, SirensPosition
@@ -382,6 +383,40 @@ def test_variant_implied_by_the_game() -> None:
     assert variant.position_problems(text)[0] == "the 'bow_to_rear' variant has a draw pile per seat, not 1"
     text = variant.position_text(played("bow_to_rear")[-1])
     assert standard.position_problems(text)[0] == "this game has one shared draw pile, not 2"
+
+
+def test_hostile_mappings() -> None:
+    """Decoded JSON is checked against the description's schema: huge numbers, wrong
+    types and unknown fields are refused by name, nothing built."""
+    g = game("standard")
+    sound = msgspec.to_builtins(start_position())
+    assert g.position_problems(sound) == []
+    for change in (
+        {"points": [0, 10**30]},
+        {"hands": [["7"] * 40, 4]},
+        {"sides": "everywhere"},
+        {"seat": True},
+        {"colour": "red"},
+        {"phase": "lunch"},
+    ):
+        hostile = {**sound, **change}
+        with pytest.raises(InvalidPositionError) as refused:
+            g.from_position(hostile)
+        (problem,) = refused.value.problems
+        assert problem.startswith("not a description: ")
+        assert g.position_problems(hostile) == [problem]
+
+
+def test_advice_for_a_seat() -> None:
+    """A seat's view set up by a seed is a state every bot answers for that seat
+    (docs/sirens.md, "Advice for a real table")."""
+    g = game("standard")
+    text = "9,6|6/4*0|9,3/-|7/-|9*1/7|8 30,34 32/32 0a,8,8,10/?4 ?34 - 0 main 0 - 0/0 0"
+    state = g.from_position(text, seed=1)
+    assert state.current_player == 0 and g.position_text(state, 0) == text
+    candidates = make_bot("ismcts", iterations=200, seed=1).analyse(state)
+    assert {c.action for c in candidates} == set(state.legal_actions())
+    assert state.move_text(candidates[0].action).startswith(("play ", "octopus: "))
 
 
 # ---------------------------------------------------------------------- the mutation sweep
