@@ -56,6 +56,12 @@ class PositionRules(ABC, Generic[PositionT]):
 
     position_type: ClassVar[type[msgspec.Struct]]
 
+    recall: ClassVar[bool] = False
+    """Whether a seat's view also holds what that seat remembers of earlier moves that hid
+    something from it (its information state: a card it saw another seat take into hand).
+    The hidden rest is then dealt keeping that memory (``resample(..., recall=True)``);
+    False: a seat's view is the table as it shows now, and the deal forgets the rest."""
+
     def __init__(self, game: Game[Any, Any]) -> None:
         self.game = game
 
@@ -130,5 +136,6 @@ def build(game: Game[Any, Any], rules: PositionRules[Any], position: Any, seed_s
         # own consistency check speaking: still a clear refusal, never a broken state.
         raise InvalidPositionError([f"the engine refuses it: {exc}"], title) from None
     if seat is not None:
-        state = game._load_decoded(state.resample(seat, resample_seed)._to_data())
+        dealt = state.resample(seat, resample_seed, recall=type(rules).recall)
+        state = game._load_decoded(dealt._to_data())
     return state
