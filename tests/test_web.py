@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 import cruiselib
@@ -1119,5 +1120,47 @@ def test_a_hidden_bot_move_shows_only_its_public_text(browser: Any, server: str)
         click(page, '[data-action="hint"]')
         assert page.locator('#hints [data-action="hint-move"]').count() >= 1
         assert not page.is_visible("#error")
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize(("name", "options"), one_per_game(), ids=[name for name, _ in one_per_game()])
+def test_a_seat_s_view_typed_into_the_form_is_played_with_a_hint(
+    browser: Any, server: str, name: str, options: dict[str, Any]
+) -> None:
+    """The form's position box (docs/web.md, "A position of your own"): one seat's view of a
+    position reached by play starts the game with that seat as the person's, the board is
+    that seat's view of it, and Hint answers for it; a text that cannot be set up is refused
+    with each of its problems on a line of its own, and the game shown stays."""
+    game: Any = cruiselib.make(name, **options)
+    rnd = random.Random(4)
+    state = game.new_state(seed=4)
+    for _ in range(12):  # a few moves in, where someone has something hidden
+        state.apply(rnd.choice(state.legal_actions()))
+    seat = state.current_player
+    text = game.position_text(state, seat)
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_function("document.body.dataset.busy === '0' && document.querySelector('#game option')")
+        page.select_option("#game", name)
+        page.wait_for_selector(f'#players[data-game="{name}"] option[value="{game.num_players}"]', state="attached")
+        page.select_option("#players", str(game.num_players))
+        page.fill("#position", text)
+        page.fill("#think", "0.1")
+        page.click('[data-action="new"]')
+        _, shown = wait_idle(page)
+        assert shown == "your-turn"
+        assert page.evaluate("S.human") == seat and page.input_value("#seat") == str(seat)
+        built = game.from_position(text, seed=page.evaluate("S.seed"))  # the deal the page was given
+        assert page.evaluate("S.view") == json.loads(msgspec.json.encode(built.view(seat)))
+        click(page, '[data-action="hint"]')
+        assert "% to win" in page.inner_text("#hints")
+        problems = game.position_problems(text + " junk")
+        page.fill("#position", text + " junk")
+        page.click('[data-action="new"]')
+        page.wait_for_function("document.body.dataset.busy === '0' && !document.querySelector('#error').hidden")
+        shown_error = page.inner_text("#error")
+        assert "invalid_position" in shown_error and all(p in shown_error for p in problems), shown_error
     finally:
         page.close()
