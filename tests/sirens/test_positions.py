@@ -313,8 +313,8 @@ def test_bad_sizes_named_at_once() -> None:
     broken = replace(start, sides=sides, hands=[["1"] * 5, 9], points=[0, 7], turn=2)
     assert g.position_problems(broken) == [
         "the turn is 2, not a number from 0 to 1",
-        "seat 0's side of ship card 3 from the bow holds 6 cards (S5): 0 to 5",
-        "seat 0's hand holds 5 cards (S3): 0 to 4",
+        "seat 0's side of ship 32: 6 cards, at most 5 (S5)",
+        "seat 0's hand: 5 cards, at most 4 (S3)",
         "seat 1's hidden hand is 9, not a number from 0 to 4",
         "seat 1's points is 7, not a number from 0 to 5",
     ]
@@ -335,6 +335,7 @@ def test_crew_decision_problems() -> None:
 
 GARBAGE = [
     "",
+    "1,1,1,1,1,1|-/-|-/-|-/-|-/-|- 30,34 h/h 1,2,3,4,5/?4 ?44 - 0 main 0 - 0/0 0",
     "-|-/-|-/-|-/-|-/-|-",
     "-|-/-|-/-|-/-|-/-|- 30,34 h/h ?4/?4 ?44 - 0 main 0 - 0/0 0 0123456789abcdef extra",
     "-|-/-|-/-|-/-|- 30,34 h/h ?4/?4 ?44 - 0 main 0 - 0/0 0",

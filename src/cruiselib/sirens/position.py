@@ -244,7 +244,7 @@ class SirensPositions(PositionRules[SirensPosition]):
     # ------------------------------------------------------------------ problems
 
     def problems(self, position: SirensPosition) -> list[str]:
-        problems = _size_problems(position)
+        problems = _size_problems(position, self.ship_values)
         if problems:
             return problems
         try:  # a Struct made in Python skips its schema's bounds: check them as JSON would
@@ -1032,28 +1032,34 @@ class SirensPositions(PositionRules[SirensPosition]):
                 data["rng"] = rest[0]
         if problems:
             raise InvalidPositionError(problems, title)
+        # The fields read; their lists' sizes (a side of 6 cards, a hand of 5) in the
+        # game's terms before the schema checks the rest.
+        problems = _size_problems(SirensPosition(**data), self.ship_values)
+        if problems:
+            raise InvalidPositionError(problems, title)
         try:
             return msgspec.convert(data, type=SirensPosition, strict=True)
-        except msgspec.ValidationError as exc:  # pragma: no cover - every field is checked above
+        except msgspec.ValidationError as exc:  # pragma: no cover - every field and size is checked above
             raise InvalidPositionError([f"not a description: {exc}"], title) from None
 
 
-def _size_problems(position: SirensPosition) -> list[str]:
+def _size_problems(position: SirensPosition, ships: list[int]) -> list[str]:
     """Every count out of range in a description (a Struct made in Python is not checked
-    against its schema): sides of 5 cards, hands of 4, the seats, the lists' lengths."""
+    against its schema): sides of 5 cards, hands of 4, the seats, the lists' lengths;
+    ``ships``, the printed values of the ship cards, bow to rear."""
     problems: list[str] = []
 
     def count(what: str, value: object, low: int, high: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             problems.append(f"{what} is {value!r}, not a number from {low} to {high}")
 
-    def length(what: str, value: object, low: int, high: int, unit: str) -> bool:
+    def length(what: str, value: object, low: int, high: int, unit: str, rule: str = "") -> bool:
         if not isinstance(value, (list, tuple)):
             problems.append(f"{what} is a list, not {type(value).__name__}")
             return False
         if not low <= len(value) <= high:
-            span = str(low) if low == high else f"{low} to {high}"
-            problems.append(f"{what} holds {len(value)} {unit}: {span}")
+            span = f"exactly {low}" if low == high else f"at most {high}" if low == 0 else f"{low} to {high}"
+            problems.append(f"{what}: {len(value)} {unit}, {span}{rule}")
             return False
         return True
 
@@ -1064,9 +1070,9 @@ def _size_problems(position: SirensPosition) -> list[str]:
     length("the ship cards", position.ships, NSHIP, NSHIP, "entries")
     if length("the sides", position.sides, NSHIP, NSHIP, "ship cards"):
         for k, ship in enumerate(position.sides):
-            if length(f"ship card {k + 1} from the bow", ship, 2, 2, "sides"):
+            if length(f"the sides of ship {ships[k]}", ship, 2, 2, "sides"):
                 for j, side in enumerate(ship):
-                    length(f"seat {j}'s side of ship card {k + 1} from the bow", side, 0, SIDE_MAX, "cards (S5)")
+                    length(f"seat {j}'s side of ship {ships[k]}", side, 0, SIDE_MAX, "cards", " (S5)")
     length("the crew", position.crew, 2, 2, "tokens")
     length("the rum mugs", position.rum, 2, 2, "entries")
     if length("the hands", position.hands, 2, 2, "entries"):
@@ -1074,7 +1080,7 @@ def _size_problems(position: SirensPosition) -> list[str]:
             if isinstance(hand, int):
                 count(f"seat {p}'s hidden hand", hand, 0, HAND)
             else:
-                length(f"seat {p}'s hand", hand, 0, HAND, "cards (S3)")
+                length(f"seat {p}'s hand", hand, 0, HAND, "cards", " (S3)")
     if length("the draw piles", position.piles, 1, 2, "entries"):
         for i, pile in enumerate(position.piles):
             if isinstance(pile, int):
