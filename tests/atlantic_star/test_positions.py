@@ -108,6 +108,7 @@ def test_a_seat_s_view_sets_up_a_state_that_seat_cannot_tell_apart(players: int)
             for seed in (1, 2, 3):
                 rebuilt = g.from_position(view, seed=seed)
                 assert rebuilt.view(seat) == state.view(seat)
+                assert rebuilt.view(seat, recall=True) == state.view(seat, recall=True)
                 assert g.describe(rebuilt, seat) == view
                 data = rebuilt._to_data()
                 deals.add((tuple(map(tuple, data.hands)), tuple(data.deck)))
@@ -119,6 +120,78 @@ def test_a_seat_s_view_sets_up_a_state_that_seat_cannot_tell_apart(players: int)
                 dealt_differently += len(deals) > 1
                 assert len(deals) > 1
     assert dealt_differently > 0
+
+
+def forgetting(state: Any, seed: int) -> Any:
+    """``state`` with some held ships no seat knows of (as after a snapshot of schema 1 or
+    a position marking them unseen, A14): set up from its whole table with the first ship
+    of every other hand marked unseen (all of them known once the game is over)."""
+    g = state.game
+    whole = g.describe(state)
+    if state.is_over:
+        return g.from_position(whole)
+    seats = [
+        msgspec.structs.replace(s, unseen=s.hand[:1]) if p % 2 == seed % 2 and isinstance(s.hand, list) else s
+        for p, s in enumerate(whole.seats)
+    ]
+    return g.from_position(msgspec.structs.replace(whole, seats=seats))
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_seat_s_view_keeps_what_the_seat_remembers(players: int) -> None:
+    """The view holds, per hidden hand, the ships the seat saw it charter (A14, A15): set
+    up from any seed, the seat's information state is the original's, those ships stay in
+    their hands, and only the ships neither seen nor remembered are dealt anew."""
+    g = game(players)
+    names = [ship.name for ship in g.ships.ships]
+    differently = 0
+    for k, original in enumerate(played(players, 10)[1::3]):
+        state = forgetting(original, k)
+        data = state._to_data()
+        for seat in range(players):
+            view = g.describe(state, seat)
+            memory = state.view(seat, recall=True).known
+            assert memory is not None
+            for p, described in enumerate(view.seats):
+                expect = [] if p == seat else [names[c] for c in data.known[p]]
+                assert described.known == expect
+                assert p == seat or [ship.name for ship in memory[p]] == sorted(expect, key=names.index)
+            text = g.position_text(view)
+            assert g.read_position(text) == view
+            hands = set()
+            for seed in (k, k + 1, k + 2):
+                built = g.from_position(text, seed=seed)
+                assert built.view(seat, recall=True) == state.view(seat, recall=True)
+                assert g.describe(built, seat) == view
+                dealt = built._to_data()
+                for p, described in enumerate(view.seats):
+                    assert {names[c] for c in dealt.known[p]} >= set(described.known)
+                hands.add(tuple(tuple(h) for p, h in enumerate(dealt.hands) if p != seat))
+            forgotten = sum(s.hand - len(s.known) for s in view.seats if isinstance(s.hand, int))
+            if forgotten and view.pack:  # ships to deal among the hands and the pack
+                differently += 1
+                assert len(hands) > 1
+            elif not state.is_over:
+                assert len(hands) == 1  # every hidden held ship is remembered: only the pack is dealt
+    assert differently > 0
+
+
+def test_a_view_that_remembers_nothing_still_sets_up() -> None:
+    """A view without the memory (an older text, or a person who remembers no charter)
+    sets up the table as it shows now: every other hand's ships are dealt anew."""
+    g = game(4)
+    state = played(4, 9)[5]
+    for seat in range(4):
+        view = g.describe(state, seat)
+        assert any(s.known for s in view.seats)
+        blank = msgspec.structs.replace(view, seats=[msgspec.structs.replace(s, known=[]) for s in view.seats])
+        text = g.position_text(blank)
+        assert ":" not in text.split(" ")[4]
+        built = g.from_position(text, seed=4)
+        assert built.view(seat) == state.view(seat)
+        known = built.view(seat, recall=True).known
+        assert known is not None and all(not known[p] for p in range(4) if p != seat)
+        assert g.describe(built, seat) == blank
 
 
 def test_bots_answer_for_the_seat_whose_view_was_set_up() -> None:
@@ -312,6 +385,48 @@ def test_a_struct_built_with_values_of_the_wrong_types_is_refused() -> None:
     assert refused(g, rep(start, phase=3)) == ["the phase is 'loan', 'agency' or 'over', not 3"]
 
 
+def test_every_problem_of_a_seat_s_memory_is_named() -> None:
+    """A ship remembered where it cannot be: elsewhere on the table, twice, in no hidden
+    hand (a listed one, the whole table), more of them than the hand holds, no ship."""
+    g = game(4)
+    view = g.describe(played(4, 9)[6], 0)  # hands 4, 1, 6 and 1 ships, all remembered
+    seats = list(view.seats)
+    own = seats[0].hand
+    assert isinstance(own, list) and [s.hand for s in seats[1:]] == [1, 6, 1]
+    assert [len(s.known) for s in seats[1:]] == [1, 6, 1]
+    rep = msgspec.structs.replace
+    wrong = rep(
+        view,
+        seats=[
+            rep(seats[0], known=own[:1]),
+            rep(seats[1], known=[*seats[1].known, view.agency[1]]),
+            rep(seats[2], known=[*seats[2].known[:4], "Titanic", seats[2].known[0]]),
+            rep(seats[3], known=[own[1]]),
+        ],
+    )
+    assert refused(g, wrong) == [
+        "seat 0's hand is listed, so no ship of it is remembered (known): only a hidden hand in a seat's "
+        "view has remembered ships (the whole table marks unseen ones, A14)",
+        "seat 0 remembers 2 ships in seat 1's hand, but that hand holds 1",
+        "no ship is named 'Titanic' (remembered in seat 2's hand)",
+        f"{seats[2].known[0]} is remembered twice in seat 2's hand",
+        f"{own[1]} is both in seat 0's hand and remembered in seat 3's hand",
+        f"{view.agency[1]} is both remembered in seat 1's hand and on the agency's 2,000 space",
+    ]
+    # The same in the text, and on the whole table.
+    text = g.position_text(view).split(" ")
+    text[4] = text[4].replace("?1:", "?1:Titanic,", 1)
+    assert refused(g, " ".join(text)) == ["no ship is labelled 'Titanic' (remembered in seat 1's hand)"]
+    whole = g.describe(played(4, 9)[6])
+    listed = rep(whole.seats[1], known=whole.seats[1].hand)
+    hidden = rep(whole.seats[2], hand=6, known=seats[2].known)
+    assert refused(g, rep(whole, seats=[whole.seats[0], listed, hidden, whole.seats[3]])) == [
+        "seat 1's hand is listed, so no ship of it is remembered (known): only a hidden hand in a seat's "
+        "view has remembered ships (the whole table marks unseen ones, A14)",
+        "seat 2's hand is a count (6): a whole-table description names every ship",
+    ]
+
+
 def test_truncated_and_oversized_texts_are_refused() -> None:
     g = game(3)
     state = played(3, 7)[5]
@@ -372,6 +487,16 @@ def mutations(position: AtlanticStarPosition, rnd: random.Random) -> list[Atlant
                 out.append(moved)
         extra = rep(seat, hand=[*seat.hand, position.agency[0]]) if isinstance(seat.hand, list) else seat
         out.append(rep(position, seats=[*seats[:p], extra, *seats[p + 1 :]]))
+        # What the viewing seat remembers in a hand (A14): less, more, elsewhere, twice.
+        remembered = [rep(seat, known=[*seat.known, position.agency[0]])]
+        if seat.known:
+            remembered += [rep(seat, known=seat.known[1:]), rep(seat, known=[*seat.known, seat.known[0]])]
+            if isinstance(seat.hand, int):
+                remembered.append(rep(seat, hand=len(seat.known) - 1, known=seat.known))
+        elif isinstance(seat.hand, list) and seat.hand:
+            remembered.append(rep(seat, known=seat.hand[:1]))
+        for changed_seat in remembered:
+            out.append(rep(position, seats=[*seats[:p], changed_seat, *seats[p + 1 :]]))
     if isinstance(position.pack, int):
         out += [rep(position, pack=position.pack + 1), rep(position, pack=max(position.pack - 1, 0))]
     elif position.pack:

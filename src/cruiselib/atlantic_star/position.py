@@ -8,6 +8,10 @@ values, A3, A7), each voyage's ships by leg (the optimal assignment, A5, A10), i
 (its ships' worth less its loan), the turns each seat has had and so the start player,
 where the turns fix it. Where they do not, the description names it (``start_player``).
 
+A seat's view is what that seat sees at a real table and what it remembers (A14): the other
+hands as counts, each with the ships the seat saw that hand charter and still holds
+(``known``); ``from_position`` deals only the rest (``resample`` with recall).
+
 The compact text is one line of eleven fields (docs/atlantic_star.md, "Setting up a
 position"), e.g. seat 1's view at the start of a 4-player game that seat 1 starts::
 
@@ -16,6 +20,7 @@ position"), e.g. seat 1's view at the start of a 4-player game that seat 1 start
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
@@ -76,7 +81,8 @@ class SeaPosition(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_on
 
 
 class SeatPosition(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """One seat: its hand (or, in another seat's view, how many ships it holds) and money."""
+    """One seat: its hand (or, in another seat's view, how many ships it holds and which of
+    them the viewing seat remembers) and money."""
 
     hand: (
         Annotated[list[ShipName], Meta(max_length=HAND_MAX, description="the ships it holds")]
@@ -93,11 +99,22 @@ class SeatPosition(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
             ),
         ),
     ] = []
+    known: Annotated[
+        list[ShipName],
+        Meta(
+            max_length=HAND_MAX,
+            description=(
+                "in a seat's view, ships of this hidden hand the viewing seat knows it holds: it saw "
+                "them chartered (A14); the rest of the hand is dealt at random. Empty for a listed hand"
+            ),
+        ),
+    ] = []
 
 
 class AtlanticStarPosition(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """An Atlantic Star position: the whole table (``seat`` None) or what ``seat`` sees,
-    the other hands and the pack then given as counts."""
+    """An Atlantic Star position: the whole table (``seat`` None) or what ``seat`` sees
+    and remembers, the other hands (with the ships it knows they hold) and the pack then
+    given as counts."""
 
     seat: Annotated[SeatIndex, Meta(description="whose view this is; null: the whole table")] | None = None
     seats: Annotated[list[SeatPosition], Meta(min_length=2, max_length=6, description="per seat, seat 0 first")]
@@ -134,6 +151,7 @@ class _Facts:
 
     problems: list[str] = field(default_factory=list)
     ids: dict[str, int] = field(default_factory=dict)
+    shown: set[int] = field(default_factory=set)  # ships lying open (not just remembered)
     start: int = 0
     # per sea: its voyages as (seat, voyage index, ships by leg, value, loan in marks)
     voyages: list[list[tuple[int, int, list[int], int, int]]] = field(default_factory=list)
@@ -160,6 +178,7 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
     """Descriptions, compact texts and set-up of Atlantic Star positions."""
 
     position_type: ClassVar[type[msgspec.Struct]] = AtlanticStarPosition
+    recall: ClassVar[bool] = True  # a seat's view holds the charters it saw (A14, A15)
     game: AtlanticStarGame
 
     def __init__(self, game: AtlanticStarGame) -> None:
@@ -186,7 +205,8 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
     # ------------------------------------------------------------------ describing
 
     def describe(self, state: Any, seat: int | None) -> AtlanticStarPosition:
-        """The description of ``state``: all of it, or what ``seat`` sees (A13)."""
+        """The description of ``state``: all of it, or what ``seat`` sees (A13) and
+        remembers: the ships each other hand is known to hold (A14)."""
         data: AtlanticStarStateData = state._to_data()
         names = [ship.name for ship in self.game.ships.ships]
         seats = []
@@ -197,7 +217,8 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
                     SeatPosition(hand=[names[c] for c in hand], money=data.money[p], unseen=[names[c] for c in unseen])
                 )
             else:
-                seats.append(SeatPosition(hand=len(hand), money=data.money[p]))
+                known = [names[c] for c in data.known[p]]
+                seats.append(SeatPosition(hand=len(hand), money=data.money[p], known=known))
         seas = []
         for sea in data.seas:
             voyages = [
@@ -279,13 +300,16 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
         self._check_seats(pos, view, facts)
         return facts
 
-    def _ship(self, name: str, where: str, facts: _Facts, seen: dict[int, str]) -> int | None:
-        """The id of ship ``name`` lying ``where``, recorded as seen there; None (and a
-        problem) for a name no ship has or a ship seen twice."""
+    def _ship(self, name: str, where: str, facts: _Facts, seen: dict[int, str], shown: bool = True) -> int | None:
+        """The id of ship ``name`` lying ``where``, recorded as seen there (and, unless it
+        is only remembered, as lying open); None (and a problem) for a name no ship has or
+        a ship seen twice."""
         ship = self._ids.get(name)
         if ship is None:
             facts.problems.append(f"no ship is named {name!r} ({where})")
             return None
+        if shown:
+            facts.shown.add(ship)
         if ship in seen:
             facts.problems.append(f"{name} is both {seen[ship]} and {where}")
             return None
@@ -312,7 +336,13 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
                     hidden_count += seat.hand
                 if seat.unseen:
                     out.append(f"seat {p}'s hand is hidden, so none of its ships can be marked unseen")
+                self._check_known(p, seat, view, facts, seen)
                 continue
+            if seat.known:
+                out.append(
+                    f"seat {p}'s hand is listed, so no ship of it is remembered (known): only a hidden hand "
+                    "in a seat's view has remembered ships (the whole table marks unseen ones, A14)"
+                )
             if view is not None and p != view:
                 out.append(f"seat {p}'s hand is listed, but seat {view}'s view gives the other hands as counts")
             for name in seat.hand:
@@ -353,12 +383,30 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
                     "the discard pile or on a plaque"
                 )
         else:
-            unseen = len(ships) - len(seen)
+            # The remembered ships lie in the hidden hands: the seat cannot see them now.
+            unseen = len(ships) - len(facts.shown)
             if unseen != hidden_count:
                 out.append(
                     f"seat {view} cannot see {unseen} ships (the ones not in its hand, the agency, the discard "
                     f"pile or on the board), but the other hands and the pack hold {hidden_count}"
                 )
+
+    def _check_known(self, p: int, seat: SeatPosition, view: int | None, facts: _Facts, seen: dict[int, str]) -> None:
+        """The ships the viewing seat remembers in seat ``p``'s hidden hand (A14): each a
+        ship, once, lying nowhere else, no more of them than the hand holds."""
+        out = facts.problems
+        if not seat.known:
+            return
+        who = f"seat {view}" if view is not None else "a seat"
+        if isinstance(seat.hand, int) and 0 <= seat.hand < len(seat.known):
+            out.append(f"{who} remembers {len(seat.known)} ships in seat {p}'s hand, but that hand holds {seat.hand}")
+        named: set[str] = set()
+        for name in seat.known:
+            if name in named:
+                out.append(f"{name} is remembered twice in seat {p}'s hand")
+                continue
+            named.add(name)
+            self._ship(name, f"remembered in seat {p}'s hand", facts, seen, shown=False)
 
     def _check_seas(self, pos: AtlanticStarPosition, facts: _Facts) -> None:
         """Each sea's class and voyages: ships per leg, loans, order of value (A1-A7)."""
@@ -658,19 +706,29 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
     # ------------------------------------------------------------------ building
 
     def complete(self, position: AtlanticStarPosition, rng_state: int) -> AtlanticStarPosition:
-        """The seat's view with the other hands and the pack filled by the ships it cannot
-        see, in ship id order (``from_position`` then deals them anew with ``resample``)."""
+        """The seat's view with the other hands and the pack filled: each hidden hand holds
+        the ships the seat remembers in it (known to every seat, A14) and, marked unseen,
+        ships it cannot see, in ship id order; ``from_position`` then deals those and the
+        pack anew with ``resample`` keeping the remembered ones. Once the game is over every
+        hand is shown (A14), so the unremembered ships are dealt here, at random from
+        ``rng_state``, and the whole hand is known."""
         ships = self.game.ships.ships
         visible = {name for seat in position.seats if isinstance(seat.hand, list) for name in seat.hand}
+        visible.update(name for seat in position.seats for name in seat.known)
         visible.update(position.agency, position.discard)
         visible.update(name for sea in position.seas for voyage in sea.voyages for name in voyage.ships)
         hidden = [ship.name for ship in ships if ship.name not in visible]
+        over = position.phase == "over"
+        if over:
+            random.Random(rng_state).shuffle(hidden)
         seats = []
         at = 0
         for seat in position.seats:
             if isinstance(seat.hand, int):
-                seats.append(SeatPosition(hand=hidden[at : at + seat.hand], money=seat.money))
-                at += seat.hand
+                dealt = hidden[at : at + seat.hand - len(seat.known)]
+                at += len(dealt)
+                hand = [*seat.known, *dealt]
+                seats.append(SeatPosition(hand=hand, money=seat.money, unseen=[] if over else dealt))
             else:
                 seats.append(seat)
         start = self._check(position).start
@@ -750,7 +808,9 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
                 plaques.append(f"{owner}={self._label_list(voyage.ships)}{loan}")
             seas.append(f"{sea.stars if sea.stars is not None else '?'}*:" + ";".join(plaques))
         hands = [
-            f"?{seat.hand}" if isinstance(seat.hand, int) else self._label_list(seat.hand, seat.unseen)
+            (f"?{seat.hand}" + (f":{self._label_list(seat.known)}" if seat.known else ""))
+            if isinstance(seat.hand, int)
+            else self._label_list(seat.hand, seat.unseen)
             for seat in position.seats
         ]
         pack = f"?{position.pack}" if isinstance(position.pack, int) else self._label_list(position.pack)
@@ -813,8 +873,15 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
         for p, (hand_text, money_text) in enumerate(zip(hand_items, money_items, strict=False)):
             hand: list[str] | int
             unseen: list[str] = []
+            known: list[str] = []
             if hand_text.startswith("?"):
-                hand = self._read_count(hand_text[1:], f"seat {p}'s hand", problems)
+                count_text, marked, known_text = hand_text[1:].partition(":")
+                hand = self._read_count(count_text, f"seat {p}'s hand", problems)
+                if marked:
+                    known = [
+                        self._read_label(label, f"remembered in seat {p}'s hand", problems)
+                        for label in known_text.split(",")
+                    ]
             else:
                 hand = []
                 for label in [] if hand_text == "-" else hand_text.split(","):
@@ -822,7 +889,8 @@ class AtlanticStarPositions(PositionRules[AtlanticStarPosition]):
                     hand.append(name)
                     if label.startswith("~"):
                         unseen.append(name)
-            seats.append(SeatPosition(hand=hand, money=self._read_money(money_text, p, problems), unseen=unseen))
+            money = self._read_money(money_text, p, problems)
+            seats.append(SeatPosition(hand=hand, money=money, unseen=unseen, known=known))
         to_move = None if move_f == "-" else self._read_seat(move_f, "the seat to move", problems)
         if phase_f not in ("loan", "agency", "over"):
             problems.append(f"the phase is 'loan', 'agency' or 'over', not {phase_f!r}")
