@@ -9,6 +9,7 @@
 
 from cruiselib.atlantic_star.game import AtlanticStarGame, AtlanticStarState
 from cruiselib.atlantic_star.moves import AtlanticStarMove, Charter, Loan, Refresh, Voyage
+from cruiselib.atlantic_star.position import AtlanticStarPosition
 from cruiselib.atlantic_star.schema import (
     SCHEMA_VERSION,
     AtlanticStarStateData,
@@ -25,6 +26,7 @@ __all__ = [
     "SEAS",
     "AtlanticStarGame",
     "AtlanticStarMove",
+    "AtlanticStarPosition",
     "AtlanticStarState",
     "AtlanticStarStateData",
     "AtlanticStarView",

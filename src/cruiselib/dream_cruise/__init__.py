@@ -34,6 +34,7 @@ from cruiselib.dream_cruise.moves import (
     Take,
     spot_name,
 )
+from cruiselib.dream_cruise.position import DreamCruisePosition
 from cruiselib.dream_cruise.schema import (
     SCHEMA_VERSION,
     CurrentLocation,
@@ -64,6 +65,7 @@ __all__ = [
     "Done",
     "DreamCruiseGame",
     "DreamCruiseMove",
+    "DreamCruisePosition",
     "DreamCruiseState",
     "DreamCruiseStateData",
     "DreamCruiseView",

@@ -20,6 +20,7 @@ from cruiselib.dream_islands.moves import (
     mission_name,
     place_name,
 )
+from cruiselib.dream_islands.position import DreamIslandsPosition
 from cruiselib.dream_islands.schema import (
     ROUND_CAP,
     SCHEMA_VERSION,
@@ -39,6 +40,7 @@ __all__ = [
     "Draw",
     "DreamIslandsGame",
     "DreamIslandsMove",
+    "DreamIslandsPosition",
     "DreamIslandsState",
     "DreamIslandsStateData",
     "DreamIslandsView",

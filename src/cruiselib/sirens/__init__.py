@@ -10,6 +10,7 @@
 from cruiselib.sirens.cards import Card, CardSet, Face
 from cruiselib.sirens.game import VARIANTS, SirensGame, SirensState
 from cruiselib.sirens.moves import EndTurn, MoveCard, MoveCrew, Pass, PickCard, PlayCard, SirensMove, UseRum
+from cruiselib.sirens.position import SirensPosition
 from cruiselib.sirens.schema import SCHEMA_VERSION, SirensStateData, SirensView
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "PlayCard",
     "SirensGame",
     "SirensMove",
+    "SirensPosition",
     "SirensState",
     "SirensStateData",
     "SirensView",
