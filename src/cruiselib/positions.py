@@ -36,7 +36,7 @@ from cruiselib.errors import InvalidPositionError, InvalidStateError
 if TYPE_CHECKING:
     from cruiselib._game import Game
 
-__all__ = ["MAX_POSITION_TEXT", "InvalidPositionError", "PositionRules", "position_of"]
+__all__ = ["MAX_POSITION_TEXT", "PositionRules", "position_of"]
 
 PositionT = TypeVar("PositionT", bound=msgspec.Struct)
 
