@@ -139,7 +139,8 @@ def test_a_seat_s_view_sets_up_a_state_the_seat_cannot_tell_from_the_original(op
             deals = set()
             for seed in range(4):
                 built = game.from_position(text, seed=seed)
-                assert built.view(seat) == state.view(seat)
+                # What the seat sees now and what it remembers (I16): the same.
+                assert built.view(seat, recall=True) == state.view(seat, recall=True)
                 assert game.describe(built, seat) == described
                 assert built.view(seat, recall=False) == state.view(seat)
                 deals.add(built.to_json())
@@ -148,6 +149,175 @@ def test_a_seat_s_view_sets_up_a_state_the_seat_cannot_tell_from_the_original(op
                 assert len(deals) > 1
                 dealt_apart += 1
     assert dealt_apart
+
+
+@pytest.mark.parametrize("options", CONFIGURATIONS, ids=IDS)
+def test_a_seat_s_view_keeps_what_play_has_shown_of_every_hand(options: dict[str, Any]) -> None:
+    # I16, I17: the view holds the hand memory where it says more than the table shows
+    # now, and every deal of the hidden rest keeps it (resample with recall), on both cores.
+    game = make(**options)
+    twin = game.pure_twin()
+    remembered = 0
+    for state in sample(game, seed=28):
+        memory = state._to_data().hand_avoids
+        for seat in range(game.num_players):
+            described = game.describe(state, seat)
+            given = [p for p, s in enumerate(described.seats) if s.memory is not None]
+            remembered += len(given)
+            for p in given:
+                levels = described.seats[p].memory
+                assert levels is not None
+                assert [sum(1 << MISSIONS.index(x) for x in level) for level in levels] == memory[p]
+            text = game.position_text(described)
+            assert (len(text.split()) == 11) == bool(given)  # the memory field only when it says something
+            for seed in range(2):
+                built = twin.from_position(text, seed=seed)
+                assert built._to_data().hand_avoids == memory
+                assert built.view(seat, recall=True) == game.from_position(text, seed=seed).view(seat, recall=True)
+    assert remembered
+
+
+def test_a_seat_s_view_without_its_memory_sets_up_remembering_only_what_the_table_shows() -> None:
+    # Older texts, or a person who remembers nothing: the memory left out is what the
+    # table shows now (I13, I17), and the view still sets up.
+    game = make(players=3)
+    for state in sample(game, seed=29, count=20):
+        for seat in range(game.num_players):
+            described = game.describe(state, seat)
+            if all(s.memory is None for s in described.seats):
+                continue
+            forgetful = msgspec.structs.replace(
+                described, seats=[msgspec.structs.replace(s, memory=None) for s in described.seats]
+            )
+            text = game.position_text(forgetful)
+            assert len(text.split()) == 10 and text == " ".join(game.position_text(described).split()[:10])
+            built = game.from_position(text, seed=1)
+            assert built.view(seat) == state.view(seat)
+            assert game.describe(built, seat) == forgetful
+            return
+    raise AssertionError("no view with a memory")
+
+
+# docs/dream_islands.md, "The compact text": the whole table, and seat 1's view of it.
+DOCS_TABLE = (
+    "1300101000/0220200000/2200020000 --- 345/345/45 8,13/4/12 9,11,12/10,2,5/14,2,6 "
+    "15,5,7,14,3,4,2,1,0|10,6/6,13,7,14,9,0,1,15|11,8,12,3/1,9,15,0,11,7,4|3,5,8,10,13 1 exchange 2 * "
+    "1,4,11;.;./-/- 867fc6d91ed3158d"
+)
+DOCS_VIEW = (
+    "1300101000/0220200000/2200020000 --- 345/345/45 8,13/4/12 ?3/2,5,10/?3 ?9|?2/?8|11,8,12,3/?7|?5 1 exchange 2 1 "
+    "1,4,11;.;./-/-"
+)
+
+
+def test_the_documented_view_remembers_seat_0_s_hand() -> None:
+    game = make(players=3)
+    table = game.from_position(DOCS_TABLE)
+    assert game.position_text(table, 1) == DOCS_VIEW
+    for seed in range(3):
+        built = game.from_position(DOCS_VIEW, seed=seed)
+        assert built.view(1, recall=True) == table.view(1, recall=True)
+        assert built.view(1, recall=True).recall[0].avoid == [[1, 4, 11], [], []]  # type: ignore[index]
+    forgetful = game.from_position(DOCS_VIEW.rsplit(" ", 1)[0], seed=1)
+    assert forgetful.view(1) == table.view(1)
+    assert forgetful.view(1, recall=True).recall[0].avoid == [[], [], []]  # type: ignore[index]
+    assert game.position_problems(DOCS_VIEW.replace("1,4,11;", "1,4,8;")) == [
+        "seat 0's memory list 1 names completed 'majority on island 1': no hand holds a completed mission (I16)"
+    ]
+
+
+def remembering() -> tuple[DreamIslandsGame, DreamIslandsState]:
+    """Seat 0 made two consecutive islands, kept its hand and drew nothing: the table
+    remembers that none of its 3 cards is 'on exactly 2 consecutive islands' (I13, I16);
+    seat 1 is to move."""
+    game = make(players=2)
+    state = game.new_state(seed=0)
+    state.apply(state.parse_move("cover 2: 1 piece airplane→island 2"))
+    state.apply(state.parse_move("draw"))
+    assert state._to_data().hand_avoids[0] == [1 << MISSIONS.index("on exactly 2 consecutive islands")] * 3
+    return game, state
+
+
+def test_hostile_memory_in_a_seat_s_view_is_refused_with_every_problem_named() -> None:
+    game, state = remembering()
+    view = game.describe(state, 1)  # seat 1 sees seat 0's hand as a count
+    pair = "on exactly 2 consecutive islands"
+    assert view.seats[0].memory == [[pair], [pair], [pair]] and view.seats[0].hand == 3
+    # A remembered mission that lies face up among the completed, and more lists than cards.
+    assert_refused(
+        game,
+        seat_with(view, 0, completed=[pair], pile=12),
+        [
+            f"seat 0's memory list {k} names completed '{pair}': no hand holds a completed mission (I16)"
+            for k in (1, 2, 3)
+        ],
+    )
+    memory = view.seats[0].memory
+    assert_refused(
+        game,
+        seat_with(view, 0, memory=[*memory, []]),
+        ["seat 0's memory has 4 lists: one per card in its hand (3) (I16)"],
+    )
+    assert_refused(
+        game,
+        seat_with(view, 0, memory=memory[:2]),
+        ["seat 0's memory has 2 lists: one per card in its hand (3) (I16)"],
+    )
+    # Lists that no hand of the missions still to do is true of, and lists not inside each other.
+    everything: list[Any] = list(MISSIONS)
+    assert_refused(
+        game,
+        seat_with(view, 0, memory=[everything[:14], [*everything[:14], everything[15]], everything[:14]]),
+        [
+            "seat 0's memory list 2 names 'majority on island 8' that list 1 does not: what 2 cards are not, 1 of "
+            "them are not either (I16)",
+            "seat 0's memory says 2 or more cards of its hand are none of list 2, but only 1 of the missions its "
+            "hand may hold is not in it (I16)",
+            "seat 0's memory says 3 or more cards of its hand are none of list 3, but only 2 of the missions its "
+            "hand may hold are not in it (I16)",
+        ],
+    )
+    assert_refused(
+        game,
+        seat_with(view, 0, memory=[everything, [], []]),
+        [
+            "seat 0's memory says 1 or more cards of its hand are none of list 1, but only 0 of the missions its "
+            "hand may hold are not in it (I16)",
+        ],
+    )
+    # The viewer's own listed hand: its memory must be true of it.
+    own = game.describe(state, 0)
+    hand = own.seats[0].hand
+    assert isinstance(hand, list)
+    assert_refused(
+        game,
+        seat_with(own, 0, memory=[list(hand), [], []]),
+        ["seat 0's memory says 1 or more cards of its hand are none of list 1, but 0 are (I16)"],
+    )
+    # Seat 1 has not moved: it remembers nothing.
+    assert_refused(
+        game,
+        seat_with(view, 1, memory=[[everything[0]], [], []]),
+        ["seat 1 has not moved yet, so play has shown nothing of its hand: its memory is empty (I16)"],
+    )
+
+
+def test_a_sound_memory_in_a_seat_s_view_binds_every_deal() -> None:
+    # A person may remember more than play showed them exactly: any memory true of some
+    # hand is dealt by, and only by, hands it is true of.
+    game, state = remembering()
+    view = game.describe(state, 1)
+    everything: list[Any] = list(MISSIONS)
+    narrow = seat_with(view, 0, memory=[everything[:13], everything[:13], everything[:13]])
+    assert game.position_problems(narrow) == []
+    hands = set()
+    for seed in range(6):
+        built = game.from_position(narrow, seed=seed)
+        hand = built._to_data().hands[0]
+        assert sorted(hand) == [13, 14, 15]
+        hands.add(tuple(built._to_data().piles[0]))
+        assert game.describe(built, 1) == narrow
+    assert len(hands) > 1  # the pile, hidden and not remembered, is still dealt at random
 
 
 def test_a_seat_s_view_in_an_exchange_deals_no_mission_that_holds_into_the_mover_s_hand() -> None:
@@ -490,12 +660,13 @@ def mutations(position: DreamIslandsPosition, rnd: random.Random) -> Iterator[Dr
         if isinstance(s.pile, list) and s.pile and isinstance(s.completed, list):
             moved = _replace_seat(position, p, "pile", s.pile[1:])
             yield _replace_seat(moved, p, "completed", sorted([*s.completed, s.pile[0]], key=names.index))
-        if position.seat is None:
-            hand_size = s.hand if isinstance(s.hand, int) else len(s.hand)
-            levels: list[list[Any]] = [list(x) for x in s.memory] if s.memory is not None else [[]] * hand_size
-            if levels:
-                levels[0] = [*levels[0], rnd.choice(names)]
-                yield _replace_seat(position, p, "memory", levels)
+        hand_size = s.hand if isinstance(s.hand, int) else len(s.hand)
+        levels: list[list[Any]] = [list(x) for x in s.memory] if s.memory is not None else [[]] * hand_size
+        if levels:  # a mission remembered more, or a card fewer remembered than held
+            yield _replace_seat(position, p, "memory", [[*levels[0], rnd.choice(names)], *levels[1:]])
+            yield _replace_seat(position, p, "memory", levels[1:])
+        if s.memory is not None:  # the memory forgotten
+            yield _replace_seat(position, p, "memory", None)
     n = len(position.seats)
     for i in range(3):
         for who in (None, rnd.randrange(n)):

@@ -203,6 +203,7 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
     """Descriptions, compact texts and set-up of Dream Islands positions (I1..I16)."""
 
     position_type = DreamIslandsPosition
+    recall = True  # a seat's view holds the hand memory (I16, I17): the deal keeps it
     game: DreamIslandsGame
 
     # ------------------------------------------------------------------ describe
@@ -248,11 +249,24 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
         )
 
     def _describe_view(self, state: DreamIslandsState, seat: int) -> DreamIslandsPosition:
-        view = state.view(seat)
+        """What ``seat`` sees now and remembers: ``view(seat, recall=True)``, its hand
+        memory (what play has shown everybody of each hand, I16) given where it says more
+        than the table shows now (I13)."""
+        view = state.view(seat, recall=True)
+        assert view.recall is not None  # asked for
+        pieces = [[info.airplane, *info.islands] for info in view.seats]
         seats = []
         for info in view.seats:
             own = info.seat == seat
             held = sum(1 for s in view.small_islands if s == info.seat)
+            default = self._default_memory(
+                view.phase == "exchange" and info.seat == view.current_player,
+                self._holds(pieces, info.seat),
+                _mask(list(info.completed)),
+                info.hand_size,
+            )
+            remembered = [_mask(list(level)) for level in view.recall[info.seat].avoid]
+            memory = None if remembered == default else [_names(list(level)) for level in view.recall[info.seat].avoid]
             seats.append(
                 SeatPosition(
                     airplane=info.airplane,
@@ -263,6 +277,7 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
                     hand=_names(list(view.hand)) if own else info.hand_size,
                     pile=info.pile_size - info.under,
                     under=_names(list(view.under_pile)) if own else info.under,
+                    memory=memory,
                 )
             )
         return DreamIslandsPosition(
@@ -352,11 +367,6 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
                 )
                 found.append(f"seat {p}'s {self._zone(field)} is listed, but {why}: give its size")
                 sound = False
-        if s.memory is not None and not whole:
-            found.append(
-                f"seat {p}'s memory is given, but a seat's view holds only what the table shows now (I13, I16)"
-            )
-            sound = False
         if not sound:
             return None
         hand = _ids(s.hand) if isinstance(s.hand, list) else None
@@ -515,15 +525,20 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
                         "missions still to do do not hold now: it would hold one that would have been completed "
                         "(I5, I13)"
                     )
-            if s.memory is not None and s.hand is not None:
-                found.extend(self._memory_problems(p, s.memory, s.hand, s.done_mask))
+            if s.memory is not None:
+                allowed = ALL_MISSIONS & ~s.done_mask & ~(holds if mover else 0)
+                found.extend(self._memory_problems(p, s.memory, s.hand, s.hand_size, s.done_mask, allowed))
 
     @staticmethod
-    def _memory_problems(p: int, memory: list[int], hand: list[int], done: int) -> list[str]:
-        """I16: one list per card, each inside the one before, no completed mission, true of the hand."""
-        if len(memory) != len(hand):
+    def _memory_problems(
+        p: int, memory: list[int], hand: list[int] | None, hand_size: int, done: int, allowed: int
+    ) -> list[str]:
+        """I16: one list per card, each inside the one before, no completed mission, true of
+        the hand; of a hand given as a count, true of some hand of the missions it may hold
+        (``allowed``: not completed, in the mover's exchange none that holds, I13)."""
+        if len(memory) != hand_size:
             return [
-                f"seat {p}'s memory has {_plural(len(memory), 'list')}: one per card in its hand ({len(hand)}) (I16)"
+                f"seat {p}'s memory has {_plural(len(memory), 'list')}: one per card in its hand ({hand_size}) (I16)"
             ]
         found = []
         wider = ALL_MISSIONS
@@ -538,11 +553,18 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
                     f"seat {p}'s memory list {k} names {', '.join(_quote(x) for x in _ids_of(level & ~wider))} that "
                     f"list {k - 1} does not: what {k} cards are not, {k - 1} of them are not either (I16)"
                 )
-            outside = sum(1 for x in hand if not (level >> x) & 1)
-            if level and outside < k:
+            if hand is not None:
+                outside = sum(1 for x in hand if not (level >> x) & 1)
+                if level and outside < k:
+                    found.append(
+                        f"seat {p}'s memory says {k} or more cards of its hand are none of list {k}, but "
+                        f"{outside} {'is' if outside == 1 else 'are'} (I16)"
+                    )
+            elif level and bin(allowed & ~level).count("1") < k:
+                free = bin(allowed & ~level).count("1")
                 found.append(
-                    f"seat {p}'s memory says {k} or more cards of its hand are none of list {k}, but "
-                    f"{outside} {'is' if outside == 1 else 'are'} (I16)"
+                    f"seat {p}'s memory says {k} or more cards of its hand are none of list {k}, but only {free} of "
+                    f"the missions its hand may hold {'is' if free == 1 else 'are'} not in it (I16)"
                 )
             wider = level
         return found
@@ -690,8 +712,10 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
 
     def complete(self, position: DreamIslandsPosition, rng_state: int) -> DreamIslandsPosition:
         """The seat's view with every hidden card placed: the cards the seat cannot see in
-        id order (in a mover's exchange, its hand first from the missions that do not hold,
-        I13). ``from_position`` deals them anew at random (resample)."""
+        id order, a hidden hand first from the missions that do not hold (in a mover's
+        exchange, I13) and then from those in the fewest lists of its memory (I16), which
+        stays as given. ``from_position`` deals them anew at random, keeping the memory
+        (resample with recall)."""
         view = position.seat
         seats = []
         pieces = [[d.airplane, *d.islands] for d in position.seats]
@@ -704,9 +728,11 @@ class DreamIslandsPositions(PositionRules[DreamIslandsPosition]):
                 continue
             done = _mask(_ids(d.completed))
             rest = [x for x in range(NMIS) if not (done >> x) & 1]
-            if position.phase == "exchange" and p == position.turn:
-                holds = self._holds(pieces, p)
-                rest.sort(key=lambda x: (holds >> x) & 1)  # the hand takes missions that do not hold
+            holds = self._holds(pieces, p) if position.phase == "exchange" and p == position.turn else 0
+            levels = [_mask(_ids(level)) for level in d.memory or []]
+            # The hand takes missions that do not hold, then those the memory rules out
+            # least: if any hand is true of the memory, this one is (problems() checked).
+            rest.sort(key=lambda x: ((holds >> x) & 1, sum((m >> x) & 1 for m in levels)))
             hand_size, top_size = _size(d.hand), _size(d.pile)
             hand, top, under = rest[:hand_size], rest[hand_size : hand_size + top_size], rest[hand_size + top_size :]
             seats.append(msgspec.structs.replace(d, hand=_names(hand), pile=_names(top), under=_names(under)))
