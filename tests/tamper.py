@@ -17,15 +17,17 @@ of several games); :func:`mutation` is a hypothesis strategy of one change to a 
 snapshot tree; :func:`nudges` moves every integer of one by a step or two, in turn,
 :func:`near_the_top` sets each to the schema's bounds and just below them, and
 :func:`flips` flips every flag (a boolean, or an integer the schema bounds to 0..1);
-:func:`check_tampered` is the verdict. ``tests/test_tamper.py`` runs a short campaign for
-every game and both sweeps over a few positions; ``scripts/tamper_fuzz.py`` runs a long
-campaign with a time budget.
+:func:`check_tampered` is the verdict. The sweeps take their changes a path at a time
+(:func:`nudge_edits`, :func:`top_edits`) as bytes (:func:`encoded`: the encodings of the
+changed trees, without building each) and give them to :func:`check_encoded`, the same
+verdict. ``tests/test_tamper.py`` runs a short campaign for every game and both sweeps
+over a few positions; ``scripts/tamper_fuzz.py`` runs a long campaign with a time budget.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +35,7 @@ import msgspec
 from hypothesis import strategies as st
 
 import cruiselib
+from cruiselib import serialize
 from cruiselib.testing import check_state
 
 # Integers worth trying in any integer field: the edges of every C type the cores use,
@@ -139,6 +142,41 @@ def mutation(draw: st.DrawFn, tree: dict[str, Any]) -> tuple[str, dict[str, Any]
     return f"{where}: set to null", _replace(tree, path, None)
 
 
+def _integers(tree: dict[str, Any]) -> Iterator[tuple[Path, int]]:
+    """Every integer of ``tree`` with its path, in order, but those of the header and of the
+    record of play (which the loader checks against the rules' action ids only)."""
+    for path, value in leaves(tree):
+        if not path or path[0] in ("game", "schema_version", "history", "deal"):
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            continue
+        yield path, value
+
+
+# One path's changes: the path, the value the tree holds there, the values put there in turn.
+Edits = Iterator[tuple[Path, Any, list[Any]]]
+
+
+def nudge_edits(tree: dict[str, Any], steps: tuple[int, ...] = (-2, -1, 1, 2)) -> Edits:
+    """The changes :func:`nudges` makes, a path at a time."""
+    for path, value in _integers(tree):
+        yield path, value, [value + step for step in steps]
+
+
+def top_edits(tree: dict[str, Any], maxima: set[int]) -> Edits:
+    """The changes :func:`near_the_top` makes, a path at a time."""
+    values = sorted({m - d for m in maxima for d in range(4) if m - d > 8})
+    for path, value in _integers(tree):
+        yield path, value, [new for new in values if new != value]
+
+
+def _trees(tree: dict[str, Any], edits: Edits) -> Iterator[tuple[str, dict[str, Any]]]:
+    for path, value, news in edits:
+        where = "/".join(map(str, path))
+        for new in news:
+            yield f"{where}: {value} -> {new}", _replace(tree, path, new)
+
+
 def nudges(tree: dict[str, Any], steps: tuple[int, ...] = (-2, -1, 1, 2)) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every integer of ``tree`` moved by each of ``steps``, one at a time (not the header, nor
     the record of play, which the loader checks against the rules' action ids only).
@@ -146,14 +184,7 @@ def nudges(tree: dict[str, Any], steps: tuple[int, ...] = (-2, -1, 1, 2)) -> Ite
     The random campaign draws from every kind of change; a count one or two off what play
     made is the change a loader's arithmetic is most likely to let through, so this tries
     all of them, in order."""
-    for path, value in leaves(tree):
-        if not path or path[0] in ("game", "schema_version", "history", "deal"):
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            continue
-        where = "/".join(map(str, path))
-        for step in steps:
-            yield f"{where}: {value} -> {value + step}", _replace(tree, path, value + step)
+    return _trees(tree, nudge_edits(tree, steps))
 
 
 def schema_maxima(schema: Any) -> set[int]:
@@ -174,16 +205,49 @@ def near_the_top(tree: dict[str, Any], maxima: set[int]) -> Iterator[tuple[str, 
     """Every integer of ``tree`` set, in turn, to each bound of the schema and the three below
     it (those above 8): a counter that loads just under its bound must not be pushed past
     it by play, or the state reached stops loading."""
-    values = sorted({m - d for m in maxima for d in range(4) if m - d > 8})
-    for path, value in leaves(tree):
-        if not path or path[0] in ("game", "schema_version", "history", "deal"):
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            continue
+    return _trees(tree, top_edits(tree, maxima))
+
+
+# A value no snapshot holds, put where a change goes to find where its encoding stands.
+_MARK = "<tamper: the changed value>"
+
+
+def _around(encoded: bytes, mark: bytes) -> tuple[bytes, bytes] | None:
+    """What stands before and after the one occurrence of ``mark`` in ``encoded`` (None
+    unless it occurs exactly once)."""
+    if encoded.count(mark) != 1:
+        return None
+    before, _, after = encoded.partition(mark)
+    return before, after
+
+
+def encoded(tree: dict[str, Any], edits: Edits) -> Iterator[tuple[str, bytes, bytes]]:
+    """Each change of ``edits`` as :func:`nudges` and :func:`near_the_top` describe it, with
+    the changed tree encoded as JSON and as MessagePack: exactly the bytes
+    ``msgspec.json.encode`` and ``msgspec.msgpack.encode`` give for it.
+
+    The encodings of one path's changes differ only where the value stands: neither format
+    says how many bytes a container holds (MessagePack counts its elements, JSON none), and
+    a scalar encodes the same wherever it stands. So the rest of the tree is encoded once a
+    path (with a marker where the value goes) and each value's own encoding is put between
+    the two parts, instead of building and encoding a whole tree per change (the sweeps
+    make hundreds of thousands). If the marker's encoding is not found exactly once, the
+    trees are built and encoded as they were. ``tests/test_tamper.py`` checks the bytes
+    against encoding the trees of :func:`nudges` and :func:`near_the_top`."""
+    json_mark, msgpack_mark = msgspec.json.encode(_MARK), msgspec.msgpack.encode(_MARK)
+    for path, value, news in edits:
         where = "/".join(map(str, path))
-        for new in values:
-            if new != value:
-                yield f"{where}: {value} -> {new}", _replace(tree, path, new)
+        marked = _replace(tree, path, _MARK)
+        json_parts = _around(msgspec.json.encode(marked), json_mark)
+        msgpack_parts = _around(msgspec.msgpack.encode(marked), msgpack_mark)
+        for new in news:
+            if json_parts is None or msgpack_parts is None:
+                changed = _replace(tree, path, new)
+                data, packed = msgspec.json.encode(changed), msgspec.msgpack.encode(changed)
+            else:
+                data = msgspec.json.encode(new).join(json_parts)
+                packed = msgspec.msgpack.encode(new).join(msgpack_parts)
+            yield f"{where}: {value} -> {new}", data, packed
 
 
 def _resolve(node: Any, defs: dict[str, Any]) -> Any:
@@ -293,6 +357,37 @@ class TamperStats:
         self.reasons[key] = self.reasons.get(key, 0) + 1
 
 
+def _decoder_refused(exc: BaseException) -> bool:
+    """Whether ``exc``, raised by ``Game.load_state``, came out of its first step: the call of
+    ``serialize.decode_state`` (the typed decode, shared by both cores), before
+    ``_load_decoded`` handed the snapshot to a core. Read from the traceback: the frame of
+    ``Game.load_state`` whose next frame is ``decode_state``."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code is _LOAD_STATE_CODE:
+            return tb.tb_next is not None and tb.tb_next.tb_frame.f_code is _DECODE_STATE_CODE
+        tb = tb.tb_next
+    return False
+
+
+_LOAD_STATE_CODE = cruiselib.Game.load_state.__code__
+_DECODE_STATE_CODE = serialize.decode_state.__code__
+
+
+def _same_decoder(game: Any, twin: Any) -> bool:
+    """Whether ``twin.load_state`` starts with exactly the decode that ``game.load_state``
+    starts with: the same ``Game.load_state``, whose first step is
+    ``serialize.decode_state(data, self.state_data_type, self.schema_migrations)``, with the
+    same Struct type and the same migrations (the twin copies the game's attributes and
+    changes only its core). ``decode_state`` is a function of those arguments and the data."""
+    return (
+        type(game).load_state is cruiselib.Game.load_state
+        and type(twin).load_state is cruiselib.Game.load_state
+        and twin.state_data_type is game.state_data_type
+        and twin.schema_migrations is game.schema_migrations
+    )
+
+
 def check_tampered(
     game: Any,
     twin: Any,
@@ -304,18 +399,49 @@ def check_tampered(
     max_actions: int = 20_000,
 ) -> None:
     """The verdict on one tampered snapshot (raises AssertionError with ``description``)."""
+    check_encoded(
+        game,
+        twin,
+        msgspec.json.encode(tree),
+        lambda: msgspec.msgpack.encode(tree),
+        description,
+        stats,
+        seed=seed,
+        max_actions=max_actions,
+    )
+
+
+def check_encoded(
+    game: Any,
+    twin: Any,
+    data: bytes,
+    packed: bytes | Callable[[], bytes],
+    description: str,
+    stats: TamperStats | None = None,
+    *,
+    seed: int = 0,
+    max_actions: int = 20_000,
+) -> None:
+    """:func:`check_tampered` of the tampered snapshot whose JSON is ``data`` and whose
+    MessagePack is ``packed`` (or what it returns: only a refused snapshot needs it)."""
     stats = stats if stats is not None else TamperStats()
     stats.tried += 1
-    data = msgspec.json.encode(tree)
     try:
         state = game.load_state(data)
     except cruiselib.InvalidStateError as exc:
         stats.add_refusal(str(exc))
         # The same verdict from MessagePack and from the pure core: one validation.
-        for loader, other_data, what in (
-            (game, msgspec.msgpack.encode(tree), "MessagePack"),
-            (twin, data, "the pure core"),
-        ):
+        # The pure core is asked unless the compiled core never saw the snapshot: a refusal
+        # that came out of load_state's typed decode (``_decoder_refused``), when the twin's
+        # load_state begins with that very decode call (``_same_decoder``), is the twin's
+        # verdict too, reached by the same function on the same arguments before either
+        # core is involved; asking again would run msgspec's decoder twice, not the pure core.
+        others: list[tuple[Any, bytes, str]] = [
+            (game, packed if isinstance(packed, bytes) else packed(), "MessagePack")
+        ]
+        if not (_decoder_refused(exc) and _same_decoder(game, twin)):
+            others.append((twin, data, "the pure core"))
+        for loader, other_data, what in others:
             try:
                 loader.load_state(other_data)
             except cruiselib.InvalidStateError:
@@ -341,15 +467,32 @@ def check_tampered(
         check_state(game, state, random.Random(seed), where=description)
     except Exception as exc:
         raise AssertionError(f"{description}: the accepted state fails check_state: {exc}") from exc
+    _play_out(game, state, twin_state, description, stats, seed, max_actions)
+
+
+def _play_out(
+    game: Any, state: Any, twin_state: Any, description: str, stats: TamperStats, seed: int, max_actions: int
+) -> None:
+    """Play ``state`` (compiled) and ``twin_state`` (pure) to the end with the same random
+    choices, comparing them after every action (raises AssertionError with ``description``).
+
+    Each step compares the two snapshots as the bytes of ``to_json`` (``serialize.encode_json``
+    of ``to_data()``, which ``to_json`` decodes to text: equal bytes, equal text) and loads the
+    compiled core's bytes back (``load_state`` decodes JSON bytes as it decodes JSON text).
+    The score bounds are a property of the game's options, the same at every step."""
+    encode = serialize.encode_json
+    load = game.load_state
+    bounds = game.score_bounds
     rnd = random.Random(seed)
     steps = 0
     while True:
         legal = state.legal_actions()
         if twin_state.legal_actions() != legal:
             raise AssertionError(f"{description}: step {steps}: compiled and pure cores offer different moves")
-        if state.is_over != twin_state.is_over:
+        over = state.is_over
+        if over != twin_state.is_over:
             raise AssertionError(f"{description}: step {steps}: the cores disagree on the end")
-        if state.is_over:
+        if over:
             break
         if not legal:
             raise AssertionError(f"{description}: step {steps}: no legal move but the game is not over")
@@ -357,16 +500,17 @@ def check_tampered(
         state.apply(a)
         twin_state.apply(a)
         steps += 1
-        snapshot = state.to_json()
-        if twin_state.to_json() != snapshot:
+        snapshot = encode(state.to_data())
+        if encode(twin_state.to_data()) != snapshot:
             raise AssertionError(f"{description}: step {steps}: the cores' states differ after action {a}")
         try:
-            game.load_state(snapshot)
+            load(snapshot)
         except cruiselib.InvalidStateError as exc:
             raise AssertionError(f"{description}: step {steps}: a state reached by play does not load: {exc}") from None
-        bounds = game.score_bounds
-        if bounds is not None and not all(bounds[0] <= v <= bounds[1] for v in state.scores()):
-            raise AssertionError(f"{description}: step {steps}: scores {state.scores()} leave {bounds}")
+        if bounds is not None:
+            scores = state.scores()
+            if not all(bounds[0] <= v <= bounds[1] for v in scores):
+                raise AssertionError(f"{description}: step {steps}: scores {scores} leave {bounds}")
         if steps > max_actions:
             raise AssertionError(f"{description}: no end after {max_actions} actions")
     stats.actions_played += steps

@@ -19,7 +19,19 @@ from hypothesis import strategies as st
 
 import cruiselib
 from tests.support import CONFIGURATION_IDS, CONFIGURATIONS, configuration_id, every_configuration
-from tests.tamper import check_tampered, flips, mutation, near_the_top, nudges, positions, schema_maxima
+from tests.tamper import (
+    check_encoded,
+    check_tampered,
+    encoded,
+    flips,
+    mutation,
+    near_the_top,
+    nudge_edits,
+    nudges,
+    positions,
+    schema_maxima,
+    top_edits,
+)
 
 TAMPER = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 
@@ -45,6 +57,23 @@ def test_tampered_snapshots_are_refused_or_play_out_identically(index: int) -> N
     run()
 
 
+@pytest.mark.parametrize("index", range(len(CONFIGURATIONS)), ids=CONFIGURATION_IDS)
+def test_the_sweeps_encodings_are_those_of_their_trees(index: int) -> None:
+    # The slow sweeps below check each change from the bytes ``encoded`` splices together:
+    # they must be exactly the JSON and MessagePack of the changed trees, described alike,
+    # in the same order (here at a position from the middle of a game and at the last).
+    game, _, trees = _setup(index)
+    maxima = schema_maxima(msgspec.json.schema(game.state_data_type))
+    for tree in (trees[len(trees) // 2], trees[-1]):
+        for spliced, built in (
+            (encoded(tree, nudge_edits(tree)), nudges(tree)),
+            (encoded(tree, top_edits(tree, maxima)), near_the_top(tree, maxima)),
+        ):
+            made = [(d, msgspec.json.encode(t), msgspec.msgpack.encode(t)) for d, t in built]
+            assert made
+            assert list(spliced) == made
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(CONFIGURATIONS)), ids=CONFIGURATION_IDS)
 def test_every_integer_one_or_two_off_is_refused_or_plays_out_identically(index: int) -> None:
@@ -53,8 +82,8 @@ def test_every_integer_one_or_two_off_is_refused_or_plays_out_identically(index:
     # pile that the rest of the turn pushes past its bound was one).
     game, twin, _ = _setup(index)
     for tree in positions(game, n_games=2, seed=100 + index, every=9):
-        for description, tampered in nudges(tree):
-            check_tampered(game, twin, tampered, f"{game!r}: {description}")
+        for description, data, packed in encoded(tree, nudge_edits(tree)):
+            check_encoded(game, twin, data, packed, f"{game!r}: {description}")
 
 
 @pytest.mark.slow
@@ -65,8 +94,8 @@ def test_every_integer_at_a_schema_bound_is_refused_or_plays_out_identically(ind
     game, twin, _ = _setup(index)
     maxima = schema_maxima(msgspec.json.schema(game.state_data_type))
     for tree in positions(game, n_games=2, seed=200 + index, every=9):
-        for description, tampered in near_the_top(tree, maxima):
-            check_tampered(game, twin, tampered, f"{game!r}: {description}")
+        for description, data, packed in encoded(tree, top_edits(tree, maxima)):
+            check_encoded(game, twin, data, packed, f"{game!r}: {description}")
 
 
 def _has_flags(name: str, options: dict[str, Any]) -> bool:
