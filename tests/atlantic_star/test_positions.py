@@ -3,7 +3,8 @@
 Positions reached by play (2 to 6 players) are described, as the whole table and as each
 seat sees it, written as compact text, and set up again: the whole table gives back the
 very state (without its history), a seat's view a state that seat cannot tell from the
-original. Hostile descriptions are refused with every problem named, and a mutation sweep
+original, neither by what it sees nor by what it remembers (the ships it saw the others
+charter, A14). Hostile descriptions are refused with every problem named, and a mutation sweep
 shows that a description either has problems or sets up a state that plays: the engine's
 own loader never refuses one the problems passed.
 """
@@ -606,5 +607,12 @@ def test_the_docs_examples_are_what_the_library_prints() -> None:
         .replace("Silesia/", "Silesia,Tethys/")
         .replace("13k", "40k")
         .replace("agency - 2", "agency 3 2")
+        .replace(",Bohemia/", ",Deneb/")
     )
     assert printed[len(board) :] == g.position_problems(bad)
+    # The view remembers the other hands: set up from any seed, they hold what it names.
+    assert state.view(2, recall=True).known == g.from_position(view, seed=1).view(2, recall=True).known
+    assert all(s.known and len(s.known) == s.hand for s in g.read_position(view).seats if isinstance(s.hand, int))
+    # The advice printed names moves the seat has.
+    advice = [line.rsplit(": ", 1)[0] for line in blocks[3].splitlines()]
+    assert set(advice) <= {state.move_text(action) for action in state.legal_actions()}

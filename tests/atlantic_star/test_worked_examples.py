@@ -6,7 +6,8 @@ The rulebook's examples: the charter agency's shift, the loan limit (a voyage of
 borrows at most 8,000), Oliver's loan (23 falls to 15, from first to third), the hand
 limits (six ships cannot sail the Baltic; seven sail only the Atlantic or the Pacific),
 Daisy and Oliver opening the Mediterranean, the package operator keeping first place on
-equal points, a later voyage of equal points going below, and the Baltic's 3 bonus points.
+equal points, a later voyage of equal points going below, the Baltic's 3 bonus points, and
+a ship chartered face up that another seat's view remembers.
 """
 
 from __future__ import annotations
@@ -237,3 +238,24 @@ def test_a_baltic_voyage_with_every_leg_covered_earns_3_bonus_points() -> None:
     state = set_up(g, f"-/-/-/- {labels(agency)} ?{pack} - {hands} {'/'.join(['18k'] * 6)} 0 loan - 0 -")
     state.apply(Voyage(sea="Baltic", stars=2))
     assert plaque_order(state, "Baltic") == [(("seat", 0), printed + 3)]
+
+
+def test_a_seat_remembers_the_ship_it_saw_chartered() -> None:
+    """The agency's ships lie face up (the rulebook turns the top four up), so when seat 0
+    charters the 1,000 ship every seat knows seat 0 holds it (A14). Seat 1's view names it
+    in seat 0's hidden hand, and set up from that view with any seed seat 0 holds it; a
+    view that remembers nothing deals seat 0 any ship seat 1 cannot see (A15)."""
+    g = game(4)
+    a, b, c, d = regular_ships(g, 4)
+    state = set_up(g, f"-/-/-/- {labels([a, b, c, d])} ?128 - -/?0/?0/?0 18k/18k/18k/18k 0 loan - 0 -")
+    state.apply(Charter(price=1000))
+    text = g.position_text(state, 1)
+    assert text.split(" ")[4] == f"?1:{labels([c])}/-/?0/?0"
+    held = set()
+    for seed in range(1, 5):
+        built = set_up(g, text, seed=seed)
+        assert [g.ships.ships[ship].name for ship in built.to_data().hands[0]] == [c]
+        assert built.view(1, recall=True) == state.view(1, recall=True)
+        forgetting = set_up(g, text.replace(f"?1:{labels([c])}", "?1"), seed=seed)
+        held.add(forgetting.to_data().hands[0][0])
+    assert len(held) > 1
