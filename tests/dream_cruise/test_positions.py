@@ -97,11 +97,11 @@ def test_a_seat_view_deals_the_hidden_rest(players: int) -> None:
             view = g.describe(s, seat)
             assert view.seat == seat and view.rng is None
             rebuilt = g.from_position(view, seed=1)
-            assert rebuilt.view(seat) == s.view(seat)
+            assert rebuilt.view(seat, recall=True) == s.view(seat, recall=True)
             assert g.describe(rebuilt, seat) == view
             assert g.from_position(g.position_text(s, seat), seed=1).to_data() == rebuilt.to_data()
             other = g.from_position(view, seed=2)
-            assert other.view(seat) == s.view(seat)
+            assert other.view(seat, recall=True) == s.view(seat, recall=True)
             dealt_differently = dealt_differently or other.to_data().ship_deck != rebuilt.to_data().ship_deck
             if rebuilt.current_player == seat:  # the seat's own choices are what it sees
                 assert rebuilt.legal_actions() == s.legal_actions()
@@ -118,7 +118,7 @@ def test_variants_set_up_again(options: dict[str, Any]) -> None:
         for seat in range(g.num_players):
             view = g.describe(s, seat)
             rebuilt = g.from_position(g.position_text(view), seed=3)
-            assert rebuilt.view(seat) == s.view(seat)
+            assert rebuilt.view(seat, recall=True) == s.view(seat, recall=True)
             assert g.describe(rebuilt, seat) == view
 
 
@@ -131,9 +131,114 @@ def test_a_seat_view_hides_what_the_table_hides() -> None:
     assert isinstance(view.family_box, int) and isinstance(view.location_deck, int)
     face_down = view.display[0]
     assert isinstance(face_down.cards, int) or face_down.taken_by is not None
-    assert all(not seat.known for seat in view.seats)
+    # What seat 1 remembers (C26): the cards every seat saw taken face up, its own included.
+    assert [seat.known for seat in view.seats] == [
+        [g.cards.ships[x].name for x in memory] for memory in s.view(1, recall=True).recall or []
+    ]
     text = g.position_text(view)
     assert text.split()[3] == "1" and "?" in text
+
+
+@functools.cache
+def remembered_positions(players: int) -> tuple[DreamCruiseState, ...]:
+    """Positions of play where some seat holds hand cards the table saw it take."""
+    return tuple(s for s in played_positions(players) if any(seat.known for seat in s._to_data().seats))
+
+
+@pytest.mark.parametrize("players", [p for p in PLAYERS if p > 1])
+def test_a_seat_view_keeps_what_the_seat_remembers(players: int) -> None:
+    """C26: a seat's view lists the hand cards it saw the others take face up; the deal
+    keeps them in those hands and deals only the rest, so the set-up state's information
+    state for that seat is the original's."""
+    g = game(players)
+    positions = remembered_positions(players)
+    assert len(positions) >= 3
+    dealt_differently = False
+    for s in positions[::2]:
+        for seat in range(players):
+            view = g.describe(s, seat)
+            remembered = s.view(seat, recall=True)
+            assert [p.known for p in view.seats] == [
+                [g.cards.ships[x].name for x in memory] for memory in remembered.recall or []
+            ]
+            text = g.position_text(view)
+            assert g.read_position(text) == view
+            built = g.from_position(text, seed=1)
+            assert built.view(seat, recall=True) == remembered
+            assert g.describe(built, seat) == view
+            other = g.from_position(view, seed=2)
+            assert other.view(seat, recall=True) == remembered
+            for p in range(players):
+                if p != seat:  # the remembered cards stay; the rest of the hand is dealt anew
+                    mine, theirs = built._to_data().seats[p], other._to_data().seats[p]
+                    assert set(s._to_data().seats[p].known) <= set(mine.hand) & set(theirs.hand)
+                    dealt_differently = dealt_differently or mine.hand != theirs.hand
+    assert dealt_differently
+
+
+def test_a_view_that_remembers_nothing_still_sets_up() -> None:
+    """An older text, or a person who remembers nothing: the memory is empty."""
+    g = game(3)
+    s = remembered_positions(3)[-1]
+    view = g.describe(s, 0)
+    assert any(p.known for p in view.seats[1:])
+    forgetful = replace(view, seats=[replace(p, known=[]) for p in view.seats])
+    text = g.position_text(forgetful)
+    assert "!" not in text
+    built = g.from_position(text, seed=1)
+    assert built.view(0) == s.view(0)
+    assert built.view(0, recall=True).recall == [[], [], []]
+    assert g.describe(built, 0) == forgetful
+
+
+def test_hostile_memory_is_refused_by_name() -> None:
+    g = game(2)
+    s = next(x for x in remembered_positions(2) if x._to_data().seats[1].known and x._to_data().ship_discard)
+    view = g.describe(s, 0)
+    other = view.seats[1]
+    assert isinstance(other.hand, int) and other.known
+    first, discarded = other.known[0], view.ship_discard[0]
+    assert isinstance(view.ship_deck, int)
+    hostile = replace(
+        view,
+        seats=[
+            replace(view.seats[0], known=[*view.seats[0].known, discarded]),
+            replace(other, hand=1, known=[first, first, discarded]),
+        ],
+    )
+    assert g.position_problems(hostile) == [
+        f"{first} is listed twice in seat 1's known hand cards",
+        f"{discarded} is both in seat 1's known hand cards and in the ship discard pile",
+        f"seat 0's known card {discarded} is not in its hand",
+        "seat 1's hand holds 1 card(s), fewer than the 3 known to be in it (C26)",
+        # the hand's unseen card that the short count dropped is in sight nowhere
+        f"seat 0's view hides {view.ship_deck} ship cards (the ship deck {view.ship_deck}, seat 1's hand besides "
+        f"its known cards 0), but {view.ship_deck + 1} ship cards of the game are not in sight",
+    ]
+    with pytest.raises(InvalidPositionError) as raised:
+        g.from_position(hostile, seed=1)
+    assert list(raised.value.problems) == g.position_problems(hostile)
+    unnamed = replace(view, seats=[view.seats[0], replace(other, known=[*other.known, "Zzyzx"])])
+    assert g.position_problems(unnamed) == [
+        "seat 1's known hand cards names 'Zzyzx', which is no ship card of this card set"
+    ]
+    # More remembered than the hand holds, the memory itself sound: the count is named.
+    short = replace(view, seats=[view.seats[0], replace(other, hand=len(other.known) - 1)])
+    assert g.position_problems(short) == [
+        f"seat 1's hand holds {len(other.known) - 1} card(s), fewer than the {len(other.known)} known to be in it (C26)"
+    ]
+    # The text: a count stands last, beside known cards only.
+    hand = g.position_text(view).split()[4].split("/")[1].split(",")[5]
+    assert hand.endswith(".?" + str(other.hand - len(other.known))) and hand.count("!") == len(other.known)
+    fields = g.position_text(view).split(" ")
+    for bad, problem in (
+        (hand.replace("!", "", 1), "beside a count of unseen cards: only known cards (marked '!') are named there"),
+        (hand.replace(".?", ".?x", 1), "is not a count of 0..96"),
+        (hand.replace(".?", ".?1.?", 1), "'?1': a hand gives one count of unseen cards, last"),
+    ):
+        text = " ".join([*fields[:4], fields[4].replace(hand, bad), *fields[5:]])
+        found = g.position_problems(text)
+        assert any(problem in p and p.startswith("seat 1 hand") for p in found), (bad, found)
 
 
 def test_solo_view_counts_janas_pile_until_the_end() -> None:
@@ -296,6 +401,11 @@ def _mutations(d: DreamCruisePosition, rnd: random.Random) -> Iterator[tuple[str
     else:
         yield "hand count+1", with_seat(hand=seat.hand + 1)
         yield "hand count-1", with_seat(hand=max(0, seat.hand - 1))
+    if seat.known:  # what the seat remembers (C26): forgotten, or remembered twice
+        yield "known forgotten", with_seat(known=seat.known[1:])
+        yield "known doubled", with_seat(known=[*seat.known, seat.known[0]])
+    if d.ship_discard:  # a card in sight remembered in this hand
+        yield "known from the discard pile", with_seat(known=[*seat.known, d.ship_discard[0]])
     if isinstance(seat.drawn, int):
         yield "drawn count+1", with_seat(drawn=min(6, seat.drawn + 1))
     elif seat.drawn:
@@ -331,10 +441,12 @@ def _mutations(d: DreamCruisePosition, rnd: random.Random) -> Iterator[tuple[str
         yield "jana locations", replace(d, jana=replace(d.jana, locations=d.jana.locations[1:]))
 
 
-def _sweep(players: int, every: int) -> tuple[int, int]:
+def _sweep(players: int, every: int) -> tuple[int, int, set[str]]:
+    """How many mutations were refused and built, and the names of those built."""
     g = game(players)
     rnd = random.Random(players)
     refused = built = 0
+    sound: set[str] = set()
     for s in played_positions(players)[::every]:
         for seat in (None, rnd.randrange(players)):
             for name, mutated in _mutations(g.describe(s, seat), rnd):
@@ -352,17 +464,25 @@ def _sweep(players: int, every: int) -> tuple[int, int]:
                     raise AssertionError(f"{name}: problems() passed what the engine refuses: {exc}") from None
                 play_on(state, 2, steps=15)
                 # A sound description is the position it sets up, whole or as its seat sees it.
-                if mutated.seat is None:
-                    same_order = mutated.order_from == mutated.start_player  # None says the same
-                    assert g.describe(state) == (replace(mutated, order_from=None) if same_order else mutated), name
+                # (what the seat remembers, in a seat's view, included)
+                same_order = mutated.order_from == mutated.start_player  # None says the same
+                assert g.describe(state, mutated.seat) == (
+                    replace(mutated, order_from=None) if same_order else mutated
+                ), name
                 built += 1
-    return refused, built
+                sound.add(name)
+    return refused, built, sound
 
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_mutations_are_refused_by_name_or_play(players: int) -> None:
-    refused, built = _sweep(players, every=3)
+    refused, built, sound = _sweep(players, every=3)
     assert refused > built > 0  # most single changes break a position reached by play; some are sound
+    # A seat may forget a card it saw taken (the memory is its own), never remember one twice
+    # or one that lies in sight.
+    assert "known doubled" not in sound and "known from the discard pile" not in sound
+    if players > 1:
+        assert "known forgotten" in sound
 
 
 @pytest.mark.slow
@@ -493,7 +613,8 @@ def test_the_docs_texts_set_up() -> None:
     page = (Path(__file__).parents[2] / "docs" / "dream_cruise.md").read_text()
     section = page[page.index("## Setting up a position") : page.index("## Component data")]
     texts = [line for block in re.findall(r"```text\n(.*?)```", section, re.S) for line in block.splitlines()]
-    assert len(texts) == 3
+    assert len(texts) == 4
+    assert "GameNight!.Bingo!.?0" in texts[3]  # what seat 0 remembers of seat 1's hand
     for text in texts:
         players = len(text.split()[4].split("/"))
         g = game(players)

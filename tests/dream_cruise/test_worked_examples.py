@@ -25,7 +25,8 @@ def view_of(game: DreamCruiseGame, *, seats: list[dict[str, Any]], **fields: Any
     """Seat 0's view with the hidden places sized as the rules leave them: the family deck
     two cards short for each family in a points pile (its cabin drew two, C8), the box the
     rest of the families not in sight; every location and ship card not in sight in its
-    deck, past the other hands and an untaken face-down set."""
+    deck, past the other hands (their known cards among them), the discard pile and an
+    untaken face-down set."""
     described = [SeatPosition(**s) for s in seats]
     cards = game.cards
     seen_families = {
@@ -46,6 +47,7 @@ def view_of(game: DreamCruiseGame, *, seats: list[dict[str, Any]], **fields: Any
         + (s.second_card is not None)
         for s in described
     ) + sum(len(d.cards) if isinstance(d.cards, list) else d.cards for d in display)
+    seen_ships += len(fields.get("ship_discard", []))
     return DreamCruisePosition(
         seat=0,
         seats=described,
@@ -121,6 +123,55 @@ def test_ship_card_display_example() -> None:
     assert isinstance(after.seats[1].hand, list) and len(after.seats[1].hand) == 2
     assert sorted(after.ship_discard) == ["Bingo", "Game Night", "Indoor Cycling", "Legs Bums & Tums"]
     assert after.phase == "set_sail" and after.to_act == 0
+
+
+def test_display_example_remembered() -> None:
+    """The display example played on: seat 0 takes set A, seat 1 set C face up. Seat 0 saw
+    Game Night and Bingo go into seat 1's hand (C26), so its view remembers them
+    (``GameNight!.Bingo!.?0``) and every deal of the rest keeps them there; had seat 1
+    taken the face-down set, its hand would be two unseen cards, dealt anew."""
+    text = (
+        "entertainment 0 0 0 "
+        "Adler:3.Albers:3.Arendt:3,-.-,Piraeus:-:-,-,-,-,-"
+        "/Baumann:3.Berger:3.Brandt:3,-.-,Mykonos:-:-,-,-,?0,- "
+        "?2/MaritimeMuseum+SunDeck/LegsBumsTums+IndoorCycling/GameNight+Bingo "
+        "?24,-,?24 ?52,- ?64,- - -"
+    )
+    state = TWO.from_position(text, seed=2)
+    send(state, "take Maritime Museum + Sun Deck", "take Game Night + Bingo")
+    seen = TWO.position_text(state, 0)
+    assert seen.split()[4].split("/")[1].split(",")[5] == "GameNight!.Bingo!.?0"
+    assert TWO.describe(state, 0).seats[1].known == ["Game Night", "Bingo"]
+    for seed in range(4):
+        dealt = TWO.from_position(seen, seed=seed)
+        assert dealt.view(0, recall=True) == state.view(0, recall=True)
+        assert sorted(TWO.describe(dealt).seats[1].hand) == ["Bingo", "Game Night"]
+    # The same view as a Struct, seat 1's hand counted with what seat 0 remembers of it.
+    seat0 = {
+        "cabins": starting("Adler", "Albers", "Arendt"),
+        "additions": FREE,
+        "location": "Piraeus",
+        "hand": ["Maritime Museum", "Sun Deck"],
+        "known": ["Maritime Museum", "Sun Deck"],
+    }
+    seat1 = dict(SEAT_1, location="Mykonos", hand=2, known=["Game Night", "Bingo"])
+    view = view_of(
+        TWO,
+        seats=[seat0, seat1],
+        phase="set_sail",
+        to_act=0,
+        start_player=0,
+        ship_discard=TWO.describe(state).ship_discard,
+    )
+    assert TWO.position_problems(view) == []
+    assert TWO.from_position(view, seed=5).view(0, recall=True) == state.view(0, recall=True)
+    # Taken face down, the two cards are not remembered: each deal draws them anew.
+    state = TWO.from_position(text, seed=2)
+    send(state, "take Maritime Museum + Sun Deck", "take the face-down set")
+    unseen = TWO.position_text(state, 0)
+    assert unseen.split()[4].split("/")[1].split(",")[5] == "?2"
+    hands = {tuple(TWO.describe(TWO.from_position(unseen, seed=k)).seats[1].hand) for k in range(4)}
+    assert len(hands) > 1
 
 
 def round_2_sail(location: str, hand: list[str]) -> DreamCruiseState:

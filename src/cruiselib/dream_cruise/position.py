@@ -12,7 +12,9 @@ per seat for good, C4), how many seats decided in this phase, whether this round
 last (C8, C16, C20). What cannot be derived is asked for: the seat this round's turn order
 started from when the face-down set changed the start player (C19), and the generator
 state (optional). A seat's view gives hidden zones as counts; :meth:`complete` fills them
-with the cards that seat cannot see.
+with the cards that seat cannot see. It also gives what the seat remembers (C26): each
+hand's cards that every seat saw taken face up (``known``), which the deal keeps in their
+hands (``recall``).
 
 :class:`DreamCruisePositions` checks a description with the rules the snapshot loader
 applies (``cruiselib._core.dream_cruise_snapshot``), each problem named in the game's terms
@@ -105,7 +107,11 @@ class SeatPosition(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
     points_pile: Annotated[list[CardName], Meta(max_length=64)] = []
     hand: Annotated[Cards | Count, Meta(description="ship cards; in another seat's view, how many")] = []
     known: Annotated[
-        Cards, Meta(description="whole table only: the hand cards every seat saw this seat take face up (C26)")
+        Cards,
+        Meta(
+            description="the hand cards every seat saw this seat take face up (C26); in another seat's view, "
+            "remembered: they are among the counted hand"
+        ),
     ] = []
     drawn: Annotated[
         Annotated[list[CardName], Meta(max_length=6)] | Annotated[int, Meta(ge=0, le=6)],
@@ -238,6 +244,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
     """Positions of a Dream Cruise game (its options fix the seats, addition spaces and Jana)."""
 
     position_type = DreamCruisePosition
+    recall = True  # a seat's view lists the hand cards every seat saw taken (C26); the deal keeps them
 
     def __init__(self, game: DreamCruiseGame) -> None:
         super().__init__(game)
@@ -301,7 +308,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
                     earlier_locations=[lo[x] for x in played],
                     points_pile=[f[x] for x in sd.points_pile],
                     hand=len(sd.hand) if hidden(p) else [s[x] for x in sd.hand],
-                    known=[] if seat is not None else [s[x] for x in sd.known],
+                    known=[s[x] for x in sd.known],
                     drawn=len(sd.drawn)
                     if hidden(p)
                     else [drawn_names[x] for x in (sorted(sd.drawn) if seat is not None else sd.drawn)],
@@ -431,8 +438,6 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
                 problems.append(
                     f"{who} ship board has {len(sp.additions)} addition space(s); this game's have {self.nadd} (C6)"
                 )
-            if view is not None and sp.known:
-                problems.append(f"a seat's view lists no known hand cards ({who} has {len(sp.known)})")
             drawn: Zone = []
             if pos.phase in ("boarding", "set_course"):
                 drawn = zone(0 if pos.phase == "boarding" else 1, sp.drawn, f"{who} drawn cards", not own)
@@ -516,6 +521,8 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
             ship.append((f"{who} location card", [x for x in s.slots if x >= 0]))
             if isinstance(s.hand, list):
                 ship.append((f"{who} hand", s.hand))
+            else:  # a hand the view counts: the cards remembered in it are placed all the same
+                ship.append((f"{who} known hand cards", s.known))
         for k, (cards, _) in enumerate(t.display):
             if isinstance(cards, list):
                 ship.append((f"display set {k}", cards))
@@ -603,6 +610,10 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
                         problems.append(f"seat {p}'s known card {self.names[2][x]} is not in its hand")
                 if len(set(s.known)) != len(s.known):
                     problems.append(f"seat {p}'s known hand cards list a card twice")
+            elif len(s.known) > s.hand:
+                problems.append(
+                    f"seat {p}'s hand holds {s.hand} card(s), fewer than the {len(s.known)} known to be in it (C26)"
+                )
         return problems
 
     def _unseen(self, t: _Table) -> list[list[int]]:
@@ -632,7 +643,8 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
             if isinstance(s.drawn, int):
                 (fam if t.phase == 0 else loc).append((f"seat {p}'s drawn cards", s.drawn))
             if isinstance(s.hand, int):
-                ship.append((f"seat {p}'s hand", s.hand))
+                unseen = max(0, s.hand - len(s.known))
+                ship.append((f"seat {p}'s hand" + (" besides its known cards" if s.known else ""), unseen))
         return [fam, loc, ship]
 
     def _pool_problems(self, t: _Table) -> list[str]:
@@ -668,7 +680,8 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
         t.display = [(deal(2, cards), taken_by) for cards, taken_by in t.display]
         for s in t.seats:
             s.drawn = deal(0 if t.phase == 0 else 1, s.drawn)
-            s.hand = deal(2, s.hand)
+            if isinstance(s.hand, int):  # the known cards, and the rest of the count unseen
+                s.hand = s.known + _cards(deal(2, max(0, s.hand - len(s.known))))
         t.seat = None
         return t
 
@@ -1001,7 +1014,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
                     head = "" if k == 0 else (sl(card) if card else "-")
                     spots.append(head + _guest_text(guests) + mark)
                 location = ll(s.location) + ":".join(spots)
-            hand = _list_text(s.hand, sl, s.known)
+            hand = _hand_text(s.hand, sl, s.known)
             seat_texts.append(
                 ",".join(
                     (
@@ -1097,6 +1110,14 @@ def _set_text(shown: DisplaySetPosition, label: Any) -> str:
     if isinstance(shown.cards, int):
         return f"?{shown.cards}"
     return "+".join(label(x) for x in shown.cards) or "-"
+
+
+def _hand_text(hand: list[str] | int, label: Any, known: list[str]) -> str:
+    """A hand: its cards (``!`` after a known one); counted, its known cards with ``!`` and
+    ``?N`` for the N unseen others (``?N`` alone when none is known)."""
+    if isinstance(hand, int) and known:
+        return ".".join(label(x) + "!" for x in known) + f".?{max(0, hand - len(known))}"
+    return _list_text(hand, label, known)
 
 
 def _list_text(cards: list[str] | int, label: Any, known: list[str] | None = None) -> str:
@@ -1199,11 +1220,31 @@ class _Reader:
                     seat["captain"] = SPOT_NAMES[k]
         seat["earlier_locations"] = self.cards(1, earlier_t, f"{who} earlier location cards")
         seat["points_pile"] = self.cards(0, pile_t, f"{who} points pile")
-        known = [x.removesuffix("!") for x in hand_t.split(".") if x.endswith("!")]
-        seat["hand"] = self.cards(2, ".".join(x.removesuffix("!") for x in hand_t.split(".")), f"{who} hand")
-        seat["known"] = [self.card(2, x, f"{who} hand") for x in known]
+        seat["hand"], seat["known"] = self.hand(hand_t, f"{who} hand")
         seat["drawn"] = self.cards(0 if phase == "boarding" else 1, drawn_t, f"{who} drawn cards", 6)
         return seat
+
+    def hand(self, text: str, where: str) -> tuple[list[str] | int, list[str]]:
+        """A hand and its known cards: labels (``!`` after a known one) separated by ``.``,
+        ``-`` for none; counted, ``?N`` last for the N unseen cards beside the known ones."""
+        parts = [] if text == "-" else text.split(".")
+        count: int | None = None
+        if parts and parts[-1].startswith("?"):
+            count = self.count(parts.pop()[1:], 96, where)
+        for x in parts:
+            if x.startswith("?"):
+                self.problems.append(f"{where}: {x!r}: a hand gives one count of unseen cards, last")
+        parts = [x for x in parts if not x.startswith("?")]
+        names = [self.card(2, x.removesuffix("!"), where) for x in parts]
+        known = [name for name, x in zip(names, parts, strict=True) if x.endswith("!")]
+        if count is None:
+            return names, known
+        for x in parts:
+            if not x.endswith("!"):
+                self.problems.append(
+                    f"{where}: {x!r} beside a count of unseen cards: only known cards (marked '!') are named there"
+                )
+        return count + len(known), known
 
     def display_set(self, text: str, k: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
