@@ -145,6 +145,27 @@ def random_game(game: Any, seed: int, every: int = 1) -> list[Any]:
     return out
 
 
+def plays_on_alike(
+    first: Any, second: Any, seed: int, *, same: Callable[[Any], Any] | None = None, moves: int | None = None
+) -> None:
+    """The same seeded random moves take ``first`` and ``second`` (both changed) through the
+    same legal moves and the same positions (``same`` of each, by default the snapshot
+    without its history) to the same end, or through ``moves`` moves."""
+    same = same or (lambda state: state._to_data())
+    rnd = random.Random(seed)
+    played = 0
+    while not first.is_over and (moves is None or played < moves):
+        legal = first.legal_actions()
+        assert second.legal_actions() == legal, f"move {played}: the legal moves differ"
+        action = rnd.choice(legal)
+        first.apply(action)
+        second.apply(action)
+        played += 1
+        assert same(first) == same(second), f"move {played} ({action}): the positions differ"
+    assert first.is_over == second.is_over
+    assert first.scores() == second.scores() and first.winners() == second.winners()
+
+
 def checked_compact(game: Any, state: Any, player: int | None) -> str:
     """``game.render(state, player, compact=True)``, checked against the bounds every game
     keeps (``Game.COMPACT_ROWS`` lines of ``Game.COMPACT_COLUMNS``), without trailing

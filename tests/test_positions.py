@@ -26,7 +26,7 @@ import cruiselib
 from cruiselib._registry import game_class
 from cruiselib.positions import MAX_POSITION_TEXT
 from cruiselib.protocol import Engine
-from tests.support import configuration_id, every_configuration, one_per_game, random_game
+from tests.support import configuration_id, every_configuration, one_per_game, plays_on_alike, random_game
 
 CONFIGURATIONS = every_configuration()
 IDS = [configuration_id(name, options) for name, options in CONFIGURATIONS]
@@ -40,20 +40,6 @@ def _positions(game: Any, seed: int) -> list[Any]:
     states = random_game(game, seed)
     picks = {0, len(states) - 1, *random.Random(seed).sample(range(len(states)), min(POSITIONS_PER_GAME, len(states)))}
     return [states[i] for i in sorted(picks)]
-
-
-def _plays_on_alike(game: Any, first: Any, second: Any, seed: int) -> None:
-    """The same random moves take both states through the same positions to the same end."""
-    rnd = random.Random(seed)
-    while not first.is_over:
-        legal = first.legal_actions()
-        assert second.legal_actions() == legal
-        action = rnd.choice(legal)
-        first.apply(action)
-        second.apply(action)
-        assert game.describe(first) == game.describe(second)
-    assert second.is_over
-    assert first.scores() == second.scores() and first.winners() == second.winners()
 
 
 def test_every_game_offers_positions() -> None:
@@ -83,7 +69,7 @@ def test_a_described_position_is_set_up_as_it_was(name: str, options: dict[str, 
         assert game.from_position(text) == rebuilt
         as_json = json.loads(msgspec.json.encode(described))
         assert game.from_position(as_json) == rebuilt
-        _plays_on_alike(game, state.clone(), rebuilt, seed=k)
+        plays_on_alike(state.clone(), rebuilt, seed=k, same=game.describe)
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=IDS)

@@ -24,7 +24,7 @@ import cruiselib
 from cruiselib.atlantic_star import AtlanticStarGame, ShipList
 from cruiselib.atlantic_star.position import AtlanticStarPosition, SeaPosition, SeatPosition, VoyagePosition
 from cruiselib.bots import make_bot
-from tests.support import random_game
+from tests.support import plays_on_alike, random_game
 
 PLAYERS = (2, 3, 4, 5, 6)
 
@@ -40,19 +40,6 @@ def game(players: int) -> AtlanticStarGame:
 def played(players: int, seed: int) -> tuple[Any, ...]:
     """Every 9th position of a seeded random game, its end included."""
     return tuple(random_game(game(players), seed, every=9))
-
-
-def play_on(state: Any, seed: int, moves: int) -> list[tuple[list[int], Any]]:
-    """The legal actions and the snapshot after each of ``moves`` seeded random moves."""
-    rnd = random.Random(seed)
-    seen = []
-    for _ in range(moves):
-        if state.is_over:
-            break
-        legal = state.legal_actions()
-        state.apply(rnd.choice(legal))
-        seen.append((legal, state._to_data()))
-    return seen
 
 
 # ---------------------------------------------------------------- the whole table
@@ -79,7 +66,7 @@ def test_a_rebuilt_state_plays_on_like_the_original(players: int) -> None:
     g = game(players)
     for state in played(players, 8)[1::2]:
         rebuilt = g.from_position(g.position_text(state))
-        assert play_on(rebuilt, 5, 400) == play_on(state.clone(), 5, 400)
+        plays_on_alike(state.clone(), rebuilt, 5, moves=400)
 
 
 def test_without_a_generator_state_future_chance_comes_from_the_seed() -> None:

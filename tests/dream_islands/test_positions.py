@@ -20,7 +20,7 @@ from cruiselib.dream_islands import MISSIONS, DreamIslandsGame, DreamIslandsStat
 from cruiselib.dream_islands.position import DreamIslandsPosition, SeatPosition
 from tests.dream_islands.positions import positions
 from tests.dream_islands.test_worked_examples import LAST_ROUND, OTHERS_LAST_TURNS
-from tests.support import configuration_id, every_configuration
+from tests.support import configuration_id, every_configuration, plays_on_alike
 
 # Every player count, and a round limit short enough for games to end by it (I9).
 CONFIGURATIONS = [options for name, options in every_configuration() if name == "dream_islands"]
@@ -40,18 +40,6 @@ def sample(game: DreamIslandsGame, seed: int, count: int = PER_CONFIGURATION) ->
     hand memory of I16 fills), games over among them."""
     return list(positions(game, seed, count))
 
-
-def plays_on_alike(first: DreamIslandsState, second: DreamIslandsState, seed: int) -> None:
-    """The same random moves take both through the same legal moves to the same end."""
-    rnd = random.Random(seed)
-    while not first.is_over:
-        legal = first.legal_actions()
-        assert second.legal_actions() == legal
-        action = rnd.choice(legal)
-        first.apply(action)
-        second.apply(action)
-    assert second.is_over and second._to_data() == first._to_data()
-    assert second.scores() == first.scores() and second.winners() == first.winners()
 
 
 def hidden_cards(position: DreamIslandsPosition) -> int:

@@ -23,7 +23,7 @@ from cruiselib.errors import InvalidPositionError
 from cruiselib.sirens import SirensGame, SirensState
 from cruiselib.sirens.position import CrewDecision, SirensPosition
 from tests.sirens.helpers import small_set
-from tests.support import every_configuration, random_game
+from tests.support import every_configuration, plays_on_alike, random_game
 
 CONFIGURATIONS = [options for name, options in every_configuration() if name == "sirens"]
 IDS = [options.get("variant", "standard") for options in CONFIGURATIONS]
@@ -127,15 +127,7 @@ def test_rebuilt_plays_on_like_the_original(variant: str) -> None:
     for n, state in enumerate(played(variant)[::4]):
         original = state.clone()
         rebuilt = g.from_position(g.position_text(state))
-        rnd = random.Random(n)
-        while not original.is_over:
-            assert rebuilt.legal_actions() == original.legal_actions()
-            action = rnd.choice(original.legal_actions())
-            original.apply(action)
-            rebuilt.apply(action)
-            assert g.describe(rebuilt) == g.describe(original)
-        assert rebuilt.is_over
-        assert (rebuilt.scores(), rebuilt.winners()) == (original.scores(), original.winners())
+        plays_on_alike(original, rebuilt, n, same=g.describe)
 
 
 def test_S21_derived_from_history() -> None:
