@@ -112,3 +112,38 @@ def test_resample(benchmark: Any, name: str, mode: str) -> None:
 @pytest.mark.parametrize(("name", "mode"), CASES, ids=IDS)
 def test_observation_into_buffer(benchmark: Any, name: str, mode: str) -> None:
     bench_observation(benchmark, name, midgame(name, mode))
+
+
+@pytest.mark.parametrize(("name", "mode"), CASES, ids=IDS)
+def test_position_text(benchmark: Any, name: str, mode: str) -> None:
+    """game.position_text(state): the whole table of a mid-game position as its compact text
+    (the description, then the text)."""
+    state = midgame(name, mode)
+    benchmark.group = f"{name}: position_text() mid-game"
+    text = benchmark(state.game.position_text, state)
+    assert state.game.read_position(text) == state.game.describe(state)
+
+
+@pytest.mark.parametrize(("name", "mode"), CASES, ids=IDS)
+def test_from_position_whole_table(benchmark: Any, name: str, mode: str) -> None:
+    """game.from_position(text): a mid-game whole table from its compact text (read, every
+    problem checked, the snapshot derived and loaded)."""
+    state = midgame(name, mode)
+    game = state.game
+    benchmark.group = f"{name}: from_position() of a whole table"
+    text = game.position_text(state)
+    built = benchmark(game.from_position, text)
+    assert game.describe(built) == game.describe(state)
+
+
+@pytest.mark.parametrize(("name", "mode"), CASES, ids=IDS)
+def test_from_position_seat_view(benchmark: Any, name: str, mode: str) -> None:
+    """game.from_position(text, seed): one seat's view of a mid-game position, its hidden
+    rest filled in and dealt anew (the resample): what advice for a real table starts from."""
+    state = midgame(name, mode)
+    game = state.game
+    seat = state.current_player
+    benchmark.group = f"{name}: from_position() of a seat's view"
+    text = game.position_text(state, seat)
+    built = benchmark(game.from_position, text, 1)
+    assert game.describe(built, seat) == game.describe(state, seat)
