@@ -135,6 +135,7 @@ def test_oliver_s_loan_drops_his_23_point_voyage_from_first_to_third() -> None:
         (("seat", 2), 15),
         (("seat", 1), 11),
     ]
+    assert state.scores() == [30, 20 + 4, 10]
     state.apply(Loan(sea="Mediterranean", amount=8000))
     assert plaque_order(state, "Mediterranean") == [
         (("seat", 1), 19),
