@@ -97,19 +97,23 @@ def test_round_3_boarding_example() -> None:
     assert after.phase == "set_course"
 
 
+# The rulebook's ship card display in a 2-player game, as seat 0 sees it in phase 3: the
+# face-down set and the face-up sets A, B and C.
+DISPLAY_EXAMPLE = (
+    "entertainment 0 0 0 "
+    "Adler:3.Albers:3.Arendt:3,-.-,Piraeus:-:-,-,-,-,-"
+    "/Baumann:3.Berger:3.Brandt:3,-.-,Mykonos:-:-,-,-,?0,- "
+    "?2/MaritimeMuseum+SunDeck/LegsBumsTums+IndoorCycling/GameNight+Bingo "
+    "?24,-,?24 ?52,- ?64,- - -"
+)
+
+
 def test_ship_card_display_example() -> None:
     """Phase 3 in a 2-player game: a face-down set and the face-up sets A (Maritime Museum,
     Sun Deck), B (Legs Bums & Tums, Indoor Cycling), C (Game Night, Bingo). The start player
     may not take the face-down set; whoever takes it becomes the next start player; what is
     left is discarded."""
-    text = (
-        "entertainment 0 0 0 "
-        "Adler:3.Albers:3.Arendt:3,-.-,Piraeus:-:-,-,-,-,-"
-        "/Baumann:3.Berger:3.Brandt:3,-.-,Mykonos:-:-,-,-,?0,- "
-        "?2/MaritimeMuseum+SunDeck/LegsBumsTums+IndoorCycling/GameNight+Bingo "
-        "?24,-,?24 ?52,- ?64,- - -"
-    )
-    state = TWO.from_position(text, seed=2)
+    state = TWO.from_position(DISPLAY_EXAMPLE, seed=2)
     takes = [m for m in state.legal_moves() if type(m).__name__ == "Take"]
     assert [str(m) for m in takes] == [
         "take set 1: Maritime Museum + Sun Deck",
@@ -130,14 +134,7 @@ def test_display_example_remembered() -> None:
     Game Night and Bingo go into seat 1's hand (C26), so its view remembers them
     (``GameNight!.Bingo!.?0``) and every deal of the rest keeps them there; had seat 1
     taken the face-down set, its hand would be two unseen cards, dealt anew."""
-    text = (
-        "entertainment 0 0 0 "
-        "Adler:3.Albers:3.Arendt:3,-.-,Piraeus:-:-,-,-,-,-"
-        "/Baumann:3.Berger:3.Brandt:3,-.-,Mykonos:-:-,-,-,?0,- "
-        "?2/MaritimeMuseum+SunDeck/LegsBumsTums+IndoorCycling/GameNight+Bingo "
-        "?24,-,?24 ?52,- ?64,- - -"
-    )
-    state = TWO.from_position(text, seed=2)
+    state = TWO.from_position(DISPLAY_EXAMPLE, seed=2)
     send(state, "take Maritime Museum + Sun Deck", "take Game Night + Bingo")
     seen = TWO.position_text(state, 0)
     assert seen.split()[4].split("/")[1].split(",")[5] == "GameNight!.Bingo!.?0"
@@ -166,7 +163,7 @@ def test_display_example_remembered() -> None:
     assert TWO.position_problems(view) == []
     assert TWO.from_position(view, seed=5).view(0, recall=True) == state.view(0, recall=True)
     # Taken face down, the two cards are not remembered: each deal draws them anew.
-    state = TWO.from_position(text, seed=2)
+    state = TWO.from_position(DISPLAY_EXAMPLE, seed=2)
     send(state, "take Maritime Museum + Sun Deck", "take the face-down set")
     unseen = TWO.position_text(state, 0)
     assert unseen.split()[4].split("/")[1].split(",")[5] == "?2"
