@@ -1,6 +1,7 @@
 """Sirens in Sight: every rule of the rulebook and every ruling S1–S10 as a named test.
 
-Seat 0 and seat 1 play; positions are built from card values (see helpers.build).
+Seat 0 and seat 1 play; positions are built from card values (see helpers.build). The
+rulebook's worked examples are set up from their descriptions in test_worked_examples.py.
 """
 
 from __future__ import annotations
@@ -578,18 +579,3 @@ def test_S10_the_variant_needs_two_identical_emblem_sets() -> None:
     lopsided = CardSet(name="x", cards=(*std.cards[:-1], Card(9, "seastar", False)), ships=std.ships)
     with pytest.raises(cruiselib.InvalidOptionError, match="identical emblem sets"):
         cruiselib.make("sirens", variant="bow_to_rear", cards=lopsided)
-
-
-# --------------------------------------------------------------------------- rulebook example
-
-
-def test_rulebook_example_klaus_and_brigitta() -> None:
-    """Ship 36 is scored; captain on 28 (the bow), mate on 34. Klaus (seat 0) plays a 0 to
-    Brigitta's (seat 1) side of the bow; Brigitta moves the captain toward 34 (adjacent,
-    since 36 is gone); the mate is there, so the captain moves on to 32."""
-    state = build(hands=([0, 5, 6, 7], [1, 2, 3, 4]), ships={36: 0}, crew=(28, 34))
-    state.apply(PlayCard(0, True, 28, 1), player=0)
-    assert state.current_player == 1  # Brigitta decides
-    assert state.view(1).crew_choice == [30, 32]
-    state.apply(MoveCrew(32), player=1)
-    assert crew_ships(state) == {"captain": 32, "mate": 34}
