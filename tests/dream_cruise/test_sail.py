@@ -1,6 +1,6 @@
 """Dream Cruise phase 4 (Set Sail!) by name: assigning guests, activity planning, ship
-additions and the captain; rulings C3-C6, C12, C13, C16-C18; the rulebook's phase-4 and
-disembark examples."""
+additions and the captain; rulings C3-C6, C12, C13, C16-C18 (the rulebook's phase-4 and
+disembark examples are set up from their descriptions in test_worked_examples.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import cruiselib
 from cruiselib.dream_cruise import Board, Build, Captain, Done, DreamCruiseGame, DreamCruiseState, Place, Plan
 from tests.dream_cruise.helpers import fam, loc, make, position, ship, starting
-from tests.dream_cruise.positions import advance, cabins, end_of_round, finish_sail, illegal, moves_of, raw
+from tests.dream_cruise.positions import advance, cabins, end_of_round, illegal, moves_of, raw
 
 INVERGORDON = loc("Invergordon")  # country for 2 / culture for 2
 BERGEN = loc("Bergen")  # country for 1 / rest for 1
@@ -414,70 +414,3 @@ def test_C13_satisfied_family_frees_its_colour_on_the_additions() -> None:
     if state.current_player != 0:
         state.apply(Done())
     assert (1, 3) in places(state)
-
-
-# ---------------------------------------------------------------------------- rulebook examples
-
-
-def example_seat(game: DreamCruiseGame, jung_left: int) -> dict[str, Any]:
-    """The families of the phase-4 example: Johnson (inner), Jung (oceanview), Ertel
-    (balcony), Invergordon this round; in hand Theater, Cooking Class and a card to pay."""
-    families = [fam("Johnson"), fam("Jung"), fam("Ertel")]
-    return cabins(game, 0, families, figures_left=[3, jung_left, 4], location=INVERGORDON,
-                  hand=[THEATER, COOKING, MASSAGE])
-
-
-def play_example(state: DreamCruiseState) -> None:
-    state.apply(Build(THEATER, MASSAGE))  # paying the construction cost with another card
-    state.apply(Plan(COOKING))  # covering Invergordon's shore activity ("Loch Ness")
-    state.apply(Place(2, 0))  # Ertel: Invergordon's excursion (country)
-    state.apply(Place(2, 1))  # Ertel: Cooking Class (rest)
-    state.apply(Place(1, 3))  # Jung: Theater (culture)
-    state.apply(Place(1, 1))  # Jung: Cooking Class (rest)
-
-
-def test_phase4_example() -> None:
-    """The rulebook's phase-4 example: build Theater paying a card, cover Invergordon's
-    bottom with Cooking Class, Ertel on Invergordon's top and Cooking Class, Jung on Theater
-    and Cooking Class; Johnson (sports only) has nowhere to go."""
-    g = make(2)
-    state = position(g, seats=[example_seat(g, 3), {}])
-    play_example(state)
-    r = raw(state)
-    assert r["additions"][0] == [THEATER, -1]
-    assert r["slots"][0] == [COOKING, -1]
-    assert r["ship_discard"] == [MASSAGE]
-    assert r["location_guests"][0] == [0b100, 0b110, 0]
-    assert r["addition_guests"][0] == [0b010, 0]
-    assert r["left"][0] == [3, 1, 2]
-    assert r["hands"][0] == []
-    assert not any(m.cabin == 0 for m in moves_of(state, Place))
-    assert "that activity is full" in illegal(state, Place(0, 1))
-
-
-@pytest.mark.parametrize("final", [False, True])
-def test_phase5_disembark_example(final: bool) -> None:
-    """The rulebook's disembark example: Jung is satisfied, goes to the points pile, and the
-    orange (oceanview) figures leave Theater and Cooking Class in step 1. The example's "both
-    members" of the 3-member Jung family: one figure was placed in an earlier round (C11).
-    In the final round the game ends right after step 1, so Ertel's figures stay and count."""
-    g = make(2)
-    jung = fam("Jung")
-    state = position(g, seats=[example_seat(g, 2), {}], final_round=final)
-    play_example(state)
-    assert raw(state)["left"][0] == [3, 0, 2]
-    finish_sail(state)
-    r = raw(state)
-    assert jung in r["pile"][0]
-    assert r["cabins"][0] == [fam("Johnson"), -1, fam("Ertel")]
-    assert r["addition_guests"][0] == [0, 0]  # Theater: the orange figure left in step 1
-    assert r["additions"][0] == [THEATER, -1]
-    if final:
-        assert state.is_over
-        assert r["location_guests"][0] == [0b100, 0b100, 0]  # Cooking Class keeps Ertel only
-        assert state.scores()[0] == 9 + 3 + 1
-    else:
-        assert state.phase == "boarding"
-        assert r["location_guests"][0] == [0, 0, 0]
-        assert r["slots"][0] == [-1, -1]
-        assert r["left"][0] == [3, 0, 2]

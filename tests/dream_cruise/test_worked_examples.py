@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 
 import cruiselib
-from cruiselib.dream_cruise import DreamCruiseGame, DreamCruiseState
+from cruiselib.dream_cruise import DreamCruiseGame, DreamCruiseState, Place
 from cruiselib.dream_cruise.position import (
     AdditionSpace,
     CabinSeat,
     DreamCruisePosition,
     SeatPosition,
 )
+from tests.dream_cruise.positions import illegal
 
 TWO = cruiselib.make("dream_cruise", players=2)
 assert isinstance(TWO, DreamCruiseGame)
@@ -288,7 +289,9 @@ def test_phase_4_example() -> None:
     assert seat.top_guests == ["balcony"]
     assert [c.waiting for c in seat.cabins] == [3, 1, 2]
     assert seat.hand == []
+    assert TWO.describe(state).ship_discard == ["Massage"]  # the construction cost paid
     assert not any("Johnson" in p for p in places(state))  # sports only: nowhere to go
+    assert "that activity is full" in illegal(state, Place(0, 1))  # Johnson to Cooking Class
 
 
 @pytest.mark.parametrize("final", [False, True])
