@@ -621,3 +621,45 @@ def test_the_docs_texts_set_up() -> None:
         assert g.position_problems(text) == []
         assert g.position_text(g.read_position(text)) == text
         g.from_position(text, seed=1)
+
+
+def test_C30_a_guest_stands_only_where_its_family_may_be() -> None:
+    """C30: a guest on an activity its family does not desire, without the captain there,
+    is refused (play never puts one there: C5)."""
+    g = game(2)
+    cards = g.cards
+    locations = {card.name: card for card in cards.locations}
+    families = {family.name: family for family in cards.families}
+    for state in played_positions(2):
+        d = g.describe(state)
+        for p, seat in enumerate(d.seats):
+            if seat.location is None or seat.captain == "location top":
+                continue
+            top = locations[seat.location].top
+            cabin = next(
+                (
+                    name
+                    for name, c in zip(("inner", "oceanview", "balcony"), seat.cabins, strict=True)
+                    if c.family is not None and top.type not in families[c.family].wants
+                ),
+                None,
+            )
+            if cabin is None:
+                continue
+            seats = list(d.seats)
+            seats[p] = replace(seat, top_guests=[cabin])
+            problems = g.position_problems(replace(d, seats=seats))
+            assert any("(C5, C30)" in problem and "wants no" in problem for problem in problems), problems
+            return
+    pytest.fail("no position of play has a family that does not desire its location's top activity")
+
+
+def test_C31_the_start_player_begins_the_order_until_the_face_down_set_moves_the_token() -> None:
+    """C31: in phases 1 and 2 the start player begins the round's turn order; a description
+    that starts it from another seat is refused."""
+    g = game(3)
+    d = next(g.describe(s) for s in played_positions(3) if s.phase in ("boarding", "set_course"))
+    moved = replace(d, order_from=(d.start_player + 1) % 3)
+    problems = g.position_problems(moved)
+    assert any("(C19, C31)" in problem and "turn order" in problem for problem in problems), problems
+    assert g.position_problems(d) == []

@@ -725,7 +725,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
         elif t.first != t.start and phase in ("boarding", "set_course"):
             problems.append(
                 f"the start player (seat {t.start}) begins this round's turn order until the face-down set "
-                f"moves the token in phase 3 (C19), not seat {t.first}"
+                f"moves the token in phase 3 (C19, C31), not seat {t.first}"
             )
         if self.solo and _size(t.jana_pile) < self.dream_cruise.difficulty:
             problems.append(
@@ -770,7 +770,7 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
                 elif activity[0] not in self.families[f].wants and s.captain != spot:
                     problems.append(
                         f"{who}'s {self.names[0][f]} family wants no {activity[0]} activity, yet has a guest on "
-                        f"{name} without the captain there (C5)"
+                        f"{name} without the captain there (C5, C30)"
                     )
         for c in range(3):
             f = s.cabins[c]
@@ -834,12 +834,13 @@ class DreamCruisePositions(PositionRules[DreamCruisePosition]):
             problems.append(f"seat {face_down} began this round's turn order and may not take the face-down set (C7)")
         if face_down >= 0 and t.start != face_down:
             problems.append(
-                f"seat {face_down} took the face-down set, so it holds the start-player token (C19), not seat {t.start}"
+                f"seat {face_down} took the face-down set, so it holds the start-player token (C19, C31), "
+                f"not seat {t.start}"
             )
         if face_down < 0 and t.start != t.first:
             problems.append(
                 f"nobody took the face-down set yet, so the start player (seat {t.start}) began this round's "
-                f"turn order, not seat {t.first} (C19)"
+                f"turn order, not seat {t.first} (C19, C31)"
             )
         return problems
 
