@@ -3,11 +3,11 @@
 A description (:class:`SirensPosition`) names cards by their face, the way the table and
 the move texts do: ``7``, ``-2a`` (``a``: the move-crew icon), and ``10*0`` for a card
 beside a ship card carrying seat 0's octopus. Copies of a face are interchangeable (S12)
-and, outside the variant's dealing, so are emblems (S1, S9): the builder numbers the
-copies itself (:func:`_assign_ids`), so a rebuilt state is the original up to which copy
+and, outside the variant's dealing, so are emblems (S1, S9; ruling S20): the builder numbers
+the copies itself (:func:`_assign_ids`), so a rebuilt state is the original up to which copy
 of a face lies where, and plays on exactly like it.
 
-What history alone fixes is derived: the current seat (from the phase), the number of
+What history alone fixes is derived (ruling S21): the current seat (from the phase), the number of
 passes once two ended the game, the picks and pick floors of the variant (S9, S14), the
 cards out of play of a whole table (every card not elsewhere), the points. What a table
 shows but history cannot give back is asked for: whose turn it is, the start player, and
